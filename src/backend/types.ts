@@ -1,0 +1,120 @@
+// The narrow seam between tools and data: one Backend interface, one error type. Tools import
+// only this file; the in-process service and the HTTP client both implement it.
+import type { Heatmap, TimeRecord, VariationRecord } from "../catalog/responses.js";
+
+export type { Heatmap, TimeRecord, VariationRecord };
+
+export interface BackendRequest {
+  /** Catalog endpoint id, e.g. `lifespan/Lth_mvrv` or `liquidation_levels/heatmap`. */
+  endpoint: string;
+  /** Lowercase ticker (a query parameter for the heatmap, a path segment elsewhere). */
+  asset: string;
+  /** Query parameters other than the asset, spec names, already strings; undefined means omitted. */
+  query: Readonly<Record<string, string | undefined>>;
+}
+
+export interface ProgressUpdate {
+  done: number;
+  total: number;
+  message?: string;
+}
+
+export interface BackendContext {
+  /** The caller's key. Never logged, never echoed; the HTTP backend sends it as X-Api-Key. */
+  apiKey?: string;
+  signal?: AbortSignal;
+  /** Called while a long request is paged. */
+  onProgress?: (update: ProgressUpdate) => void;
+}
+
+export interface Usage {
+  /** Credits this response cost (0 when served from cache or unknown). */
+  charged: number;
+  /** Balance after the call, when the service reports it. */
+  creditsRemaining?: number;
+}
+
+export type BackendBody = TimeRecord[] | VariationRecord[] | Heatmap;
+
+export interface BackendResult<T extends BackendBody = BackendBody> {
+  body: T;
+  usage: Usage;
+}
+
+export interface Backend {
+  readonly kind: "inprocess" | "http";
+  fetch(request: BackendRequest, context?: BackendContext): Promise<BackendResult>;
+  close(): Promise<void>;
+}
+
+/** Error codes of the service (DESIGN §4) plus those of talking to an upstream. */
+export type ErrorCode =
+  | "unauthorized"
+  | "conflicting_credentials"
+  | "metric_not_allowed"
+  | "invalid_parameter"
+  | "asset_not_supported"
+  | "not_found"
+  | "method_not_allowed"
+  | "rate_limited"
+  | "credits_exhausted"
+  | "range_too_large"
+  | "payload_too_large"
+  | "upstream_unavailable"
+  | "upstream_timeout"
+  | "upstream_invalid_response"
+  | "circuit_open"
+  | "internal";
+
+export interface ErrorDetails {
+  /** The offending parameter, for invalid_parameter and range_too_large. */
+  parameter?: string;
+  /** Seconds until a retry can succeed (rate_limited, circuit_open, upstream 429). */
+  retryAfterS?: number;
+  creditsRemaining?: number;
+  /** Accepted values or suggestions the message refers to. */
+  allowed?: readonly string[];
+  endpoint?: string;
+  asset?: string;
+}
+
+const RETRYABLE: ReadonlySet<ErrorCode> = new Set([
+  "rate_limited",
+  "upstream_unavailable",
+  "upstream_timeout",
+  "circuit_open",
+  "internal",
+]);
+
+/** A failure with an HTTP status, a stable code and a message that says how to fix it. */
+export class ServiceError extends Error {
+  override readonly name = "ServiceError";
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: ErrorDetails = {},
+  ) {
+    super(message);
+  }
+
+  get retryable(): boolean {
+    return RETRYABLE.has(this.code);
+  }
+
+  /** The service's error body: `{"error": {status, code, message, ...details}}`. */
+  toBody(): { error: Record<string, unknown> } {
+    const { parameter, retryAfterS, creditsRemaining, allowed } = this.details;
+    return {
+      error: {
+        status: this.status,
+        code: this.code,
+        message: this.message,
+        ...(parameter !== undefined && { parameter }),
+        ...(retryAfterS !== undefined && { retry_after_s: retryAfterS }),
+        ...(creditsRemaining !== undefined && { credits_remaining: creditsRemaining }),
+        ...(allowed !== undefined && { allowed }),
+      },
+    };
+  }
+}
