@@ -1,0 +1,153 @@
+// The Backend over the real service: entitlement-guarded cache, coalescing of identical calls,
+// paging of ranges wider than one response, and the resilient fetcher underneath.
+import { createHash } from "node:crypto";
+import { Agent, type Dispatcher } from "undici";
+import { endpointById, type Endpoint } from "../../catalog/index.js";
+import {
+  ServiceError,
+  type Backend,
+  type BackendBody,
+  type BackendContext,
+  type BackendRequest,
+  type BackendResult,
+  type TimeRecord,
+} from "../types.js";
+import { CircuitBreaker, type BreakerState } from "./breaker.js";
+import { ResponseCache, ttlFor } from "./cache.js";
+import { Coalescer } from "./coalesce.js";
+import { UpstreamFetcher, type Fetched } from "./fetcher.js";
+import { resolveOptions, type HttpBackendOptions, type ResolvedOptions } from "./options.js";
+import { mergeWindows, planWindows } from "./paging.js";
+import { buildUpstreamRequest, type UpstreamRequest } from "./request.js";
+
+/** SHA-256 of a key: the only form in which keys are compared, stored or logged (by prefix). */
+export function keyDigest(apiKey: string | undefined): string {
+  return createHash("sha256").update(apiKey ?? "").digest("hex");
+}
+
+/** Cached bodies are shared; freezing them turns an accidental mutation into an error. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/** A caller-owned top level over the shared, frozen records (sorting a copy must not throw). */
+function own(body: BackendBody): BackendBody {
+  return Array.isArray(body) ? (body.slice() as BackendBody) : { ...body };
+}
+
+export class HttpBackend implements Backend {
+  readonly kind = "http" as const;
+  private readonly options: ResolvedOptions;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly breakers = new Map<string, CircuitBreaker>();
+  private readonly cache: ResponseCache;
+  private readonly flights = new Coalescer<Fetched>();
+  private readonly fetcher: UpstreamFetcher;
+
+  constructor(options: HttpBackendOptions) {
+    this.options = resolveOptions(options);
+    const { timeouts } = this.options;
+    this.ownsDispatcher = options.dispatcher === undefined;
+    this.dispatcher = options.dispatcher ?? new Agent({
+      connect: { timeout: timeouts.connectMs },
+      headersTimeout: timeouts.headersMs,
+      bodyTimeout: timeouts.bodyMs,
+    });
+    this.cache = new ResponseCache(this.options.cache, this.options.now);
+    this.fetcher = new UpstreamFetcher(this.options, this.dispatcher, this.breaker());
+  }
+
+  /** State of the circuit for the configured upstream (for diagnostics and tests). */
+  get circuit(): BreakerState {
+    return this.breaker().current;
+  }
+
+  get cacheStats(): { entries: number; bytes: number } {
+    return this.cache.stats;
+  }
+
+  async fetch(request: BackendRequest, context: BackendContext = {}): Promise<BackendResult> {
+    const endpoint = endpointById(request.endpoint);
+    if (!endpoint) {
+      throw new ServiceError(404, "not_found", `Unknown endpoint "${request.endpoint.slice(0, 80)}"; list_assets shows the endpoint ids.`, { endpoint: request.endpoint.slice(0, 80) });
+    }
+    context.signal?.throwIfAborted();
+    const apiKey = context.apiKey ?? this.options.apiKey;
+    if (apiKey !== undefined && !/^[\x21-\x7e]{1,512}$/.test(apiKey)) {
+      throw new ServiceError(401, "unauthorized", "The API key contains characters a header cannot carry; check CRYPTO_METRICS_API_KEY.");
+    }
+    const digest = keyDigest(apiKey);
+    const windows = planWindows(endpoint, request.query, this.options.now(), this.options.perWindow);
+    if (!windows) return this.fetchOne(endpoint, request, apiKey, digest, context.signal);
+
+    if (windows.length * this.options.perWindow > this.options.maxTotal) {
+      throw new ServiceError(400, "range_too_large", `The range spans about ${windows.length * this.options.perWindow} buckets, more than the ${this.options.maxTotal} one call may assemble; narrow startDate/endDate or use a coarser timeframe.`, {
+        parameter: "startDate", endpoint: endpoint.id, asset: request.asset,
+      });
+    }
+    const parts: TimeRecord[][] = [];
+    let charged = 0;
+    let creditsRemaining: number | undefined;
+    for (const [i, window] of windows.entries()) {
+      const part = await this.fetchOne(endpoint, { ...request, query: { ...request.query, ...window } }, apiKey, digest, context.signal);
+      parts.push(part.body as TimeRecord[]);
+      charged += part.usage.charged;
+      creditsRemaining = part.usage.creditsRemaining ?? creditsRemaining;
+      context.onProgress?.({ done: i + 1, total: windows.length, message: `window ${i + 1} of ${windows.length}` });
+    }
+    return { body: mergeWindows(parts), usage: creditsRemaining === undefined ? { charged } : { charged, creditsRemaining } };
+  }
+
+  async close(): Promise<void> {
+    this.cache.clear();
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  private async fetchOne(endpoint: Endpoint, request: BackendRequest, apiKey: string | undefined, digest: string, signal?: AbortSignal): Promise<BackendResult> {
+    const upstream = buildUpstreamRequest(endpoint, request);
+    const cached = this.cache.lookup(digest, endpoint.id, upstream.cacheKey);
+    if (cached) return { body: own(cached), usage: { charged: 0 } };
+    // Coalesce only among callers of the same key: each key's entitlement is its own.
+    const { value, leader } = await this.flights.run(`${digest}\n${upstream.cacheKey}`, signal, (shared) =>
+      this.load(upstream, request.query, apiKey, digest, shared),
+    );
+    const usage = leader ? value.usage : { charged: 0, ...(value.usage.creditsRemaining !== undefined && { creditsRemaining: value.usage.creditsRemaining }) };
+    return { body: own(value.body), usage };
+  }
+
+  private async load(upstream: UpstreamRequest, query: BackendRequest["query"], apiKey: string | undefined, digest: string, signal: AbortSignal): Promise<Fetched> {
+    const endpointId = upstream.endpoint.id;
+    let fetched: Fetched;
+    try {
+      fetched = await this.fetcher.fetch(upstream, apiKey, signal);
+    } catch (error) {
+      if (error instanceof ServiceError) {
+        if (error.code === "unauthorized" || error.code === "credits_exhausted") this.cache.revoke(digest);
+        else if (error.code === "metric_not_allowed") this.cache.revoke(digest, endpointId);
+      }
+      throw error;
+    }
+    deepFreeze(fetched.body);
+    this.cache.grant(digest, endpointId);
+    this.cache.store(upstream.cacheKey, fetched.body, fetched.bytes, ttlFor(upstream.endpoint, query));
+    return fetched;
+  }
+
+  private breaker(): CircuitBreaker {
+    const { origin } = this.options;
+    let breaker = this.breakers.get(origin);
+    if (!breaker) {
+      breaker = new CircuitBreaker(this.options.breaker, this.options.now, (state) => {
+        if (state === "open") this.options.log.warn("upstream circuit open: failing fast until the cooldown ends", { origin });
+        else this.options.log.info(`upstream circuit ${state}`, { origin });
+      });
+      this.breakers.set(origin, breaker);
+    }
+    return breaker;
+  }
+}
