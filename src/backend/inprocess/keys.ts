@@ -1,0 +1,190 @@
+// API keys of the in-process service: the keys file (plans, per-key overrides, metric
+// restrictions) or a single local key. Keys are held only as SHA-256 digests.
+import { createHash, timingSafeEqual } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { endpointById, ENDPOINTS, nearestEndpoints } from "../../catalog/index.js";
+
+export interface RateLimitSpec {
+  requests: number;
+  windowSeconds: number;
+}
+
+export interface KeyRecord {
+  /** SHA-256 of the key, hex: the identity used for usage and rate windows. */
+  id: string;
+  digest: Buffer;
+  /** First 8 hex characters of the digest: the only form of a key that may be logged. */
+  label: string;
+  plan: string;
+  credits: number;
+  rateLimit: RateLimitSpec;
+  /** Name of the rate policy in RateLimit headers: the plan's, or "custom" for a per-key override. */
+  policyName: string;
+  /** Endpoint ids the key may call; null means all. */
+  metrics: ReadonlySet<string> | null;
+}
+
+/** The plan of the key used without a keys file: generous enough that a newcomer never meets a limit. */
+export const LOCAL_PLAN = { name: "local", credits: 1_000_000, rateLimit: { requests: 600, windowSeconds: 60 } } as const;
+export const DEFAULT_KEY = "demo";
+
+const MAX_REQUESTS = 100_000;
+const MAX_WINDOW_S = 86_400;
+const NAME_RE = /^[A-Za-z0-9_.-]{1,64}$/;
+const KEY_RE = /^[\x21-\x7e]{1,512}$/;
+
+export class KeysFileError extends Error {
+  override readonly name = "KeysFileError";
+}
+
+export function sha256(text: string): Buffer {
+  return createHash("sha256").update(text, "utf8").digest();
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function checkFields(obj: Json, allowed: readonly string[], where: string, fail: (m: string) => never): void {
+  for (const field of Object.keys(obj)) {
+    if (!allowed.includes(field)) fail(`${where} has an unknown field "${field}" (accepted: ${allowed.join(", ")})`);
+  }
+}
+
+function integer(value: unknown, min: number, max: number, where: string, fail: (m: string) => never): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    fail(`${where} must be an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+function rateLimitOf(value: unknown, where: string, fail: (m: string) => never): RateLimitSpec | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) fail(`${where} must be an object like {"requests": 30, "windowSeconds": 60}`);
+  checkFields(value, ["requests", "windowSeconds"], where, fail);
+  return {
+    requests: integer(value["requests"], 1, MAX_REQUESTS, `${where}.requests`, fail),
+    windowSeconds: integer(value["windowSeconds"], 1, MAX_WINDOW_S, `${where}.windowSeconds`, fail),
+  };
+}
+
+function creditsOf(value: unknown, where: string, fail: (m: string) => never): number | undefined {
+  return value === undefined ? undefined : integer(value, 0, Number.MAX_SAFE_INTEGER, where, fail);
+}
+
+function metricsOf(value: unknown, where: string, fail: (m: string) => never): ReadonlySet<string> | null {
+  if (value === undefined) return null;
+  if (!Array.isArray(value) || value.length === 0) fail(`${where} must be a non-empty array of endpoint ids such as "lifespan/Lth_mvrv"`);
+  for (const id of value) {
+    if (typeof id !== "string" || !endpointById(id)) {
+      const hint = typeof id === "string" ? nearestEndpoints(id) : [];
+      fail(
+        `${where} names an unknown endpoint id ${JSON.stringify(id)}` +
+          (hint.length ? `; did you mean ${hint.map((h) => `"${h}"`).join(" or ")}?` : `; ids look like "${ENDPOINTS[0]!.id}"`),
+      );
+    }
+  }
+  return new Set(value as string[]);
+}
+
+function record(key: string, plan: string, credits: number, rateLimit: RateLimitSpec, policyName: string, metrics: ReadonlySet<string> | null): KeyRecord {
+  const digest = sha256(key);
+  const id = digest.toString("hex");
+  return { id, digest, label: id.slice(0, 8), plan, credits, rateLimit, policyName, metrics };
+}
+
+export class KeyStore {
+  private readonly byDigest = new Map<string, KeyRecord>();
+
+  constructor(records: readonly KeyRecord[]) {
+    for (const r of records) this.byDigest.set(r.id, r);
+  }
+
+  /** One key on the local plan: the configured key, or `demo`. */
+  static single(key: string = DEFAULT_KEY): KeyStore {
+    const { name, credits, rateLimit } = LOCAL_PLAN;
+    return new KeyStore([record(key, name, credits, { ...rateLimit }, name, null)]);
+  }
+
+  static fromFile(path: string): KeyStore {
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? "unreadable";
+      throw new KeysFileError(`keys file ${path} cannot be read (${code}); fix CRYPTO_METRICS_KEYS_FILE or unset it to use the local key`);
+    }
+    return KeyStore.fromJson(text, path);
+  }
+
+  /** Parses and validates the keys file contract; errors name the entry, never the key itself. */
+  static fromJson(text: string, source = "keys file"): KeyStore {
+    const fail = (message: string): never => {
+      throw new KeysFileError(`${source}: ${message}`);
+    };
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch (err) {
+      fail(`malformed JSON (${(err as Error).message}); see the keys file format in the README`);
+    }
+    if (!isObject(doc)) return fail(`must be a JSON object with "plans" and "keys"`);
+    checkFields(doc, ["plans", "keys"], "the top level", fail);
+    const plans = new Map<string, { credits?: number; rateLimit?: RateLimitSpec }>();
+    const rawPlans = doc["plans"] ?? {};
+    if (!isObject(rawPlans)) fail(`"plans" must be an object of plan name → {credits, rateLimit}`);
+    for (const [name, plan] of Object.entries(rawPlans as Json)) {
+      const where = `plans.${name}`;
+      if (!NAME_RE.test(name)) fail(`plan name "${name}" must match ${NAME_RE.source}`);
+      if (!isObject(plan)) fail(`${where} must be an object`);
+      const p = plan as Json;
+      checkFields(p, ["credits", "rateLimit"], where, fail);
+      const credits = creditsOf(p["credits"], `${where}.credits`, fail);
+      const rateLimit = rateLimitOf(p["rateLimit"], `${where}.rateLimit`, fail);
+      plans.set(name, { ...(credits !== undefined && { credits }), ...(rateLimit && { rateLimit }) });
+    }
+    const rawKeys = doc["keys"];
+    if (!Array.isArray(rawKeys) || rawKeys.length === 0) fail(`"keys" must be a non-empty array of {key, plan?, credits?, rateLimit?, metrics?}`);
+    const records: KeyRecord[] = [];
+    const seen = new Map<string, number>();
+    (rawKeys as unknown[]).forEach((entry, i) => {
+      const where = `keys[${i}]`;
+      if (!isObject(entry)) fail(`${where} must be an object`);
+      const e = entry as Json;
+      checkFields(e, ["key", "plan", "credits", "rateLimit", "metrics"], where, fail);
+      const key = e["key"];
+      if (typeof key !== "string" || !KEY_RE.test(key)) fail(`${where}.key must be 1–512 printable ASCII characters without spaces`);
+      let plan: { credits?: number; rateLimit?: RateLimitSpec } = {};
+      const planName = e["plan"];
+      if (planName !== undefined) {
+        if (typeof planName !== "string" || !plans.has(planName)) {
+          fail(`${where}.plan ${JSON.stringify(planName)} is not defined; defined plans: ${[...plans.keys()].join(", ") || "none"}`);
+        }
+        plan = plans.get(planName as string)!;
+      }
+      const ownRate = rateLimitOf(e["rateLimit"], `${where}.rateLimit`, fail);
+      const credits = creditsOf(e["credits"], `${where}.credits`, fail) ?? plan.credits ?? LOCAL_PLAN.credits;
+      const rateLimit = ownRate ?? plan.rateLimit ?? { ...LOCAL_PLAN.rateLimit };
+      const name = typeof planName === "string" ? planName : LOCAL_PLAN.name;
+      const r = record(key as string, name, credits, rateLimit, ownRate ? "custom" : name, metricsOf(e["metrics"], `${where}.metrics`, fail));
+      const earlier = seen.get(r.id);
+      if (earlier !== undefined) fail(`${where} repeats the key of keys[${earlier}]; each key may appear once`);
+      seen.set(r.id, i);
+      records.push(r);
+    });
+    return new KeyStore(records);
+  }
+
+  get size(): number {
+    return this.byDigest.size;
+  }
+
+  /** The record of a presented key, or undefined. Lookup by digest, then a constant-time compare. */
+  lookup(presented: string): KeyRecord | undefined {
+    const digest = sha256(presented);
+    const found = this.byDigest.get(digest.toString("hex"));
+    return found && timingSafeEqual(found.digest, digest) ? found : undefined;
+  }
+}

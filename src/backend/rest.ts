@@ -1,0 +1,129 @@
+// The REST face: the in-process service at the spec's paths over node:http. GET only, bodies
+// capped, server timeouts set; everything else (auth, limits, data) is the service pipeline's.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { log } from "../log.js";
+import type { InProcessService } from "./inprocess/service.js";
+import { ServiceError } from "./types.js";
+
+/** Bytes of request body tolerated (and ignored); more is a 413. */
+export const BODY_LIMIT = 4096;
+
+export interface RestServerOptions {
+  host: string;
+  port: number;
+}
+
+export interface RestServer {
+  server: Server;
+  host: string;
+  port: number;
+  /** Base URL, e.g. http://127.0.0.1:8080 */
+  url: string;
+  close(): Promise<void>;
+}
+
+const BASE_HEADERS = {
+  "Content-Type": "application/json",
+  "Cache-Control": "no-store",
+  "X-Content-Type-Options": "nosniff",
+} as const;
+
+function send(res: ServerResponse, status: number, headers: Record<string, string>, body: unknown): void {
+  const json = JSON.stringify(body);
+  res.writeHead(status, { ...BASE_HEADERS, ...headers, "Content-Length": Buffer.byteLength(json) });
+  res.end(json);
+}
+
+function sendError(res: ServerResponse, error: ServiceError, headers: Record<string, string> = {}): void {
+  send(res, error.status, headers, error.toBody());
+}
+
+function splitTarget(target: string): { path: string; query: string } {
+  // Absolute-form targets (proxies) carry scheme and host; the service needs only path and query.
+  const rel = /^https?:\/\//i.test(target) ? target.replace(/^https?:\/\/[^/]*/i, "") || "/" : target;
+  const q = rel.indexOf("?");
+  return q === -1 ? { path: rel, query: "" } : { path: rel.slice(0, q), query: rel.slice(q + 1) };
+}
+
+/** The request listener; exported so other servers can mount the same face. */
+export function restHandler(service: InProcessService): (req: IncomingMessage, res: ServerResponse) => void {
+  const respond = (req: IncomingMessage, res: ServerResponse): void => {
+    try {
+      const { path, query } = splitTarget(req.url ?? "/");
+      const out = service.handle({ method: req.method ?? "GET", path, query: new URLSearchParams(query), headers: req.headers });
+      send(res, out.status, out.headers, out.body);
+    } catch (err) {
+      log.error("REST face failed to answer", { error: (err as Error)?.message });
+      if (!res.headersSent) sendError(res, new ServiceError(500, "internal", "The service failed unexpectedly; retry."));
+      else res.destroy();
+    }
+  };
+
+  return (req, res) => {
+    const declared = Number(req.headers["content-length"] ?? 0);
+    const hasBody = declared > 0 || req.headers["transfer-encoding"] !== undefined;
+    if (!hasBody) {
+      req.resume();
+      respond(req, res);
+      return;
+    }
+    const tooLarge = () =>
+      sendError(res, new ServiceError(413, "payload_too_large", `Request bodies are not accepted (limit ${BODY_LIMIT} bytes); every endpoint is a GET with query parameters.`), { Connection: "close" });
+    if (declared > BODY_LIMIT) {
+      tooLarge();
+      req.destroy();
+      return;
+    }
+    let received = 0;
+    req.on("data", (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > BODY_LIMIT && !res.headersSent) {
+        tooLarge();
+        req.destroy();
+      }
+    });
+    req.on("end", () => {
+      if (!res.headersSent) respond(req, res);
+    });
+    req.on("error", () => res.destroy());
+  };
+}
+
+function formatHost(host: string): string {
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+/** Listens on host:port (port 0 picks a free one) and resolves once the socket is bound. */
+export async function startRestServer(service: InProcessService, options: RestServerOptions): Promise<RestServer> {
+  const server = createServer(restHandler(service));
+  // Slow or idle clients must not hold sockets open (Node's own defaults are minutes long).
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const url = `http://${formatHost(options.host)}:${address.port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    server,
+    host: options.host,
+    port: address.port,
+    url,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        // In-flight requests are synchronous and short; whatever remains after a grace period is dropped.
+        setTimeout(() => server.closeAllConnections(), 2_000).unref();
+      });
+      return closing;
+    },
+  };
+}

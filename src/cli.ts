@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// Command-line entry: parses the configuration once and dispatches to stdio (default), http, api or call.
+import { readFileSync } from "node:fs";
+import { createInProcessService } from "./backend/inprocess/backend.js";
+import { KeysFileError } from "./backend/inprocess/keys.js";
+import { UsageStateError } from "./backend/inprocess/usage-store.js";
+import { startRestServer } from "./backend/rest.js";
+import { ConfigError, describeConfig, loadConfig, type Config } from "./config.js";
+import { log, setLogLevel } from "./log.js";
+
+const USAGE = `crypto-metrics-mcp — crypto market and on-chain metrics for AI assistants (MCP)
+
+Usage:
+  crypto-metrics-mcp [stdio]                                   MCP over stdio (default)
+  crypto-metrics-mcp http [--host 127.0.0.1] [--port 3000] [--require-key]
+                                                               MCP over Streamable HTTP at /mcp
+  crypto-metrics-mcp api [--host 127.0.0.1] [--port 8080]      the REST API of the in-process service
+  crypto-metrics-mcp call TOOL [--name value ...]              one tool call, text result on stdout
+
+Flags: --keys-file PATH  --state-dir DIR  --log-level silent|error|warn|info|debug  --help  --version
+Environment: CRYPTO_METRICS_API_KEY, CRYPTO_METRICS_BASE_URL, CRYPTO_METRICS_KEYS_FILE,
+  CRYPTO_METRICS_STATE_DIR, CRYPTO_METRICS_NOW, CRYPTO_METRICS_LOG_LEVEL
+`;
+
+function fail(message: string, code: number): never {
+  process.stderr.write(`crypto-metrics-mcp: ${message}\n`);
+  process.exit(code);
+}
+
+function version(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+  } catch {
+    return "unknown";
+  }
+}
+
+/** Runs a command implemented in its own module, loaded only when asked for. */
+async function runModule(specifier: string, exportName: string, config: Config): Promise<void> {
+  let mod: Record<string, unknown>;
+  try {
+    // A variable specifier: these modules are optional at build time.
+    mod = (await import(specifier)) as Record<string, unknown>;
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === "ERR_MODULE_NOT_FOUND" && e.message.includes(specifier.replace("./", "").replace(/\.js$/, ""))) {
+      fail(`the ${config.command} command is not available in this build`, 1);
+    }
+    throw err;
+  }
+  const run = mod[exportName];
+  if (typeof run !== "function") fail(`the ${config.command} command is not available in this build (${specifier} has no ${exportName})`, 1);
+  await (run as (c: Config) => Promise<void>)(config);
+}
+
+async function runApi(config: Config): Promise<void> {
+  if (config.baseUrl) log.info("the api command serves the in-process service; CRYPTO_METRICS_BASE_URL is not used");
+  const service = createInProcessService(config);
+  let rest;
+  try {
+    rest = await startRestServer(service, { host: config.host, port: config.port });
+  } catch (err) {
+    service.close();
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") fail(`port ${config.port} on ${config.host} is in use; choose another with --port (0 picks a free one)`, 1);
+    if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") fail(`cannot listen on ${config.host}; give a local address with --host`, 1);
+    throw err;
+  }
+  const server = rest;
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info("shutting down", { signal });
+    void server.close().finally(() => {
+      service.close();
+      process.exit(0);
+    });
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.stderr.write(`listening on ${server.url}\n`);
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env, process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof ConfigError) fail(`${err.message}\n(run with --help for usage)`, 2);
+    throw err;
+  }
+  // Help and version are asked for explicitly, outside any protocol session.
+  if (config.help) return void process.stdout.write(USAGE);
+  if (config.version) return void process.stdout.write(`${version()}\n`);
+  setLogLevel(config.logLevel);
+  if (config.command !== "call") {
+    // stdout may carry JSON-RPC: a stray console.log from any dependency goes to stderr instead.
+    console.log = console.info = console.debug = console.error;
+  }
+  log.debug("starting", { config: describeConfig(config) });
+  switch (config.command) {
+    case "api":
+      return runApi(config);
+    case "stdio":
+      return runModule("./transports/stdio.js", "runStdio", config);
+    case "http":
+      return runModule("./transports/http.js", "runHttp", config);
+    case "call":
+      return runModule("./call.js", "runCall", config);
+  }
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof KeysFileError) fail(err.message, 2);
+  if (err instanceof UsageStateError) fail(err.message, 1);
+  log.error("fatal", { error: err instanceof Error ? err.message : String(err) });
+  process.exit(1);
+});

@@ -1,0 +1,235 @@
+// One loadConfig(env, argv): defaults, then environment, then command-line flags. Errors name the
+// flag or variable at fault and the fix; the API key is read but never printed.
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseDateInput } from "./backend/inprocess/dates.js";
+import { isLogLevel, LOG_LEVELS, type LogLevel } from "./log.js";
+
+export const COMMANDS = ["stdio", "http", "api", "call"] as const;
+export type Command = (typeof COMMANDS)[number];
+
+export const DEFAULT_PORTS: Record<Command, number> = { stdio: 0, http: 3000, api: 8080, call: 0 };
+export const DEFAULT_HOST = "127.0.0.1";
+export const APP_DIR = "crypto-metrics-mcp";
+
+export interface CallSpec {
+  /** Tool name as given, e.g. `get_series`. */
+  tool: string;
+  /** `--name value` pairs after the tool name; values stay strings (the tool layer coerces). */
+  args: Record<string, string>;
+}
+
+export interface Config {
+  command: Command;
+  host: string;
+  port: number;
+  /** `http` only: refuse MCP requests without `Authorization: Bearer`. */
+  requireKey: boolean;
+  /** CRYPTO_METRICS_API_KEY: the upstream key with a base URL, else the local default key. */
+  apiKey: string | undefined;
+  /** CRYPTO_METRICS_BASE_URL without a trailing slash: use the real service over HTTP. */
+  baseUrl: string | undefined;
+  keysFile: string | undefined;
+  stateDir: string;
+  /** Wall clock for data ("now" of the service); pinned when CRYPTO_METRICS_NOW is set. */
+  now: () => number;
+  /** The pinned instant, when there is one. */
+  fixedNowMs: number | undefined;
+  logLevel: LogLevel;
+  call: CallSpec | undefined;
+  help: boolean;
+  version: boolean;
+}
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Per-user state directory, following each platform's convention. */
+export function defaultStateDir(env: Env, platform: NodeJS.Platform = process.platform): string {
+  const home = env["HOME"] || env["USERPROFILE"] || homedir();
+  if (platform === "win32") return join(env["LOCALAPPDATA"] || join(home, "AppData", "Local"), APP_DIR, "state");
+  if (platform === "darwin") return join(home, "Library", "Application Support", APP_DIR);
+  const xdg = env["XDG_STATE_HOME"];
+  return join(xdg && xdg.startsWith("/") ? xdg : join(home, ".local", "state"), APP_DIR);
+}
+
+function parseBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`CRYPTO_METRICS_BASE_URL is not a URL; set it to the service's address, e.g. https://api.example.com`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigError(`CRYPTO_METRICS_BASE_URL must use http or https (got ${url.protocol.replace(":", "")})`);
+  }
+  if (url.username || url.password) {
+    throw new ConfigError("CRYPTO_METRICS_BASE_URL must not carry credentials; put the key in CRYPTO_METRICS_API_KEY");
+  }
+  if (url.search || url.hash) {
+    throw new ConfigError("CRYPTO_METRICS_BASE_URL must not carry a query string or fragment; give the base address only");
+  }
+  return url.href.replace(/\/+$/, "");
+}
+
+function parseNow(raw: string): number {
+  const trimmed = raw.trim();
+  if (/^\d{10,15}$/.test(trimmed)) return Number(trimmed);
+  const parsed = parseDateInput(trimmed);
+  if (!parsed) {
+    throw new ConfigError(
+      `CRYPTO_METRICS_NOW is not a valid instant; use an ISO 8601 date-time such as 2025-12-31T12:00:00Z (or epoch milliseconds)`,
+    );
+  }
+  return parsed.ms;
+}
+
+function parsePort(raw: string, source: string): number {
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) {
+    throw new ConfigError(`${source} must be a port number from 0 to 65535 (0 picks a free port); got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function parseLevel(raw: string, source: string): LogLevel {
+  const level = raw.trim().toLowerCase();
+  if (!isLogLevel(level)) throw new ConfigError(`${source} must be one of ${LOG_LEVELS.join(", ")}; got "${raw}"`);
+  return level;
+}
+
+const VALUE_FLAGS = ["host", "port", "keys-file", "state-dir", "log-level"] as const;
+type ValueFlag = (typeof VALUE_FLAGS)[number];
+const SWITCHES = ["require-key", "help", "version"] as const;
+type Switch = (typeof SWITCHES)[number];
+const NETWORK_COMMANDS: readonly Command[] = ["http", "api"];
+
+interface ParsedArgs {
+  command: Command | undefined;
+  values: Partial<Record<ValueFlag, string>>;
+  switches: Set<Switch>;
+  call: CallSpec | undefined;
+}
+
+function splitFlag(token: string): [name: string, inline: string | undefined] {
+  const eq = token.indexOf("=");
+  return eq === -1 ? [token.slice(2), undefined] : [token.slice(2, eq), token.slice(eq + 1)];
+}
+
+function parseArgs(argv: readonly string[]): ParsedArgs {
+  const out: ParsedArgs = { command: undefined, values: {}, switches: new Set(), call: undefined };
+  let i = 0;
+  for (; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token === "-h") { out.switches.add("help"); continue; }
+    if (token === "-v") { out.switches.add("version"); continue; }
+    if (!token.startsWith("--")) {
+      if (out.command !== undefined) {
+        if (out.command === "call") { out.call = { tool: token, args: {} }; i++; break; }
+        throw new ConfigError(`unexpected argument "${token}"; run with --help for usage`);
+      }
+      if (!(COMMANDS as readonly string[]).includes(token)) {
+        throw new ConfigError(`unknown command "${token}"; use one of ${COMMANDS.join(", ")} (default stdio)`);
+      }
+      out.command = token as Command;
+      continue;
+    }
+    const [name, inline] = splitFlag(token);
+    if ((SWITCHES as readonly string[]).includes(name)) {
+      if (inline !== undefined) throw new ConfigError(`--${name} takes no value`);
+      out.switches.add(name as Switch);
+    } else if ((VALUE_FLAGS as readonly string[]).includes(name)) {
+      const value = inline ?? argv[++i];
+      if (value === undefined || (inline === undefined && value.startsWith("--"))) {
+        throw new ConfigError(`--${name} needs a value, e.g. --${name} ${name === "port" ? "8080" : "…"}`);
+      }
+      out.values[name as ValueFlag] = value;
+    } else {
+      throw new ConfigError(`unknown flag --${name}; accepted: ${[...VALUE_FLAGS, ...SWITCHES].map((f) => `--${f}`).join(", ")}`);
+    }
+  }
+  if (out.call) out.call.args = parseToolArgs(argv.slice(i));
+  return out;
+}
+
+/** `--name value`, `--name=value`, or a bare `--name` meaning "true". */
+function parseToolArgs(tokens: readonly string[]): Record<string, string> {
+  const args: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (!token.startsWith("--") || token.length === 2) {
+      throw new ConfigError(`unexpected "${token}" in tool arguments; write them as --name value`);
+    }
+    const [name, inline] = splitFlag(token);
+    if (Object.hasOwn(args, name)) throw new ConfigError(`tool argument --${name} given twice`);
+    const next = tokens[i + 1];
+    if (inline !== undefined) args[name] = inline;
+    else if (next !== undefined && !next.startsWith("--")) { args[name] = next; i++; }
+    else args[name] = "true";
+  }
+  return args;
+}
+
+/** Reads the whole configuration; throws ConfigError with a message fit for the terminal. */
+export function loadConfig(env: Env = process.env, argv: readonly string[] = process.argv.slice(2)): Config {
+  const args = parseArgs(argv);
+  const command = args.command ?? "stdio";
+  const help = args.switches.has("help");
+  const version = args.switches.has("version");
+  if (command === "call" && !args.call && !help) {
+    throw new ConfigError("call needs a tool name: crypto-metrics-mcp call get_series --metric lifespan/Lth_mvrv --asset btc");
+  }
+  for (const flag of ["host", "port"] as const) {
+    if (args.values[flag] !== undefined && !NETWORK_COMMANDS.includes(command)) {
+      throw new ConfigError(`--${flag} applies to the http and api commands, not ${command}`);
+    }
+  }
+  if (args.switches.has("require-key") && command !== "http") {
+    throw new ConfigError(`--require-key applies to the http command, not ${command}`);
+  }
+
+  const apiKey = env["CRYPTO_METRICS_API_KEY"] || undefined;
+  const rawBase = env["CRYPTO_METRICS_BASE_URL"]?.trim();
+  const rawNow = env["CRYPTO_METRICS_NOW"]?.trim();
+  const fixedNowMs = rawNow ? parseNow(rawNow) : undefined;
+  const keysFile = args.values["keys-file"] ?? (env["CRYPTO_METRICS_KEYS_FILE"]?.trim() || undefined);
+  const stateDir = args.values["state-dir"] ?? (env["CRYPTO_METRICS_STATE_DIR"]?.trim() || defaultStateDir(env));
+  const rawLevel = args.values["log-level"];
+  const envLevel = env["CRYPTO_METRICS_LOG_LEVEL"]?.trim();
+  const host = args.values.host ?? DEFAULT_HOST;
+  if (!/^[A-Za-z0-9.:\-[\]%]+$/.test(host)) throw new ConfigError(`--host must be a host name or IP address; got "${host}"`);
+
+  return {
+    command,
+    host: host.replace(/^\[(.*)\]$/, "$1"),
+    port: args.values.port !== undefined ? parsePort(args.values.port, "--port") : DEFAULT_PORTS[command],
+    requireKey: args.switches.has("require-key"),
+    apiKey,
+    baseUrl: rawBase ? parseBaseUrl(rawBase) : undefined,
+    keysFile: keysFile ? resolve(keysFile) : undefined,
+    stateDir: resolve(stateDir),
+    now: fixedNowMs === undefined ? Date.now : () => fixedNowMs,
+    fixedNowMs,
+    logLevel: rawLevel !== undefined
+      ? parseLevel(rawLevel, "--log-level")
+      : envLevel ? parseLevel(envLevel, "CRYPTO_METRICS_LOG_LEVEL") : "info",
+    call: args.call,
+    help,
+    version,
+  };
+}
+
+/** A description of the configuration that is safe to log: the key only as present or absent. */
+export function describeConfig(config: Config): string {
+  return [
+    `command=${config.command}`,
+    NETWORK_COMMANDS.includes(config.command) ? `listen=${config.host}:${config.port}` : "",
+    `backend=${config.baseUrl ? config.baseUrl : "inprocess"}`,
+    `key=${config.apiKey ? "set" : "unset"}`,
+    config.keysFile ? `keys_file=${config.keysFile}` : "",
+    `state_dir=${config.stateDir}`,
+    config.fixedNowMs !== undefined ? `now=${new Date(config.fixedNowMs).toISOString()}` : "",
+  ].filter(Boolean).join(" ");
+}

@@ -1,0 +1,51 @@
+// The one logger: plain lines on stderr (stdout carries JSON-RPC in stdio mode), level from
+// CRYPTO_METRICS_LOG_LEVEL. Callers pass key digests' prefixes, never keys.
+
+export const LOG_LEVELS = ["silent", "error", "warn", "info", "debug"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const RANK: Record<LogLevel, number> = { silent: 0, error: 1, warn: 2, info: 3, debug: 4 };
+
+export function isLogLevel(value: string): value is LogLevel {
+  return Object.hasOwn(RANK, value);
+}
+
+function initialLevel(): LogLevel {
+  const raw = process.env["CRYPTO_METRICS_LOG_LEVEL"]?.trim().toLowerCase() ?? "";
+  return isLogLevel(raw) ? raw : "info";
+}
+
+let current: LogLevel = initialLevel();
+
+export function setLogLevel(level: LogLevel): void {
+  current = level;
+}
+
+export function logLevel(): LogLevel {
+  return current;
+}
+
+export type LogFields = Record<string, string | number | boolean | undefined>;
+
+function format(fields: LogFields | undefined): string {
+  if (!fields) return "";
+  let out = "";
+  for (const [k, v] of Object.entries(fields)) {
+    if (v === undefined) continue;
+    const text = String(v);
+    out += ` ${k}=${/[\s"=]/.test(text) ? JSON.stringify(text) : text}`;
+  }
+  return out;
+}
+
+function emit(level: Exclude<LogLevel, "silent">, message: string, fields?: LogFields): void {
+  if (RANK[level] > RANK[current]) return;
+  process.stderr.write(`crypto-metrics-mcp ${level}: ${message}${format(fields)}\n`);
+}
+
+export const log = {
+  error: (message: string, fields?: LogFields) => emit("error", message, fields),
+  warn: (message: string, fields?: LogFields) => emit("warn", message, fields),
+  info: (message: string, fields?: LogFields) => emit("info", message, fields),
+  debug: (message: string, fields?: LogFields) => emit("debug", message, fields),
+};
