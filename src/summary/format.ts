@@ -1,0 +1,130 @@
+// Number, percentage, time and duration formatting for the model's view: compact, exact enough to
+// act on, never "NaN" or "Infinity".
+import { DAY_MS } from "../catalog/index.js";
+
+const NA = "n/a";
+const SUFFIXES = [
+  { scale: 1e12, suffix: "T" },
+  { scale: 1e9, suffix: "B" },
+  { scale: 1e6, suffix: "M" },
+] as const;
+
+const GROUPED_2 = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const GROUPED_0 = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+
+/**
+ * 87747.654 → "87,747.65"; 1.4826e14 → "148.26T"; 2.51e6 → "2.51M"; 0.03741 → "0.0374";
+ * 12345 → "12,345"; 3.2e-7 → "3.20e-7"; unit "%" → "+3.21 %", "USD" → "$2.51M", others appended.
+ */
+export function formatNumber(x: number, unit?: string): string {
+  if (!Number.isFinite(x)) return NA;
+  if (unit === "%") return formatPercent(x);
+  const text = formatPlain(x);
+  if (!unit) return text;
+  if (unit === "USD") return x < 0 ? `-$${text.slice(1)}` : `$${text}`;
+  return `${text} ${unit}`;
+}
+
+/** Signed percentage with two decimals: "+3.21 %", "-0.50 %", "0.00 %". */
+export function formatPercent(p: number): string {
+  if (!Number.isFinite(p)) return NA;
+  const body = GROUPED_2.format(Math.abs(p));
+  if (body === "0.00") return "0.00 %";
+  return `${p > 0 ? "+" : "-"}${body} %`;
+}
+
+function formatPlain(x: number): string {
+  if (x === 0) return "0";
+  const sign = x < 0 ? "-" : "";
+  const a = Math.abs(x);
+  if (a >= 1e15) return sign + exponent(a);
+  if (a >= 1e6) {
+    for (const { scale, suffix } of SUFFIXES) {
+      if (a >= scale) {
+        const scaled = a / scale;
+        // 999.999M rounds to "1,000.00M": move up a suffix instead.
+        const next = SUFFIXES.find((s) => s.scale === scale * 1e3);
+        if (next && scaled >= 999.995) return `${sign}${GROUPED_2.format(a / next.scale)}${next.suffix}`;
+        return `${sign}${GROUPED_2.format(scaled)}${suffix}`;
+      }
+    }
+  }
+  if (a >= 1) return sign + (Number.isInteger(a) ? GROUPED_0.format(a) : GROUPED_2.format(a));
+  if (a >= 1e-4) return sign + String(Number(a.toPrecision(3)));
+  return sign + exponent(a);
+}
+
+function exponent(a: number): string {
+  return a.toExponential(2).replace("e+", "e");
+}
+
+/** A signed plain number with at most `decimals` decimals and no grouping, e.g. z-scores "+1.24". */
+export function formatSigned(x: number, decimals = 2): string {
+  if (!Number.isFinite(x)) return NA;
+  const text = x.toFixed(decimals);
+  return x > 0 && Number(text) !== 0 ? `+${text}` : text.replace(/^-(0\.?0*)$/, "$1");
+}
+
+/** "2025-12-28" for daily data, "2025-12-28 14:05" otherwise (UTC). */
+export function formatTime(ms: number, daily: boolean): string {
+  if (!Number.isFinite(ms)) return NA;
+  const iso = new Date(ms).toISOString();
+  return daily ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+}
+
+/** Whether times of this step read best as dates (daily or coarser, at midnight UTC). */
+export function isDaily(timeframeMs: number, sampleMs: number): boolean {
+  return timeframeMs >= DAY_MS && Number.isFinite(sampleMs) && sampleMs % DAY_MS === 0;
+}
+
+/** ISO time of an epoch-ms value, or null when it is not a valid date. */
+export function isoOrNull(ms: number): string | null {
+  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : null;
+}
+
+/** "3 d 4 h", "2 h 5 min", "45 min", "30 s". */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return NA;
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 1) return `${Math.round(ms / 1000)} s`;
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const mins = minutes % 60;
+  if (days >= 10) return `${days} d`;
+  if (days > 0) return hours ? `${days} d ${hours} h` : `${days} d`;
+  if (hours > 0) return mins ? `${hours} h ${mins} min` : `${hours} h`;
+  return `${mins} min`;
+}
+
+/**
+ * A formatter for many values of one series: one common scale (M/B/T when large) and just enough
+ * decimals to resolve 1/200 of the series' range, so a chart's shape survives in few tokens.
+ * Returns the scale suffix ("" when unscaled) and the per-value formatter.
+ */
+export function seriesValueFormatter(values: ArrayLike<number>): { suffix: string; format: (x: number) => string } {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (!Number.isFinite(v)) continue;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  if (lo > hi) return { suffix: "", format: () => NA };
+  const magnitude = Math.max(Math.abs(lo), Math.abs(hi));
+  const unit = magnitude < 1e15 ? SUFFIXES.find((s) => magnitude >= s.scale) : undefined;
+  const scale = unit?.scale ?? 1;
+  const scaledMagnitude = magnitude / scale;
+  const range = (hi - lo) / scale;
+  // Decimals resolving range/200 (finer than any text chart needs), but at least 3 significant digits of the largest value.
+  const forRange = range > 0 ? Math.ceil(-Math.log10(range / 200)) : 0;
+  const intDigits = scaledMagnitude > 0 ? Math.floor(Math.log10(scaledMagnitude)) + 1 : 1;
+  const decimals = Math.min(12, Math.max(0, forRange, 3 - intDigits));
+  if (magnitude >= 1e15 || (magnitude > 0 && magnitude < 1e-4)) {
+    return { suffix: "", format: (x) => (Number.isFinite(x) ? x.toExponential(4).replace("e+", "e") : NA) };
+  }
+  return {
+    suffix: unit?.suffix ?? "",
+    format: (x) => (Number.isFinite(x) ? (x / scale).toFixed(decimals).replace(/^-(0\.?0*)$/, "$1") : NA),
+  };
+}

@@ -1,0 +1,83 @@
+// Whole-matrix reductions of a heatmap z[price][time]: the peak cell, the total, and re-binning
+// into a coarse grid whose cells are sums of the original cells.
+import { cellValue } from "./heatmap-column.js";
+
+export type Matrix = ReadonlyArray<ReadonlyArray<number | null>>;
+
+export const MAX_BINS = 24;
+
+/** Hottest cell (the later column wins a tie) and the sum of all cells; rows/cols bound the scan. */
+export function scanMatrix(z: Matrix, rows: number, cols: number): { total: number; peak: { row: number; col: number; value: number } | null } {
+  let total = 0;
+  let best = 0;
+  let bestRow = -1;
+  let bestCol = -1;
+  for (let i = 0; i < rows; i++) {
+    const row = z[i];
+    if (!row) continue;
+    const width = Math.min(cols, row.length);
+    for (let j = 0; j < width; j++) {
+      const v = cellValue(row[j]);
+      total += v;
+      if (v > best || (v === best && v > 0 && j > bestCol)) {
+        best = v;
+        bestRow = i;
+        bestCol = j;
+      }
+    }
+  }
+  return { total, peak: bestRow < 0 ? null : { row: bestRow, col: bestCol, value: best } };
+}
+
+/** Column j as intensities (missing cells are 0). */
+export function columnOf(z: Matrix, rows: number, j: number): Float64Array {
+  const column = new Float64Array(rows);
+  for (let i = 0; i < rows; i++) column[i] = cellValue(z[i]?.[j]);
+  return column;
+}
+
+/** Bin b of `bins` over n items covers [start(b), start(b+1)): sizes differ by at most one. */
+export function binStart(b: number, n: number, bins: number): number {
+  return Math.floor((b * n) / bins);
+}
+
+export interface Rebinned {
+  rowBins: number;
+  colBins: number;
+  /** Original row/column index ranges [start, end) of each bin. */
+  rowRanges: Array<[number, number]>;
+  colRanges: Array<[number, number]>;
+  /** cells[r][c]: sum of the original cells in row bin r (ascending price) and column bin c. */
+  cells: number[][];
+  total: number;
+}
+
+/** Sums z into at most maxRows × maxCols bins; every original cell lands in exactly one bin. */
+export function rebin(z: Matrix, rows: number, cols: number, maxRows = MAX_BINS, maxCols = MAX_BINS): Rebinned {
+  const rowBins = Math.min(rows, Math.max(1, Math.floor(maxRows)));
+  const colBins = Math.min(cols, Math.max(1, Math.floor(maxCols)));
+  const rowRanges = ranges(rows, rowBins);
+  const colRanges = ranges(cols, colBins);
+  const colBinOf = new Int32Array(cols);
+  colRanges.forEach(([start, end], c) => colBinOf.fill(c, start, end));
+  const cells = Array.from({ length: rowBins }, () => new Array<number>(colBins).fill(0));
+  let total = 0;
+  rowRanges.forEach(([start, end], r) => {
+    const out = cells[r]!;
+    for (let i = start; i < end; i++) {
+      const row = z[i];
+      if (!row) continue;
+      const width = Math.min(cols, row.length);
+      for (let j = 0; j < width; j++) {
+        const v = cellValue(row[j]);
+        out[colBinOf[j]!]! += v;
+      }
+    }
+    for (const v of out) total += v;
+  });
+  return { rowBins, colBins, rowRanges, colRanges, cells, total };
+}
+
+function ranges(n: number, bins: number): Array<[number, number]> {
+  return Array.from({ length: bins }, (_, b) => [binStart(b, n, bins), binStart(b + 1, n, bins)] as [number, number]);
+}

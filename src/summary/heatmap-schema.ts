@@ -1,0 +1,106 @@
+// The structured shape of a liquidation-heatmap digest (the tools' outputSchema).
+import { z } from "zod";
+
+const clusterSchema = z.object({
+  side: z.enum(["above", "below"]),
+  low: z.number().describe("price of the lowest level in the run"),
+  high: z.number().describe("price of the highest level in the run"),
+  levels: z.number().int(),
+  intensity: z.number().describe("sum of the run's cells (USD notional)"),
+  share: z.number().describe("share of the latest column's total, 0–1"),
+  centre: z.number().describe("intensity-weighted mean price"),
+  distanceEdgePercent: z.number().describe("signed % from the anchor price to the run's nearest edge"),
+  distanceCentrePercent: z.number().describe("signed % from the anchor price to the weighted centre"),
+});
+
+const sideSchema = z.object({
+  largest: clusterSchema.nullable(),
+  nearest: clusterSchema.nullable(),
+  top: z.array(clusterSchema).describe("most intense clusters, most intense first"),
+});
+
+export const heatmapDigestSchema = z.object({
+  source: z.object({
+    asset: z.string(),
+    timeframe: z.string(),
+    lookback: z.string(),
+    scope: z.string(),
+    exchange: z.string(),
+    version: z.string(),
+    priceSource: z.string(),
+  }),
+  anchor: z.object({
+    price: z.number().nullable(),
+    time: z.string().nullable(),
+    source: z.enum(["df_close", "price_axis_mid", "none"]).describe("last candle close, else the middle of the price axis"),
+  }),
+  shape: z.object({
+    rows: z.number().int().describe("price levels"),
+    cols: z.number().int().describe("time columns"),
+    priceStep: z.number().nullable(),
+    priceLow: z.number().nullable(),
+    priceHigh: z.number().nullable(),
+    timeFrom: z.string().nullable(),
+    timeTo: z.string().nullable(),
+    total: z.number().describe("sum of all cells"),
+  }),
+  latest: z
+    .object({
+      time: z.string().nullable(),
+      total: z.number(),
+      maxCell: z.number(),
+      bands: z.array(z.object({ percent: z.number(), above: z.number(), below: z.number() })).describe("intensity within ±percent of the anchor"),
+      imbalance: z.number().nullable().describe("(above − below) / (above + below) within ±10 %; null when both are 0"),
+      clusterThreshold: z.number().describe("minimum cell intensity of a cluster level"),
+      clusterFraction: z.number().describe("threshold as a fraction of the column's largest cell"),
+      above: sideSchema,
+      below: sideSchema,
+    })
+    .nullable()
+    .describe("the latest column: the current liquidation map"),
+  peak: z
+    .object({
+      price: z.number(),
+      time: z.string().nullable(),
+      intensity: z.number(),
+      ageColumns: z.number().int(),
+      ageMs: z.number().nullable(),
+    })
+    .nullable()
+    .describe("hottest cell of the whole matrix and how long before the latest column it was"),
+  topTraderLsr: z
+    .object({
+      latest: z.number(),
+      latestTime: z.string(),
+      min: z.number(),
+      minTime: z.string(),
+      max: z.number(),
+      maxTime: z.string(),
+      mean: z.number(),
+      count: z.number().int(),
+    })
+    .nullable(),
+  candles: z
+    .object({
+      count: z.number().int(),
+      from: z.string(),
+      to: z.string(),
+      open: z.number(),
+      close: z.number(),
+      high: z.number(),
+      low: z.number(),
+      changePercent: z.number().nullable(),
+    })
+    .nullable(),
+  matrix: z
+    .object({
+      rows: z.array(z.object({ low: z.number(), high: z.number(), levels: z.number().int() })).describe("price bins, ascending"),
+      cols: z.array(z.object({ start: z.string().nullable(), columns: z.number().int() })).describe("time bins, ascending"),
+      cells: z.array(z.array(z.number())).describe("cells[row][col]: summed intensity"),
+      total: z.number(),
+    })
+    .optional()
+    .describe("re-binned matrix (at most 24 × 24), only when requested"),
+});
+export type HeatmapDigest = z.infer<typeof heatmapDigestSchema>;
+export type HeatmapCluster = z.infer<typeof clusterSchema>;

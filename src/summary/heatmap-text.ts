@@ -1,0 +1,124 @@
+// The model's view of a heatmap digest: the liquidation map around the price in a few lines, and
+// the optional coarse matrix as one digit per cell (≤ 2,000 tokens in all).
+import { formatDuration, formatNumber, formatPercent, formatSigned, formatTime } from "./format.js";
+import type { HeatmapCluster, HeatmapDigest } from "./heatmap-schema.js";
+import { sanitizeText } from "./text.js";
+
+export interface HeatmapTextMeta {
+  asset: string;
+  timeframe?: string;
+  lookback?: string;
+  scope?: string;
+  exchange?: string;
+}
+
+const usd = (x: number) => formatNumber(x, "USD");
+const price = (x: number) => formatNumber(x);
+const time = (iso: string | null) => (iso === null ? "n/a" : formatTime(Date.parse(iso), false));
+
+/** Compact plain text for a heatmap digest. */
+export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): string {
+  const s = d.source;
+  const pick = (value: string | undefined, fallback: string, max: number) => sanitizeText(value || fallback, max) || "n/a";
+  const lines = [
+    `Liquidation heatmap ${pick(meta.asset, s.asset, 32)} · timeframe ${pick(meta.timeframe, s.timeframe, 16)} · lookback ${pick(meta.lookback, s.lookback, 16)}` +
+      ` · scope ${pick(meta.scope, s.scope, 16)} · exchange ${pick(meta.exchange, s.exchange, 64)} · price source ${s.priceSource || "n/a"} · version ${s.version || "n/a"}`,
+  ];
+  const sh = d.shape;
+  if (sh.rows === 0 || sh.cols === 0) {
+    lines.push(`Empty matrix (${sh.rows} price levels × ${sh.cols} columns): no liquidation levels to report.`);
+  } else {
+    lines.push(
+      `Matrix ${sh.rows} price levels (${price(sh.priceLow!)}–${price(sh.priceHigh!)}, step ${sh.priceStep === null ? "n/a" : price(sh.priceStep)}) × ` +
+        `${sh.cols.toLocaleString("en-US")} columns (${time(sh.timeFrom)} → ${time(sh.timeTo)} UTC); all cells sum to ${usd(sh.total)}`,
+    );
+  }
+  const a = d.anchor;
+  lines.push(
+    a.price === null
+      ? "Anchor price: none (no candles, no price axis)"
+      : a.source === "df_close"
+        ? `Anchor: last candle close ${price(a.price)} (${time(a.time)})`
+        : `Anchor: middle of the price axis ${price(a.price)} (no candles)`,
+  );
+  if (d.latest) lines.push(...latestLines(d.latest, a.price!));
+  if (d.peak) {
+    const age = d.peak.ageColumns === 0 ? "in the latest column" : `${d.peak.ageMs === null ? "" : `${formatDuration(d.peak.ageMs)} / `}${d.peak.ageColumns.toLocaleString("en-US")} columns before the latest`;
+    lines.push(`Peak cell of the matrix: ${usd(d.peak.intensity)} at ${price(d.peak.price)} on ${time(d.peak.time)} (${age})`);
+  }
+  const l = d.topTraderLsr;
+  lines.push(
+    l
+      ? `Top-trader long/short ratio: latest ${l.latest.toFixed(2)} (${time(l.latestTime)}); range ${l.min.toFixed(2)}–${l.max.toFixed(2)}, mean ${l.mean.toFixed(2)} over ${l.count} readings`
+      : "Top-trader long/short ratio: no readings",
+  );
+  const c = d.candles;
+  lines.push(
+    c
+      ? `Candles (${c.count.toLocaleString("en-US")}): open ${price(c.open)} → close ${price(c.close)} (${c.changePercent === null ? "n/a" : formatPercent(c.changePercent)}); high ${price(c.high)}, low ${price(c.low)}`
+      : "Candles: none",
+  );
+  if (d.matrix) lines.push(...matrixLines(d.matrix, a.price));
+  return lines.join("\n");
+}
+
+function latestLines(l: NonNullable<HeatmapDigest["latest"]>, anchor: number): string[] {
+  const bands = l.bands;
+  const lines = [
+    `Latest column (${time(l.time)}): total ${usd(l.total)}, hottest level ${usd(l.maxCell)}`,
+    `Within ${bands.map((b) => `±${b.percent} %`).join(" / ")} of ${price(anchor)}:`,
+    `  above (short liquidations) ${bands.map((b) => usd(b.above)).join(" / ")}`,
+    `  below (long liquidations) ${bands.map((b) => usd(b.below)).join(" / ")}`,
+    l.imbalance === null
+      ? "Imbalance within ±10 %: n/a (nothing within ±10 %)"
+      : `Imbalance within ±10 % (above − below) / (above + below): ${formatSigned(l.imbalance)}${l.imbalance > 0 ? " (more above)" : l.imbalance < 0 ? " (more below)" : ""}`,
+    `Clusters = runs of adjacent levels each ≥ ${Math.round(l.clusterFraction * 100)} % of the hottest level (${usd(l.clusterThreshold)}); share = of the column total; distance from ${price(anchor)} to the nearest edge / weighted centre:`,
+  ];
+  for (const [name, side] of [["above", l.above], ["below", l.below]] as const) {
+    if (!side.largest || !side.nearest) {
+      lines.push(`  ${name}: none`);
+      continue;
+    }
+    const same = side.largest === side.nearest || (side.largest.low === side.nearest.low && side.largest.high === side.nearest.high);
+    lines.push(same ? `  ${name} nearest & largest ${cluster(side.largest)}` : `  ${name} nearest ${cluster(side.nearest)}`);
+    if (!same) lines.push(`  ${name} largest ${cluster(side.largest)}`);
+    const others = side.top.filter((c) => c.low !== side.largest!.low && c.low !== side.nearest!.low);
+    if (others.length) lines.push(`  ${name} also ${others.map(cluster).join("; ")}`);
+  }
+  return lines;
+}
+
+function cluster(c: HeatmapCluster): string {
+  const band = c.levels === 1 ? price(c.low) : `${price(c.low)}–${price(c.high)}`;
+  return `${band}: ${usd(c.intensity)} (${(c.share * 100).toFixed(1)} %), ${formatPercent(c.distanceEdgePercent)} / ${formatPercent(c.distanceCentrePercent)}`;
+}
+
+/** Digit per cell: 0 = empty, k = (k−1)/9 to k/9 of the hottest bin (linear), so any non-empty bin shows ≥ 1. */
+export function cellLevel(v: number, max: number): number {
+  if (!(v > 0) || !(max > 0)) return 0;
+  return Math.min(9, Math.max(1, Math.ceil((9 * v) / max)));
+}
+
+function matrixLines(m: NonNullable<HeatmapDigest["matrix"]>, anchor: number | null): string[] {
+  if (m.rows.length === 0 || m.cols.length === 0) return ["Coarse matrix: empty"];
+  let max = 0;
+  for (const row of m.cells) for (const v of row) if (v > max) max = v;
+  const widths = m.cols.map((c) => c.columns);
+  const first = m.cols[0]!.start;
+  const last = m.cols[m.cols.length - 1]!.start;
+  const lines = [
+    `Coarse matrix ${m.rows.length} price bins × ${m.cols.length} time bins (${Math.min(...widths)}–${Math.max(...widths)} columns each; first starts ${time(first)}, last starts ${time(last)}).`,
+    `One digit per bin, oldest → latest: 0 = empty, k = up to k/9 of the hottest bin (${usd(max)}). Price bins high → low:`,
+  ];
+  const top = m.rows[m.rows.length - 1]!.high;
+  for (let r = m.rows.length - 1; r >= 0; r--) {
+    const row = m.rows[r]!;
+    const digits = m.cells[r]!.map((v) => cellLevel(v, max)).join("");
+    // A bin owns prices from its low up to the next bin's low, so the price lands in exactly one.
+    const upper = r === m.rows.length - 1 ? top : m.rows[r + 1]!.low;
+    const inside = anchor !== null && anchor >= row.low && (anchor < upper || (r === m.rows.length - 1 && anchor <= top));
+    const here = inside ? " ◀ price" : "";
+    lines.push(`${price(row.low)}–${price(row.high)} ${digits}${here}`);
+  }
+  return lines;
+}

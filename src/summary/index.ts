@@ -1,0 +1,20 @@
+// Digests that make large series and matrices fit a model's context: pure functions, zod shapes
+// for structuredContent, and plain-text renderers for the model's view.
+export { formatDuration, formatNumber, formatPercent, formatSigned, formatTime, isoOrNull, seriesValueFormatter } from "./format.js";
+export { sanitizeText, DEFAULT_TEXT_MAX } from "./text.js";
+export { lttb } from "./lttb.js";
+export {
+  clampMaxPoints, DEFAULT_MAX_POINTS, digestSeries, MAX_POINTS_LIMIT, MIN_POINTS, seriesDigestSchema,
+  type SeriesDigest, type SeriesDigestOptions, type TimedValue,
+} from "./series.js";
+export { renderSeriesText, type SeriesTextMeta } from "./series-text.js";
+export { BAND_PERCENTS, bandSums, DEFAULT_CLUSTER_FRACTION, findClusters, type Band, type Cluster } from "./heatmap-column.js";
+export { rebin, MAX_BINS } from "./heatmap-matrix.js";
+export { DEFAULT_TOP_K, digestHeatmap, MAX_TOP_K, type HeatmapDigestOptions } from "./heatmap.js";
+export { heatmapDigestSchema, type HeatmapCluster, type HeatmapDigest } from "./heatmap-schema.js";
+export { cellLevel, renderHeatmapText, type HeatmapTextMeta } from "./heatmap-text.js";
+export { sparkline, TREND_RULE, TRENDS, trendLabel, type Trend } from "./sparkline.js";
+export {
+  renderVariationText, variationDigestSchema, variationRowSchema, variationTable, variationTableSchema,
+  type VariationDigest, type VariationRow,
+} from "./variation.js";
