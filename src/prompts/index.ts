@@ -1,0 +1,101 @@
+// Prompts: canned analyses that tell the model which of our tools to call, with which arguments,
+// and what to report; the steps are chosen from the asset's actual coverage.
+import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { ASSET_SETS, CANONICAL_LOOKBACK, covers, endpointById, KNOWN_ASSETS, TIMEFRAMES, type Timeframe } from "../catalog/index.js";
+import { completeAssetIn } from "../resources/completions.js";
+import { closest, normalizeAsset } from "../tools/coverage.js";
+
+/** Series worth a look in a brief, in order of preference; only those covering the asset are named. */
+const BRIEF_SERIES = [
+  "lifespan/Lth_mvrv",
+  "market/metcalfe_ratio",
+  "exchange_flow/exchange_reserve",
+  "lifespan/Cvdd",
+  "addresses/AdrBalUSD1MCnt",
+  "fees/fee_price_usd",
+  "mining/RevHashRateUSD",
+] as const;
+
+const HEATMAP_SET = new Set(ASSET_SETS.A.members);
+const VARIATION_SET = new Set(ASSET_SETS.B.members);
+
+function knownAsset(raw: string, inSet: ReadonlySet<string> | null): string {
+  let asset: string;
+  try {
+    asset = normalizeAsset(raw);
+  } catch (error) {
+    throw new McpError(ErrorCode.InvalidParams, (error as Error).message);
+  }
+  if (inSet ? inSet.has(asset) : KNOWN_ASSETS.includes(asset)) return asset;
+  const near = closest(asset, inSet ? [...inSet] : KNOWN_ASSETS);
+  throw new McpError(
+    ErrorCode.InvalidParams,
+    `Unknown asset "${asset}".${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""} Completion offers the covered tickers.`,
+  );
+}
+
+function userMessage(text: string) {
+  return { messages: [{ role: "user" as const, content: { type: "text" as const, text } }] };
+}
+
+export function registerPrompts(server: McpServer): void {
+  server.registerPrompt(
+    "asset_brief",
+    {
+      title: "Asset brief",
+      description: "A short market and on-chain brief on one asset, built from the metrics that cover it.",
+      argsSchema: { asset: completable(z.string().max(40).describe("Lowercase ticker, e.g. btc"), (value) => completeAssetIn("A", value)) },
+    },
+    ({ asset: raw }) => {
+      const asset = knownAsset(raw, null);
+      const series = BRIEF_SERIES.filter((id) => covers(endpointById(id)!, asset));
+      const onDerivatives = HEATMAP_SET.has(asset);
+      const steps = [
+        `list_assets asset=${asset} — what is covered.`,
+        VARIATION_SET.has(asset) ? `get_metrics_variation asset=${asset} — every metric's 24h move and 7-day trend.` : "",
+        onDerivatives ? `get_ohlcv metric=derivatives/Volume_usd asset=${asset} startDate=<90 days ago> — perpetuals volume trend.` : "",
+        ...series.map((id) => `get_series metric=${id} asset=${asset} startDate=<1 year ago> — ${endpointById(id)!.purpose}.`),
+        onDerivatives ? `get_liquidation_heatmap asset=${asset} — where liquidations cluster around the price.` : "",
+      ].filter(Boolean);
+      return userMessage(
+        [
+          `Write a brief on ${asset} using the crypto-metrics tools. Call them in this order:`,
+          ...steps.map((s, i) => `${i + 1}. ${s}`),
+          "Then report in under 250 words: price and volume trend, the valuation/on-chain readings (with their dates and how the latest value compares with the range, e.g. the z-score), notable 24h movers, and the nearest liquidation clusters above and below with distance %.",
+          "Quote only numbers the tools returned. If a call fails, follow its error text (it says whether to retry) and say what is missing.",
+        ].join("\n"),
+      );
+    },
+  );
+
+  server.registerPrompt(
+    "liquidation_risk_brief",
+    {
+      title: "Liquidation risk brief",
+      description: "Where leveraged positions would be liquidated around the current price, and how lopsided that is.",
+      argsSchema: {
+        asset: completable(z.string().max(40).describe("Lowercase ticker, e.g. btc"), (value) => completeAssetIn("A", value)),
+        timeframe: completable(z.enum(TIMEFRAMES).optional().describe("Heatmap column width, default 1h"), (value) =>
+          TIMEFRAMES.filter((t) => t.startsWith(value ?? "")),
+        ),
+      },
+    },
+    ({ asset: raw, timeframe }) => {
+      const asset = knownAsset(raw, HEATMAP_SET);
+      const tf: Timeframe = timeframe ?? "1h";
+      return userMessage(
+        [
+          `Assess liquidation risk for ${asset} using the crypto-metrics tools:`,
+          `1. get_liquidation_heatmap asset=${asset} timeframe=${tf} top_k=5 (lookback defaults to ${CANONICAL_LOOKBACK[tf]}).`,
+          `2. get_ohlcv metric=derivatives/Volume_usd asset=${asset} timeframe=1h startDate=<3 days ago> — is activity rising into the clusters?`,
+          `3. Optionally get_liquidation_heatmap asset=${asset} scope=exchange exchange=binance to compare one venue with the aggregate.`,
+          "Report: the anchor price and time; the nearest and the largest cluster above and below (price band, distance %, share); the ±2 % and ±5 % above/below intensities and the imbalance; the top-trader long/short ratio against its range; which side a move would liquidate first and how far price must travel.",
+          "Use only numbers the tools returned; say plainly when the map is thin or empty.",
+        ].join("\n"),
+      );
+    },
+  );
+}

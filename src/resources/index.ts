@@ -1,0 +1,138 @@
+// Resources: the catalog, and the full data behind every digest (series as CSV, heatmap and
+// metrics-variation as JSON) through templates whose asset argument completes to covered assets.
+import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { Variables } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
+import { ErrorCode, McpError, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { endpointById, HEATMAP_ID, VARIATION_ID, type Endpoint } from "../catalog/index.js";
+import type { Backend, BackendContext, BackendRequest, TimeRecord } from "../backend/types.js";
+import { errorPayload } from "../tools/errors.js";
+import { normalizeAsset, requireCoverage, requireEndpoint } from "../tools/coverage.js";
+import { catalogDocument } from "./catalog.js";
+import { completeAssetIn, completeGroup, completeSegment, completeSeriesAsset } from "./completions.js";
+import { CATALOG_URI, HEATMAP_TEMPLATE, QueryTolerantTemplate, SERIES_TEMPLATE, VARIATION_TEMPLATE } from "./uris.js";
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+export function registerResources(server: McpServer, backend: Backend): void {
+  server.registerResource(
+    "catalog",
+    CATALOG_URI,
+    {
+      title: "Catalog: endpoints, asset sets, venues",
+      description: "Every endpoint with its parameters, unit, credit cost and asset set; the asset sets' members; the venue ids.",
+      mimeType: "application/json",
+    },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(catalogDocument()) }] }),
+  );
+
+  server.registerResource(
+    "series-data",
+    new ResourceTemplate(new QueryTolerantTemplate(SERIES_TEMPLATE), {
+      list: undefined,
+      complete: {
+        asset: (value, context) => completeSeriesAsset(value, context?.arguments),
+        group: (value) => completeGroup(value),
+        segment: (value, context) => completeSegment(value, context?.arguments),
+      },
+    }),
+    {
+      title: "Full series records (CSV)",
+      description: "Every record behind a get_series/get_ohlcv digest: time,<field> rows. Each read is a charged request.",
+      mimeType: "text/csv",
+    },
+    (uri, vars, extra) =>
+      guarded(uri, vars, extra, async () => {
+        const endpoint = requireEndpoint(`${one(vars.group)}/${one(vars.segment)}`, ["series", "ohlcv"]);
+        const asset = checkedAsset(endpoint, vars);
+        const { body } = await backend.fetch(request(endpoint, asset, vars, ["asset", "group", "segment"]), context(extra));
+        return { uri: uri.href, mimeType: "text/csv", text: toCsv(body as TimeRecord[], endpoint.field) };
+      }),
+  );
+
+  server.registerResource(
+    "heatmap-data",
+    new ResourceTemplate(new QueryTolerantTemplate(HEATMAP_TEMPLATE), {
+      list: undefined,
+      complete: { asset: (value) => completeAssetIn("A", value) },
+    }),
+    {
+      title: "Full liquidation heatmap (JSON)",
+      description: "The service's heatmap object behind a get_liquidation_heatmap digest: x, y, z matrix, candles, top-trader L/S.",
+      mimeType: "application/json",
+    },
+    (uri, vars, extra) =>
+      guarded(uri, vars, extra, async () => {
+        const endpoint = requireEndpoint(HEATMAP_ID);
+        const asset = checkedAsset(endpoint, vars);
+        const { body } = await backend.fetch(request(endpoint, asset, vars, ["asset"]), context(extra));
+        return { uri: uri.href, mimeType: "application/json", text: JSON.stringify(body) };
+      }),
+  );
+
+  server.registerResource(
+    "metrics-variation-data",
+    new ResourceTemplate(VARIATION_TEMPLATE, {
+      list: undefined,
+      complete: { asset: (value) => completeAssetIn("B", value) },
+    }),
+    {
+      title: "Metrics variation records (JSON)",
+      description: "The service's metrics-variation array behind a get_metrics_variation table.",
+      mimeType: "application/json",
+    },
+    (uri, vars, extra) =>
+      guarded(uri, vars, extra, async () => {
+        const endpoint = requireEndpoint(VARIATION_ID);
+        const asset = checkedAsset(endpoint, vars);
+        const { body } = await backend.fetch({ endpoint: endpoint.id, asset, query: {} }, context(extra));
+        return { uri: uri.href, mimeType: "application/json", text: JSON.stringify(body) };
+      }),
+  );
+}
+
+function one(value: string | string[] | undefined): string {
+  return Array.isArray(value) ? (value[0] ?? "") : (value ?? "");
+}
+
+function checkedAsset(endpoint: Endpoint, vars: Variables): string {
+  const asset = normalizeAsset(one(vars.asset));
+  requireCoverage(endpoint, asset);
+  return asset;
+}
+
+function request(endpoint: Endpoint, asset: string, vars: Variables, pathVars: readonly string[]): BackendRequest {
+  const query: Record<string, string> = {};
+  for (const [name, value] of Object.entries(vars)) if (!pathVars.includes(name)) query[name] = one(value);
+  return { endpoint: endpoint.id, asset, query };
+}
+
+function context(extra: Extra): BackendContext {
+  const apiKey = extra.authInfo?.token;
+  return apiKey ? { apiKey, signal: extra.signal } : { signal: extra.signal };
+}
+
+/** Failures become JSON-RPC errors carrying the same fix-it text tools give. */
+async function guarded(
+  uri: URL,
+  vars: Variables,
+  extra: Extra,
+  read: () => Promise<{ uri: string; mimeType: string; text: string }>,
+): Promise<{ contents: Array<{ uri: string; mimeType: string; text: string }> }> {
+  try {
+    return { contents: [await read()] };
+  } catch (error) {
+    const group = one(vars.group);
+    const endpoint = group ? `${group}/${one(vars.segment)}` : uri.host === "heatmap" ? HEATMAP_ID : VARIATION_ID;
+    const payload = errorPayload(error, { tool: "resources/read", endpoint: endpointById(endpoint)?.id ?? endpoint, secret: extra.authInfo?.token });
+    const clientSide = payload.status === undefined ? payload.code !== "internal" : payload.status < 500;
+    throw new McpError(clientSide ? ErrorCode.InvalidParams : ErrorCode.InternalError, payload.message, { error: payload });
+  }
+}
+
+function toCsv(records: readonly TimeRecord[], field: string): string {
+  const lines = new Array<string>(records.length + 1);
+  lines[0] = `time,${field}`;
+  for (let i = 0; i < records.length; i++) lines[i + 1] = `${records[i]!.time},${records[i]![field]}`;
+  return `${lines.join("\n")}\n`;
+}

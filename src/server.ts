@@ -1,0 +1,87 @@
+// createServer: one McpServer wired to one backend; tools, resources and prompts registered by loops.
+import { readFileSync } from "node:fs";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import { ListToolsRequestSchema, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { Backend, BackendContext } from "./backend/types.js";
+import type { Config } from "./config.js";
+import { registerPrompts } from "./prompts/index.js";
+import { registerResources } from "./resources/index.js";
+import { runTool, type ToolContext } from "./tools/define-tool.js";
+import { allTools } from "./tools/index.js";
+import { toolListing } from "./tools/listing.js";
+
+export const SERVER_NAME = "crypto-metrics-mcp";
+
+/** package.json sits one level above both src/ and dist/. */
+export const SERVER_VERSION: string = (
+  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
+
+export const INSTRUCTIONS = [
+  "Crypto market and on-chain metrics for 210+ assets. Coverage differs per metric: list_assets says which assets a metric covers (or which metrics an asset has) and costs nothing.",
+  "get_series: 24 daily on-chain/market metrics. get_ohlcv: derivatives volume, buy trades and spot trades by timeframe and venue. get_metrics_variation: every metric of one asset, 24h change and 7-day trend. get_liquidation_heatmap: liquidation clusters above and below the last price.",
+  "Series come back as a digest (first/last/min/max, change, drawdown, z-score, gaps) plus at most max_points points, whatever the range; the crypto-metrics:// resources hold the full data.",
+  "Errors say how to fix the call and whether retrying helps (retry_after_s on rate limits).",
+].join("\n");
+
+export interface CreateServerOptions {
+  backend: Backend;
+  /** The configured key, redacted from any text that reaches a client. */
+  config?: Pick<Config, "apiKey">;
+}
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/**
+ * Tools are registered with a permissive input schema so that our wrapper, not the SDK, validates
+ * arguments (its messages name the field, the accepted values and the fix, and it returns a typed
+ * error); tools/list advertises the strict schemas from the same definitions.
+ */
+const RAW_ARGUMENTS = z.object({}).loose();
+
+export function createServer({ backend, config }: CreateServerOptions): McpServer {
+  const server = new McpServer(
+    { name: SERVER_NAME, title: "Crypto Metrics", version: SERVER_VERSION },
+    // Bounds the work zod does on hostile argument objects (GHSA-46jr-4wx8-v453).
+    { instructions: INSTRUCTIONS, maxToolInputElements: 512 },
+  );
+  const openWorld = backend.kind === "http";
+  for (const tool of allTools) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: RAW_ARGUMENTS,
+        outputSchema: tool.output,
+        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: openWorld },
+      },
+      (args, extra) => runTool(tool, args, toolContext(backend, extra, config?.apiKey)),
+    );
+  }
+  const listed = allTools.map((tool) => toolListing(tool, openWorld));
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  registerResources(server, backend);
+  registerPrompts(server);
+  return server;
+}
+
+function toolContext(backend: Backend, extra: Extra, configuredKey: string | undefined): ToolContext {
+  const apiKey = extra.authInfo?.token;
+  const call: BackendContext = { signal: extra.signal };
+  if (apiKey) call.apiKey = apiKey;
+  const progressToken = extra._meta?.progressToken;
+  if (progressToken !== undefined) {
+    call.onProgress = ({ done, total, message }) => {
+      void extra
+        .sendNotification({
+          method: "notifications/progress",
+          params: { progressToken, progress: done, total, ...(message !== undefined && { message }) },
+        })
+        .catch(() => undefined);
+    };
+  }
+  return { backend, call, secret: apiKey ?? configuredKey };
+}

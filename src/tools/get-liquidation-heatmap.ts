@@ -1,0 +1,70 @@
+// get_liquidation_heatmap: where liquidations cluster above and below the last price, digested from
+// the service's price × time matrix (optionally re-binned to at most 24 × 24).
+import { z } from "zod";
+import { allowedLookbacks, HEATMAP_ID, LOOKBACKS, SCOPES, TIMEFRAMES } from "../catalog/index.js";
+import { ServiceError, type Heatmap } from "../backend/types.js";
+import { DEFAULT_TOP_K, digestHeatmap, heatmapDigestSchema, MAX_TOP_K, renderHeatmapText } from "../summary/index.js";
+import { heatmapResourceUri } from "../resources/uris.js";
+import { defineTool } from "./define-tool.js";
+import { normalizeAsset, requireCoverage, requireEndpoint } from "./coverage.js";
+import { ToolInputError } from "./errors.js";
+import { assetParam } from "./params.js";
+import { credits, creditsSchema, footer, venueArg } from "./series-common.js";
+
+const output = z.object({
+  asset: z.string(),
+  query: z.record(z.string(), z.string()),
+  digest: heatmapDigestSchema,
+  credits: creditsSchema,
+  resource: z.string(),
+});
+
+export const getLiquidationHeatmap = defineTool({
+  name: "get_liquidation_heatmap",
+  title: "Get liquidation heatmap digest",
+  description:
+    "Liquidation levels around the last close: intensity within ±1/2/5/10 % above vs below, largest and nearest clusters " +
+    "per side (price band, share, distance %), imbalance, peak cell and age, top-trader long/short ratio, candles.",
+  endpoint: HEATMAP_ID,
+  input: z
+    .object({
+      asset: assetParam,
+      timeframe: z.enum(TIMEFRAMES).optional().describe("Column width; each has a default lookback (1h→90d, 1d→6y)"),
+      lookback: z.enum(LOOKBACKS).optional(),
+      scope: z.enum(SCOPES).optional().describe("all (default) or exchange"),
+      exchange: z.string().max(64).optional().describe("Venue id; implies scope=exchange"),
+      top_k: z.number().int().min(1).max(MAX_TOP_K).optional().describe(`Clusters per side, default ${DEFAULT_TOP_K}`),
+      include_matrix: z.boolean().optional().describe("Add a ≤24×24 re-binned matrix"),
+    })
+    .strict(),
+  output,
+  async handle(args, context) {
+    const endpoint = requireEndpoint(HEATMAP_ID);
+    const asset = normalizeAsset(args.asset);
+    requireCoverage(endpoint, asset);
+    const exchange = args.exchange === undefined ? undefined : venueArg("exchange", args.exchange);
+    const scope = args.scope ?? (exchange ? "exchange" : undefined);
+    if (scope === "exchange" && !exchange) {
+      throw new ToolInputError("invalid_arguments", "scope=exchange needs exchange (a venue id such as binance); or drop scope for all venues.", { parameter: "exchange" });
+    }
+    if (scope === "all" && exchange) {
+      throw new ToolInputError("invalid_arguments", `exchange only applies with scope=exchange; drop scope (it is implied) or drop exchange for all venues.`, { parameter: "scope" });
+    }
+    if (args.timeframe && args.lookback && !allowedLookbacks(args.timeframe).includes(args.lookback)) {
+      throw new ToolInputError(
+        "invalid_arguments",
+        `lookback ${args.lookback} is too long for timeframe ${args.timeframe}; accepted: ${allowedLookbacks(args.timeframe).join(", ")} (or a coarser timeframe).`,
+        { parameter: "lookback", suggestions: allowedLookbacks(args.timeframe) },
+      );
+    }
+    const query = { timeframe: args.timeframe, lookback: args.lookback, scope, exchange };
+    const { body, usage } = await context.backend.fetch({ endpoint: HEATMAP_ID, asset, query }, context.call);
+    if (Array.isArray(body)) throw new ServiceError(502, "upstream_invalid_response", "the heatmap endpoint returned an array", { endpoint: HEATMAP_ID });
+    const digest = digestHeatmap(body as Heatmap, { topK: args.top_k, includeMatrix: args.include_matrix === true });
+    const sent: Record<string, string> = {};
+    for (const [k, v] of Object.entries(query)) if (v !== undefined) sent[k] = v;
+    const resource = heatmapResourceUri(asset, sent);
+    const text = [renderHeatmapText({ asset, ...sent }, digest), footer(usage, undefined) + `. Full matrix (JSON): ${resource}`].join("\n");
+    return { text, structured: { asset, query: sent, digest, credits: credits(usage), resource } };
+  },
+});

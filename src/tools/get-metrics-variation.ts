@@ -1,0 +1,34 @@
+// get_metrics_variation: every metric of one asset at a glance, largest 24h move first.
+import { z } from "zod";
+import { VARIATION_ID } from "../catalog/index.js";
+import { ServiceError, type VariationRecord } from "../backend/types.js";
+import { renderVariationText, variationDigestSchema, variationTable } from "../summary/index.js";
+import { variationResourceUri } from "../resources/uris.js";
+import { defineTool } from "./define-tool.js";
+import { normalizeAsset, requireCoverage, requireEndpoint } from "./coverage.js";
+import { assetParam } from "./params.js";
+import { credits, creditsSchema, footer } from "./series-common.js";
+
+const output = variationDigestSchema.extend({ credits: creditsSchema, resource: z.string() });
+
+export const getMetricsVariation = defineTool({
+  name: "get_metrics_variation",
+  title: "Get all metrics' 24h variation for an asset",
+  description:
+    "Every metric the service tracks for one asset (set B: 204 assets): last value, 24h change %, 7-day sparkline " +
+    "and trend, sorted by |24h change|. A quick scan before drilling into get_series/get_ohlcv.",
+  endpoint: VARIATION_ID,
+  input: z.object({ asset: assetParam }).strict(),
+  output,
+  async handle(args, context) {
+    const endpoint = requireEndpoint(VARIATION_ID);
+    const asset = normalizeAsset(args.asset);
+    requireCoverage(endpoint, asset);
+    const { body, usage } = await context.backend.fetch({ endpoint: VARIATION_ID, asset, query: {} }, context.call);
+    if (!Array.isArray(body)) throw new ServiceError(502, "upstream_invalid_response", "metrics-variation returned no array", { endpoint: VARIATION_ID });
+    const rows = variationTable(body as VariationRecord[]);
+    const resource = variationResourceUri(asset);
+    const text = `${renderVariationText(asset, rows)}\n${footer(usage)}. Raw records (JSON): ${resource}`;
+    return { text, structured: { asset, count: rows.length, rows, credits: credits(usage), resource } };
+  },
+});

@@ -1,0 +1,9 @@
+// Every tool the server exposes, in the order tools/list shows them.
+import type { Tool } from "./define-tool.js";
+import { getLiquidationHeatmap } from "./get-liquidation-heatmap.js";
+import { getMetricsVariation } from "./get-metrics-variation.js";
+import { getOhlcv } from "./get-ohlcv.js";
+import { getSeries } from "./get-series.js";
+import { listAssets } from "./list-assets.js";
+
+export const allTools: readonly Tool[] = [listAssets, getSeries, getOhlcv, getMetricsVariation, getLiquidationHeatmap];

@@ -1,0 +1,102 @@
+// Argument validation with the tool's own zod schema, producing messages that name the field,
+// what it accepts and what was sent, so a model can fix the call in one step.
+import { z } from "zod";
+import { endpointById, nearestEndpoints } from "../catalog/index.js";
+import { TOOL_OF_KIND } from "./coverage.js";
+import type { Tool } from "./define-tool.js";
+import { ToolInputError } from "./errors.js";
+
+export function parseArgs<T extends Tool>(tool: T, raw: unknown): z.output<T["input"]> {
+  const input = raw ?? {};
+  const result = tool.input.safeParse(input, { reportInput: true });
+  if (result.success) return result.data as z.output<T["input"]>;
+  const shape = tool.input.shape as Record<string, z.ZodType>;
+  const issues = result.error.issues.slice(0, 6);
+  const lines = issues.map((issue) => describeIssue(issue, shape, tool.name));
+  const metricIssue = issues.find((i) => i.path[0] === "metric" && i.code === "invalid_value");
+  const parameter = issues.length === 1 ? String(issues[0]!.path[0] ?? "") || undefined : undefined;
+  const suggestions = metricIssue ? metricSuggestions(metricIssue.input, shape.metric) : undefined;
+  const text = `Invalid arguments for ${tool.name}: ${lines.join("; ")}. Fix and call again; nothing was charged.`;
+  throw new ToolInputError(metricIssue ? "unknown_metric" : "invalid_arguments", text, {
+    ...(parameter && { parameter }),
+    ...(suggestions?.length && { suggestions }),
+  });
+}
+
+function describeIssue(issue: z.core.$ZodIssue, shape: Record<string, z.ZodType>, toolName: string): string {
+  if (issue.code === "unrecognized_keys") {
+    const accepted = Object.keys(shape);
+    return issue.keys
+      .map((key) => {
+        const near = nearestEndpoints(key, accepted, 1)[0] ?? caseInsensitive(key, accepted);
+        return `unknown argument "${clip(key)}"${near ? ` (did you mean "${near}"?)` : ""}`;
+      })
+      .join("; ")
+      .concat(`; ${toolName} accepts: ${accepted.join(", ")}`);
+  }
+  const field = String(issue.path[0] ?? "arguments");
+  const schema = shape[field];
+  if (issue.path.length === 0) return `arguments must be an object of named fields (got ${show(issue.input)})`;
+  if (issue.input === undefined) return `${field} is required: ${schema ? expected(schema) : "a value"}`;
+  if (field === "metric" && issue.code === "invalid_value") return metricText(issue.input, schema);
+  return `${field} must be ${schema ? expected(schema) : "valid"} (got ${show(issue.input)})`;
+}
+
+function metricText(input: unknown, schema: z.ZodType | undefined): string {
+  const value = String(input);
+  const other = endpointById(value);
+  if (other) return `metric "${value}" is served by ${TOOL_OF_KIND[other.kind]}, not this tool`;
+  const near = metricSuggestions(input, schema);
+  const hint = near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : "";
+  return `metric "${clip(value)}" is not one of this tool's ids.${hint} The tool description lists them`;
+}
+
+function metricSuggestions(input: unknown, schema: z.ZodType | undefined): string[] {
+  const options = schema ? enumOptions(schema) : [];
+  return typeof input === "string" && options.length ? nearestEndpoints(input, options, 3) : [];
+}
+
+/** What a field accepts, in words, read from its schema (so it cannot drift from validation). */
+export function expected(schema: z.ZodType): string {
+  const inner = unwrap(schema);
+  if (inner instanceof z.ZodNumber) {
+    const kind = inner.format === "safeint" || inner.isInt ? "an integer" : "a number";
+    const { minValue: lo, maxValue: hi } = inner;
+    if (lo !== null && hi !== null && Number.isFinite(lo) && Number.isFinite(hi) && Math.abs(hi) < 1e15) return `${kind} from ${lo} to ${hi}`;
+    return kind;
+  }
+  if (inner instanceof z.ZodEnum) {
+    const options = inner.options.map(String);
+    return options.length <= 12 ? `one of ${options.join(", ")}` : `one of ${options.length} ids`;
+  }
+  if (inner instanceof z.ZodBoolean) return "true or false";
+  if (inner instanceof z.ZodString) return inner.maxLength !== null ? `a string of at most ${inner.maxLength} characters` : "a string";
+  return "a valid value";
+}
+
+function enumOptions(schema: z.ZodType): string[] {
+  const inner = unwrap(schema);
+  return inner instanceof z.ZodEnum ? inner.options.map(String) : [];
+}
+
+function unwrap(schema: z.ZodType): z.ZodType {
+  let current: z.ZodType = schema;
+  while (current instanceof z.ZodOptional || current instanceof z.ZodDefault || current instanceof z.ZodNullable) {
+    current = current.unwrap() as z.ZodType;
+  }
+  return current;
+}
+
+function caseInsensitive(key: string, accepted: readonly string[]): string | undefined {
+  const squash = (s: string) => s.toLowerCase().replace(/[_-]/g, "");
+  return accepted.find((a) => squash(a) === squash(key));
+}
+
+function show(value: unknown): string {
+  const text = typeof value === "string" ? JSON.stringify(value) : value === undefined ? "nothing" : JSON.stringify(value) ?? String(value);
+  return clip(text);
+}
+
+function clip(text: string, max = 40): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
