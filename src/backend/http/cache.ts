@@ -55,6 +55,8 @@ export class ResponseCache {
       max: Math.max(1, policy.maxEntries),
       maxSize: Math.max(1, policy.maxBytes),
       sizeCalculation: (entry) => Math.max(1, entry.bytes),
+      // No memoized clock: expiry must follow the injected one exactly.
+      ttlResolution: 0,
       perf,
     });
     this.grants = new LRUCache<string, Map<string, number>>({ max: 10_000 });

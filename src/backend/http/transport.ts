@@ -61,9 +61,20 @@ async function readCapped(body: NodeJS.ReadableStream, encoding: string | string
       chunks.push(chunk);
     }
   };
-  if (decoder) await pipeline(body, decoder, sink, { signal });
-  else await pipeline(body, sink, { signal });
+  try {
+    if (decoder) await pipeline(body, decoder, sink, { signal });
+    else await pipeline(body, sink, { signal });
+  } catch (error) {
+    // pipeline may report the sink's own error as a generic abort of the other streams.
+    throw size > cap ? new TooLarge() : error;
+  }
   return Buffer.concat(chunks, size);
+}
+
+/** Drops a body unread; undici reports that as an abort error nobody needs to hear. */
+function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
+  body.on("error", () => {});
+  body.destroy();
 }
 
 export async function attempt(dispatcher: Dispatcher, options: AttemptOptions): Promise<RawResponse> {
@@ -90,14 +101,14 @@ export async function attempt(dispatcher: Dispatcher, options: AttemptOptions): 
     const { statusCode: status, headers } = response;
     if (status >= 300 && status < 400) {
       // A redirect is never followed (it could carry the key elsewhere); its body is not wanted.
-      response.body.destroy();
+      discard(response.body);
       return { status, headers, body: Buffer.alloc(0) };
     }
     const ok = status >= 200 && status < 300;
     const cap = ok ? options.maxBytes : options.maxErrorBytes;
     const declared = Number(headers["content-length"]);
     if (ok && Number.isFinite(declared) && declared > cap && !headers["content-encoding"]) {
-      response.body.destroy();
+      discard(response.body);
       throw new AttemptFailure("too_large");
     }
     try {
