@@ -68,14 +68,15 @@ function unauthorized(message: string): ServiceError {
 function assetNotSupported(endpoint: Endpoint, asset: string): ServiceError {
   const members = coverage(endpoint);
   const set = ASSET_SETS[endpoint.assetSet];
-  const pool = members ?? [];
-  const near = asset.toLowerCase() !== asset && covers(endpoint, asset.toLowerCase())
-    ? [asset.toLowerCase()]
-    : nearestAssets(asset, pool);
+  const lower = asset.toLowerCase();
+  const inSet = lower !== asset && covers(endpoint, lower) ? [lower] : members ? nearestAssets(asset, members) : [];
+  // No close ticker in the set: the one meant may still be a known ticker the endpoint lacks.
+  const near = inSet.length ? inSet : nearestAssets(asset);
   const covered = members === null
     ? `takes any lowercase ticker matching ^[a-z0-9_]{1,32}$`
     : members.length <= COVERAGE_LIST_MAX ? `covers ${members.join(", ")}` : `covers the ${members.length} assets of ${set.label}`;
-  const hint = near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : "";
+  const either = inSet.length ? "" : ` (not covered here either)`;
+  const hint = near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}${either}?` : "";
   return new ServiceError(
     404,
     "asset_not_supported",
