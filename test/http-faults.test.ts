@@ -3,7 +3,7 @@
 import { MockAgent } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import type { HttpBackend } from "../src/backend/http/index.js";
-import { backendOn, LTH, ORIGIN, records, scriptedUpstream, serviceError, virtualClock, type Reply } from "./http-fixtures.js";
+import { backendOn, LTH, ORIGIN, records, scriptedUpstream, serviceError, virtualClock, type Reply, type SeenRequest } from "./http-fixtures.js";
 
 const OK: Reply = { status: 200, body: records("lth_mvrv", 3) };
 let backend: HttpBackend | undefined;
@@ -12,7 +12,7 @@ afterEach(async () => {
   backend = undefined;
 });
 
-function setup(replies: Reply[] | ((req: { path: string }) => Reply), extra = {}, delayMs = 0) {
+function setup(replies: Reply[] | ((req: SeenRequest) => Reply), extra = {}, delayMs = 0) {
   const upstream = scriptedUpstream(replies, delayMs);
   const clock = virtualClock();
   backend = backendOn(upstream.agent, clock, extra);
