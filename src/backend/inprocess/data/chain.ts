@@ -1,0 +1,127 @@
+// Per-asset on-chain state that needs history (realized prices, coin-days destroyed, CVDD),
+// memoized as daily arrays grown from the asset's inception: still a pure function of
+// (asset, day), since the recursion always starts at inception whatever range is asked.
+import { BTC_RESERVE, ETH_RESERVE, ETH_SUPPLY, REF_DAY, STABLES_SUPPLY, btcSupply, interpolate } from "./anchors.js";
+import { gauss, octaveNoise, u01, valueNoise, type Octave } from "./hash.js";
+import { dailyLogPrice } from "./price.js";
+import { profileOf, type Profile } from "./profiles.js";
+
+/** Circulating supply (native units) at the end of a day. */
+export function supplyOf(asset: string, day: number): number {
+  if (asset === "btc") return btcSupply(day);
+  const profile = profileOf(asset);
+  if (asset === "eth") return Math.exp(interpolate(ETH_SUPPLY, day).log);
+  if (asset === "all_stablecoins") return Math.exp(interpolate(STABLES_SUPPLY, day).log);
+  const years = (day - REF_DAY) / 365;
+  // Supply grows toward the reference level; mature tokens grow slowly, stablecoins fast.
+  return profile.refSupply * Math.exp(Math.max(-3, profile.supplyGrowth * years));
+}
+
+const RESERVE_OCTAVES: readonly Octave[] = [
+  { period: 60, amplitude: 0.03 }, { period: 14, amplitude: 0.01 }, { period: 3, amplitude: 0.004 }, { period: 1, amplitude: 0.002 },
+];
+
+/** Native units on all exchange wallets at the end of a day. */
+export function reserveOf(asset: string, day: number): number {
+  const profile = profileOf(asset);
+  const table = asset === "btc" ? BTC_RESERVE : asset === "eth" ? ETH_RESERVE : undefined;
+  if (table) {
+    const lastDay = table.days[table.days.length - 1]!;
+    const { log, distance } = interpolate(table, day);
+    // Past the last anchor the outflow trend continues (−8 %/yr) for three years, then levels off.
+    const trend = day > lastDay ? -0.08 * Math.min(day - lastDay, 1095) / 365 : 0;
+    return Math.exp(log + trend + octaveNoise(profile.seed ^ 0x4f1bbcdc, day, RESERVE_OCTAVES, distance));
+  }
+  const fraction = (profile.model === "stable" ? 0.15 : 0.05) + 0.2 * u01(profile.seed, 77);
+  return supplyOf(asset, day) * fraction * Math.exp(octaveNoise(profile.seed ^ 0x4f1bbcdc, day, RESERVE_OCTAVES) - 0.1 * (day - REF_DAY) / 365);
+}
+
+const GROW = 1024;
+
+/** Daily arrays from inception; index = day − inception. */
+export class ChainState {
+  readonly start: number;
+  length = 0;
+  price = new Float64Array(GROW);
+  /** Realized price: EMA of the price (τ 900 d), calibrated at the reference day. */
+  realized = new Float64Array(GROW);
+  /** Short-term-holder cost basis: EMA (τ 60 d). */
+  sthCost = new Float64Array(GROW);
+  /** Long-term-holder cost basis: EMA of the price 155 days earlier (τ 1100 d). */
+  lthCost = new Float64Array(GROW);
+  /** EMA of the log price (τ 60 d), for difficulty. */
+  emaLog = new Float64Array(GROW);
+  /** Coin-days destroyed. */
+  cdd = new Float64Array(GROW);
+  /** CVDD before calibration: running max of Σ(CDD·price)/age. */
+  cvddRaw = new Float64Array(GROW);
+  private cumCddUsd = 0;
+
+  constructor(readonly profile: Profile) {
+    this.start = profile.inceptionDay;
+  }
+
+  /** Makes every array cover days start..day. */
+  ensure(day: number): void {
+    const need = day - this.start + 1;
+    if (need <= this.length) return;
+    if (need > this.price.length) this.grow(Math.max(need, this.price.length * 2));
+    for (let i = this.length; i < need; i++) this.step(i);
+    this.length = need;
+  }
+
+  private grow(size: number): void {
+    for (const key of ["price", "realized", "sthCost", "lthCost", "emaLog", "cdd", "cvddRaw"] as const) {
+      const next = new Float64Array(size);
+      next.set(this[key]);
+      this[key] = next;
+    }
+  }
+
+  private step(i: number): void {
+    const { asset, seed } = this.profile;
+    const day = this.start + i;
+    const logP = dailyLogPrice(asset, day);
+    const p = Math.exp(logP);
+    this.price[i] = p;
+    const prev = i - 1;
+    const lagged = i >= 155 ? this.price[i - 155]! : this.price[0]! || p;
+    if (prev < 0) {
+      this.realized[i] = p;
+      this.sthCost[i] = p;
+      this.lthCost[i] = p;
+      this.emaLog[i] = logP;
+    } else {
+      this.realized[i] = this.realized[prev]! + (p - this.realized[prev]!) / 900;
+      this.sthCost[i] = this.sthCost[prev]! + (p - this.sthCost[prev]!) / 60;
+      this.lthCost[i] = this.lthCost[prev]! + (lagged - this.lthCost[prev]!) / 1100;
+      this.emaLog[i] = this.emaLog[prev]! + (logP - this.emaLog[prev]!) / 60;
+    }
+    // Old coins move in bursts near tops (distribution) and on rare whale days.
+    const momentum = i >= 180 ? logP - Math.log(this.price[i - 180]!) : 0;
+    const spike = u01(seed ^ 0x12e15e35, day) < 0.012 ? 4 + 25 * u01(seed ^ 0x2f1b3c4d, day) : 1;
+    const level = 0.3 * Math.exp(0.35 * gauss(seed ^ 0x7ac3d5e1, day) + 0.3 * valueNoise(seed ^ 0x5a17c9b3, day, 45));
+    this.cdd[i] = supplyOf(asset, day) * level * (1 + Math.max(0, momentum)) * spike;
+    this.cumCddUsd += this.cdd[i]! * p;
+    const raw = this.cumCddUsd / (i + 1);
+    this.cvddRaw[i] = prev < 0 ? raw : Math.max(this.cvddRaw[prev]!, raw);
+  }
+}
+
+const states = new Map<string, ChainState>();
+
+/** The asset's state, covering at least `day` (and the reference day, for calibration). */
+export function chainState(asset: string, day: number): ChainState {
+  let state = states.get(asset);
+  if (!state) {
+    state = new ChainState(profileOf(asset));
+    states.set(asset, state);
+  }
+  state.ensure(Math.max(day, REF_DAY));
+  return state;
+}
+
+/** Index of a day in the state's arrays, clamped to inception. */
+export function indexOf(state: ChainState, day: number): number {
+  return Math.max(0, day - state.start);
+}

@@ -1,0 +1,169 @@
+// Address, supply-band, exchange-flow, fee and transaction metrics: closed forms over the price
+// path and supply, plus memoized cumulative flows (running_total_usd).
+import { VENUES, type Venue } from "../../../catalog/index.js";
+import { REF_DAY, dayOf } from "./anchors.js";
+import { chainState, reserveOf, supplyOf } from "./chain.js";
+import { gauss, hash2, normalCdf, s11, u01, unit, valueNoise } from "./hash.js";
+import { dailyLogPrice, dailyPrice } from "./price.js";
+import { profileOf, type Profile } from "./profiles.js";
+
+const h = (p: Profile, k: number) => u01(p.seed, 500 + k);
+
+/** Address base grows with adoption since inception (square-root law), normalized at the reference day. */
+function holders(p: Profile, day: number): number {
+  const age = Math.max(1, day - p.inceptionDay + 30);
+  return Math.min(1.15, Math.sqrt(age / (REF_DAY - p.inceptionDay + 30)));
+}
+
+function weekday(day: number): number {
+  return (((day + 4) % 7) + 7) % 7;
+}
+
+/** Daily active addresses (BTC ≈ 700k weekdays, 573k weekends). */
+export function activeAddresses(asset: string, day: number): number {
+  const p = profileOf(asset);
+  const base = p.model === "btc" ? 700_000 : p.model === "eth" ? 850_000 : 10 ** (3 + 2.6 * h(p, 1));
+  const w = weekday(day);
+  const weekend = w === 0 || w === 6 ? 0.82 : 1;
+  return base * holders(p, day) ** 1.4 * weekend * Math.exp(0.06 * gauss(p.seed ^ 0x61c88647, day) + 0.15 * valueNoise(p.seed ^ 0x61c88647, day, 40));
+}
+
+/** NVM-style Metcalfe ratio: ln(market cap) / ln(active addresses²) (BTC ≈ 1.06). */
+export function metcalfeRatio(asset: string, day: number): number {
+  const cap = dailyPrice(asset, day) * supplyOf(asset, day);
+  return Math.log(cap) / (2 * Math.log(activeAddresses(asset, day)));
+}
+
+/** Power-law tail of address balances: count of addresses holding ≥ `usd` (BTC: 148k ≥ $1M, 17k ≥ $10M). */
+function addressesAbove(asset: string, day: number, usd: number): number {
+  const p = profileOf(asset);
+  const alpha = p.model === "btc" ? 0.93 : 0.72 + 0.18 * h(p, 2);
+  const cap = dailyPrice(asset, day) * supplyOf(asset, day);
+  return 19_500 * holders(p, day) * ((cap * 5e-6) / usd) ** alpha;
+}
+
+export function addressesAboveUsd(asset: string, day: number, usd: number): number {
+  return Math.round(addressesAbove(asset, day, usd) * Math.exp(0.01 * gauss(profileOf(asset).seed ^ 0x7b, day)));
+}
+
+/** BTC addresses holding 10–100 BTC (≈ 130–140k). */
+export function addresses10to100(asset: string, day: number): number {
+  const p = profileOf(asset);
+  const s = supplyOf(asset, day) * 5e-6;
+  const count = 19_500 * holders(p, day) * ((s / 10) ** 0.93 - (s / 100) ** 0.93);
+  return Math.round(count * (1 + 0.02 * valueNoise(p.seed ^ 0x10, day, 90) + 0.002 * s11(p.seed ^ 0x11, day)));
+}
+
+/** Supply held in addresses with 0.001–0.01 native units: many small wallets (BTC ≈ 35–50k). */
+export function smallBandSupply(asset: string, day: number): number {
+  const p = profileOf(asset);
+  const wallets = p.model === "btc" ? 12e6 : p.model === "eth" ? 15e6 : 10 ** (3 + 3 * h(p, 3));
+  return wallets * 0.0035 * holders(p, day) * (1 + 0.015 * valueNoise(p.seed ^ 0x12, day, 60));
+}
+
+/** Supply-weighted balance distribution: lognormal in (balance / supply). [μ, σ] per asset. */
+function balanceLaw(p: Profile): [number, number] {
+  if (p.model === "btc") return [-11.55, 3.27];
+  if (p.model === "eth") return [-4.2, 11.7];
+  return [-12 + 6 * h(p, 4), 2.5 + 2.5 * h(p, 5)];
+}
+
+/** Supply held in addresses with at least `threshold` native units; whale moves make it step. */
+export function supplyAbove(asset: string, day: number, threshold: number, steps: boolean): number {
+  const p = profileOf(asset);
+  const supply = supplyOf(asset, day);
+  const [mu, sigma] = balanceLaw(p);
+  let fraction = 1 - normalCdf((Math.log(threshold / supply) - mu) / sigma);
+  if (steps) fraction *= 1 + 0.05 * s11(p.seed ^ 0x13, Math.floor((day + (p.seed & 31)) / 37));
+  else fraction *= 1 + 0.01 * valueNoise(p.seed ^ 0x14, day, 45);
+  return supply * Math.min(1, fraction);
+}
+
+/** Supply in addresses holding at least one billionth of supply: all but dust (BTC ≈ S − 0.13M). */
+export function supplyAboveOneBillionth(asset: string, day: number): number {
+  const p = profileOf(asset);
+  const dust = p.model === "btc" ? 0.0065 : 0.003 + 0.015 * h(p, 6);
+  return supplyOf(asset, day) * (1 - dust * (1 + 0.05 * valueNoise(p.seed ^ 0x15, day, 30)));
+}
+
+/** Custody weights per venue (BTC: coinbase ~33 %, binance ~24 %, bitfinex ~13 %, …). */
+const CUSTODY: Partial<Record<Venue, number>> = {
+  coinbase: 33, binance: 24, bitfinex: 13, kraken: 5, okx: 5, bybit: 3, gemini: 4, bitstamp: 2,
+  htx: 2, kucoin: 1.5, gate: 1.5, bitget: 1.5, upbit: 1.2, bithumb: 0.8, cryptocom: 1, bitflyer: 0.6,
+  mexc: 0.5, deribit: 0.8, bitmex: 0.4, coinex: 0.2, bingx: 0.2, whitebit: 0.2, poloniex: 0.2,
+  phemex: 0.1, bitmart: 0.2, lbank: 0.1, bullish: 0.3, bitso: 0.1, bitrue: 0.1, woo: 0.1, btse: 0.05,
+};
+
+/** Each entity's share of the exchange reserve on a day; shares sum to 1 and drift slowly. */
+export function entityShare(asset: string, day: number, entity: string): number {
+  if (entity === "all") return 1;
+  const p = profileOf(asset);
+  const major = p.model === "btc" || p.model === "eth";
+  let sum = 0;
+  let own = 0;
+  VENUES.forEach((venue, v) => {
+    const base = CUSTODY[venue] ?? 0;
+    if (base === 0) return;
+    const jitter = major ? 1 : Math.exp(0.6 * gauss(p.seed ^ 0x16, v));
+    const w = base * jitter * Math.exp(0.12 * valueNoise(hash2(p.seed, v), day, 40));
+    sum += w;
+    if (venue === entity) own = w;
+  });
+  return sum > 0 ? own / sum : 0;
+}
+
+export function exchangeReserve(asset: string, day: number, entity: string): number {
+  return reserveOf(asset, day) * entityShare(asset, day, entity);
+}
+
+const runningTotals = new Map<string, { start: number; values: number[] }>();
+
+/** Σ of daily net flow × price since inception (USD); the same history whatever range is asked. */
+export function runningTotalUsd(asset: string, day: number, entity: string): number {
+  const key = `${asset}|${entity}`;
+  let memo = runningTotals.get(key);
+  const start = chainState(asset, day).start;
+  if (!memo) {
+    memo = { start, values: [] };
+    runningTotals.set(key, memo);
+  }
+  const { values } = memo;
+  let prev = values.length > 0 ? exchangeReserve(asset, start + values.length - 1, entity) : exchangeReserve(asset, start, entity);
+  for (let d = start + values.length; d <= day; d++) {
+    const reserve = exchangeReserve(asset, d, entity);
+    values.push((values[values.length - 1] ?? 0) + (reserve - prev) * dailyPrice(asset, d));
+    prev = reserve;
+  }
+  return day < start ? 0 : values[day - start]!;
+}
+
+/** Fee-market congestion episodes: [day, peak multiplier, width in days]. */
+const CONGESTION: Record<string, ReadonlyArray<readonly [number, number, number]>> = {
+  btc: [[dayOf("2017-12-20"), 300, 25], [dayOf("2021-04-20"), 150, 20], [dayOf("2023-05-08"), 40, 7], [dayOf("2024-04-20"), 150, 2.5], [dayOf("2024-04-26"), 8, 10]],
+  eth: [[dayOf("2017-12-10"), 15, 10], [dayOf("2020-09-17"), 60, 25], [dayOf("2021-05-12"), 120, 20], [dayOf("2021-11-10"), 90, 25], [dayOf("2022-05-01"), 60, 5], [dayOf("2024-03-10"), 20, 15]],
+};
+
+/** Mean fee per transaction in USD (BTC ≈ $0.35 at the end of 2025, spikes in congestion). */
+export function feePriceUsd(asset: string, day: number): number {
+  const p = profileOf(asset);
+  const base = p.model === "btc" ? 0.35 : p.model === "eth" ? 0.2 : 10 ** (-3.3 + 3 * h(p, 7));
+  const rel = Math.exp(0.5 * (dailyLogPrice(asset, day) - Math.log(p.refPrice)));
+  let congestion = 0;
+  for (const [center, peak, width] of CONGESTION[p.base] ?? []) congestion += Math.log(peak) * Math.exp(-(((day - center) / width) ** 2));
+  return base * rel * Math.exp(congestion + 0.25 * gauss(p.seed ^ 0x17, day) + 0.35 * valueNoise(p.seed ^ 0x18, day, 30));
+}
+
+/** Transactions per day (BTC ≈ 540k). */
+export function txCount(asset: string, day: number): number {
+  const p = profileOf(asset);
+  const base = p.model === "btc" ? 540_000 : p.model === "eth" ? 1_600_000 : 10 ** (3 + 3 * h(p, 8));
+  return base * holders(p, day) ** 1.2 * Math.exp(0.08 * gauss(p.seed ^ 0x19, day));
+}
+
+/** Median native units per transfer: the USD median grows slower than price (BTC ≈ 0.003 in 2025). */
+export function medianTransferNative(asset: string, day: number): number {
+  const p = profileOf(asset);
+  const usdAtRef = p.model === "btc" ? 260 : p.model === "eth" ? 150 : p.model === "stable" ? 400 : 20 + 2000 * unit(hash2(p.seed, 19)) ** 2;
+  const rel = Math.exp(0.3 * (dailyLogPrice(asset, day) - Math.log(p.refPrice)));
+  return ((usdAtRef * rel) / dailyPrice(asset, day)) * Math.exp(0.18 * gauss(p.seed ^ 0x1a, day));
+}

@@ -1,0 +1,151 @@
+// Valuation and holder-cohort metrics (realized cap, LTH/STH cost bases, MVRV, CVDD, supply in
+// profit): lognormal cost-basis cohorts around memoized realized prices, calibrated to 2025 levels.
+import { REF_DAY } from "./anchors.js";
+import { chainState, indexOf, supplyOf, type ChainState } from "./chain.js";
+import { normalCdf, u01, valueNoise } from "./hash.js";
+import { profileOf } from "./profiles.js";
+
+interface Calibration {
+  realized: number;
+  sth: number;
+  lth: number;
+  cvdd: number;
+}
+
+/** Targets at the reference day: BTC realized price $56.2k, STH cost $105k, LTH MVRV 2.3, CVDD $44.5k. */
+const TARGETS: Record<string, { realized: number; sth: number; lthMvrv: number; cvdd: number }> = {
+  btc: { realized: 56_200, sth: 105_000, lthMvrv: 2.3, cvdd: 44_500 },
+  eth: { realized: 2_746, sth: 3_350, lthMvrv: 1.2, cvdd: 1_800 },
+};
+
+const calibrations = new Map<string, Calibration>();
+
+function calibration(asset: string, state: ChainState): Calibration {
+  let c = calibrations.get(asset);
+  if (c) return c;
+  const profile = profileOf(asset);
+  const i = indexOf(state, REF_DAY);
+  const price = state.price[i]!;
+  const h = (k: number) => u01(profile.seed, 300 + k);
+  const target = TARGETS[asset] ?? {
+    realized: price * (0.55 + 0.7 * h(1)),
+    sth: price * (0.85 + 0.4 * h(2)),
+    lthMvrv: 0.7 + 1.6 * h(3),
+    cvdd: price * (0.25 + 0.3 * h(4)),
+  };
+  c = {
+    realized: target.realized / state.realized[i]!,
+    sth: target.sth / state.sthCost[i]!,
+    lth: price / target.lthMvrv / state.lthCost[i]!,
+    cvdd: target.cvdd / state.cvddRaw[i]!,
+  };
+  calibrations.set(asset, c);
+  return c;
+}
+
+function at(asset: string, day: number): { state: ChainState; i: number; c: Calibration; price: number } {
+  const state = chainState(asset, day);
+  const i = indexOf(state, day);
+  return { state, i, c: calibration(asset, state), price: state.price[i]! };
+}
+
+export function realizedPrice(asset: string, day: number): number {
+  const { state, i, c } = at(asset, day);
+  return state.realized[i]! * c.realized;
+}
+
+export function realizedCap(asset: string, day: number): number {
+  return realizedPrice(asset, day) * supplyOf(asset, day);
+}
+
+/** YoY change of realized cap, as a ratio (BTC ≈ +0.38 at the end of 2025). */
+export function realizedCapImpulse(asset: string, day: number): number {
+  const state = chainState(asset, day);
+  const prior = Math.max(state.start, day - 365);
+  return realizedCap(asset, day) / realizedCap(asset, prior) - 1;
+}
+
+/** Soft bounds for LTH MVRV: unchanged inside [0.9, 2.8], squeezed toward [0.65, 4.5] outside. */
+function squash(logValue: number): number {
+  const hiKnee = Math.log(2.8);
+  const hiMax = Math.log(4.5);
+  const loKnee = Math.log(0.9);
+  const loMin = Math.log(0.65);
+  if (logValue > hiKnee) return hiKnee + (hiMax - hiKnee) * Math.tanh((logValue - hiKnee) / (hiMax - hiKnee));
+  if (logValue < loKnee) return loKnee - (loKnee - loMin) * Math.tanh((loKnee - logValue) / (loKnee - loMin));
+  return logValue;
+}
+
+export function lthMvrv(asset: string, day: number): number {
+  const { state, i, c, price } = at(asset, day);
+  return Math.exp(squash(Math.log(price / (state.lthCost[i]! * c.lth))));
+}
+
+/** LTH cost basis consistent with the (bounded) MVRV. */
+export function lthCostBasis(asset: string, day: number): number {
+  return at(asset, day).price / lthMvrv(asset, day);
+}
+
+/** Short-term-holder cost basis. */
+export function sthCostBasis(asset: string, day: number): number {
+  const { state, i, c } = at(asset, day);
+  return state.sthCost[i]! * c.sth;
+}
+
+/** Share of supply held longer than 155 days: falls as holders distribute into rallies. */
+export function lthSupply(asset: string, day: number): number {
+  const { state, i, price } = at(asset, day);
+  const before = state.price[Math.max(0, i - 180)]!;
+  const share = 0.7 - 0.07 * Math.tanh(3 * Math.log(price / before)) + 0.01 * valueNoise(state.profile.seed ^ 0x3a, day, 30);
+  return supplyOf(asset, day) * share;
+}
+
+export function sthSupply(asset: string, day: number): number {
+  return supplyOf(asset, day) - lthSupply(asset, day);
+}
+
+/** Spread (log) of cost bases inside each cohort. */
+const LTH_SIGMA = 0.7;
+const STH_SIGMA = 0.36;
+
+export function lthSupplyInProfit(asset: string, day: number): number {
+  const price = at(asset, day).price;
+  return lthSupply(asset, day) * normalCdf(Math.log(price / lthCostBasis(asset, day)) / LTH_SIGMA);
+}
+
+export function sthSupplyInProfit(asset: string, day: number): number {
+  const price = at(asset, day).price;
+  return sthSupply(asset, day) * normalCdf(Math.log(price / sthCostBasis(asset, day)) / STH_SIGMA);
+}
+
+/** Cost of the coins held below their cost: E[C·1{C > P}] per coin for a lognormal cost C. */
+function costInLoss(median: number, sigma: number, price: number): number {
+  const mu = Math.log(median);
+  return Math.exp(mu + (sigma * sigma) / 2) * normalCdf((mu + sigma * sigma - Math.log(price)) / sigma);
+}
+
+export function investedCapitalInLoss(asset: string, day: number): number {
+  const price = at(asset, day).price;
+  return lthSupply(asset, day) * costInLoss(lthCostBasis(asset, day), LTH_SIGMA, price)
+    + sthSupply(asset, day) * costInLoss(sthCostBasis(asset, day), STH_SIGMA, price);
+}
+
+export function lthRealizedCap(asset: string, day: number): number {
+  return lthSupply(asset, day) * lthCostBasis(asset, day);
+}
+
+/** CVDD: monotone by construction (running max of the cumulative value-days destroyed per day of age). */
+export function cvdd(asset: string, day: number): number {
+  const { state, i, c } = at(asset, day);
+  return state.cvddRaw[i]! * c.cvdd;
+}
+
+export function coinDaysDestroyed(asset: string, day: number): number {
+  const { state, i } = at(asset, day);
+  return state.cdd[i]!;
+}
+
+/** A lower price band under the realized price (smooth, below spot almost always). */
+export function structuralSupport(asset: string, day: number): number {
+  return 0.78 * realizedPrice(asset, day);
+}
