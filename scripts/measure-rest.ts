@@ -1,7 +1,7 @@
 // Median latency of the REST face for a 365-point daily series over loopback keep-alive, next to
 // a bare node:http server sending a body of the same size (the floor of the transport itself).
 // Run: npx tsx scripts/measure-rest.ts [requests]
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -42,7 +42,10 @@ function row(name: string, samples: number[]): string {
 }
 
 const stateDir = mkdtempSync(join(tmpdir(), "cm-measure-"));
-const service = createInProcessService({ apiKey: "measure", keysFile: undefined, stateDir, now: () => Date.parse("2025-12-31T12:00:00Z") });
+// A key whose rate window does not stop the run (the local plan allows 600 per minute).
+const keysFile = join(stateDir, "keys.json");
+writeFileSync(keysFile, JSON.stringify({ keys: [{ key: "measure", rateLimit: { requests: 100_000, windowSeconds: 60 } }] }));
+const service = createInProcessService({ apiKey: "measure", keysFile, stateDir, now: () => Date.parse("2025-12-31T12:00:00Z") });
 const rest = await startRestServer(service, { host: "127.0.0.1", port: 0 });
 const ours = await timeRequests(rest.url + PATH, { "x-api-key": "measure" });
 

@@ -10,12 +10,13 @@ beforeAll(async () => {
 });
 afterAll(async () => h.stop());
 
-const get = (path: string, key: string | undefined = "full-key", headers: Record<string, string> = {}) =>
-  call(base, path, { ...(key !== undefined && { key }), headers });
+/** `null` sends no key at all. */
+const get = (path: string, key: string | null = "full-key", headers: Record<string, string> = {}) =>
+  call(base, path, { ...(key !== null && { key }), headers });
 
-async function expectError(path: string, status: number, code: string, key?: string, headers?: Record<string, string>) {
+async function expectError(path: string, status: number, code: string, key: string | null = "full-key", headers?: Record<string, string>) {
   const r = await get(path, key, headers);
-  expect(r.status, r.text).toBe(status);
+  expect(r.status, r.text.slice(0, 300)).toBe(status);
   expect(r.json.error).toMatchObject({ status, code });
   expect(typeof r.json.error.message).toBe("string");
   return r;
@@ -23,7 +24,7 @@ async function expectError(path: string, status: number, code: string, key?: str
 
 describe("auth", () => {
   it("401 with WWW-Authenticate: Bearer for a missing or unknown key", async () => {
-    const none = await expectError("/btc/lifespan/Lth_mvrv", 401, "unauthorized", undefined);
+    const none = await expectError("/btc/lifespan/Lth_mvrv", 401, "unauthorized", null);
     expect(none.headers["www-authenticate"]).toMatch(/^Bearer/);
     const unknown = await expectError("/btc/lifespan/Lth_mvrv", 401, "unauthorized", "cdk_test_CANARY_nope");
     expect(unknown.headers["www-authenticate"]).toMatch(/^Bearer/);
@@ -31,7 +32,7 @@ describe("auth", () => {
   });
 
   it("accepts Authorization: Bearer like X-Api-Key, and 400s on two different keys", async () => {
-    const bearer = await get("/btc/lifespan/Lth_mvrv", undefined, { authorization: "Bearer full-key" });
+    const bearer = await get("/btc/lifespan/Lth_mvrv", null, { authorization: "Bearer full-key" });
     expect(bearer.status).toBe(200);
     const same = await get("/btc/lifespan/Lth_mvrv", "full-key", { authorization: "bearer full-key" });
     expect(same.status).toBe(200);

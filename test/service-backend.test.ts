@@ -70,8 +70,9 @@ describe("InProcessBackend", () => {
     const bad = await failure(b.fetch({ endpoint: "lifespan/Lth_mvrv", asset: "btc", query: { startDate: "2025-13-01" } }));
     expect(bad).toMatchObject({ status: 400, code: "invalid_parameter", details: { parameter: "startDate", endpoint: "lifespan/Lth_mvrv", asset: "btc", creditsRemaining: 2 } });
     const cov = await failure(b.fetch({ endpoint: "lifespan/Cvdd", asset: "ethh", query: {} }));
-    expect(cov).toMatchObject({ status: 404, code: "asset_not_supported", details: { allowed: ["eth"] } });
-    expect(cov.details.allowed).toBeDefined();
+    expect(cov).toMatchObject({ status: 404, code: "asset_not_supported", details: { endpoint: "lifespan/Cvdd", asset: "ethh" } });
+    expect(cov.details.allowed?.[0]).toBe("eth");
+    expect(cov.message).toContain('Did you mean "eth"');
     const denied = await failure(b.fetch({ endpoint: "market/metcalfe_ratio", asset: "btc", query: {} }));
     expect(denied).toMatchObject({ status: 403, code: "metric_not_allowed", details: { creditsRemaining: 2 } });
     await b.fetch({ endpoint: "lifespan/Lth_mvrv", asset: "btc", query: {} });
