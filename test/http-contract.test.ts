@@ -87,6 +87,7 @@ describe("the same error codes", () => {
     expect([viaHttp.status, viaHttp.code]).toEqual([status, code]);
     expect([direct.status, direct.code]).toEqual([status, code]);
     expect(viaHttp.details.parameter).toBe(direct.details.parameter);
+    expect(viaHttp.details.allowed).toEqual(direct.details.allowed);
     if (status === 400) expect(viaHttp.message).toBe(direct.message);
     if (status === 401) expect(viaHttp.message).toMatch(/CRYPTO_METRICS_API_KEY/);
   });

@@ -128,6 +128,8 @@ export function errorFromStatus(ctx: ErrorContext): ServiceError {
   }
   if (status === 404) {
     const notFound = code === "not_found";
+    // The upstream's did-you-mean candidates, if it sends any.
+    if (parsed.allowed) details.allowed = parsed.allowed.slice(0, MAX_ALLOWED).map((a) => sanitize(a, ctx.secrets, MAX_DETAIL));
     return new ServiceError(404, code ?? "asset_not_supported", notFound
       ? `The upstream has no such path for ${ctx.endpoint} (404).${upstreamSaid}`
       : `Asset "${ctx.asset}" is not covered by ${ctx.endpoint} upstream (404); list_assets shows coverage.${upstreamSaid}`, details);
