@@ -216,6 +216,12 @@ describe("cache and coalescing", () => {
     expect((await backend.fetch(LTH)).usage.charged).toBe(1);
     expect(seen).toHaveLength(2);
   });
+  it("does not cache an answer given with the balance at 0 (it may be cut short)", async () => {
+    const { seen, backend } = setup([{ ...OK, headers: { "x-credits-remaining": "0" } }]);
+    await backend.fetch(LTH);
+    await backend.fetch(LTH);
+    expect(seen).toHaveLength(2);
+  });
   it("gives each caller its own top-level array over the shared records", async () => {
     const { backend } = setup([OK]);
     const first = (await backend.fetch(LTH)).body as unknown[];

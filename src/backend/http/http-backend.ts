@@ -134,7 +134,10 @@ export class HttpBackend implements Backend {
     }
     deepFreeze(fetched.body);
     this.cache.grant(digest, endpointId);
-    this.cache.store(upstream.cacheKey, fetched.body, fetched.bytes, ttlFor(upstream.endpoint, query));
+    // With the balance at 0 the upstream may have cut the answer short: never share it.
+    if (fetched.usage.creditsRemaining !== 0) {
+      this.cache.store(upstream.cacheKey, fetched.body, fetched.bytes, ttlFor(upstream.endpoint, query));
+    }
     return fetched;
   }
 
