@@ -53,6 +53,7 @@ export function restHandler(service: InProcessService): (req: IncomingMessage, r
       const { path, query } = splitTarget(req.url ?? "/");
       const out = service.handle({ method: req.method ?? "GET", path, query: new URLSearchParams(query), headers: req.headers });
       send(res, out.status, out.headers, out.body);
+      log.debug("request", { method: req.method, path: path.slice(0, 120), status: out.status, charged: out.usage?.charged });
     } catch (err) {
       log.error("REST face failed to answer", { error: (err as Error)?.message });
       if (!res.headersSent) sendError(res, new ServiceError(500, "internal", "The service failed unexpectedly; retry."));
