@@ -75,13 +75,12 @@ export function ascending(records: TimeRecord[]): TimeRecord[] {
 /** Concatenates consecutive windows, dropping records not strictly after the last one kept. */
 export function mergeWindows(windows: readonly TimeRecord[][]): TimeRecord[] {
   const out: TimeRecord[] = [];
-  let last = -Infinity;
+  let last: string | undefined;
   for (const records of windows) {
     for (const record of records) {
-      const t = Date.parse(record.time);
-      if (t > last) {
+      if (last === undefined || later(record.time, last)) {
         out.push(record);
-        last = t;
+        last = record.time;
       }
     }
   }
