@@ -96,10 +96,15 @@ export function formatDuration(ms: number): string {
   return `${mins} min`;
 }
 
+/** Scales for a block of values, largest first; K is used only where it makes values integers. */
+const BLOCK_SCALES = [...SUFFIXES, { scale: 1e3, suffix: "K" }, { scale: 1, suffix: "" }] as const;
+
 /**
- * A formatter for many values of one series: one common scale (M/B/T when large) and just enough
- * decimals to resolve 1/200 of the series' range, so a chart's shape survives in few tokens.
- * Returns the scale suffix ("" when unscaled) and the per-value formatter.
+ * A formatter for many values of one series: one common scale and just enough digits to resolve
+ * 1/200 of the series' range (finer than any text chart needs), so the shape survives in few
+ * tokens. Integers are preferred (3.2e6 → "3200" in K, 2 tokens, not "3.200" in M, 3 tokens),
+ * always with at least 3 significant digits of the largest value. Returns the scale suffix
+ * ("" when unscaled) and the per-value formatter.
  */
 export function seriesValueFormatter(values: ArrayLike<number>): { suffix: string; format: (x: number) => string } {
   let lo = Infinity;
@@ -112,19 +117,36 @@ export function seriesValueFormatter(values: ArrayLike<number>): { suffix: strin
   }
   if (lo > hi) return { suffix: "", format: () => NA };
   const magnitude = Math.max(Math.abs(lo), Math.abs(hi));
-  const unit = magnitude < 1e15 ? SUFFIXES.find((s) => magnitude >= s.scale) : undefined;
-  const scale = unit?.scale ?? 1;
-  const scaledMagnitude = magnitude / scale;
-  const range = (hi - lo) / scale;
-  // Decimals resolving range/200 (finer than any text chart needs), but at least 3 significant digits of the largest value.
-  const forRange = range > 0 ? Math.ceil(-Math.log10(range / 200)) : 0;
-  const intDigits = scaledMagnitude > 0 ? Math.floor(Math.log10(scaledMagnitude)) + 1 : 1;
-  const decimals = Math.min(12, Math.max(0, forRange, 3 - intDigits));
   if (magnitude >= 1e15 || (magnitude > 0 && magnitude < 1e-4)) {
     return { suffix: "", format: (x) => (Number.isFinite(x) ? x.toExponential(4).replace("e+", "e") : NA) };
   }
-  return {
-    suffix: unit?.suffix ?? "",
-    format: (x) => (Number.isFinite(x) ? (x / scale).toFixed(decimals).replace(/^-(0\.?0*)$/, "$1") : NA),
-  };
+  const resolution = hi > lo ? (hi - lo) / 200 : magnitude / 1000;
+  const whole = BLOCK_SCALES.find((s) => s.scale <= resolution && magnitude / s.scale >= 100);
+  if (whole) return { suffix: whole.suffix, format: fixed(whole.scale, 0) };
+
+  const unit = SUFFIXES.find((s) => magnitude >= s.scale);
+  const scale = unit?.scale ?? 1;
+  const intDigits = magnitude > 0 ? Math.floor(Math.log10(magnitude / scale)) + 1 : 1;
+  const forRange = resolution > 0 ? Math.ceil(-Math.log10(resolution / scale)) : 0;
+  let decimals = Math.min(12, Math.max(0, forRange, 3 - intDigits));
+  // Fewer decimals when they already write every value exactly (integer counts, round prices).
+  for (let d = 0; d < decimals; d++) {
+    if (everyExact(values, scale, d)) {
+      decimals = d;
+      break;
+    }
+  }
+  return { suffix: unit?.suffix ?? "", format: fixed(scale, decimals) };
+}
+
+function fixed(scale: number, decimals: number): (x: number) => string {
+  return (x) => (Number.isFinite(x) ? (x / scale).toFixed(decimals).replace(/^-(0\.?0*)$/, "$1") : NA);
+}
+
+function everyExact(values: ArrayLike<number>, scale: number, decimals: number): boolean {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]! / scale;
+    if (Number.isFinite(v) && Number(v.toFixed(decimals)) !== v) return false;
+  }
+  return true;
 }

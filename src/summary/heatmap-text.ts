@@ -108,7 +108,7 @@ function matrixLines(m: NonNullable<HeatmapDigest["matrix"]>, anchor: number | n
   const last = m.cols[m.cols.length - 1]!.start;
   const lines = [
     `Coarse matrix ${m.rows.length} price bins × ${m.cols.length} time bins (${Math.min(...widths)}–${Math.max(...widths)} columns each; first starts ${time(first)}, last starts ${time(last)}).`,
-    `One digit per bin, oldest → latest: 0 = empty, k = up to k/9 of the hottest bin (${usd(max)}). Price bins high → low:`,
+    `One digit per bin, oldest → latest: 0 = empty, k (1–9) = bin sum in ((k−1)/9, k/9] of the hottest bin (${usd(max)}). Price bins high → low:`,
   ];
   const top = m.rows[m.rows.length - 1]!.high;
   for (let r = m.rows.length - 1; r >= 0; r--) {

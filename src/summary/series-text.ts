@@ -63,10 +63,17 @@ function header(meta: SeriesTextMeta): string {
 function gapLine(d: SeriesDigest, daily: boolean): string {
   if (!(d.timeframeMs > 0)) return "gaps: not checked (no timeframe)";
   if (d.gaps.missingBuckets === 0) return `gaps: none (every ${formatDuration(d.timeframeMs)} bucket present)`;
-  const largest = d.gaps.largest
-    .map((g) => `${formatTime(Date.parse(g.from), daily)}→${formatTime(Date.parse(g.to), daily)} (${g.missing})`)
-    .join(", ");
-  return `gaps: ${d.gaps.missingBuckets.toLocaleString("en-US")} missing ${formatDuration(d.timeframeMs)} buckets in ${d.gaps.runs} runs; largest ${largest}`;
+  const largest = d.gaps.largest.map((g) => `${gapRange(g.from, g.to, daily)} (${g.missing})`).join(", ");
+  const skipped = d.nonFinite ? " (skipped values count as missing)" : "";
+  return `gaps: ${d.gaps.missingBuckets.toLocaleString("en-US")} missing ${formatDuration(d.timeframeMs)} buckets in ${d.gaps.runs} runs${skipped}; largest ${largest}`;
+}
+
+/** "2025-10-29 08:20–08:40" when both ends fall on one day. */
+function gapRange(from: string, to: string, daily: boolean): string {
+  const a = formatTime(Date.parse(from), daily);
+  const b = formatTime(Date.parse(to), daily);
+  if (a === b) return a;
+  return !daily && a.slice(0, 10) === b.slice(0, 10) ? `${a}–${b.slice(11)}` : `${a}–${b}`;
 }
 
 /**
@@ -77,8 +84,8 @@ function pointsBlock(d: SeriesDigest, daily: boolean, unit: string): string[] {
   const { returned, total, method } = d.sampling;
   const fmt = seriesValueFormatter(d.points.map((p) => p.value));
   const scale = fmt.suffix ? `values in ${fmt.suffix}${unit ? ` ${unit}` : ""}` : unit ? `values in ${unit}` : "values";
-  const how = method === "all" ? "all points" : `${returned} of ${total.toLocaleString("en-US")}, LTTB-downsampled (keeps first, last, min, max and the shape)`;
-  const lines = [`points (${how}; ${daily ? "day" : "day time"} UTC, ${scale}):`];
+  const how = method === "all" ? "all points" : `${returned} of ${total.toLocaleString("en-US")}, LTTB: shape kept with first/last/min/max`;
+  const lines = [`points (${how}) as "${daily ? "DD" : "DD HH:MM"} value" under YYYY-MM, UTC, ${scale}:`];
   let month = "";
   for (const p of d.points) {
     const iso = p.time;

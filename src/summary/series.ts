@@ -78,7 +78,8 @@ export function digestSeries(times: ArrayLike<number>, values: ArrayLike<number>
   const nonFinite = Math.max(times.length, values.length) - count;
   const timeframeMs = Number.isFinite(opts.timeframeMs) ? opts.timeframeMs : 0;
   const maxPoints = clampMaxPoints(opts.maxPoints);
-  const at = (i: number): TimedValue => ({ time: new Date(t[i]!).toISOString(), value: v[i]! });
+  // `+ 0` turns -0 into 0, which is what JSON would make of it anyway.
+  const at = (i: number): TimedValue => ({ time: new Date(t[i]!).toISOString(), value: v[i]! + 0 });
 
   if (count === 0) {
     return {
@@ -102,11 +103,12 @@ export function digestSeries(times: ArrayLike<number>, values: ArrayLike<number>
     last: at(count - 1),
     min: at(minIndex),
     max: at(maxIndex),
-    mean,
-    stdev,
+    mean: finiteOrNull(mean),
+    stdev: finiteOrNull(stdev),
     changePercent: first === 0 ? null : finiteOrNull(((last - first) / Math.abs(first)) * 100),
-    zScoreLast: count < 2 || stdev === 0 ? null : finiteOrNull((last - mean) / stdev),
-    maxDrawdown: drawdown && { percent: drawdown.percent, peak: at(drawdown.peak), trough: at(drawdown.trough) },
+    zScoreLast: count < 2 || !(stdev > 0) ? null : finiteOrNull((last - mean) / stdev),
+    // A denormal peak can turn the ratio infinite; such a percentage is not reportable.
+    maxDrawdown: drawdown && Number.isFinite(drawdown.percent) ? { percent: drawdown.percent + 0, peak: at(drawdown.peak), trough: at(drawdown.trough) } : null,
     gaps: findGaps(t, count, timeframeMs),
     points,
     sampling: { returned: points.length, total: count, method: indices ? "lttb" : "all" },
@@ -114,7 +116,7 @@ export function digestSeries(times: ArrayLike<number>, values: ArrayLike<number>
 }
 
 function finiteOrNull(x: number): number | null {
-  return Number.isFinite(x) ? x : null;
+  return Number.isFinite(x) ? x + 0 : null;
 }
 
 /** Extremes (first occurrences), mean and population stdev; a constant series has stdev exactly 0. */
@@ -132,13 +134,20 @@ export function moments(v: ArrayLike<number>, count: number): { minIndex: number
   const hi = v[maxIndex]!;
   // Summing a constant can drift by an ulp; pin the mean so the stdev (and z-score) stay exact.
   if (lo === hi) return { minIndex, maxIndex, mean: lo, stdev: 0 };
-  const mean = Math.min(hi, Math.max(lo, sum / count));
+  // Near ±1e308 the plain sum overflows; a running mean cannot.
+  const mean = Math.min(hi, Math.max(lo, Number.isFinite(sum) ? sum / count : runningMean(v, count)));
   let squares = 0;
   for (let i = 0; i < count; i++) {
     const d = v[i]! - mean;
     squares += d * d;
   }
   return { minIndex, maxIndex, mean, stdev: Math.sqrt(squares / count) };
+}
+
+function runningMean(v: ArrayLike<number>, count: number): number {
+  let m = 0;
+  for (let i = 0; i < count; i++) m += (v[i]! - m) / (i + 1);
+  return m;
 }
 
 /**

@@ -1,0 +1,124 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { formatDuration, formatNumber, formatPercent, formatSigned, seriesValueFormatter } from "../src/summary/format.js";
+import { sanitizeText } from "../src/summary/text.js";
+
+describe("formatNumber", () => {
+  it("writes compact numbers exact enough to act on", () => {
+    expect(formatNumber(87_747.654)).toBe("87,747.65");
+    expect(formatNumber(1.4826e14)).toBe("148.26T");
+    expect(formatNumber(2.51e6)).toBe("2.51M");
+    expect(formatNumber(3.2e9)).toBe("3.20B");
+    expect(formatNumber(0.03741)).toBe("0.0374");
+    expect(formatNumber(12_345)).toBe("12,345");
+    expect(formatNumber(-2_500_000)).toBe("-2.50M");
+    expect(formatNumber(0)).toBe("0");
+    expect(formatNumber(3.2e-7)).toBe("3.20e-7");
+    expect(formatNumber(2.5e16)).toBe("2.50e16");
+    expect(formatNumber(999_999_999)).toBe("1.00B");
+    expect(formatNumber(2.51e6, "USD")).toBe("$2.51M");
+    expect(formatNumber(-87_747.65, "USD")).toBe("-$87,747.65");
+    expect(formatNumber(2.51e6, "BTC")).toBe("2.51M BTC");
+    expect(formatNumber(3.2149, "%")).toBe("+3.21 %");
+  });
+
+  it("never writes NaN or Infinity", () => {
+    fc.assert(
+      fc.property(fc.double(), fc.constantFrom(undefined, "%", "USD", "BTC"), (x, unit) => {
+        const text = formatNumber(x, unit);
+        expect(text).not.toMatch(/NaN|Infinity/);
+        if (!Number.isFinite(x)) expect(text).toBe("n/a");
+      }),
+    );
+  });
+
+  it("round-trips large values within half a unit of the last shown digit", () => {
+    fc.assert(
+      fc.property(fc.double({ min: 1e6, max: 9.99e14, noNaN: true }), (x) => {
+        const m = /^([\d,.]+)([MBT])$/.exec(formatNumber(x))!;
+        const scale = { M: 1e6, B: 1e9, T: 1e12 }[m[2] as "M" | "B" | "T"];
+        expect(Math.abs(Number(m[1]!.replace(/,/g, "")) * scale - x)).toBeLessThanOrEqual(0.005 * scale + 1e-6 * x);
+      }),
+    );
+  });
+});
+
+describe("formatPercent, formatSigned, formatDuration", () => {
+  it("signs percentages and never writes -0", () => {
+    expect(formatPercent(3.2149)).toBe("+3.21 %");
+    expect(formatPercent(-0.5)).toBe("-0.50 %");
+    expect(formatPercent(-0.001)).toBe("0.00 %");
+    expect(formatPercent(12_345.678)).toBe("+12,345.68 %");
+    expect(formatPercent(Number.NaN)).toBe("n/a");
+    expect(formatSigned(1.234)).toBe("+1.23");
+    expect(formatSigned(-0.001)).toBe("0.00");
+    expect(formatSigned(-1.5)).toBe("-1.50");
+  });
+
+  it("writes durations in the largest sensible units", () => {
+    expect(formatDuration(60_000)).toBe("1 min");
+    expect(formatDuration(3 * 86_400_000 + 4 * 3_600_000)).toBe("3 d 4 h");
+    expect(formatDuration(30 * 86_400_000)).toBe("30 d");
+    expect(formatDuration(125 * 60_000)).toBe("2 h 5 min");
+    expect(formatDuration(-1)).toBe("n/a");
+  });
+});
+
+describe("seriesValueFormatter", () => {
+  it("resolves 1/200 of the range with a common scale, preferring integers", () => {
+    const volume = seriesValueFormatter([3.2e6, 2.9e6, 3.5e6]);
+    expect(volume.suffix).toBe("K");
+    expect(volume.format(3_238_400)).toBe("3238");
+    expect(seriesValueFormatter([3.2e6, 3.18e6, 3.238e6]).format(3_238_400)).toBe("3238400");
+    const price = seriesValueFormatter([86_000, 88_000]);
+    expect([price.suffix, price.format(87_747.65)]).toEqual(["", "87748"]);
+    const ratio = seriesValueFormatter([0.7, 1.23456, 4.5]);
+    expect(ratio.format(1.23456)).toBe("1.23");
+    const counts = seriesValueFormatter([12_001, 12_007, 12_003]);
+    expect(counts.format(12_007)).toBe("12007");
+    const flat = seriesValueFormatter([0.1, 0.1]);
+    expect(flat.format(0.1)).toBe("0.1");
+    expect(seriesValueFormatter([Number.NaN]).format(1)).toBe("n/a");
+  });
+
+  it("keeps every value within 1/200 of the range of its true value", () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: -1e13, max: 1e13, noNaN: true }), { minLength: 2, maxLength: 50 }), (values) => {
+        const lo = Math.min(...values);
+        const hi = Math.max(...values);
+        const magnitude = Math.max(Math.abs(lo), Math.abs(hi));
+        if (hi === lo || magnitude < 1e-4) return;
+        const { suffix, format } = seriesValueFormatter(values);
+        const scale = { "": 1, K: 1e3, M: 1e6, B: 1e9, T: 1e12 }[suffix]!;
+        for (const v of values) expect(Math.abs(Number(format(v)) * scale - v)).toBeLessThanOrEqual((hi - lo) / 200 + 1e-9 * magnitude);
+      }),
+    );
+  });
+});
+
+describe("sanitizeText", () => {
+  it("removes controls, bidi and invisible characters and caps the length", () => {
+    expect(sanitizeText("btc\u202Eusd\u202C")).toBe("btcusd");
+    expect(sanitizeText("line1\nline2\r\n\tend")).toBe("line1 line2 end");
+    expect(sanitizeText("ad\u200Bmin\u2066x\u2069")).toBe("adminx");
+    expect(sanitizeText("tag\u{E0041}\u{E0042}s")).toBe("tags");
+    expect(sanitizeText("bell\u0007 \u0085next")).toBe("bell next");
+    expect(sanitizeText("e\u0301")).toBe("é");
+    expect(sanitizeText("bad\uD800half")).toBe("bad\uFFFDhalf");
+    expect(sanitizeText("abcdefghij", 5)).toBe("abcd…");
+    expect(sanitizeText("😀😀😀😀", 3)).toBe("😀😀…");
+    expect(sanitizeText(null)).toBe("");
+    expect(sanitizeText(42)).toBe("42");
+  });
+
+  it("never lets a control or bidi character through and never exceeds the cap", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 400 }), fc.integer({ min: 1, max: 300 }), (s, max) => {
+        const out = sanitizeText(s, max);
+        expect(Array.from(out).length).toBeLessThanOrEqual(max);
+        expect(out).not.toMatch(/[\u0000-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/);
+        expect(out).not.toMatch(/[\u{E0000}-\u{E007F}]/u);
+      }),
+    );
+  });
+});
