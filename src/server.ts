@@ -11,6 +11,7 @@ import { registerResources } from "./resources/index.js";
 import { runTool, type ToolContext } from "./tools/define-tool.js";
 import { allTools } from "./tools/index.js";
 import { toolListing } from "./tools/listing.js";
+import { DATES_NOTE } from "./tools/params.js";
 
 export const SERVER_NAME = "crypto-metrics-mcp";
 
@@ -19,12 +20,9 @@ export const SERVER_VERSION: string = (
   JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
 ).version;
 
-export const INSTRUCTIONS = [
-  "Crypto market and on-chain metrics for 210+ assets. Coverage differs per metric: list_assets says which assets a metric covers (or which metrics an asset has) and costs nothing.",
-  "get_series: 24 daily on-chain/market metrics. get_ohlcv: derivatives volume, buy trades and spot trades by timeframe and venue. get_metrics_variation: every metric of one asset, 24h change and 7-day trend. get_liquidation_heatmap: liquidation clusters above and below the last price.",
-  "Series come back as a digest (first/last/min/max, change, drawdown, z-score, gaps) plus at most max_points points, whatever the range; the crypto-metrics:// resources hold the full data.",
-  "Errors say how to fix the call and whether retrying helps (retry_after_s on rate limits).",
-].join("\n");
+export const INSTRUCTIONS =
+  "Crypto market and on-chain metrics. Coverage differs per metric: list_assets tells which; " +
+  `get_metrics_variation scans an asset, the other tools drill in. ${DATES_NOTE}`;
 
 export interface CreateServerOptions {
   backend: Backend;

@@ -8,7 +8,7 @@ import { heatmapResourceUri } from "../resources/uris.js";
 import { defineTool } from "./define-tool.js";
 import { normalizeAsset, requireCoverage, requireEndpoint } from "./coverage.js";
 import { ToolInputError } from "./errors.js";
-import { assetParam } from "./params.js";
+import { assetParam, venueParam } from "./params.js";
 import { credits, creditsSchema, footer, venueArg } from "./series-common.js";
 
 const output = z.object({
@@ -21,20 +21,19 @@ const output = z.object({
 
 export const getLiquidationHeatmap = defineTool({
   name: "get_liquidation_heatmap",
-  title: "Get liquidation heatmap digest",
+  title: "Liquidation heatmap",
   description:
-    "Liquidation levels around the last close: intensity within ±1/2/5/10 % above vs below, largest and nearest clusters " +
-    "per side (price band, share, distance %), imbalance, peak cell and age, top-trader long/short ratio, candles.",
+    "Liquidation clusters near the last price: ±1–10 % intensity, nearest/largest, imbalance, top-trader L/S.",
   endpoint: HEATMAP_ID,
   input: z
     .object({
       asset: assetParam,
-      timeframe: z.enum(TIMEFRAMES).optional().describe("Column width; each has a default lookback (1h→90d, 1d→6y)"),
+      timeframe: z.enum(TIMEFRAMES).optional(),
       lookback: z.enum(LOOKBACKS).optional(),
-      scope: z.enum(SCOPES).optional().describe("all (default) or exchange"),
-      exchange: z.string().max(64).optional().describe("Venue id; implies scope=exchange"),
-      top_k: z.number().int().min(1).max(MAX_TOP_K).optional().describe(`Clusters per side, default ${DEFAULT_TOP_K}`),
-      include_matrix: z.boolean().optional().describe("Add a ≤24×24 re-binned matrix"),
+      scope: z.enum(SCOPES).optional(),
+      exchange: venueParam,
+      top_k: z.number().int().min(1).max(MAX_TOP_K).optional().describe(`Per side, default ${DEFAULT_TOP_K}`),
+      include_matrix: z.boolean().optional().describe("Add ≤24×24 matrix"),
     })
     .strict(),
   output,

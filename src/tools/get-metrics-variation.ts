@@ -13,10 +13,9 @@ const output = variationDigestSchema.extend({ credits: creditsSchema, resource: 
 
 export const getMetricsVariation = defineTool({
   name: "get_metrics_variation",
-  title: "Get all metrics' 24h variation for an asset",
+  title: "Metrics variation",
   description:
-    "Every metric the service tracks for one asset (set B: 204 assets): last value, 24h change %, 7-day sparkline " +
-    "and trend, sorted by |24h change|. A quick scan before drilling into get_series/get_ohlcv.",
+    "One asset's metrics: last value, 24h change, 7-day sparkline, trend.",
   endpoint: VARIATION_ID,
   input: z.object({ asset: assetParam }).strict(),
   output,

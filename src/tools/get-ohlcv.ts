@@ -1,30 +1,28 @@
 // get_ohlcv: derivatives volume, derivatives buy trades or spot trades per bucket, by timeframe and
 // venue, digested to a bounded size (a 60-day 1-minute series costs about what one day does).
 import { z } from "zod";
-import { ENDPOINTS, OHLCV_IDS, SYMBOL_PATTERN, TIMEFRAME_MS, TIMEFRAMES, VENUES } from "../catalog/index.js";
+import { ENDPOINTS, OHLCV_IDS, SYMBOL_PATTERN, TIMEFRAME_MS, TIMEFRAMES } from "../catalog/index.js";
 import { defineTool } from "./define-tool.js";
 import { normalizeAsset, requireCoverage, requireEndpoint } from "./coverage.js";
 import { ToolInputError } from "./errors.js";
-import { assetParam, endDateParam, marketTypeParam, maxPointsParam, startDateParam } from "./params.js";
+import { assetParam, endDateParam, marketTypeParam, maxPointsParam, startDateParam, venueParam } from "./params.js";
 import { fetchSeries, onlyFor, seriesOutput, venueArg } from "./series-common.js";
 
 const MARKET_TYPE_METRICS = ENDPOINTS.filter((e) => e.kind === "ohlcv" && e.params.includes("market_type")).map((e) => e.id);
 
 export const getOhlcv = defineTool({
   name: "get_ohlcv",
-  title: "Get trading volume or trade counts",
+  title: "Volume and trade counts",
   description:
-    "Per-bucket trading activity for one asset (set A, 210 assets): derivatives/Volume_usd (perpetuals volume, USD), " +
-    "derivatives/Buy_trades (perpetuals buy-trade count), spot/Trades (spot trade count). Digest as in get_series; " +
-    "long 1m ranges are downsampled, not truncated.",
+    "Perp volume (USD), perp buy trades or spot trades per bucket; digest as get_series.",
   input: z
     .object({
       metric: z.enum(OHLCV_IDS),
       asset: assetParam,
-      timeframe: z.enum(TIMEFRAMES).optional().describe("Bucket, default 1d"),
-      exchange: z.string().max(64).optional().describe(`Venue id (${VENUES.length}: binance, okx, bybit, …). Omit for all venues`),
-      symbol: z.string().max(24).optional().describe("Pair, upper case BASEQUOTE, e.g. BTCUSDT. Omit for all"),
-      market_type: marketTypeParam.describe(`Only used when metric is ${MARKET_TYPE_METRICS.join(" or ")}`),
+      timeframe: z.enum(TIMEFRAMES).optional().describe("Default 1d"),
+      exchange: venueParam,
+      symbol: z.string().max(24).optional().describe("e.g. BTCUSDT"),
+      market_type: marketTypeParam.describe(`Only used when metric is ${MARKET_TYPE_METRICS.map((id) => id.split("/")[1]).join(" or ")}`),
       startDate: startDateParam,
       endDate: endDateParam,
       max_points: maxPointsParam,

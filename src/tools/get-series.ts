@@ -2,30 +2,18 @@
 import { z } from "zod";
 import { DAY_MS, ENDPOINTS, SERIES_IDS } from "../catalog/index.js";
 import { defineTool } from "./define-tool.js";
+import { metricsByUnit } from "./metric-list.js";
 import { normalizeAsset, requireCoverage, requireEndpoint } from "./coverage.js";
 import { assetParam, endDateParam, maxPointsParam, startDateParam } from "./params.js";
 import { entityArg, fetchSeries, onlyFor, seriesOutput } from "./series-common.js";
-
-const SHORT_UNITS: Record<string, string> = { "native units": "native", "USD per TH/s per day": "USD/TH/s/day", addresses: "count" };
-
-/** "market/ metcalfe_ratio (ratio), …" per group: the ids with units, grouped to save tokens. */
-function metricList(): string {
-  const series = ENDPOINTS.filter((e) => e.kind === "series");
-  const groups = [...new Set(series.map((e) => e.group))];
-  return groups
-    .map((g) => `${g}/ ${series.filter((e) => e.group === g).map((e) => `${e.segment} (${SHORT_UNITS[e.unit] ?? e.unit})`).join(", ")}`)
-    .join("; ");
-}
 
 const ENTITY_METRICS = ENDPOINTS.filter((e) => e.kind === "series" && e.params.includes("entity_name")).map((e) => e.id);
 
 export const getSeries = defineTool({
   name: "get_series",
-  title: "Get a daily metric series",
+  title: "Daily metric series",
   description:
-    "One daily on-chain/market metric for one asset, as a digest: first/last/min/max with dates, mean, stdev, change %, " +
-    "max drawdown, last z-score, gaps, plus up to max_points points. Coverage differs per metric (list_assets metric=<id>). " +
-    `Metrics (unit): ${metricList()}.`,
+    `Digest of one asset's daily metric. Units: ${metricsByUnit()}.`,
   input: z
     .object({
       metric: z.enum(SERIES_IDS),
@@ -36,7 +24,7 @@ export const getSeries = defineTool({
         .string()
         .max(64)
         .optional()
-        .describe(`Exchange venue id or all (default). Only used when metric is ${ENTITY_METRICS.join(" or ")}`),
+        .describe(`Venue id or all. Only used when metric is ${ENTITY_METRICS.map((id) => id.split("/")[1]).join(" or ")}`),
       max_points: maxPointsParam,
     })
     .strict(),

@@ -36,13 +36,12 @@ const SEARCH_LIMIT = 40;
 
 export const listAssets = defineTool({
   name: "list_assets",
-  title: "List metrics and asset coverage",
+  title: "Catalog and coverage",
   description:
-    "Catalog of the 29 endpoints and which assets each covers. No arguments: overview. metric=<id>: its assets. " +
-    "asset=<ticker>: endpoints with data for it. search=<text>: matching tickers and endpoints. Free (no credits).",
+    "Coverage. No args: overview; metric: its assets; asset: its metrics; search: tickers and metrics.",
   input: z
     .object({
-      metric: z.string().max(64).optional().describe("Endpoint id, e.g. lifespan/Cvdd"),
+      metric: z.string().max(64).optional(),
       asset: z.string().max(40).optional(),
       search: z.string().max(40).optional(),
     })

@@ -25,55 +25,52 @@ export function toolListing(tool: Tool, openWorld: boolean): ListedTool {
     title: tool.title,
     description: tool.description,
     inputSchema: inputJsonSchema(tool.input),
-    outputSchema: outputJsonSchema(tool.output),
+    outputSchema: outputJsonSchema(),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: openWorld },
   };
 }
 
+/**
+ * The strict input schema as JSON Schema, minus what a model does not need on every tools/list:
+ * `$schema`, safe-integer bounds, `maxLength` and `additionalProperties` (the wrapper still enforces
+ * every one of them and names the field when a call breaks one).
+ */
 export function inputJsonSchema(schema: z.ZodObject): JsonSchema & { type: "object" } {
   const json = z.toJSONSchema(schema, { io: "input", target: "draft-7" }) as JsonSchema;
   delete json.$schema;
-  return trimBounds(json) as JsonSchema & { type: "object" };
+  delete json.additionalProperties;
+  return trim(json) as JsonSchema & { type: "object" };
 }
 
 /**
- * The output's top-level fields and their JSON types. Nested shapes are left open: spelled out
- * they would cost several hundred tokens per tool on every tools/list, and the text content
- * already explains them. No field is required, so an isError result's `{error}` also conforms.
+ * Output schemas are advertised as plain objects: spelled out, the digests' shapes would cost
+ * several hundred tokens per tool on every tools/list, and clients forward the text content to the
+ * model anyway. The full JSON Schemas are in the crypto-metrics://catalog resource
+ * (`output_schemas`). An isError result's `{error}` conforms too.
  */
-export function outputJsonSchema(schema: z.ZodObject): JsonSchema & { type: "object" } {
-  const properties: Record<string, JsonSchema> = {};
-  for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
-    properties[key] = { type: jsonType(field) };
-  }
-  properties.error = { type: "object" };
-  return { type: "object", properties };
+export function outputJsonSchema(): JsonSchema & { type: "object" } {
+  return { type: "object" };
 }
 
-function jsonType(schema: z.ZodType): string | string[] {
-  let inner: z.ZodType = schema;
-  let nullable = false;
-  for (;;) {
-    if (inner instanceof z.ZodNullable) nullable = true;
-    if (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable || inner instanceof z.ZodDefault) inner = inner.unwrap() as z.ZodType;
-    else break;
-  }
-  const base =
-    inner instanceof z.ZodString || inner instanceof z.ZodEnum || inner instanceof z.ZodLiteral ? "string"
-    : inner instanceof z.ZodNumber ? "number"
-    : inner instanceof z.ZodBoolean ? "boolean"
-    : inner instanceof z.ZodArray ? "array"
-    : "object";
-  return nullable ? [base, "null"] : base;
+/** Full JSON Schema of a tool's structured output, for the catalog resource and scripted clients. */
+export function fullOutputSchema(schema: z.ZodObject): JsonSchema {
+  const json = z.toJSONSchema(schema, { io: "output", target: "draft-7" }) as JsonSchema;
+  delete json.$schema;
+  return json;
 }
 
-function trimBounds(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(trimBounds);
+function trim(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(trim);
   if (!node || typeof node !== "object") return node;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) {
     if ((k === "minimum" || k === "maximum") && typeof v === "number" && Math.abs(v) >= Number.MAX_SAFE_INTEGER) continue;
-    out[k] = trimBounds(v);
+    // Lower bounds of counts (max_points ≥ 4, top_k ≥ 1) are left to the wrapper's error message.
+    if (k === "minimum" && "maximum" in (node as object)) continue;
+    if (k === "maxLength") continue;
+    // An enum already says it holds strings.
+    if (k === "type" && v === "string" && "enum" in (node as object)) continue;
+    out[k] = trim(v);
   }
   return out;
 }

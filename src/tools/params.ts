@@ -1,38 +1,26 @@
-// Tool arguments shared across tools, defined once with descriptions written for a model.
+// Tool arguments shared across tools, defined once; descriptions are kept to what a model cannot
+// infer from the name, because every word here is paid for in tokens on each tools/list.
 import { z } from "zod";
-import { DATE_FORMAT_HINT, LOOKBACKS, MARKET_TYPES, SCOPES, TIMEFRAMES } from "../catalog/index.js";
+import { MARKET_TYPES } from "../catalog/index.js";
+import { DEFAULT_MAX_POINTS, MAX_POINTS_LIMIT, MIN_POINTS } from "../summary/index.js";
 
-/** Longest string any argument accepts; tickers and ids are far shorter. */
-export const MAX_ARG_LENGTH = 64;
-export const DEFAULT_MAX_POINTS = 120;
-export const MAX_POINTS_CAP = 5_000;
+export const assetParam = z.string().max(40);
 
-export const assetParam = z.string().min(1).max(40).describe("Lowercase ticker, e.g. btc, eth, sol");
-
-export const startDateParam = z
-  .string()
-  .max(40)
-  .optional()
-  .describe(`Inclusive start, ${DATE_FORMAT_HINT.replace(" or ", " | ")}. Default: latest 1,000 buckets`);
-
-export const endDateParam = z.string().max(40).optional().describe("Inclusive end, same format. Default: now");
+/** Date format: see DATES_NOTE (in the server instructions). */
+export const startDateParam = z.string().max(40).optional();
+export const endDateParam = z.string().max(40).optional();
 
 export const maxPointsParam = z
   .number()
   .int()
-  .min(2)
-  .max(MAX_POINTS_CAP)
+  .min(MIN_POINTS)
+  .max(MAX_POINTS_LIMIT)
   .optional()
-  .describe(`Points returned (default ${DEFAULT_MAX_POINTS}); longer series are LTTB-downsampled, the stats use every point`);
+  .describe(`Default ${DEFAULT_MAX_POINTS}`);
 
-export const timeframeParam = z.enum(TIMEFRAMES).optional();
-
-export const exchangeParam = z.string().max(MAX_ARG_LENGTH).optional();
-
-export const symbolParam = z.string().max(24).optional();
+export const venueParam = z.string().max(64).optional();
 
 export const marketTypeParam = z.enum(MARKET_TYPES).optional();
 
-export const lookbackParam = z.enum(LOOKBACKS).optional();
-
-export const scopeParam = z.enum(SCOPES).optional();
+/** The date format, stated once in the server instructions rather than on every date field. */
+export const DATES_NOTE = "Dates: YYYY-MM-DD or ISO date-time, inclusive; default last 1,000 buckets.";
