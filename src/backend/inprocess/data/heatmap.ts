@@ -26,7 +26,7 @@ export const LEVELS = 150;
 /** Half-life of open leveraged positions (voluntary closes), in ms. */
 const HALF_LIFE_MS = 4 * DAY_MS;
 /** Fraction of derivatives volume that opens leveraged positions the model tracks. */
-const ENTRY_RATE = 0.015;
+const ENTRY_RATE = 0.011;
 /** Cells below this fraction of the peak are noise: zeroed. */
 const THRESHOLD = 1e-3;
 

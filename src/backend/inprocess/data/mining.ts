@@ -31,7 +31,8 @@ function btcTarget(day: number): number {
 /** Difficulty of the last block of a day. ETH's stops at the Merge (proof of stake afterwards). */
 export function difficulty(asset: string, day: number): number {
   const profile = profileOf(asset);
-  if (profile.model === "btc") return btcTarget(epochStart(day));
+  // Whole numbers, as difficulty is published (and the 2025 anchor reads exactly 1.4826e14).
+  if (profile.model === "btc") return Math.round(btcTarget(epochStart(day)));
   if (asset === "eth") {
     // Ethash retargeted every block: a smooth daily series.
     const { log, distance } = interpolate(ETH_DIFFICULTY, Math.min(day, MERGE_DAY));

@@ -139,7 +139,7 @@ export function runningTotalUsd(asset: string, day: number, entity: string): num
 
 /** Fee-market congestion episodes: [day, peak multiplier, width in days]. */
 const CONGESTION: Record<string, ReadonlyArray<readonly [number, number, number]>> = {
-  btc: [[dayOf("2017-12-20"), 300, 25], [dayOf("2021-04-20"), 150, 20], [dayOf("2023-05-08"), 40, 7], [dayOf("2024-04-20"), 150, 2.5], [dayOf("2024-04-26"), 8, 10]],
+  btc: [[dayOf("2017-12-20"), 120, 25], [dayOf("2021-04-20"), 150, 20], [dayOf("2023-05-08"), 40, 7], [dayOf("2024-04-20"), 150, 2.5], [dayOf("2024-04-26"), 8, 10]],
   eth: [[dayOf("2017-12-10"), 15, 10], [dayOf("2020-09-17"), 60, 25], [dayOf("2021-05-12"), 120, 20], [dayOf("2021-11-10"), 90, 25], [dayOf("2022-05-01"), 60, 5], [dayOf("2024-03-10"), 20, 15]],
 };
 

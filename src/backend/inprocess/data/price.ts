@@ -63,11 +63,30 @@ function anchoredPath(table: AnchorTable, profile: Profile, day: number, scale: 
   return value;
 }
 
-const btcProfile = () => profileOf("btc");
 let btcRefLog: number | undefined;
 
 /** Natural log of the daily close (USD) of an asset on a day (days since 1970-01-01). */
 export function dailyLogPrice(asset: string, day: number): number {
+  // Memoized in chunks of days: every generator reads the same few thousand closes repeatedly.
+  let chunks = logCache.get(asset);
+  if (!chunks) {
+    chunks = new Map();
+    logCache.set(asset, chunks);
+  }
+  const key = Math.floor(day / CHUNK_DAYS);
+  let chunk = chunks.get(key);
+  if (!chunk) {
+    chunk = new Float64Array(CHUNK_DAYS);
+    for (let i = 0; i < CHUNK_DAYS; i++) chunk[i] = computeLogPrice(asset, key * CHUNK_DAYS + i);
+    chunks.set(key, chunk);
+  }
+  return chunk[day - key * CHUNK_DAYS]!;
+}
+
+const CHUNK_DAYS = 256;
+const logCache = new Map<string, Map<number, Float64Array>>();
+
+function computeLogPrice(asset: string, day: number): number {
   const profile = profileOf(asset);
   switch (profile.model) {
     case "btc":
@@ -102,7 +121,7 @@ function altIdio(profile: Profile, day: number): number {
   const offset = day / ALT_ANCHOR_DAYS;
   const k = Math.floor(offset);
   const f = offset - k;
-  const amplitude = 0.45 * profile.vol;
+  const amplitude = 0.35 * profile.vol;
   const a = amplitude * s11(profile.seed ^ 0x68e31da4, k);
   const b = amplitude * s11(profile.seed ^ 0x68e31da4, k + 1);
   const distance = Math.min(f, 1 - f) * ALT_ANCHOR_DAYS;
@@ -112,13 +131,13 @@ function altIdio(profile: Profile, day: number): number {
 const altRef = new Map<string, number>();
 
 function altLog(profile: Profile, day: number): number {
-  if (btcRefLog === undefined) btcRefLog = anchoredPath(BTC_PRICE, btcProfile(), REF_DAY, 1);
+  if (btcRefLog === undefined) btcRefLog = dailyLogPrice("btc", REF_DAY);
   let ref = altRef.get(profile.base);
   if (ref === undefined) {
     ref = altIdio(profile, REF_DAY);
     altRef.set(profile.base, ref);
   }
-  const btc = anchoredPath(BTC_PRICE, btcProfile(), day, 1) - btcRefLog;
+  const btc = dailyLogPrice("btc", day) - btcRefLog;
   return Math.log(profile.refPrice) + profile.beta * btc + altIdio(profile, day) - ref;
 }
 

@@ -127,7 +127,7 @@ function buildProfile(asset: string): Profile {
     asset, base, model, seed, inceptionDay, refPrice, refSupply,
     supplyGrowth: stable ? 0.3 : model === "alt" ? 0.02 + 0.12 * h(8) : 0.01,
     vol: model === "btc" ? 1 : model === "eth" ? 1.25 : model === "gold" ? 0.25 : stable ? 0 : 1.3 + 1.2 * h(9),
-    beta: model === "alt" ? 0.8 + 0.7 * h(10) : 1,
+    beta: model === "alt" ? 0.75 + 0.45 * h(10) : 1,
     refDerivVolume,
     tradeSize: model === "btc" ? 3200 : model === "eth" ? 2400 : 300 + 1500 * h(11),
     refSpotTrades: model === "btc" ? 7e6 : model === "eth" ? 5e6 : Math.max(2e3, (refDerivVolume / 1e4) * (0.3 + 0.5 * h(12))),

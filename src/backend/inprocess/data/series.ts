@@ -7,7 +7,7 @@ import { METRICS, lastDayOf } from "./metrics.js";
 import { cascadeSeeds, dailyTotal, familyOf } from "./ohlcv.js";
 import { profileOf } from "./profiles.js";
 import { shareOf } from "./shares.js";
-import { isoOf } from "./time-format.js";
+import { isoTimes } from "./time-format.js";
 
 export interface SeriesQuery {
   endpoint: Endpoint;
@@ -107,7 +107,8 @@ function fillOhlcv(q: SeriesQuery, first: number, count: number, step: number, v
 export function generateRecords(q: SeriesQuery): TimeRecord[] {
   const { times, values } = generateColumns(q);
   const field = q.endpoint.field;
+  const isos = isoTimes(times);
   const out: TimeRecord[] = new Array(times.length);
-  for (let i = 0; i < times.length; i++) out[i] = { time: isoOf(times[i]!), [field]: values[i]! };
+  for (let i = 0; i < times.length; i++) out[i] = { time: isos[i]!, [field]: values[i]! };
   return out;
 }

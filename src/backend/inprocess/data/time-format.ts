@@ -21,3 +21,23 @@ export function isoOf(ms: number): string {
   }
   return cachedPrefix + MINUTE_SUFFIX[(ms - day * DAY_MS) / 60_000]!;
 }
+
+/** ISO strings of ascending minute-aligned instants (bucket starts), formatted day by day. */
+export function isoTimes(times: Float64Array): string[] {
+  const out: string[] = new Array(times.length);
+  let dayStart = -Infinity;
+  let prefix = "";
+  for (let i = 0; i < times.length; i++) {
+    const t = times[i]!;
+    if (t % 60_000 !== 0) {
+      out[i] = new Date(t).toISOString();
+      continue;
+    }
+    if (t >= dayStart + DAY_MS || t < dayStart) {
+      dayStart = Math.floor(t / DAY_MS) * DAY_MS;
+      prefix = new Date(dayStart).toISOString().slice(0, 10);
+    }
+    out[i] = prefix + MINUTE_SUFFIX[(t - dayStart) / 60_000]!;
+  }
+  return out;
+}

@@ -58,11 +58,15 @@ export function realizedCap(asset: string, day: number): number {
   return realizedPrice(asset, day) * supplyOf(asset, day);
 }
 
-/** YoY change of realized cap, as a ratio (BTC ≈ +0.38 at the end of 2025). */
+/**
+ * Long-term realized-cap impulse: the 365-day log change of realized cap (BTC ≈ +0.4 at the end
+ * of 2025), softly bounded above 2 so the wild early years stay on the chart's scale.
+ */
 export function realizedCapImpulse(asset: string, day: number): number {
   const state = chainState(asset, day);
   const prior = Math.max(state.start, day - 365);
-  return realizedCap(asset, day) / realizedCap(asset, prior) - 1;
+  const x = Math.log(realizedCap(asset, day) / realizedCap(asset, prior));
+  return x > 2 ? 2 + Math.tanh(x - 2) : x;
 }
 
 /** Soft bounds for LTH MVRV: unchanged inside [0.9, 2.8], squeezed toward [0.65, 4.5] outside. */
