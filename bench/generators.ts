@@ -1,0 +1,100 @@
+// In-process figures: generator throughput against the range (columnar and record output), and
+// heatmap build and digest time against the matrix size. Same code the server runs, no transport.
+import { endpointById, heatmapColumns, type Lookback, type Timeframe } from "../src/catalog/index.js";
+import { generateColumns, generateHeatmap, generateRecords, type SeriesQuery } from "../src/backend/inprocess/data/index.js";
+import { digestHeatmap, renderHeatmapText } from "../src/summary/index.js";
+import { NOW } from "./proc.js";
+import { median, round } from "./stats.js";
+
+const DAY = 86_400_000;
+const nowMs = Date.parse(NOW);
+
+/**
+ * Median time of one call in ms: calls are batched until a batch lasts ≥ minBatchMs (so timer
+ * resolution does not matter for the small cases), and the median batch is taken.
+ */
+function timeIt(fn: () => unknown, batches: number, minBatchMs: number): number {
+  fn(); // warm-up: JIT, and the per-asset memos a running server holds
+  let perBatch = 1;
+  for (;;) {
+    const t0 = performance.now();
+    for (let i = 0; i < perBatch; i++) fn();
+    if (performance.now() - t0 >= minBatchMs || perBatch >= 1 << 16) break;
+    perBatch *= 2;
+  }
+  const runs: number[] = [];
+  for (let b = 0; b < batches; b++) {
+    const t0 = performance.now();
+    for (let i = 0; i < perBatch; i++) fn();
+    runs.push((performance.now() - t0) / perBatch);
+  }
+  return median(runs);
+}
+
+export interface GeneratorFigure {
+  range: string;
+  output: "columns" | "records";
+  points: number;
+  ms: number;
+  pointsPerSecond: number;
+}
+
+export const GENERATOR_RANGES: ReadonlyArray<{ range: string; days: number }> = [
+  { range: "1 day", days: 1 },
+  { range: "30 days", days: 30 },
+  { range: "1 year", days: 365 },
+];
+
+export function measureGenerators(): GeneratorFigure[] {
+  const endpoint = endpointById("derivatives/Volume_usd")!;
+  const endMs = Date.parse("2025-12-31T00:00:00Z") - 60_000;
+  const out: GeneratorFigure[] = [];
+  for (const { range, days } of GENERATOR_RANGES) {
+    const q: SeriesQuery = { endpoint, asset: "btc", timeframe: "1m", startMs: endMs + 60_000 - days * DAY, endMs };
+    const points = generateColumns(q).values.length;
+    if (points !== days * 1440) throw new Error(`expected ${days * 1440} points for ${range}, got ${points}`);
+    for (const output of ["columns", "records"] as const) {
+      const fn = output === "columns" ? () => generateColumns(q) : () => generateRecords(q);
+      const ms = timeIt(fn, days >= 365 ? 5 : 7, 40);
+      out.push({ range, output, points, ms: round(ms), pointsPerSecond: round((points / ms) * 1000) });
+    }
+  }
+  return out;
+}
+
+export interface HeatmapFigure {
+  timeframe: Timeframe;
+  lookback: Lookback;
+  columns: number;
+  rows: number;
+  cells: number;
+  buildMs: number;
+  digestMs: number;
+}
+
+/** Pairs spanning the matrix sizes the service allows (the 4,500-column cap bounds the top). */
+export const HEATMAP_PAIRS: ReadonlyArray<{ timeframe: Timeframe; lookback: Lookback }> = [
+  { timeframe: "1m", lookback: "12h" },
+  { timeframe: "15m", lookback: "7d" },
+  { timeframe: "30m", lookback: "30d" },
+  { timeframe: "1h", lookback: "180d" },
+  { timeframe: "1d", lookback: "6y" },
+  { timeframe: "6h", lookback: "2y" },
+  { timeframe: "4h", lookback: "2y" },
+];
+
+export function measureHeatmaps(): HeatmapFigure[] {
+  const out: HeatmapFigure[] = [];
+  for (const { timeframe, lookback } of HEATMAP_PAIRS) {
+    const query = { asset: "btc", timeframe, lookback, scope: "all" as const, nowMs };
+    const heatmap = generateHeatmap(query);
+    const rows = heatmap.y.length;
+    const columns = heatmap.x.length;
+    if (columns !== heatmapColumns(timeframe, lookback)) throw new Error(`heatmap ${timeframe}/${lookback}: ${columns} columns`);
+    const buildMs = timeIt(() => generateHeatmap(query), 5, 30);
+    // What the tool does with the matrix: the digest and its text.
+    const digestMs = timeIt(() => renderHeatmapText({ asset: "btc", timeframe, lookback }, digestHeatmap(heatmap)), 7, 20);
+    out.push({ timeframe, lookback, columns, rows, cells: columns * rows, buildMs: round(buildMs), digestMs: round(digestMs) });
+  }
+  return out.sort((a, b) => a.cells - b.cells);
+}

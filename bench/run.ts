@@ -1,0 +1,125 @@
+// `npm run bench`: every figure of DESIGN §9 in one run, side by side with baselines measured in
+// the same run, printed as one table and recorded in bench/results.json. It measures and reports;
+// it never fails on a missed target (that is what the ok? column is for).
+import { existsSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { join } from "node:path";
+import { measureColdStart } from "./cold-start.js";
+import { measureGenerators, measureHeatmaps } from "./generators.js";
+import { BENCH_DIR, CLI, createSandbox, NOW } from "./proc.js";
+import { measureRest } from "./rest-load.js";
+import { human } from "./stats.js";
+import { judge, renderTable, type Row } from "./table.js";
+import { ENCODING, measureStdio, TOOL_CASES } from "./tools-stdio.js";
+
+const COLD_RUNS = 15;
+const TOOL_CALLS = 50;
+const TOOL_WARMUP = 3;
+const REST_CONCURRENCY = [8, 32] as const;
+const REST_SECONDS = 3;
+
+function progress(message: string): void {
+  process.stderr.write(`bench: ${message}\n`);
+}
+
+if (!existsSync(CLI)) {
+  process.stderr.write(`bench: ${CLI} is missing; run \`npm run build\` first (npm run bench does)\n`);
+  process.exit(1);
+}
+
+const started = Date.now();
+const sandbox = createSandbox();
+const rows: Row[] = [];
+try {
+  progress(`cold start, ${COLD_RUNS} runs each`);
+  const cold = await measureColdStart(sandbox, COLD_RUNS);
+  rows.push({
+    metric: `cold start: spawn → initialize response (median of ${COLD_RUNS})`, unit: "ms",
+    ours: cold.oursMedianMs, baseline: cold.minimalMedianMs, baselineNote: "minimal SDK server",
+    target: { on: "ratio", op: "<=", value: 1.0, stretch: 0.7 },
+  });
+
+  progress(`stdio session: ${TOOL_CASES.length} cases × ${TOOL_CALLS} calls`);
+  const stdio = await measureStdio(sandbox, TOOL_CALLS, TOOL_WARMUP);
+  rows.push({
+    metric: `tools/list + instructions (${ENCODING})`, unit: "tokens",
+    ours: stdio.toolsListTokens + stdio.instructionsTokens,
+    oursDetail: `${human(stdio.toolsListBytes + stdio.instructionsBytes)} bytes`,
+    target: { on: "ours", op: "<=", value: 1_200 },
+  });
+  const byId = new Map(stdio.tools.map((t) => [t.id, t]));
+  for (const t of stdio.tools) {
+    const maxTokens = TOOL_CASES.find((c) => c.id === t.id)?.maxTokens;
+    const p50Target = t.id === "get_series" ? 3 : t.id === "heatmap_30m_30d" ? 80 : undefined;
+    rows.push({
+      metric: `${t.label}: latency p50`, unit: "ms", ours: t.latencyMs.p50,
+      oursDetail: `min ${human(t.latencyMs.min)}, p95 ${human(t.latencyMs.p95)}`,
+      ...(p50Target !== undefined && { target: { on: "ours" as const, op: "<=" as const, value: p50Target } }),
+    });
+    rows.push({
+      metric: `${t.label}: response`, unit: "tokens", ours: t.responseTokens, oursDetail: `${human(t.responseBytes)} bytes`,
+      ...(maxTokens !== undefined && { target: { on: "ours" as const, op: "<=" as const, value: maxTokens } }),
+    });
+  }
+  const day = byId.get("ohlcv_1m_1d")!;
+  const sixty = byId.get("ohlcv_1m_60d")!;
+  rows.push({
+    metric: "1m volume_usd response: 60 days vs 1 day", unit: "tokens",
+    ours: sixty.responseTokens, baseline: day.responseTokens, baselineNote: "1-day series",
+    target: { on: "ratio", op: "<=", value: 1.3 },
+  });
+  rows.push({ metric: "peak RSS of the stdio server after the tool run (VmHWM)", unit: "MB", ours: stdio.peakRssMb, target: { on: "ours", op: "<=", value: 120 } });
+
+  progress("generators and heatmap digests (in-process)");
+  const generators = measureGenerators();
+  for (const g of generators) {
+    rows.push({
+      metric: `generator 1m volume_usd, ${g.range} (${human(g.points)} pts), ${g.output}`, unit: "points/s",
+      ours: g.pointsPerSecond, oursDetail: `${human(g.ms)} ms`,
+      target: { on: "ours", op: ">=", value: 5e6 },
+    });
+  }
+  const heatmaps = measureHeatmaps();
+  for (const h of heatmaps) {
+    rows.push({
+      metric: `heatmap ${h.timeframe}/${h.lookback} build + digest (${human(h.columns)}×${h.rows} = ${human(h.cells)} cells)`, unit: "ms",
+      ours: h.buildMs + h.digestMs, oursDetail: `build ${human(h.buildMs)} + digest ${human(h.digestMs)}`,
+    });
+  }
+
+  progress(`REST face vs bare node:http, ${REST_SECONDS} s per case`);
+  const rest = await measureRest(sandbox, REST_CONCURRENCY, REST_SECONDS * 1000);
+  for (const n of REST_CONCURRENCY) {
+    const ours = rest.figures.find((f) => f.server === "ours" && f.concurrency === n)!;
+    const bare = rest.figures.find((f) => f.server === "bare" && f.concurrency === n)!;
+    const detail = (f: typeof ours) => `p50 ${human(f.latencyMs.p50)} ms, p99 ${human(f.latencyMs.p99)} ms`;
+    rows.push({
+      metric: `REST 365-point daily series, ${n} keep-alive clients`, unit: "req/s",
+      ours: ours.requestsPerSecond, oursDetail: detail(ours),
+      baseline: bare.requestsPerSecond, baselineNote: "bare node:http", baselineDetail: detail(bare),
+      target: { on: "ratio", op: ">=", value: 0.6 },
+    });
+  }
+
+  const judged = rows.map(judge);
+  const seconds = Math.round((Date.now() - started) / 1000);
+  const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`;
+  process.stdout.write(`\n${renderTable(judged)}\n\n${machine}; now pinned to ${NOW}; ${seconds} s\n`);
+  const results = {
+    generatedAt: new Date().toISOString(),
+    machine,
+    now: NOW,
+    seconds,
+    table: judged,
+    coldStart: cold,
+    stdio,
+    generators,
+    heatmaps,
+    rest,
+  };
+  writeFileSync(join(BENCH_DIR, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  const missed = judged.filter((r) => r.ok === false).length;
+  progress(`wrote bench/results.json; ${missed === 0 ? "all targets hold" : `${missed} target(s) missed`}`);
+} finally {
+  sandbox.dispose();
+}
