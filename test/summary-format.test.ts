@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatDuration, formatNumber, formatPercent, formatSigned, seriesValueFormatter } from "../src/summary/format.js";
+import { formatDuration, formatNumber, formatPercent, formatPrice, formatSigned, levelPriceFormatter, seriesValueFormatter } from "../src/summary/format.js";
 import { sanitizeText } from "../src/summary/text.js";
 
 describe("formatNumber", () => {
@@ -61,6 +61,28 @@ describe("formatPercent, formatSigned, formatDuration", () => {
     expect(formatDuration(30 * 86_400_000)).toBe("30 d");
     expect(formatDuration(125 * 60_000)).toBe("2 h 5 min");
     expect(formatDuration(-1)).toBe("n/a");
+  });
+});
+
+describe("prices", () => {
+  it("keeps closes exact and gives level prices the precision of their step", () => {
+    expect(formatPrice(87_747.654)).toBe("87,747.65");
+    expect(formatPrice(0.0374123)).toBe("0.03741");
+    expect(formatPrice(Number.NaN)).toBe("n/a");
+    expect(levelPriceFormatter(515.94)(61_757.2)).toBe("61,757");
+    expect(levelPriceFormatter(1.5)(100.5)).toBe("100.5");
+    expect(levelPriceFormatter(0.00005)(0.03745)).toBe("0.037450");
+    expect(levelPriceFormatter(Number.NaN)(0.5)).toBe("0.5");
+  });
+
+  it("never prints two adjacent levels alike", () => {
+    fc.assert(
+      fc.property(fc.double({ min: 1e-8, max: 1e6, noNaN: true }), fc.double({ min: 1e-3, max: 1e6, noNaN: true }), fc.integer({ min: 0, max: 1000 }), (step, base, k) => {
+        const level = levelPriceFormatter(step);
+        const a = base + k * step;
+        expect(level(a)).not.toBe(level(a + step));
+      }),
+    );
   });
 });
 

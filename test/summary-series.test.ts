@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { encode } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
 import { DAY_MS, TIMEFRAME_MS } from "../src/catalog/index.js";
+import { seriesFromRecords } from "../src/summary/records.js";
 import { digestSeries, seriesDigestSchema } from "../src/summary/series.js";
 import { renderSeriesText, type SeriesTextMeta } from "../src/summary/series-text.js";
 import { randomWalk, rng } from "./summary-fixtures.js";
@@ -96,6 +97,23 @@ describe("digestSeries statistics", () => {
     ]);
     const full = digestSeries([T0, T0 + DAY_MS], [1, 2], { timeframeMs: DAY_MS });
     expect(full.gaps).toEqual({ missingBuckets: 0, runs: 0, largest: [] });
+  });
+});
+
+describe("seriesFromRecords", () => {
+  it("reads service records into times and values, turning bad entries into skipped NaNs", () => {
+    const records = [
+      { time: "2025-01-01T00:00:00.000Z", lth_mvrv: 1.5 },
+      { time: "not a date", lth_mvrv: 1.6 },
+      { time: "2025-01-03T00:00:00.000Z", lth_mvrv: "oops" },
+      { time: "2025-01-04T00:00:00.000Z", lth_mvrv: 1.8 },
+    ];
+    const { times, values } = seriesFromRecords(records, "lth_mvrv");
+    const d = digestSeries(times, values, { timeframeMs: DAY_MS });
+    expect(d.count).toBe(2);
+    expect(d.nonFinite).toBe(2);
+    expect(d.points).toEqual([{ time: records[0]!.time, value: 1.5 }, { time: records[3]!.time, value: 1.8 }]);
+    expect(d.gaps).toMatchObject({ missingBuckets: 2, runs: 1 });
   });
 });
 

@@ -58,6 +58,28 @@ function exponent(a: number): string {
   return a.toExponential(2).replace("e+", "e");
 }
 
+/** A price: grouped with 2 decimals from 1 up ("87,747.65"), 4 significant digits below ("0.03741"). */
+export function formatPrice(x: number): string {
+  if (!Number.isFinite(x)) return NA;
+  if (Math.abs(x) >= 1) return GROUPED_2.format(x);
+  return x === 0 ? "0" : String(Number(x.toPrecision(4)));
+}
+
+const groupedCache = new Map<number, Intl.NumberFormat>();
+
+/** Prices of levels `step` apart: just enough decimals that adjacent levels never read the same. */
+export function levelPriceFormatter(step: number): (x: number) => string {
+  if (!(step > 0) || !Number.isFinite(step)) return formatPrice;
+  const decimals = Math.min(12, Math.max(0, Math.ceil(-Math.log10(step / 10))));
+  let fmt = groupedCache.get(decimals);
+  if (!fmt) {
+    fmt = new Intl.NumberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    groupedCache.set(decimals, fmt);
+  }
+  const f = fmt;
+  return (x) => (Number.isFinite(x) ? f.format(x) : NA);
+}
+
 /** A signed plain number with at most `decimals` decimals and no grouping, e.g. z-scores "+1.24". */
 export function formatSigned(x: number, decimals = 2): string {
   if (!Number.isFinite(x)) return NA;

@@ -1,6 +1,6 @@
 // The model's view of a heatmap digest: the liquidation map around the price in a few lines, and
 // the optional coarse matrix as one digit per cell (≤ 2,000 tokens in all).
-import { formatDuration, formatNumber, formatPercent, formatSigned, formatTime } from "./format.js";
+import { formatDuration, formatNumber, formatPercent, formatPrice, formatSigned, formatTime, levelPriceFormatter } from "./format.js";
 import type { HeatmapCluster, HeatmapDigest } from "./heatmap-schema.js";
 import { sanitizeText } from "./text.js";
 
@@ -13,7 +13,8 @@ export interface HeatmapTextMeta {
 }
 
 const usd = (x: number) => formatNumber(x, "USD");
-const price = (x: number) => formatNumber(x);
+const price = formatPrice;
+type Fmt = (x: number) => string;
 const time = (iso: string | null) => (iso === null ? "n/a" : formatTime(Date.parse(iso), false));
 
 /** Compact plain text for a heatmap digest. */
@@ -25,11 +26,13 @@ export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): stri
       ` · scope ${pick(meta.scope, s.scope, 16)} · exchange ${pick(meta.exchange, s.exchange, 64)} · price source ${s.priceSource || "n/a"} · version ${s.version || "n/a"}`,
   ];
   const sh = d.shape;
+  // Level prices (bands, clusters, bins) get the precision of the price step; closes stay exact.
+  const level = levelPriceFormatter(sh.priceStep ?? Number.NaN);
   if (sh.rows === 0 || sh.cols === 0) {
     lines.push(`Empty matrix (${sh.rows} price levels × ${sh.cols} columns): no liquidation levels to report.`);
   } else {
     lines.push(
-      `Matrix ${sh.rows} price levels (${price(sh.priceLow!)}–${price(sh.priceHigh!)}, step ${sh.priceStep === null ? "n/a" : price(sh.priceStep)}) × ` +
+      `Matrix ${sh.rows} price levels (${level(sh.priceLow!)}–${level(sh.priceHigh!)}, step ${sh.priceStep === null ? "n/a" : price(sh.priceStep)}) × ` +
         `${sh.cols.toLocaleString("en-US")} columns (${time(sh.timeFrom)} → ${time(sh.timeTo)} UTC); all cells sum to ${usd(sh.total)}`,
     );
   }
@@ -41,10 +44,10 @@ export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): stri
         ? `Anchor: last candle close ${price(a.price)} (${time(a.time)})`
         : `Anchor: middle of the price axis ${price(a.price)} (no candles)`,
   );
-  if (d.latest) lines.push(...latestLines(d.latest, a.price!));
+  if (d.latest) lines.push(...latestLines(d.latest, a.price!, level));
   if (d.peak) {
     const age = d.peak.ageColumns === 0 ? "in the latest column" : `${d.peak.ageMs === null ? "" : `${formatDuration(d.peak.ageMs)} / `}${d.peak.ageColumns.toLocaleString("en-US")} columns before the latest`;
-    lines.push(`Peak cell of the matrix: ${usd(d.peak.intensity)} at ${price(d.peak.price)} on ${time(d.peak.time)} (${age})`);
+    lines.push(`Peak cell of the matrix: ${usd(d.peak.intensity)} at ${level(d.peak.price)} on ${time(d.peak.time)} (${age})`);
   }
   const l = d.topTraderLsr;
   lines.push(
@@ -58,11 +61,11 @@ export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): stri
       ? `Candles (${c.count.toLocaleString("en-US")}): open ${price(c.open)} → close ${price(c.close)} (${c.changePercent === null ? "n/a" : formatPercent(c.changePercent)}); high ${price(c.high)}, low ${price(c.low)}`
       : "Candles: none",
   );
-  if (d.matrix) lines.push(...matrixLines(d.matrix, a.price));
+  if (d.matrix) lines.push(...matrixLines(d.matrix, a.price, level));
   return lines.join("\n");
 }
 
-function latestLines(l: NonNullable<HeatmapDigest["latest"]>, anchor: number): string[] {
+function latestLines(l: NonNullable<HeatmapDigest["latest"]>, anchor: number, level: Fmt): string[] {
   const bands = l.bands;
   const lines = [
     `Latest column (${time(l.time)}): total ${usd(l.total)}, hottest level ${usd(l.maxCell)}`,
@@ -80,16 +83,16 @@ function latestLines(l: NonNullable<HeatmapDigest["latest"]>, anchor: number): s
       continue;
     }
     const same = side.largest === side.nearest || (side.largest.low === side.nearest.low && side.largest.high === side.nearest.high);
-    lines.push(same ? `  ${name} nearest & largest ${cluster(side.largest)}` : `  ${name} nearest ${cluster(side.nearest)}`);
-    if (!same) lines.push(`  ${name} largest ${cluster(side.largest)}`);
+    lines.push(same ? `  ${name} nearest & largest ${cluster(side.largest, level)}` : `  ${name} nearest ${cluster(side.nearest, level)}`);
+    if (!same) lines.push(`  ${name} largest ${cluster(side.largest, level)}`);
     const others = side.top.filter((c) => c.low !== side.largest!.low && c.low !== side.nearest!.low);
-    if (others.length) lines.push(`  ${name} also ${others.map(cluster).join("; ")}`);
+    if (others.length) lines.push(`  ${name} also ${others.map((c) => cluster(c, level)).join("; ")}`);
   }
   return lines;
 }
 
-function cluster(c: HeatmapCluster): string {
-  const band = c.levels === 1 ? price(c.low) : `${price(c.low)}–${price(c.high)}`;
+function cluster(c: HeatmapCluster, level: Fmt): string {
+  const band = c.levels === 1 ? level(c.low) : `${level(c.low)}–${level(c.high)}`;
   return `${band}: ${usd(c.intensity)} (${(c.share * 100).toFixed(1)} %), ${formatPercent(c.distanceEdgePercent)} / ${formatPercent(c.distanceCentrePercent)}`;
 }
 
@@ -99,7 +102,7 @@ export function cellLevel(v: number, max: number): number {
   return Math.min(9, Math.max(1, Math.ceil((9 * v) / max)));
 }
 
-function matrixLines(m: NonNullable<HeatmapDigest["matrix"]>, anchor: number | null): string[] {
+function matrixLines(m: NonNullable<HeatmapDigest["matrix"]>, anchor: number | null, level: Fmt): string[] {
   if (m.rows.length === 0 || m.cols.length === 0) return ["Coarse matrix: empty"];
   let max = 0;
   for (const row of m.cells) for (const v of row) if (v > max) max = v;
@@ -118,7 +121,7 @@ function matrixLines(m: NonNullable<HeatmapDigest["matrix"]>, anchor: number | n
     const upper = r === m.rows.length - 1 ? top : m.rows[r + 1]!.low;
     const inside = anchor !== null && anchor >= row.low && (anchor < upper || (r === m.rows.length - 1 && anchor <= top));
     const here = inside ? " ◀ price" : "";
-    lines.push(`${price(row.low)}–${price(row.high)} ${digits}${here}`);
+    lines.push(`${level(row.low)}–${level(row.high)} ${digits}${here}`);
   }
   return lines;
 }

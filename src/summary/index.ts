@@ -1,8 +1,11 @@
 // Digests that make large series and matrices fit a model's context: pure functions, zod shapes
 // for structuredContent, and plain-text renderers for the model's view.
-export { formatDuration, formatNumber, formatPercent, formatSigned, formatTime, isoOrNull, seriesValueFormatter } from "./format.js";
+export {
+  formatDuration, formatNumber, formatPercent, formatPrice, formatSigned, formatTime, isoOrNull, levelPriceFormatter, seriesValueFormatter,
+} from "./format.js";
 export { sanitizeText, DEFAULT_TEXT_MAX } from "./text.js";
 export { lttb } from "./lttb.js";
+export { seriesFromRecords } from "./records.js";
 export {
   clampMaxPoints, DEFAULT_MAX_POINTS, digestSeries, MAX_POINTS_LIMIT, MIN_POINTS, seriesDigestSchema,
   type SeriesDigest, type SeriesDigestOptions, type TimedValue,
