@@ -4,6 +4,8 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { ListToolsRequestSchema, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { InProcessBackend } from "./backend/inprocess/backend.js";
+import { createHttpBackend } from "./backend/http/index.js";
 import type { Backend, BackendContext } from "./backend/types.js";
 import type { Config } from "./config.js";
 import { registerPrompts } from "./prompts/index.js";
@@ -31,6 +33,11 @@ export interface CreateServerOptions {
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** The real service over HTTP when a base URL is configured, else the in-process service. */
+export function createBackend(config: Config): Backend {
+  return config.baseUrl ? createHttpBackend(config) : InProcessBackend.create(config);
+}
 
 /**
  * Tools are registered with a permissive input schema so that our wrapper, not the SDK, validates

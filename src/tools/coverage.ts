@@ -63,13 +63,14 @@ export function requireCoverage(endpoint: Endpoint, asset: string): void {
   if (covers(endpoint, asset)) return;
   const members = coverage(endpoint) ?? [];
   const listed = members.length <= LIST_INLINE ? members.join(", ") : `${members.length} assets`;
-  const candidates = closest(asset, members).length ? closest(asset, members) : closest(asset, KNOWN_ASSETS);
-  const elsewhere = KNOWN_ASSETS.includes(asset) ? endpointsForAsset(asset).length : 0;
+  const known = KNOWN_ASSETS.includes(asset);
+  // A real ticker this metric lacks gets pointed at its other metrics, not at look-alike tickers.
+  const candidates = known ? [] : closest(asset, members).length ? closest(asset, members) : closest(asset, KNOWN_ASSETS);
   const parts = [`Asset "${asset}" is not covered by ${endpoint.id} (covers ${listed}).`];
-  if (candidates.length && !candidates.includes(asset)) parts.push(`Did you mean ${candidates.map((c) => `"${c}"`).join(" or ")}?`);
-  if (elsewhere) parts.push(`${asset} has ${elsewhere} other endpoints: list_assets asset=${asset}.`);
+  if (candidates.length) parts.push(`Did you mean ${candidates.map((c) => `"${c}"`).join(" or ")}?`);
+  if (known) parts.push(`${endpointsForAsset(asset).length} other endpoints cover ${asset}: list_assets asset=${asset}.`);
   else parts.push("list_assets shows coverage.");
-  throw new ToolInputError(KNOWN_ASSETS.includes(asset) ? "asset_not_supported" : "unknown_asset", parts.join(" "), {
+  throw new ToolInputError(known ? "asset_not_supported" : "unknown_asset", parts.join(" "), {
     parameter: "asset",
     suggestions: candidates,
   });

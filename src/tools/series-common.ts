@@ -72,7 +72,7 @@ export async function fetchSeries(context: ToolContext, req: SeriesRequest): Pro
   const query = definedOnly(req.query);
   const resource = seriesResourceUri(endpoint, asset, query);
   const text = [
-    renderSeriesText({ metric: endpoint.id, asset, unit: endpoint.unit, field: endpoint.field, timeframe: req.timeframe, query }, digest),
+    renderSeriesText({ metric: endpoint.id, asset, unit: endpoint.unit, field: endpoint.field, timeframe: req.timeframe, query: { ...query, timeframe: undefined } }, digest),
     footer(usage, resource),
   ].join("\n");
   return {
