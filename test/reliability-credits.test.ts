@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { CreditLedger, type Reservation } from "../src/backend/inprocess/credits.js";
 import { KeyStore } from "../src/backend/inprocess/keys.js";
 import { UsageStore } from "../src/backend/inprocess/usage-store.js";
@@ -59,6 +59,10 @@ describe("credits under concurrency", () => {
 type Outcome = "ok" | "fail" | "abort";
 
 describe("ledger under random interleavings (fc.scheduler)", () => {
+  const usage = UsageStore.open(tempDir("cm-rel-ledger-"));
+  afterAll(() => usage.close());
+  let run = 0;
+
   it("matches a trivially correct model: balance ≥ 0, charges = successes × cost, each refund matches one reservation", async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -67,8 +71,8 @@ describe("ledger under random interleavings (fc.scheduler)", () => {
         fc.array(fc.record({ cost: fc.integer({ min: 1, max: 5 }), outcome: fc.constantFrom<Outcome>("ok", "ok", "ok", "ok", "fail") }), { maxLength: 40 }),
         fc.array(fc.nat(), { maxLength: 40 }),
         async (s, credits, calls, abortAt) => {
-          const usage = UsageStore.open(tempDir("cm-rel-ledger-"));
-          const key = KeyStore.fromJson(JSON.stringify({ keys: [{ key: "k", credits }] })).lookup("k")!;
+          const name = `k${run++}`;
+          const key = KeyStore.fromJson(JSON.stringify({ keys: [{ key: name, credits }] })).lookup(name)!;
           const ledger = new CreditLedger(usage);
           // The model: committed credits and the reservations still held.
           let committed = 0;
@@ -114,7 +118,6 @@ describe("ledger under random interleavings (fc.scheduler)", () => {
           expect(held.size).toBe(0);
           expect(ledger.remaining(key)).toBe(credits - committed);
           expect(refunds).toBeLessThanOrEqual(calls.length);
-          usage.close();
         },
       ),
       { numRuns: 200 },
@@ -143,6 +146,11 @@ const COSTS: Record<string, number> = { "lifespan/Lth_mvrv": 1, "market/metcalfe
 type Command = { kind: "call"; key: number; endpoint: number } | { kind: "advance"; ms: number } | { kind: "unknown-key" };
 
 describe("service pipeline against a model (model-based commands)", () => {
+  // One usage store for all runs (opening one fsyncs); each run's keys are new, so balances start full.
+  const usage = UsageStore.open(tempDir("cm-rel-model-"));
+  afterAll(() => usage.close());
+  let run = 0;
+
   it("agrees on status, balance and remaining rate quota after every command", () => {
     const command: fc.Arbitrary<Command> = fc.oneof(
       { weight: 6, arbitrary: fc.record({ kind: fc.constant("call" as const), key: fc.nat({ max: MODEL_KEYS.length - 1 }), endpoint: fc.nat({ max: MODEL_ENDPOINTS.length - 1 }) }) },
@@ -151,9 +159,10 @@ describe("service pipeline against a model (model-based commands)", () => {
     );
     fc.assert(
       fc.property(fc.array(command, { maxLength: 50 }), (commands) => {
-        const rig = serviceRig({ keys: MODEL_KEYS });
+        const prefix = `run${run++}-`;
+        const rig = serviceRig({ keys: MODEL_KEYS.map((k) => ({ ...k, key: prefix + k.key })) }, { usage });
         const model: ModelKey[] = MODEL_KEYS.map((k) => ({
-          key: k.key, credits: k.credits, limit: k.rateLimit.requests, windowMs: k.rateLimit.windowSeconds * 1000,
+          key: prefix + k.key, credits: k.credits, limit: k.rateLimit.requests, windowMs: k.rateLimit.windowSeconds * 1000,
           allowed: k.metrics ? new Set(k.metrics) : null, accepted: [],
         }));
         try {
@@ -190,7 +199,7 @@ describe("service pipeline against a model (model-based commands)", () => {
           rig.close();
         }
       }),
-      { numRuns: 300 },
+      { numRuns: 500 },
     );
   });
 });

@@ -47,13 +47,17 @@ export interface ServiceRig {
   close(): void;
 }
 
-export function serviceRig(doc: KeysDoc, options: { stateDir?: string; defaultKey?: string } = {}): ServiceRig {
-  const stateDir = options.stateDir ?? tempDir("cm-rel-state-");
-  const usage = UsageStore.open(stateDir);
+/**
+ * A service over `doc`. Pass `usage` to share one store across many short-lived services (property
+ * runs): opening and closing a store fsyncs, which would dominate the run time; close() then leaves it open.
+ */
+export function serviceRig(doc: KeysDoc, options: { stateDir?: string; defaultKey?: string; usage?: UsageStore } = {}): ServiceRig {
+  const stateDir = options.usage?.stateDir ?? options.stateDir ?? tempDir("cm-rel-state-");
+  const usage = options.usage ?? UsageStore.open(stateDir);
   const clock = { t: 1_000_000 };
   const service = new InProcessService({ keys: KeyStore.fromJson(JSON.stringify(doc)), usage, now: () => NOW, monotonicNow: () => clock.t });
   const backend = new InProcessBackend(service, options.defaultKey ?? doc.keys[0]!.key);
-  return { service, backend, usage, stateDir, clock, close: () => service.close() };
+  return { service, backend, usage, stateDir, clock, close: () => (options.usage ? undefined : service.close()) };
 }
 
 /** A ticker the endpoint covers (btc where it can). */
