@@ -21,8 +21,22 @@ export interface HeatmapQuery {
   nowMs: number;
 }
 
-/** Price levels of the matrix. */
-export const LEVELS = 150;
+/** Price levels of the matrix, before the step is rounded to a readable one (120–160 result). */
+export const LEVELS = 160;
+
+/** Readable step multipliers: consecutive ratios ≤ 1.25 keep the level count within 20 %. */
+const NICE = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10];
+
+/** Uniform increasing levels covering [lo, hi] on a readable step (…, 250, 300, 400, … USD). */
+export function priceLevels(lo: number, hi: number): Float64Array {
+  const raw = (hi - lo) / (LEVELS - 1);
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const step = magnitude * NICE.find((m) => m * magnitude >= raw * (1 - 1e-12))!;
+  const first = Math.floor(lo / step);
+  const count = Math.ceil(hi / step) - first + 1;
+  // Integer multiples of the step: uniform to floating-point precision, no drift from summing.
+  return Float64Array.from({ length: count }, (_, i) => (first + i) * step);
+}
 /** Half-life of open leveraged positions (voluntary closes), in ms. */
 const HALF_LIFE_MS = 4 * DAY_MS;
 /** Fraction of derivatives volume that opens leveraged positions the model tracks. */
@@ -94,9 +108,7 @@ export function generateHeatmap(q: HeatmapQuery): Heatmap {
     low = Math.min(low, candles[c]!.low);
     high = Math.max(high, candles[c]!.high);
   }
-  const yMin = low * 0.8;
-  const yStep = (high * 1.2 - yMin) / (LEVELS - 1);
-  const levels = Float64Array.from({ length: LEVELS }, (_, i) => yMin + i * yStep);
+  const levels = priceLevels(low * 0.8, high * 1.2);
 
   const scale = q.scope === "exchange" && q.exchange ? derivativesShare(asset, q.exchange) : 1;
   const entries = new Float64Array(total);
@@ -150,7 +162,7 @@ export function generateHeatmap(q: HeatmapQuery): Heatmap {
     version: isoOf(last),
     priceSource: `${venue === "all" ? "binance" : venue}:${base}USDT:perp`,
     x,
-    y: Array.from(levels, (v) => round(v, 10)),
+    y: Array.from(levels),
     z,
     df,
     topTraderLsr: topTraderLsrOut,

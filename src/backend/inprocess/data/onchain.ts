@@ -94,22 +94,47 @@ const CUSTODY: Partial<Record<Venue, number>> = {
   phemex: 0.1, bitmart: 0.2, lbank: 0.1, bullish: 0.3, bitso: 0.1, bitrue: 0.1, woo: 0.1, btse: 0.05,
 };
 
+const VENUE_INDEX = new Map<string, number>(VENUES.map((v, i) => [v, i]));
+const SHARE_CHUNK = 128;
+const shareCache = new Map<string, Map<number, Float64Array>>();
+
+/** Normalized custody shares of every venue for a block of days (row-major: day, venue). */
+function shareChunk(p: Profile, chunkIndex: number): Float64Array {
+  const n = VENUES.length;
+  const out = new Float64Array(SHARE_CHUNK * n);
+  const major = p.model === "btc" || p.model === "eth";
+  const bases = VENUES.map((venue, v) => (CUSTODY[venue] ?? 0) * (major ? 1 : Math.exp(0.6 * gauss(p.seed ^ 0x16, v))));
+  for (let k = 0; k < SHARE_CHUNK; k++) {
+    const day = chunkIndex * SHARE_CHUNK + k;
+    let sum = 0;
+    for (let v = 0; v < n; v++) {
+      const w = bases[v]! === 0 ? 0 : bases[v]! * Math.exp(0.12 * valueNoise(hash2(p.seed, v), day, 40));
+      out[k * n + v] = w;
+      sum += w;
+    }
+    for (let v = 0; v < n; v++) out[k * n + v]! /= sum;
+  }
+  return out;
+}
+
 /** Each entity's share of the exchange reserve on a day; shares sum to 1 and drift slowly. */
 export function entityShare(asset: string, day: number, entity: string): number {
   if (entity === "all") return 1;
+  const v = VENUE_INDEX.get(entity);
+  if (v === undefined) return 0;
   const p = profileOf(asset);
-  const major = p.model === "btc" || p.model === "eth";
-  let sum = 0;
-  let own = 0;
-  VENUES.forEach((venue, v) => {
-    const base = CUSTODY[venue] ?? 0;
-    if (base === 0) return;
-    const jitter = major ? 1 : Math.exp(0.6 * gauss(p.seed ^ 0x16, v));
-    const w = base * jitter * Math.exp(0.12 * valueNoise(hash2(p.seed, v), day, 40));
-    sum += w;
-    if (venue === entity) own = w;
-  });
-  return sum > 0 ? own / sum : 0;
+  let chunks = shareCache.get(p.base);
+  if (!chunks) {
+    chunks = new Map();
+    shareCache.set(p.base, chunks);
+  }
+  const index = Math.floor(day / SHARE_CHUNK);
+  let chunk = chunks.get(index);
+  if (!chunk) {
+    chunk = shareChunk(p, index);
+    chunks.set(index, chunk);
+  }
+  return chunk[(day - index * SHARE_CHUNK) * VENUES.length + v]!;
 }
 
 export function exchangeReserve(asset: string, day: number, entity: string): number {

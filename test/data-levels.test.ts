@@ -1,0 +1,191 @@
+// The synthetic world sits at realistic levels: BTC/ETH anchors, metric ranges from public data.
+import { describe, expect, it } from "vitest";
+import { DAY_MS, VENUES, endpointById } from "../src/catalog/index.js";
+import { generateColumns, type SeriesQuery } from "../src/backend/inprocess/data/index.js";
+import { dailyPrice } from "../src/backend/inprocess/data/price.js";
+
+const at = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
+const day = (iso: string) => at(iso) / DAY_MS;
+
+function series(id: string, from: string, to: string, extra: Partial<SeriesQuery> = {}): { times: Float64Array; values: Float64Array } {
+  return generateColumns({ endpoint: endpointById(id)!, asset: "btc", timeframe: "1d", startMs: at(from), endMs: at(to), ...extra });
+}
+
+function valueOn(id: string, date: string, extra: Partial<SeriesQuery> = {}): number {
+  return series(id, date, date, extra).values[0]!;
+}
+
+const near = (actual: number, expected: number, rel: number) =>
+  expect(Math.abs(actual / expected - 1), `${actual} vs ${expected}`).toBeLessThan(rel);
+
+describe("price anchors", () => {
+  it("BTC closes at the known year-end levels and 87,747.65 on 2025-12-28", () => {
+    const closes: Record<string, number> = {
+      "2013-12-31": 754, "2014-12-31": 320, "2015-12-31": 430, "2016-12-31": 964, "2017-12-31": 13860,
+      "2018-12-31": 3740, "2019-12-31": 7190, "2020-12-31": 29000, "2021-12-31": 46300, "2022-12-31": 16550,
+      "2023-12-31": 42300, "2024-12-31": 93400, "2025-12-28": 87747.65,
+    };
+    for (const [date, close] of Object.entries(closes)) near(dailyPrice("btc", day(date)), close, 1e-9);
+  });
+
+  it("BTC 2025: ATH ≈ $126k in early October, low ≈ $75k in April", () => {
+    let max = 0;
+    let maxDay = 0;
+    let min = Infinity;
+    let minDay = 0;
+    for (let d = day("2025-01-01"); d <= day("2025-12-31"); d++) {
+      const p = dailyPrice("btc", d);
+      if (p > max) [max, maxDay] = [p, d];
+      if (p < min) [min, minDay] = [p, d];
+    }
+    near(max, 126_080, 0.03);
+    expect(new Date(maxDay * DAY_MS).toISOString().slice(0, 7)).toBe("2025-10");
+    near(min, 75_000, 0.06);
+    expect(new Date(minDay * DAY_MS).getUTCMonth()).toBeGreaterThanOrEqual(2);
+    expect(new Date(minDay * DAY_MS).getUTCMonth()).toBeLessThanOrEqual(3);
+  });
+
+  it("ETH: year-end closes, ATH ≈ $4.9k in August 2025, ≈ $2,975 on 2025-12-20", () => {
+    for (const [date, close] of [["2017-12-31", 757], ["2020-12-31", 737], ["2022-12-31", 1196], ["2024-12-31", 3332]] as const) {
+      near(dailyPrice("eth", day(date)), close, 1e-9);
+    }
+    near(dailyPrice("eth", day("2025-12-20")), 2975.46, 1e-9);
+    let max = 0;
+    let maxDay = 0;
+    for (let d = day("2025-01-01"); d <= day("2025-12-31"); d++) if (dailyPrice("eth", d) > max) [max, maxDay] = [dailyPrice("eth", d), d];
+    near(max, 4_900, 0.05);
+    expect(new Date(maxDay * DAY_MS).toISOString().slice(0, 7)).toBe("2025-08");
+  });
+
+  it("past the last anchor the path stays bounded (2026–2030) and daily moves stay plausible", () => {
+    for (let d = day("2026-01-01"); d <= day("2030-12-31"); d++) {
+      const p = dailyPrice("btc", d);
+      expect(p).toBeGreaterThan(40_000);
+      expect(p).toBeLessThan(200_000);
+      expect(Math.abs(Math.log(p / dailyPrice("btc", d - 1)))).toBeLessThan(0.2);
+    }
+  });
+
+  it("stablecoins hold their peg, gold tokens follow gold, alts have positive prices", () => {
+    for (let d = day("2023-01-01"); d <= day("2025-12-31"); d += 7) {
+      near(dailyPrice("usdt", d), 1, 0.01);
+      expect(dailyPrice("paxg", d)).toBeGreaterThan(1_600);
+      expect(dailyPrice("paxg", d)).toBeLessThan(5_500);
+      expect(dailyPrice("sol", d)).toBeGreaterThan(0);
+    }
+    near(dailyPrice("xaut", day("2025-12-26")), 4_480, 0.05);
+  });
+});
+
+describe("on-chain metric levels (BTC, end of 2025)", () => {
+  it("Lth_mvrv ≈ 2.3 on 2025-12-28 and within 0.6–4.6 over the whole history", () => {
+    near(valueOn("lifespan/Lth_mvrv", "2025-12-28"), 2.3, 0.02);
+    for (const v of series("lifespan/Lth_mvrv", "2010-07-18", "2026-12-31").values) {
+      expect(v).toBeGreaterThan(0.6);
+      expect(v).toBeLessThan(4.6);
+    }
+  });
+
+  it("DiffLast ≈ 1.4826e14 on 27–29 Dec 2025 and steps every 14 days by less than ±10 % since 2022", () => {
+    for (const date of ["2025-12-27", "2025-12-28", "2025-12-29"]) near(valueOn("mining/DiffLast", date), 1.4826e14, 1e-6);
+    const { values } = series("mining/DiffLast", "2022-01-01", "2027-06-30");
+    const runs: number[] = [];
+    let run = 1;
+    for (let i = 1; i < values.length; i++) {
+      if (values[i] === values[i - 1]) {
+        run++;
+        continue;
+      }
+      expect(Math.abs(values[i]! / values[i - 1]! - 1)).toBeLessThan(0.1);
+      runs.push(run);
+      run = 1;
+    }
+    expect(runs.slice(1).every((r) => r === 14)).toBe(true);
+    expect(runs.length).toBeGreaterThan(120);
+  });
+
+  it("difficulty grows with the price path over the years", () => {
+    expect(valueOn("mining/DiffLast", "2025-06-01")).toBeGreaterThan(10 * valueOn("mining/DiffLast", "2019-06-01"));
+  });
+
+  it("hashprice ≈ 0.0374 USD/(TH/s)/day at the end of 2025, 0.03–0.07 through 2025", () => {
+    near(valueOn("mining/RevHashRateUSD", "2025-12-28"), 0.0374, 0.04);
+    for (const v of series("mining/RevHashRateUSD", "2025-01-01", "2025-12-31").values) {
+      expect(v).toBeGreaterThan(0.03);
+      expect(v).toBeLessThan(0.07);
+    }
+  });
+
+  it("CVDD is monotone and ≈ $43–46k at the end of 2025", () => {
+    const { values } = series("lifespan/Cvdd", "2011-01-01", "2026-06-30");
+    for (let i = 1; i < values.length; i++) expect(values[i]!).toBeGreaterThanOrEqual(values[i - 1]!);
+    const end = valueOn("lifespan/Cvdd", "2025-12-28");
+    expect(end).toBeGreaterThan(43_000);
+    expect(end).toBeLessThan(46_000);
+  });
+
+  it("exchange reserve ≈ 2.5M BTC drifting down, entities sum to the total", () => {
+    near(valueOn("exchange_flow/exchange_reserve", "2025-12-28"), 2.506e6, 0.01);
+    expect(valueOn("exchange_flow/exchange_reserve", "2024-06-01")).toBeGreaterThan(valueOn("exchange_flow/exchange_reserve", "2025-12-01"));
+    let sum = 0;
+    for (const venue of VENUES) sum += valueOn("exchange_flow/exchange_reserve", "2025-12-28", { entityName: venue });
+    near(sum, valueOn("exchange_flow/exchange_reserve", "2025-12-28"), 1e-9);
+    const coinbase = valueOn("exchange_flow/exchange_reserve", "2025-12-28", { entityName: "coinbase" }) / sum;
+    expect(coinbase).toBeGreaterThan(0.25);
+    expect(coinbase).toBeLessThan(0.4);
+  });
+
+  it("running_total_usd accumulates net flow × price; entities sum to the total; it goes negative", () => {
+    const total = valueOn("exchange_flow/running_total_usd", "2025-12-28");
+    expect(total).toBeLessThan(0);
+    expect(Math.abs(total)).toBeGreaterThan(5e9);
+    expect(Math.abs(total)).toBeLessThan(80e9);
+    let sum = 0;
+    for (const venue of VENUES) sum += valueOn("exchange_flow/running_total_usd", "2025-12-28", { entityName: venue });
+    near(sum, total, 1e-6);
+    const { values } = series("exchange_flow/running_total_usd", "2025-06-01", "2025-12-31");
+    const steps = values.slice(1).map((v, i) => Math.abs(v - values[i]!));
+    const median = steps.sort((a, b) => a - b)[steps.length >> 1]!;
+    expect(median).toBeGreaterThan(2e7);
+    expect(median).toBeLessThan(2e9);
+  });
+
+  it("realized-cap impulse ≈ +0.4, fee ≈ $0.35, address counts near public figures", () => {
+    const impulse = valueOn("market/Realized_cap_impulse_long_term", "2025-12-28");
+    expect(impulse).toBeGreaterThan(0.3);
+    expect(impulse).toBeLessThan(0.5);
+    const fee = valueOn("fees/fee_price_usd", "2025-12-28");
+    expect(fee).toBeGreaterThan(0.15);
+    expect(fee).toBeLessThan(0.8);
+    near(valueOn("addresses/AdrBalUSD1MCnt", "2025-12-28"), 148_000, 0.15);
+    near(valueOn("addresses/addresses_count_range_gt_10M_USD", "2025-12-28"), 16_500, 0.2);
+    near(valueOn("addresses/addresses_count_range_10_100", "2025-12-28"), 138_000, 0.1);
+  });
+
+  it("supply bands and holder cohorts are consistent with supply", () => {
+    const supply = 19.97e6;
+    near(valueOn("addresses_supply/SplyAdrBalNtv100", "2025-12-28"), 11.5e6, 0.1);
+    const whales = valueOn("addresses_supply/SplyAdrBalNtv100K", "2025-12-28");
+    expect(whales).toBeGreaterThan(0.3e6);
+    expect(whales).toBeLessThan(0.8e6);
+    const all = valueOn("addresses_supply/SplyAdrBal1in1B", "2025-12-28");
+    expect(all).toBeGreaterThan(19.75e6);
+    expect(all).toBeLessThan(supply);
+    const lth = valueOn("holder_supply/lth_supply_in_profit", "2025-12-28");
+    const sth = valueOn("holder_supply/sth_supply_in_profit", "2025-12-28");
+    expect(lth).toBeGreaterThan(10e6);
+    expect(lth).toBeLessThan(15e6);
+    expect(sth).toBeGreaterThan(0.5e6);
+    expect(sth).toBeLessThan(3e6);
+    expect(lth + sth).toBeLessThan(supply);
+    const lthCap = valueOn("market/lth_realized_cap", "2025-12-28");
+    expect(lthCap).toBeGreaterThan(0.45e12);
+    expect(lthCap).toBeLessThan(0.65e12);
+    const loss = valueOn("market/invested_capital_in_loss", "2025-12-28");
+    expect(loss).toBeGreaterThan(0.4e12);
+    expect(loss).toBeLessThan(0.8e12);
+    const band = valueOn("market/structural_support_lower_band", "2025-12-28");
+    expect(band).toBeGreaterThan(35_000);
+    expect(band).toBeLessThan(55_000);
+  });
+});
