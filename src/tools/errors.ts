@@ -43,7 +43,7 @@ export interface ErrorScope {
   secret?: string;
 }
 
-const MAX_MESSAGE = 600;
+const MAX_MESSAGE = 2_000;
 
 export function errorResult(error: unknown, scope: ErrorScope): CallToolResult {
   const payload = errorPayload(error, scope);
@@ -120,12 +120,15 @@ function serviceText(error: ServiceError, endpoint: string): string {
       return `Rate limit reached (429 rate_limited; nothing was charged). ${wait}: the same call will then succeed.`;
     }
     case "invalid_parameter": {
+      // The service's own message usually states the accepted values already; add them only when it does not.
       const isDate = parameter === "startDate" || parameter === "endDate";
-      const accepted = isDate ? ` Accepted format: ${DATE_FORMAT_HINT}.` : allowed?.length ? ` Accepted: ${allowed.slice(0, 12).join(", ")}.` : "";
+      const accepted = isDate
+        ? said.includes(DATE_FORMAT_HINT) ? "" : ` Accepted format: ${DATE_FORMAT_HINT}.`
+        : allowed?.length && !allowed.every((a) => said.includes(a)) ? ` Accepted: ${allowed.slice(0, 12).join(", ")}.` : "";
       return `${said}${accepted} Fix ${parameter ?? "the argument"} and call again; nothing was charged.`;
     }
     case "range_too_large":
-      return `${said} Narrow startDate/endDate or use a coarser timeframe; nothing was charged.`;
+      return `${said}${/narrow/i.test(said) ? "" : " Narrow startDate/endDate or use a coarser timeframe."} Nothing was charged.`;
     case "payload_too_large":
       return `${said} Request a shorter range or a coarser timeframe.`;
     case "asset_not_supported":

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { ENTITY_ALL, isVenue, nearestEndpoints, VENUES, type Endpoint } from "../catalog/index.js";
 import { ServiceError, type TimeRecord, type Usage } from "../backend/types.js";
-import { digestSeries, renderSeriesText, seriesDigestSchema, type SeriesDigest } from "../summary/index.js";
+import { digestSeries, renderSeriesText, seriesDigestSchema, seriesFromRecords, type SeriesDigest } from "../summary/index.js";
 import type { ToolContext, ToolOutput } from "./define-tool.js";
 import { ToolInputError } from "./errors.js";
 import { seriesResourceUri } from "../resources/uris.js";
@@ -92,15 +92,7 @@ export async function fetchSeries(context: ToolContext, req: SeriesRequest): Pro
 }
 
 export function digestRecords(records: readonly TimeRecord[], field: string, timeframeMs: number, maxPoints: number | undefined): SeriesDigest {
-  const n = records.length;
-  const times = new Float64Array(n);
-  const values = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const record = records[i]!;
-    const value = record[field];
-    times[i] = Date.parse(record.time);
-    values[i] = typeof value === "number" ? value : Number.NaN;
-  }
+  const { times, values } = seriesFromRecords(records, field);
   return digestSeries(times, values, { timeframeMs, maxPoints });
 }
 

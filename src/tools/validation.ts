@@ -47,8 +47,8 @@ function metricText(input: unknown, schema: z.ZodType | undefined): string {
   const other = endpointById(value);
   if (other) return `metric "${value}" is served by ${TOOL_OF_KIND[other.kind]}, not this tool`;
   const near = metricSuggestions(input, schema);
-  const hint = near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : "";
-  return `metric "${clip(value)}" is not one of this tool's ids.${hint} The tool description lists them`;
+  if (near.length) return `metric "${clip(value)}" is not one of this tool's ids. Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?`;
+  return `metric "${clip(value)}" is not one of this tool's ids (${(schema ? enumOptions(schema) : []).join(", ")})`;
 }
 
 function metricSuggestions(input: unknown, schema: z.ZodType | undefined): string[] {

@@ -1,0 +1,54 @@
+// Output budgets: tools/list + instructions, every default call's text, and a long 1-minute series
+// costing about what a short one does.
+import { encode } from "gpt-tokenizer";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INSTRUCTIONS } from "../src/server.js";
+import { connect, textOf, type Fixture } from "./mcp-fixture.js";
+
+const tokens = (text: string) => encode(text).length;
+
+let f: Fixture;
+beforeAll(async () => {
+  f = await connect();
+});
+afterAll(async () => {
+  await f.close();
+});
+
+describe("token budgets", () => {
+  it("keeps tools/list and the instructions within 1,200 tokens", async () => {
+    const listed = await f.client.listTools();
+    expect(f.client.getInstructions()).toBe(INSTRUCTIONS);
+    const total = tokens(JSON.stringify({ tools: listed.tools })) + tokens(INSTRUCTIONS);
+    expect(total).toBeLessThanOrEqual(1_200);
+  });
+
+  const defaults: Array<[string, Record<string, unknown>, number]> = [
+    ["list_assets", {}, 1_500],
+    ["list_assets", { metric: "derivatives/Volume_usd" }, 1_500],
+    ["list_assets", { asset: "btc" }, 1_500],
+    ["get_series", { metric: "lifespan/Lth_mvrv", asset: "btc" }, 1_500],
+    ["get_series", { metric: "exchange_flow/exchange_reserve", asset: "eth" }, 1_500],
+    ["get_ohlcv", { metric: "derivatives/Volume_usd", asset: "btc" }, 1_500],
+    ["get_ohlcv", { metric: "spot/Trades", asset: "sol", timeframe: "1m" }, 1_500],
+    ["get_metrics_variation", { asset: "btc" }, 1_500],
+    ["get_liquidation_heatmap", { asset: "btc" }, 2_000],
+    ["get_liquidation_heatmap", { asset: "btc", include_matrix: true, top_k: 10 }, 2_000],
+  ];
+  it.each(defaults)("%s %j answers within its budget", async (name, args, budget) => {
+    const r = await f.call(name, args);
+    expect(r.isError).toBeFalsy();
+    expect(tokens(textOf(r))).toBeLessThanOrEqual(budget);
+  });
+
+  it("answers a 60-day 1-minute series in about the size of a 1-day one", async () => {
+    const base = { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1m", endDate: "2025-12-28T00:00:00Z" };
+    const day = await f.call("get_ohlcv", { ...base, startDate: "2025-12-27T00:00:00Z" });
+    const sixty = await f.call("get_ohlcv", { ...base, startDate: "2025-10-29T00:00:00Z" });
+    const [a, b] = [day, sixty].map((r) => (r.structuredContent as { digest: { sampling: { total: number; returned: number } } }).digest.sampling);
+    expect(a!.total).toBe(1_441);
+    expect(b!.total).toBe(60 * 1_440 + 1);
+    expect(b!.returned).toBe(a!.returned);
+    expect(tokens(textOf(sixty)) / tokens(textOf(day))).toBeLessThanOrEqual(1.3);
+  });
+});
