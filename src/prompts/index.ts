@@ -5,7 +5,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { ASSET_SETS, CANONICAL_LOOKBACK, covers, endpointById, KNOWN_ASSETS, TIMEFRAMES, type Timeframe } from "../catalog/index.js";
-import { completeAssetIn } from "../resources/completions.js";
+import { completeAssetIn, completeSeriesAsset } from "../resources/completions.js";
 import { closest, normalizeAsset } from "../tools/coverage.js";
 
 /** Series worth a look in a brief, in order of preference; only those covering the asset are named. */
@@ -47,7 +47,7 @@ export function registerPrompts(server: McpServer): void {
     {
       title: "Asset brief",
       description: "A short market and on-chain brief on one asset, built from the metrics that cover it.",
-      argsSchema: { asset: completable(z.string().max(40).describe("Lowercase ticker, e.g. btc"), (value) => completeAssetIn("A", value)) },
+      argsSchema: { asset: completable(z.string().max(40).describe("Lowercase ticker, e.g. btc"), (value) => completeSeriesAsset(value, undefined)) },
     },
     ({ asset: raw }) => {
       const asset = knownAsset(raw, null);

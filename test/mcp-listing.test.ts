@@ -1,0 +1,96 @@
+// tools/list: a committed snapshot (a changed description shows up in review), annotations,
+// flat strict schemas with bounded strings, and the units list covering all 24 series ids.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { z } from "zod";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HttpBackend } from "../src/backend/http/index.js";
+import { ENDPOINTS, SERIES_IDS } from "../src/catalog/index.js";
+import { createServer } from "../src/server.js";
+import { allTools } from "../src/tools/index.js";
+import { metricsByUnit } from "../src/tools/metric-list.js";
+import { connect, type Fixture } from "./mcp-fixture.js";
+
+let f: Fixture;
+beforeAll(async () => {
+  f = await connect();
+});
+afterAll(async () => {
+  await f.close();
+});
+
+describe("tools/list", () => {
+  it("matches the committed snapshot", async () => {
+    const { tools } = await f.client.listTools();
+    expect(tools).toMatchSnapshot();
+  });
+
+  it("lists the five contract tools with read-only, idempotent, non-destructive, closed-world annotations", async () => {
+    const { tools } = await f.client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["list_assets", "get_series", "get_ohlcv", "get_metrics_variation", "get_liquidation_heatmap"]);
+    for (const t of tools) {
+      expect(t.title).toBeTruthy();
+      expect(t.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+      expect(t.outputSchema).toMatchObject({ type: "object" });
+    }
+  });
+
+  it("marks the tools open-world when the backend is the real service over HTTP", async () => {
+    const backend = new HttpBackend({ baseUrl: "http://127.0.0.1:9" });
+    const server = createServer({ backend });
+    const client = new Client({ name: "t", version: "1" });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await Promise.all([client.connect(a), server.connect(b)]);
+    const { tools } = await client.listTools();
+    expect(tools.every((t) => t.annotations?.openWorldHint === true)).toBe(true);
+    await client.close();
+    await backend.close();
+  });
+
+  it("advertises the contract's argument names", async () => {
+    const { tools } = await f.client.listTools();
+    const args = Object.fromEntries(tools.map((t) => [t.name, Object.keys(t.inputSchema.properties ?? {})]));
+    expect(args).toEqual({
+      list_assets: ["metric", "asset", "search"],
+      get_series: ["metric", "asset", "startDate", "endDate", "entity_name", "max_points"],
+      get_ohlcv: ["metric", "asset", "timeframe", "exchange", "symbol", "market_type", "startDate", "endDate", "max_points"],
+      get_metrics_variation: ["asset"],
+      get_liquidation_heatmap: ["asset", "timeframe", "lookback", "scope", "exchange", "top_k", "include_matrix"],
+    });
+    const series = tools.find((t) => t.name === "get_series")!.inputSchema.properties as Record<string, { enum?: string[] }>;
+    expect(series.metric!.enum).toEqual(SERIES_IDS);
+  });
+});
+
+describe("tool definitions", () => {
+  it("are flat, strict objects with a length cap on every string", () => {
+    for (const tool of allTools) {
+      const json = z.toJSONSchema(tool.input) as { properties: Record<string, { type?: string; maxLength?: number; enum?: unknown[] }>; additionalProperties?: boolean };
+      expect(json.additionalProperties, tool.name).toBe(false);
+      for (const [name, prop] of Object.entries(json.properties)) {
+        expect(prop.type, `${tool.name}.${name}`).not.toBe("object");
+        expect(prop.type, `${tool.name}.${name}`).not.toBe("array");
+        if (prop.type === "string" && !prop.enum) expect(prop.maxLength, `${tool.name}.${name}`).toBeLessThanOrEqual(64);
+      }
+    }
+  });
+
+  it("name every series id with its unit in get_series' description", () => {
+    const list = metricsByUnit();
+    const [defaultUnit, ...groups] = list.split("; ");
+    const unitOf = new Map<string, string>();
+    for (const group of groups) {
+      const [unit, members] = group.split(": ") as [string, string];
+      for (const member of members.split(", ")) unitOf.set(member, unit);
+    }
+    const labelOf = (segment: string) => {
+      for (const [member, unit] of unitOf) {
+        if (member === segment || (member.endsWith("*") && segment.startsWith(member.slice(0, -1))) || (member.startsWith("*") && segment.endsWith(member.slice(1)))) return unit;
+      }
+      return defaultUnit!.replace(" unless noted", "");
+    };
+    const expected: Record<string, string> = { "native units": "coins", addresses: "count", "USD per TH/s per day": "USD" };
+    for (const e of ENDPOINTS.filter((x) => x.kind === "series")) expect(labelOf(e.segment), e.id).toBe(expected[e.unit] ?? e.unit);
+    expect(allTools.find((t) => t.name === "get_series")!.description).toContain(list);
+  });
+});
