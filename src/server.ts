@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { ListToolsRequestSchema, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, ListToolsRequestSchema, McpError, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { InProcessBackend } from "./backend/inprocess/backend.js";
 import { createHttpBackend } from "./backend/http/index.js";
@@ -70,7 +70,36 @@ export function createServer({ backend, config }: CreateServerOptions): McpServe
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   registerResources(server, backend);
   registerPrompts(server);
+  invalidParamsAsCallerErrors(server);
   return server;
+}
+
+type RequestHandler = (request: unknown, extra: unknown) => Promise<unknown>;
+
+/**
+ * The SDK answers a request whose params fail the method's schema (tools/call with an array as
+ * `arguments`, resources/read without a uri…) with -32603 Internal error. The fault is the caller's:
+ * answer -32602 Invalid params naming the field. The handler map is the SDK's internal; a test pins it.
+ */
+function invalidParamsAsCallerErrors(server: McpServer): void {
+  const handlers = (server.server as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  if (!(handlers instanceof Map)) return;
+  for (const [method, handler] of [...(handlers as Map<string, RequestHandler>)]) {
+    handlers.set(method, async (request: unknown, extra: unknown) => {
+      try {
+        return await handler(request, extra);
+      } catch (err) {
+        const issues = (err as { issues?: unknown }).issues;
+        // Both zod flavours: ZodError (classic) and $ZodError (core/mini, what the SDK parses with).
+        if (!(err instanceof Error) || !/^\$?ZodError$/.test(err.name) || !Array.isArray(issues)) throw err;
+        const detail = (issues as { path?: PropertyKey[]; message?: string }[])
+          .slice(0, 3)
+          .map((issue) => `${(issue.path ?? []).map(String).join(".") || "params"}: ${issue.message ?? "invalid"}`)
+          .join("; ");
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${detail}`);
+      }
+    });
+  }
 }
 
 function toolContext(backend: Backend, extra: Extra, configuredKey: string | undefined): ToolContext {
