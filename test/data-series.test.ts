@@ -59,6 +59,28 @@ describe("determinism and range independence", () => {
   });
 });
 
+describe("bounded memo tables", () => {
+  it("evict the oldest entries and recompute identical values after eviction", async () => {
+    const { Memo } = await import("../src/backend/inprocess/data/memo.js");
+    const memo = new Memo<string, number>(2);
+    let made = 0;
+    const make = (v: number) => () => (made++, v);
+    expect(memo.getOr("a", make(1))).toBe(1);
+    expect(memo.getOr("b", make(2))).toBe(2);
+    expect(memo.getOr("a", make(9))).toBe(1);
+    expect(memo.getOr("c", make(3))).toBe(3);
+    expect(memo.get("a")).toBeUndefined();
+    expect(made).toBe(3);
+
+    // More assets than the on-chain state table holds: btc's state is evicted and rebuilt.
+    const runningTotal = ep("exchange_flow/running_total_usd");
+    const before = Array.from(generateColumns(q(runningTotal, at("2025-11-01"), at("2025-11-05"))).values);
+    const { chainState } = await import("../src/backend/inprocess/data/chain.js");
+    for (let i = 0; i < 140; i++) chainState(`memo_probe_${i}`, at("2025-01-01") / DAY_MS);
+    expect(Array.from(generateColumns(q(runningTotal, at("2025-11-01"), at("2025-11-05"))).values)).toEqual(before);
+  });
+});
+
 describe("history bounds and bucket counts", () => {
   it("inception dates: btc 2010-07-18, eth 2015-08-07, others between 2013 and 2024", () => {
     expect(inceptionMs("btc")).toBe(at("2010-07-18"));

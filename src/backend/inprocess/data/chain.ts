@@ -4,6 +4,7 @@
 import { BTC_RESERVE, ETH_RESERVE, ETH_SUPPLY, REF_DAY, STABLES_SUPPLY, btcSupply, interpolate } from "./anchors.js";
 import { gauss, octaveNoise, u01, valueNoise, type Octave } from "./hash.js";
 import { dailyLogPrice } from "./price.js";
+import { Memo } from "./memo.js";
 import { profileOf, type Profile } from "./profiles.js";
 
 /** Circulating supply (native units) at the end of a day. */
@@ -14,7 +15,7 @@ export function supplyOf(asset: string, day: number): number {
   if (asset === "all_stablecoins") return Math.exp(interpolate(STABLES_SUPPLY, day).log);
   const years = (day - REF_DAY) / 365;
   // Supply grows toward the reference level; mature tokens grow slowly, stablecoins fast.
-  return profile.refSupply * Math.exp(Math.max(-3, profile.supplyGrowth * years));
+  return profile.refSupply * Math.exp(Math.min(2, Math.max(-3, profile.supplyGrowth * years)));
 }
 
 const RESERVE_OCTAVES: readonly Octave[] = [
@@ -108,15 +109,11 @@ export class ChainState {
   }
 }
 
-const states = new Map<string, ChainState>();
+const states = new Memo<string, ChainState>(128);
 
 /** The asset's state, covering at least `day` (and the reference day, for calibration). */
 export function chainState(asset: string, day: number): ChainState {
-  let state = states.get(asset);
-  if (!state) {
-    state = new ChainState(profileOf(asset));
-    states.set(asset, state);
-  }
+  const state = states.getOr(asset, () => new ChainState(profileOf(asset)));
   state.ensure(Math.max(day, REF_DAY));
   return state;
 }

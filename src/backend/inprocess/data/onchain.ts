@@ -5,6 +5,7 @@ import { REF_DAY, dayOf } from "./anchors.js";
 import { chainState, reserveOf, supplyOf } from "./chain.js";
 import { gauss, hash2, normalCdf, s11, u01, unit, valueNoise } from "./hash.js";
 import { dailyLogPrice, dailyPrice } from "./price.js";
+import { Memo } from "./memo.js";
 import { profileOf, type Profile } from "./profiles.js";
 
 const h = (p: Profile, k: number) => u01(p.seed, 500 + k);
@@ -96,7 +97,7 @@ const CUSTODY: Partial<Record<Venue, number>> = {
 
 const VENUE_INDEX = new Map<string, number>(VENUES.map((v, i) => [v, i]));
 const SHARE_CHUNK = 128;
-const shareCache = new Map<string, Map<number, Float64Array>>();
+const shareCache = new Memo<string, Float64Array>(2048);
 
 /** Normalized custody shares of every venue for a block of days (row-major: day, venue). */
 function shareChunk(p: Profile, chunkIndex: number): Float64Array {
@@ -123,17 +124,8 @@ export function entityShare(asset: string, day: number, entity: string): number 
   const v = VENUE_INDEX.get(entity);
   if (v === undefined) return 0;
   const p = profileOf(asset);
-  let chunks = shareCache.get(p.base);
-  if (!chunks) {
-    chunks = new Map();
-    shareCache.set(p.base, chunks);
-  }
   const index = Math.floor(day / SHARE_CHUNK);
-  let chunk = chunks.get(index);
-  if (!chunk) {
-    chunk = shareChunk(p, index);
-    chunks.set(index, chunk);
-  }
+  const chunk = shareCache.getOr(`${p.base}|${index}`, () => shareChunk(p, index));
   return chunk[(day - index * SHARE_CHUNK) * VENUES.length + v]!;
 }
 
@@ -141,18 +133,13 @@ export function exchangeReserve(asset: string, day: number, entity: string): num
   return reserveOf(asset, day) * entityShare(asset, day, entity);
 }
 
-const runningTotals = new Map<string, { start: number; values: number[] }>();
+const runningTotals = new Memo<string, { start: number; values: number[] }>(256);
 
 /** Σ of daily net flow × price since inception (USD); the same history whatever range is asked. */
 export function runningTotalUsd(asset: string, day: number, entity: string): number {
   const key = `${asset}|${entity}`;
-  let memo = runningTotals.get(key);
   const start = chainState(asset, day).start;
-  if (!memo) {
-    memo = { start, values: [] };
-    runningTotals.set(key, memo);
-  }
-  const { values } = memo;
+  const { values } = runningTotals.getOr(key, () => ({ start, values: [] }));
   let prev = values.length > 0 ? exchangeReserve(asset, start + values.length - 1, entity) : exchangeReserve(asset, start, entity);
   for (let d = start + values.length; d <= day; d++) {
     const reserve = exchangeReserve(asset, d, entity);

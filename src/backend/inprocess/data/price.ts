@@ -5,6 +5,7 @@ import {
   BTC_PRICE, ETH_PRICE, GOLD_PRICE, REF_DAY, dayOf, interpolate, type AnchorTable,
 } from "./anchors.js";
 import { octaveNoise, s11, type Octave } from "./hash.js";
+import { Memo } from "./memo.js";
 import { profileOf, type Profile } from "./profiles.js";
 
 /** Daily noise of a BTC-like path: fine octaves keep daily texture, coarse ones make swings. */
@@ -68,23 +69,17 @@ let btcRefLog: number | undefined;
 /** Natural log of the daily close (USD) of an asset on a day (days since 1970-01-01). */
 export function dailyLogPrice(asset: string, day: number): number {
   // Memoized in chunks of days: every generator reads the same few thousand closes repeatedly.
-  let chunks = logCache.get(asset);
-  if (!chunks) {
-    chunks = new Map();
-    logCache.set(asset, chunks);
-  }
   const key = Math.floor(day / CHUNK_DAYS);
-  let chunk = chunks.get(key);
-  if (!chunk) {
-    chunk = new Float64Array(CHUNK_DAYS);
-    for (let i = 0; i < CHUNK_DAYS; i++) chunk[i] = computeLogPrice(asset, key * CHUNK_DAYS + i);
-    chunks.set(key, chunk);
-  }
+  const chunk = logCache.getOr(`${asset}|${key}`, () => {
+    const out = new Float64Array(CHUNK_DAYS);
+    for (let i = 0; i < CHUNK_DAYS; i++) out[i] = computeLogPrice(asset, key * CHUNK_DAYS + i);
+    return out;
+  });
   return chunk[day - key * CHUNK_DAYS]!;
 }
 
 const CHUNK_DAYS = 256;
-const logCache = new Map<string, Map<number, Float64Array>>();
+const logCache = new Memo<string, Float64Array>(8192);
 
 function computeLogPrice(asset: string, day: number): number {
   const profile = profileOf(asset);
@@ -128,15 +123,11 @@ function altIdio(profile: Profile, day: number): number {
   return a + (b - a) * f + 0.6 * profile.vol * octaveNoise(profile.seed, day, DAILY_OCTAVES, distance + 200);
 }
 
-const altRef = new Map<string, number>();
+const altRef = new Memo<string, number>(2048);
 
 function altLog(profile: Profile, day: number): number {
   if (btcRefLog === undefined) btcRefLog = dailyLogPrice("btc", REF_DAY);
-  let ref = altRef.get(profile.base);
-  if (ref === undefined) {
-    ref = altIdio(profile, REF_DAY);
-    altRef.set(profile.base, ref);
-  }
+  const ref = altRef.getOr(profile.base, () => altIdio(profile, REF_DAY));
   const btc = dailyLogPrice("btc", day) - btcRefLog;
   return Math.log(profile.refPrice) + profile.beta * btc + altIdio(profile, day) - ref;
 }

@@ -2,6 +2,7 @@
 // Known majors carry real-world levels; every other ticker gets plausible hashed ones.
 import { dayOf, BTC_INCEPTION_DAY, ETH_INCEPTION_DAY, REF_DAY } from "./anchors.js";
 import { seedOf, unit, mix32 } from "./hash.js";
+import { Memo } from "./memo.js";
 
 export type PriceModel = "btc" | "eth" | "gold" | "stable" | "alt";
 
@@ -61,7 +62,7 @@ const GOLD = new Set(["paxg", "xaut"]);
 /** Chain suffixes of the spec's multi-chain tickers. */
 const SUFFIX = /_(eth|trx|omni|avaxc|eos)$/;
 
-const cache = new Map<string, Profile>();
+const cache = new Memo<string, Profile>(4096);
 
 export function baseOf(asset: string): string {
   if (asset === "all_stablecoins" || asset === "flow_native") return asset;
@@ -69,12 +70,7 @@ export function baseOf(asset: string): string {
 }
 
 export function profileOf(asset: string): Profile {
-  let profile = cache.get(asset);
-  if (!profile) {
-    profile = buildProfile(asset);
-    cache.set(asset, profile);
-  }
-  return profile;
+  return cache.getOr(asset, () => buildProfile(asset));
 }
 
 function buildProfile(asset: string): Profile {

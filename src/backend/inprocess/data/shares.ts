@@ -2,6 +2,7 @@
 // per (asset, venue, market type, quote), so filtered series sum exactly to the unfiltered one.
 import { MARKET_TYPES, VENUES, type MarketType, type Venue } from "../../../catalog/index.js";
 import { gauss, hash2, unit } from "./hash.js";
+import { Memo } from "./memo.js";
 import { profileOf } from "./profiles.js";
 
 /** [perpetual + dated derivatives weight, spot weight, dated-future fraction of derivatives]. */
@@ -86,8 +87,8 @@ export interface ShareFilter {
   symbol?: string;
 }
 
-const cache = new Map<string, number>();
-const weightCache = new Map<string, Float64Array>();
+const cache = new Memo<string, number>(4096);
+const weightCache = new Memo<string, Float64Array>(1024);
 
 /**
  * Fraction of the asset's unfiltered activity matching the filter (1 without filters). Σ over the
@@ -98,14 +99,11 @@ export function shareOf(asset: string, family: ShareFamily, filter: ShareFilter)
   const { exchange, marketType, symbol } = filter;
   if (!exchange && !marketType && !symbol) return 1;
   const key = `${asset}|${family}|${exchange ?? ""}|${marketType ?? ""}|${symbol ?? ""}`;
-  const hit = cache.get(key);
-  if (hit !== undefined) return hit;
-  const wKey = `${asset}|${family}`;
-  let weights = weightCache.get(wKey);
-  if (!weights) {
-    weights = venueMarketWeights(asset, family);
-    weightCache.set(wKey, weights);
-  }
+  return cache.getOr(key, () => computeShare(asset, family, filter));
+}
+
+function computeShare(asset: string, family: ShareFamily, { exchange, marketType, symbol }: ShareFilter): number {
+  const weights = weightCache.getOr(`${asset}|${family}`, () => venueMarketWeights(asset, family));
   const baseTicker = profileOf(asset).base.toUpperCase();
   let share = 0;
   VENUES.forEach((venue, v) => {
@@ -116,7 +114,6 @@ export function shareOf(asset: string, family: ShareFamily, filter: ShareFilter)
       share += symbol ? w * symbolShare(baseTicker, venue, mt, symbol) : w;
     });
   });
-  cache.set(key, share);
   return share;
 }
 

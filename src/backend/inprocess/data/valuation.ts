@@ -3,6 +3,7 @@
 import { REF_DAY } from "./anchors.js";
 import { chainState, indexOf, supplyOf, type ChainState } from "./chain.js";
 import { normalCdf, u01, valueNoise } from "./hash.js";
+import { Memo } from "./memo.js";
 import { profileOf } from "./profiles.js";
 
 interface Calibration {
@@ -18,11 +19,13 @@ const TARGETS: Record<string, { realized: number; sth: number; lthMvrv: number; 
   eth: { realized: 2_746, sth: 3_350, lthMvrv: 1.2, cvdd: 1_800 },
 };
 
-const calibrations = new Map<string, Calibration>();
+const calibrations = new Memo<string, Calibration>(1024);
 
 function calibration(asset: string, state: ChainState): Calibration {
-  let c = calibrations.get(asset);
-  if (c) return c;
+  return calibrations.getOr(asset, () => calibrate(asset, state));
+}
+
+function calibrate(asset: string, state: ChainState): Calibration {
   const profile = profileOf(asset);
   const i = indexOf(state, REF_DAY);
   const price = state.price[i]!;
@@ -33,14 +36,12 @@ function calibration(asset: string, state: ChainState): Calibration {
     lthMvrv: 0.7 + 1.6 * h(3),
     cvdd: price * (0.25 + 0.3 * h(4)),
   };
-  c = {
+  return {
     realized: target.realized / state.realized[i]!,
     sth: target.sth / state.sthCost[i]!,
     lth: price / target.lthMvrv / state.lthCost[i]!,
     cvdd: target.cvdd / state.cvddRaw[i]!,
   };
-  calibrations.set(asset, c);
-  return c;
 }
 
 function at(asset: string, day: number): { state: ChainState; i: number; c: Calibration; price: number } {
