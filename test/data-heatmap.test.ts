@@ -98,8 +98,8 @@ describe("generateHeatmap", () => {
     expect(peak).toBeLessThan(400e6);
     const eth2y = cells(heatmap({ asset: "eth", timeframe: "6h", lookback: "2y" }));
     const ratio = max(eth2y) / peak;
-    expect(ratio).toBeGreaterThan(0.25);
-    expect(ratio).toBeLessThan(0.9);
+    expect(ratio).toBeGreaterThan(0.3);
+    expect(ratio).toBeLessThan(0.6);
     const binance = max(cells(heatmap({ timeframe: "6h", lookback: "2y", scope: "exchange", exchange: "binance" }))) / peak;
     expect(binance).toBeGreaterThan(0.1);
     expect(binance).toBeLessThan(0.5);

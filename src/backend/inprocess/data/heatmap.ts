@@ -110,7 +110,10 @@ export function generateHeatmap(q: HeatmapQuery): Heatmap {
   }
   const levels = priceLevels(low * 0.8, high * 1.2);
 
-  const scale = q.scope === "exchange" && q.exchange ? derivativesShare(asset, q.exchange) : 1;
+  const model = profileOf(asset).model;
+  // Open interest per unit of volume: BTC carries the most leverage per dollar traded.
+  const intensity = model === "btc" ? 1 : model === "eth" ? 0.65 : 0.5;
+  const scale = intensity * (q.scope === "exchange" && q.exchange ? derivativesShare(asset, q.exchange) : 1);
   const entries = new Float64Array(total);
   const volume = generateColumns({ endpoint: VOLUME, asset, timeframe, startMs: start, endMs: last });
   const offset = volume.times.length > 0 ? Math.round((volume.times[0]! - start) / step) : total;

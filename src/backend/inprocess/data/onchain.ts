@@ -35,12 +35,17 @@ export function metcalfeRatio(asset: string, day: number): number {
   return Math.log(cap) / (2 * Math.log(activeAddresses(asset, day)));
 }
 
-/** Power-law tail of address balances: count of addresses holding ≥ `usd` (BTC: 148k ≥ $1M, 17k ≥ $10M). */
+/**
+ * Power-law tail of address balances: count of addresses holding ≥ `usd` (BTC: 148k ≥ $1M,
+ * 17k ≥ $10M; ETH: ~16k ≥ $1M, ~2k ≥ $10M).
+ */
 function addressesAbove(asset: string, day: number, usd: number): number {
   const p = profileOf(asset);
-  const alpha = p.model === "btc" ? 0.93 : 0.72 + 0.18 * h(p, 2);
+  const major = p.model === "btc" || p.model === "eth";
+  const alpha = major ? 0.93 : 0.72 + 0.18 * h(p, 2);
+  const scale = p.model === "eth" ? 9_500 : 19_500;
   const cap = dailyPrice(asset, day) * supplyOf(asset, day);
-  return 19_500 * holders(p, day) * ((cap * 5e-6) / usd) ** alpha;
+  return scale * holders(p, day) * ((cap * 5e-6) / usd) ** alpha;
 }
 
 export function addressesAboveUsd(asset: string, day: number, usd: number): number {

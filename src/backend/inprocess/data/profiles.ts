@@ -29,6 +29,8 @@ export interface Profile {
   tradeSize: number;
   /** Spot trades per day at REF_DAY. */
   refSpotTrades: number;
+  /** Listing breadth: 1 for btc/eth (every venue), 2 for other majors (every sizeable venue), 3 otherwise. */
+  tier: 1 | 2 | 3;
 }
 
 type Known = [inception: string, price: number, supply: number, derivVolume: number];
@@ -127,6 +129,7 @@ function buildProfile(asset: string): Profile {
     refDerivVolume,
     tradeSize: model === "btc" ? 3200 : model === "eth" ? 2400 : 300 + 1500 * h(11),
     refSpotTrades: model === "btc" ? 7e6 : model === "eth" ? 5e6 : Math.max(2e3, (refDerivVolume / 1e4) * (0.3 + 0.5 * h(12))),
+    tier: model === "btc" || model === "eth" ? 1 : known || base === "usdt" || base === "usdc" ? 2 : 3,
   };
 }
 

@@ -55,8 +55,7 @@ export type ShareFamily = "volume" | "trades" | "spot";
 /** Weights per (venue, market type) for an asset, normalized to sum to 1 (index v * 3 + m). */
 function venueMarketWeights(asset: string, family: ShareFamily): Float64Array {
   const profile = profileOf(asset);
-  const major = profile.model === "btc" || profile.model === "eth";
-  const jitter = major ? 0.12 : 0.45;
+  const jitter = profile.tier === 1 ? 0.12 : profile.tier === 2 ? 0.3 : 0.45;
   const weights = new Float64Array(VENUES.length * 3);
   // Spot activity relative to derivatives: spot trades are smaller, so they weigh more by count.
   const spotScale = family === "volume" ? 0.22 : family === "trades" ? 0.32 : 1;
@@ -64,8 +63,8 @@ function venueMarketWeights(asset: string, family: ShareFamily): Float64Array {
   VENUES.forEach((venue, v) => {
     const [deriv, spot, futureFraction] = VENUE_WEIGHTS[venue];
     const size = Math.max(deriv, spot);
-    // Smaller venues list fewer assets; the majors are everywhere.
-    const listed = major || unit(hash2(profile.seed ^ 0x0badf00d, v)) < 0.3 + 0.68 * (size / 100) ** 0.25;
+    // Smaller venues list fewer assets; the majors are everywhere, other majors on every sizeable venue.
+    const listed = profile.tier === 1 || (profile.tier === 2 && size >= 5) || unit(hash2(profile.seed ^ 0x0badf00d, v)) < 0.3 + 0.68 * (size / 100) ** 0.25;
     if (!listed) return;
     const scale = Math.exp(jitter * gauss(profile.seed ^ 0x1234567, v));
     const future = venue === "cme" && !CME_ASSETS.has(profile.base) ? 0 : deriv * futureFraction;
