@@ -22,7 +22,7 @@ export function anchorTable(points: ReadonlyArray<readonly [string, number]>): A
 }
 
 /** Index of the last anchor at or before `day` (-1 when before the first). */
-export function anchorIndex(table: AnchorTable, day: number): number {
+function anchorIndex(table: AnchorTable, day: number): number {
   const { days } = table;
   let lo = 0;
   let hi = days.length - 1;

@@ -13,11 +13,6 @@ export function hash2(seed: number, i: number): number {
   return mix32((seed ^ mix32((i | 0) + 0x9e3779b9)) >>> 0);
 }
 
-/** Hash of a seed and two integer indices. */
-export function hash3(seed: number, i: number, j: number): number {
-  return hash2(hash2(seed, i), j);
-}
-
 /** Seed from a string (FNV-1a, then mixed). */
 export function seedOf(text: string): number {
   let h = 0x811c9dc5;

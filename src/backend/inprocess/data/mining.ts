@@ -47,12 +47,10 @@ export function difficulty(asset: string, day: number): number {
   return base * Math.exp(0.8 * (ema - ref) + (0.2 * (start - REF_DAY)) / 365);
 }
 
-/** Hash rate in TH/s implied by difficulty (BTC: D·2³²/600 s). */
+/** Hash rate in TH/s implied by difficulty: BTC D·2³²/600 s, ETH D/13.3 s. */
 function hashRateTHs(asset: string, day: number): number {
   const d = difficulty(asset, day);
-  if (profileOf(asset).model === "btc") return (d * 2 ** 32) / 600 / 1e12;
-  if (asset === "eth") return d / 13.3 / 1e12;
-  return d / 1e6;
+  return profileOf(asset).model === "btc" ? (d * 2 ** 32) / 600 / 1e12 : d / 13.3 / 1e12;
 }
 
 /** ETH block reward by era (5, 3, then 2 ETH), ~6,500 blocks a day. */

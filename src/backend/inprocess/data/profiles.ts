@@ -1,6 +1,6 @@
 // Per-asset profile of the synthetic world: what drives its price, its scale and its start date.
 // Known majors carry real-world levels; every other ticker gets plausible hashed ones.
-import { dayOf, BTC_INCEPTION_DAY, ETH_INCEPTION_DAY, REF_DAY } from "./anchors.js";
+import { dayOf, BTC_INCEPTION_DAY, ETH_INCEPTION_DAY } from "./anchors.js";
 import { seedOf, unit, mix32 } from "./hash.js";
 import { Memo } from "./memo.js";
 
@@ -132,9 +132,3 @@ function buildProfile(asset: string): Profile {
     tier: model === "btc" || model === "eth" ? 1 : known || base === "usdt" || base === "usdc" ? 2 : 3,
   };
 }
-
-export function isStable(asset: string): boolean {
-  return profileOf(asset).model === "stable";
-}
-
-export { REF_DAY };

@@ -133,11 +133,3 @@ function symbolShare(baseTicker: string, venue: Venue, marketType: MarketType, s
 export function derivativesShare(asset: string, venue: Venue): number {
   return shareOf(asset, "volume", { exchange: venue, marketType: "swap" }) + shareOf(asset, "volume", { exchange: venue, marketType: "future" });
 }
-
-/** Symbols the asset trades under (for documentation and tests): base + every known quote. */
-export function knownSymbols(asset: string): string[] {
-  const base = profileOf(asset).base.toUpperCase();
-  const quotes = new Set<string>();
-  for (const venue of VENUES) for (const mt of MARKET_TYPES) for (const [q] of quotesOf(venue, mt)) if (q !== base) quotes.add(q);
-  return [...quotes].sort().map((q) => base + q);
-}
