@@ -1,0 +1,74 @@
+// `npm run demo`: builds if needed, starts `node dist/cli.js` over stdio as Claude Desktop would,
+// and drives a short scripted session through every tool, printing what the model reads.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+
+const ROOT = join(import.meta.dirname, "..");
+const ENTRY = join(ROOT, "dist", "cli.js");
+const NOW = "2025-12-28T12:00:00Z";
+
+const STEPS: Array<{ why: string; tool: string; args: Record<string, unknown> }> = [
+  { why: "Which assets does the CVDD price floor cover?", tool: "list_assets", args: { metric: "lifespan/Cvdd" } },
+  { why: "ETH held on exchanges this year", tool: "get_series", args: { metric: "exchange_flow/exchange_reserve", asset: "eth", startDate: "2025-01-01" } },
+  { why: "BTC perpetuals volume, hourly, last 7 days", tool: "get_ohlcv", args: { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1h", startDate: "2025-12-21" } },
+  { why: "Everything tracked for SOL at a glance", tool: "get_metrics_variation", args: { asset: "sol" } },
+  { why: "Where would BTC longs and shorts be liquidated?", tool: "get_liquidation_heatmap", args: { asset: "btc", timeframe: "1h" } },
+  { why: "A typo: the error says how to fix it", tool: "get_series", args: { metric: "lifespan/Cvdd", asset: "ethh" } },
+];
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function buildIfNeeded(): void {
+  if (existsSync(ENTRY) && statSync(ENTRY).mtimeMs >= newestMtime(join(ROOT, "src"))) return;
+  process.stderr.write("building dist/ …\n");
+  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  const result = spawnSync(process.execPath, [tsc, "-p", join(ROOT, "tsconfig.build.json")], { stdio: "inherit" });
+  if (result.status !== 0) throw new Error("the build failed; see the compiler output above");
+}
+
+async function main(): Promise<void> {
+  buildIfNeeded();
+  const stateDir = mkdtempSync(join(tmpdir(), "crypto-metrics-demo-"));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [ENTRY],
+    env: { PATH: process.env.PATH ?? "", CRYPTO_METRICS_NOW: NOW, CRYPTO_METRICS_STATE_DIR: stateDir, CRYPTO_METRICS_LOG_LEVEL: "warn" },
+    stderr: "inherit",
+  });
+  const client = new Client({ name: "crypto-metrics-demo", version: "1.0.0" });
+  try {
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    const out = (text: string) => process.stdout.write(`${text}\n`);
+    out(`Connected over stdio to ${client.getServerVersion()?.name} ${client.getServerVersion()?.version} (data pinned at ${NOW}).`);
+    out(`Tools: ${tools.map((t) => t.name).join(", ")}\n`);
+    for (const step of STEPS) {
+      const result = (await client.callTool({ name: step.tool, arguments: step.args })) as CallToolResult;
+      const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+      out(`━━ ${step.why}`);
+      out(`▶ ${step.tool} ${JSON.stringify(step.args)}${result.isError ? "  → isError" : ""}`);
+      out(`${text}\n`);
+    }
+  } finally {
+    await client.close();
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`demo failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
