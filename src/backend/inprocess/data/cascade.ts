@@ -28,6 +28,8 @@ export interface CascadeSeeds {
   common: number;
   /** Specific to one series: its own texture on top of the shared one. */
   own: number;
+  /** Activity multiplier per UTC hour of a day (price moves draw volume); 1 when absent. */
+  hourly?: (day: number) => Float64Array;
 }
 
 function weight(seeds: CascadeSeeds, index: number, sigma: number): number {
@@ -46,11 +48,12 @@ function normalizeGroups(values: Float64Array, groups: number, count: number): v
 }
 
 function hourWeights(seeds: CascadeSeeds, day: number): void {
+  const activity = seeds.hourly?.(day);
   for (let h = 0; h < 24; h++) {
     const index = day * 24 + h;
     // Occasional bursts (liquidation cascades, news): 2–5× for an hour.
     const burst = u01(seeds.common ^ 0x3c6ef372, index) < 0.02 ? 2 + 3 * u01(seeds.common ^ 0x7f4a7c15, index) : 1;
-    hours[h] = SEASON[h]! * burst * weight(seeds, index, 0.22);
+    hours[h] = SEASON[h]! * burst * (activity ? activity[h]! : 1) * weight(seeds, index, 0.22);
   }
   normalizeGroups(hours, 1, 24);
 }

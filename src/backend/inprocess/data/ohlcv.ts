@@ -1,9 +1,9 @@
 // Daily totals of the additive OHLCV-style series (derivatives volume and buy trades, spot trades):
 // driven by the price path (USD level, big moves), market maturity, weekdays and hashed noise.
-import type { Endpoint } from "../../../catalog/index.js";
+import { DAY_MS, type Endpoint } from "../../../catalog/index.js";
 import { dayOf, REF_DAY } from "./anchors.js";
 import { gauss, seedOf, valueNoise } from "./hash.js";
-import { dailyLogPrice } from "./price.js";
+import { dailyLogPrice, priceAt } from "./price.js";
 import { profileOf, type Profile } from "./profiles.js";
 import type { CascadeSeeds } from "./cascade.js";
 import type { ShareFamily } from "./shares.js";
@@ -50,7 +50,23 @@ export function familyOf(endpoint: Endpoint): ShareFamily {
 
 export function cascadeSeeds(asset: string, endpoint: Endpoint): CascadeSeeds {
   const base = seedOf(asset);
-  return { common: base ^ 0x27d4eb2f, own: seedOf(`${asset}|${endpoint.id}`) };
+  return { common: base ^ 0x27d4eb2f, own: seedOf(`${asset}|${endpoint.id}`), hourly: (day) => hourlyActivity(asset, day) };
+}
+
+const activity = new Float64Array(24);
+
+/** Hours with big price moves draw volume: 1 for a typical hour, up to 4× for a violent one. */
+function hourlyActivity(asset: string, day: number): Float64Array {
+  const profile = profileOf(asset);
+  const typical = profile.model === "stable" ? 0.0004 : 0.004 * Math.max(0.4, profile.vol);
+  let prev = Math.log(priceAt(asset, day * DAY_MS));
+  for (let h = 0; h < 24; h++) {
+    const next = Math.log(priceAt(asset, day * DAY_MS + (h + 1) * 3_600_000));
+    const excess = Math.max(0, Math.abs(next - prev) / typical - 1);
+    activity[h] = Math.min(4, 1 + 0.5 * excess * excess);
+    prev = next;
+  }
+  return activity;
 }
 
 /** Buy share of derivatives trades: 45–55 %, mean-reverting, leaning with the day's move. */
