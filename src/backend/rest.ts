@@ -97,7 +97,9 @@ function formatHost(host: string): string {
 
 /** Listens on host:port (port 0 picks a free one) and resolves once the socket is bound. */
 export async function startRestServer(service: InProcessService, options: RestServerOptions): Promise<RestServer> {
-  const server = createServer(restHandler(service));
+  // Node checks header and request timeouts only every connectionsCheckingInterval (30 s by default),
+  // which would let a slow-header client hold a socket for up to 40 s; check every second.
+  const server = createServer({ connectionsCheckingInterval: 1_000 }, restHandler(service));
   // Slow or idle clients must not hold sockets open (Node's own defaults are minutes long).
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;

@@ -32,7 +32,8 @@ export interface RunningHttpServer {
 }
 
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
-  const server = createHttpServer((req, res) => {
+  // Timeouts are enforced only every connectionsCheckingInterval (30 s by default): check every second.
+  const server = createHttpServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
     handle(req, res, options).catch((err: unknown) => {
       log.error("http request failed", { error: err instanceof Error ? err.message : String(err) });
       if (!res.headersSent) sendError(res, 500, -32603, "Internal error");
