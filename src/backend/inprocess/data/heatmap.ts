@@ -139,7 +139,13 @@ export function generateHeatmap(q: HeatmapQuery): Heatmap {
     return out;
   });
   const floor = peak * THRESHOLD;
-  const z = cells.map((row) => Array.from(row, (v) => (v < floor ? 0 : Math.round(v))));
+  // A plain loop, not Array.from(row, fn): that iterates a typed array through iterator results
+  // and boxes every value (≈10× the matrix's own size in garbage).
+  const z = cells.map((row) => {
+    const out: number[] = new Array(columns);
+    for (let j = 0; j < columns; j++) out[j] = row[j]! < floor ? 0 : Math.round(row[j]!);
+    return out;
+  });
 
   const x: string[] = new Array(columns);
   const df: Heatmap["df"] = new Array(columns);

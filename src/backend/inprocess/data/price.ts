@@ -70,13 +70,23 @@ let btcRefLog: number | undefined;
 export function dailyLogPrice(asset: string, day: number): number {
   // Memoized in chunks of days: every generator reads the same few thousand closes repeatedly.
   const key = Math.floor(day / CHUNK_DAYS);
+  // Callers walk days in order: the last chunk answers almost every call without building the
+  // memo's string key and closure (tens of MB of garbage per heatmap otherwise).
+  if (key === lastKey && asset === lastAsset) return lastChunk[day - key * CHUNK_DAYS]!;
   const chunk = logCache.getOr(`${asset}|${key}`, () => {
     const out = new Float64Array(CHUNK_DAYS);
     for (let i = 0; i < CHUNK_DAYS; i++) out[i] = computeLogPrice(asset, key * CHUNK_DAYS + i);
     return out;
   });
+  lastAsset = asset;
+  lastKey = key;
+  lastChunk = chunk;
   return chunk[day - key * CHUNK_DAYS]!;
 }
+
+let lastAsset = "";
+let lastKey = NaN;
+let lastChunk: Float64Array = new Float64Array(0);
 
 const CHUNK_DAYS = 256;
 const logCache = new Memo<string, Float64Array>(8192);

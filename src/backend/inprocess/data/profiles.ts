@@ -72,8 +72,15 @@ export function baseOf(asset: string): string {
 }
 
 export function profileOf(asset: string): Profile {
-  return cache.getOr(asset, () => buildProfile(asset));
+  // Generators ask for the same asset's profile per point: answer repeats without a closure.
+  if (asset === lastAsset) return lastProfile!;
+  lastProfile = cache.getOr(asset, () => buildProfile(asset));
+  lastAsset = asset;
+  return lastProfile;
 }
+
+let lastAsset: string | undefined;
+let lastProfile: Profile | undefined;
 
 function buildProfile(asset: string): Profile {
   const base = baseOf(asset);
