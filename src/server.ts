@@ -8,8 +8,9 @@ import { InProcessBackend } from "./backend/inprocess/backend.js";
 import { createHttpBackend } from "./backend/http/index.js";
 import type { Backend, BackendContext } from "./backend/types.js";
 import type { Config } from "./config.js";
-import { registerPrompts } from "./prompts/index.js";
-import { registerResources } from "./resources/index.js";
+import { PROMPT_COMPLETERS, registerPrompts } from "./prompts/index.js";
+import { installCompletions } from "./resources/completions.js";
+import { registerResources, TEMPLATE_COMPLETERS } from "./resources/index.js";
 import { runTool, type ToolContext } from "./tools/define-tool.js";
 import { allTools } from "./tools/index.js";
 import { toolListing } from "./tools/listing.js";
@@ -70,6 +71,8 @@ export function createServer({ backend, config }: CreateServerOptions): McpServe
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   registerResources(server, backend);
   registerPrompts(server);
+  installCompletions(server, PROMPT_COMPLETERS, TEMPLATE_COMPLETERS);
+  // Last: it wraps every request handler registered so far.
   invalidParamsAsCallerErrors(server);
   return server;
 }

@@ -73,13 +73,22 @@ describe("completions", () => {
     expect(await complete(SERIES, "asset", "bt")).toContain("btc");
   });
 
+  it("completes an unknown prompt, template or argument to nothing instead of failing", async () => {
+    const prompt = await f.client.complete({ ref: { type: "ref/prompt", name: "no_such_prompt" }, argument: { name: "arg1", value: "x" } });
+    expect(prompt.completion.values).toEqual([]);
+    expect(await complete("crypto-metrics://nothing/{x}", "x", "")).toEqual([]);
+    expect(await complete(SERIES, "colour", "")).toEqual([]);
+  });
+
   it("completes groups and segments, narrowed by the chosen asset", async () => {
     expect(await complete(SERIES, "group", "li")).toEqual(["lifespan"]);
     expect(await complete(SERIES, "segment", "", { group: "lifespan", asset: "doge" })).toEqual(["Terminal_adjusted_cdd", "Cvdd"]);
   });
 
-  it("caps completions at 100 and uses each template's asset set", async () => {
-    expect(await complete("crypto-metrics://heatmap/{asset}{?timeframe,lookback,scope,exchange}", "asset", "")).toHaveLength(100);
+  it("caps completions at 100 with the total, and uses each template's asset set", async () => {
+    const all = await f.client.complete({ ref: { type: "ref/resource", uri: "crypto-metrics://heatmap/{asset}{?timeframe,lookback,scope,exchange}" }, argument: { name: "asset", value: "" } });
+    expect(all.completion).toMatchObject({ total: SET_A.length, hasMore: true });
+    expect(all.completion.values).toHaveLength(100);
     expect(await complete("crypto-metrics://variation/{asset}", "asset", "tus")).toEqual([]);
     expect(await complete("crypto-metrics://heatmap/{asset}{?timeframe,lookback,scope,exchange}", "asset", "tus")).toEqual(["tusd"]);
   });

@@ -5,7 +5,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { ASSET_SETS, CANONICAL_LOOKBACK, covers, endpointById, KNOWN_ASSETS, TIMEFRAMES, type Timeframe } from "../catalog/index.js";
-import { completeAssetIn, completeSeriesAsset } from "../resources/completions.js";
+import { completeAssetIn, completeSeriesAsset, type CompleterTable } from "../resources/completions.js";
 import { closest, normalizeAsset } from "../tools/coverage.js";
 
 /** Series worth a look in a brief, in order of preference; only those covering the asset are named. */
@@ -37,6 +37,15 @@ function knownAsset(raw: string, inSet: ReadonlySet<string> | null): string {
   );
 }
 
+/** Completion of each prompt's arguments (served by installCompletions). */
+export const PROMPT_COMPLETERS: CompleterTable = {
+  asset_brief: { asset: (value) => completeSeriesAsset(value, undefined) },
+  liquidation_risk_brief: {
+    asset: (value) => completeAssetIn("A", value),
+    timeframe: (value) => TIMEFRAMES.filter((t) => t.startsWith(value)),
+  },
+};
+
 function userMessage(text: string) {
   return { messages: [{ role: "user" as const, content: { type: "text" as const, text } }] };
 }
@@ -47,7 +56,7 @@ export function registerPrompts(server: McpServer): void {
     {
       title: "Asset brief",
       description: "A short market and on-chain brief on one asset, built from the metrics that cover it.",
-      argsSchema: { asset: completable(z.string().max(40).describe("Lowercase ticker, e.g. btc"), (value) => completeSeriesAsset(value, undefined)) },
+      argsSchema: { asset: completable(z.string().max(40).describe("Lowercase ticker, e.g. btc"), (value) => PROMPT_COMPLETERS.asset_brief!.asset!(value)) },
     },
     ({ asset: raw }) => {
       const asset = knownAsset(raw, null);
@@ -77,9 +86,9 @@ export function registerPrompts(server: McpServer): void {
       title: "Liquidation risk brief",
       description: "Where leveraged positions would be liquidated around the current price, and how lopsided that is.",
       argsSchema: {
-        asset: completable(z.string().max(40).describe("Lowercase ticker, e.g. btc"), (value) => completeAssetIn("A", value)),
+        asset: completable(z.string().max(40).describe("Lowercase ticker, e.g. btc"), (value) => PROMPT_COMPLETERS.liquidation_risk_brief!.asset!(value)),
         timeframe: completable(z.enum(TIMEFRAMES).optional().describe("Heatmap column width, default 1h"), (value) =>
-          TIMEFRAMES.filter((t) => t.startsWith(value ?? "")),
+          PROMPT_COMPLETERS.liquidation_risk_brief!.timeframe!(value ?? "") as Timeframe[],
         ),
       },
     },

@@ -1,17 +1,38 @@
-// Completion callbacks for resource-template and prompt arguments: only values that will work,
-// prefix-filtered, at most 100 (the protocol's cap per response).
+// Completion of resource-template and prompt arguments: only values that will work, prefix-filtered;
+// one completion/complete handler answers at most 100 with the total and whether there are more.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { CompleteRequestSchema, type CompleteResult } from "@modelcontextprotocol/sdk/types.js";
 import { ASSET_SETS, coverage, endpointById, ENDPOINTS, KNOWN_ASSETS, type AssetSetId } from "../catalog/index.js";
 
+/** The protocol's cap on values per completion response. */
 export const MAX_COMPLETIONS = 100;
+
+/** Every matching value (the handler caps the answer and reports the total). */
+export type Completer = (value: string, args?: Record<string, string>) => string[];
+/** Argument name → completer, per prompt name or per resource-template URI. */
+export type CompleterTable = Readonly<Record<string, Readonly<Record<string, Completer>>>>;
 
 function byPrefix(values: readonly string[], prefix: string): string[] {
   const p = prefix.trim().toLowerCase();
-  const out: string[] = [];
-  for (const v of values) {
-    if (v.toLowerCase().startsWith(p)) out.push(v);
-    if (out.length === MAX_COMPLETIONS) break;
-  }
-  return out;
+  return values.filter((v) => v.toLowerCase().startsWith(p));
+}
+
+export function completionResult(values: readonly string[]): CompleteResult {
+  return { completion: { values: values.slice(0, MAX_COMPLETIONS), total: values.length, hasMore: values.length > MAX_COMPLETIONS } };
+}
+
+/**
+ * Replaces the SDK's completion handler (which fails on names it does not know) with one that
+ * answers an unknown prompt, template or argument with no values: completion is only a hint, and
+ * clients (the official conformance suite among them) probe with names a server need not have.
+ */
+export function installCompletions(server: McpServer, prompts: CompleterTable, templates: CompleterTable): void {
+  server.server.setRequestHandler(CompleteRequestSchema, (request) => {
+    const { ref, argument, context } = request.params;
+    const table = ref.type === "ref/prompt" ? prompts[ref.name] : ref.type === "ref/resource" ? templates[ref.uri] : undefined;
+    const completer = table && Object.hasOwn(table, argument.name) ? table[argument.name] : undefined;
+    return completionResult(completer ? completer(argument.value, context?.arguments) : []);
+  });
 }
 
 /** Assets of a set; the open set offers every known ticker. */

@@ -9,10 +9,26 @@ import type { Backend, BackendContext, BackendRequest, TimeRecord } from "../bac
 import { errorPayload } from "../tools/errors.js";
 import { normalizeAsset, requireCoverage, requireEndpoint } from "../tools/coverage.js";
 import { catalogDocument } from "./catalog.js";
-import { completeAssetIn, completeGroup, completeSegment, completeSeriesAsset } from "./completions.js";
+import { completeAssetIn, completeGroup, completeSegment, completeSeriesAsset, type CompleterTable } from "./completions.js";
 import { CATALOG_URI, HEATMAP_TEMPLATE, QueryTolerantTemplate, SERIES_TEMPLATE, VARIATION_TEMPLATE } from "./uris.js";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** Completion of each template's arguments (served by installCompletions). */
+export const TEMPLATE_COMPLETERS: CompleterTable = {
+  [SERIES_TEMPLATE]: {
+    asset: (value, args) => completeSeriesAsset(value, args),
+    group: (value) => completeGroup(value),
+    segment: (value, args) => completeSegment(value, args),
+  },
+  [HEATMAP_TEMPLATE]: { asset: (value) => completeAssetIn("A", value) },
+  [VARIATION_TEMPLATE]: { asset: (value) => completeAssetIn("B", value) },
+};
+
+/** The SDK form of a template's completers (it wants them to declare the completions capability). */
+function sdkCompleters(template: string): Record<string, (value: string, context?: { arguments?: Record<string, string> }) => string[]> {
+  return Object.fromEntries(Object.entries(TEMPLATE_COMPLETERS[template]!).map(([name, fn]) => [name, (value, context) => fn(value, context?.arguments)]));
+}
 
 export function registerResources(server: McpServer, backend: Backend): void {
   server.registerResource(
@@ -30,11 +46,7 @@ export function registerResources(server: McpServer, backend: Backend): void {
     "series-data",
     new ResourceTemplate(new QueryTolerantTemplate(SERIES_TEMPLATE), {
       list: undefined,
-      complete: {
-        asset: (value, context) => completeSeriesAsset(value, context?.arguments),
-        group: (value) => completeGroup(value),
-        segment: (value, context) => completeSegment(value, context?.arguments),
-      },
+      complete: sdkCompleters(SERIES_TEMPLATE),
     }),
     {
       title: "Full series records (CSV)",
@@ -54,7 +66,7 @@ export function registerResources(server: McpServer, backend: Backend): void {
     "heatmap-data",
     new ResourceTemplate(new QueryTolerantTemplate(HEATMAP_TEMPLATE), {
       list: undefined,
-      complete: { asset: (value) => completeAssetIn("A", value) },
+      complete: sdkCompleters(HEATMAP_TEMPLATE),
     }),
     {
       title: "Full liquidation heatmap (JSON)",
@@ -74,7 +86,7 @@ export function registerResources(server: McpServer, backend: Backend): void {
     "metrics-variation-data",
     new ResourceTemplate(VARIATION_TEMPLATE, {
       list: undefined,
-      complete: { asset: (value) => completeAssetIn("B", value) },
+      complete: sdkCompleters(VARIATION_TEMPLATE),
     }),
     {
       title: "Metrics variation records (JSON)",
