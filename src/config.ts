@@ -190,8 +190,10 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
     throw new ConfigError(`--require-key applies to the http command, not ${command}`);
   }
 
-  const apiKey = env["CRYPTO_METRICS_API_KEY"] || undefined;
-  const rawBase = env["CRYPTO_METRICS_BASE_URL"]?.trim();
+  // A Claude Desktop bundle may pass an optional setting left empty as its literal placeholder.
+  const unexpanded = (v: string | undefined) => (v !== undefined && /^\$\{user_config\.[A-Za-z0-9_]+\}$/.test(v.trim()) ? undefined : v);
+  const apiKey = unexpanded(env["CRYPTO_METRICS_API_KEY"]) || undefined;
+  const rawBase = unexpanded(env["CRYPTO_METRICS_BASE_URL"])?.trim();
   const rawNow = env["CRYPTO_METRICS_NOW"]?.trim();
   const fixedNowMs = rawNow ? parseNow(rawNow) : undefined;
   const keysFile = args.values["keys-file"] ?? (env["CRYPTO_METRICS_KEYS_FILE"]?.trim() || undefined);

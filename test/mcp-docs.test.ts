@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config.js";
 import { buildManifest, manifestTools, README_END, README_START, toolTable } from "../scripts/generate-docs.js";
 import { connect, type Fixture } from "./mcp-fixture.js";
 
@@ -51,5 +52,12 @@ describe("generated docs", () => {
       user_config: { api_key: { type: "string", sensitive: true, required: false }, base_url: { type: "string", required: false } },
       compatibility: { runtimes: { node: ">=20.18.0" } },
     });
+  });
+
+  it("treats a bundle setting passed as its unexpanded placeholder as unset", () => {
+    const config = loadConfig({ CRYPTO_METRICS_API_KEY: "${user_config.api_key}", CRYPTO_METRICS_BASE_URL: "${user_config.base_url}", CRYPTO_METRICS_STATE_DIR: "/tmp/x" }, []);
+    expect(config.apiKey).toBeUndefined();
+    expect(config.baseUrl).toBeUndefined();
+    expect(loadConfig({ CRYPTO_METRICS_API_KEY: "", CRYPTO_METRICS_BASE_URL: "", CRYPTO_METRICS_STATE_DIR: "/tmp/x" }, []).baseUrl).toBeUndefined();
   });
 });
