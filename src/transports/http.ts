@@ -68,6 +68,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: HttpSe
   if (!hostAllowed(req.headers.host, options.host)) return sendError(res, 403, -32000, "Forbidden: Host header not allowed");
   if (!originAllowed(req.headers.origin, options.host)) return sendError(res, 403, -32000, "Forbidden: Origin not allowed");
   if (path !== MCP_PATH) return sendError(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
+  // Stateless: no server-initiated stream and no session to delete. The SDK would hold a GET stream
+  // (and its server) open until the client leaves, and every SDK client opens one: answer 405 (spec).
+  if (req.method !== "POST") {
+    res.setHeader("Allow", "POST");
+    return sendError(res, 405, -32000, "Method not allowed: this stateless server takes POST only");
+  }
 
   const auth = bearer(req.headers.authorization);
   if (auth === "malformed") {
