@@ -93,7 +93,8 @@ describe("http: Host and Origin (DNS rebinding)", () => {
       const res = await raw(http.url, { method: "POST", path: "/mcp", headers: { ...MCP_HEADERS, origin }, body: INIT });
       expect(res.status, origin).toBe(403);
     }
-    for (const headers of [{ origin: `http://localhost:${port}` }, { origin: `http://127.0.0.1:${port}` }, {}]) {
+    const passing: Record<string, string>[] = [{ origin: `http://localhost:${port}` }, { origin: `http://127.0.0.1:${port}` }, {}];
+    for (const headers of passing) {
       const res = await raw(http.url, { method: "POST", path: "/mcp", headers: { ...MCP_HEADERS, ...headers }, body: INIT });
       expect(res.status, JSON.stringify(headers)).toBe(200);
     }
