@@ -41,7 +41,7 @@ export async function runCall(config: Config): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const backend = createBackend(config);
+  const backend = await createBackend(config);
   const server = createServer({ backend, config });
   const client = new Client({ name: `${SERVER_NAME}-call`, version: SERVER_VERSION });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -1,10 +1,8 @@
 #!/usr/bin/env node
 // Command-line entry: parses the configuration once and dispatches to stdio (default), http, api or call.
 import { readFileSync } from "node:fs";
-import { createInProcessService } from "./backend/inprocess/backend.js";
 import { KeysFileError } from "./backend/inprocess/keys.js";
 import { UsageStateError } from "./backend/inprocess/usage-store.js";
-import { startRestServer } from "./backend/rest.js";
 import { ConfigError, describeConfig, loadConfig, type Config } from "./config.js";
 import { log, setLogLevel } from "./log.js";
 
@@ -35,26 +33,10 @@ function version(): string {
   }
 }
 
-/** Runs a command implemented in its own module, loaded only when asked for. */
-async function runModule(specifier: string, exportName: string, config: Config): Promise<void> {
-  let mod: Record<string, unknown>;
-  try {
-    // A variable specifier: these modules are optional at build time.
-    mod = (await import(specifier)) as Record<string, unknown>;
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    if (e.code === "ERR_MODULE_NOT_FOUND" && e.message.includes(specifier.replace("./", "").replace(/\.js$/, ""))) {
-      fail(`the ${config.command} command is not available in this build`, 1);
-    }
-    throw err;
-  }
-  const run = mod[exportName];
-  if (typeof run !== "function") fail(`the ${config.command} command is not available in this build (${specifier} has no ${exportName})`, 1);
-  await (run as (c: Config) => Promise<void>)(config);
-}
-
 async function runApi(config: Config): Promise<void> {
   if (config.baseUrl) log.info("the api command serves the in-process service; CRYPTO_METRICS_BASE_URL is not used");
+  const { createInProcessService } = await import("./backend/inprocess/backend.js");
+  const { startRestServer } = await import("./backend/rest.js");
   const service = createInProcessService(config);
   let rest;
   try {
@@ -102,12 +84,14 @@ async function main(): Promise<void> {
   switch (config.command) {
     case "api":
       return runApi(config);
+    // Each command loads only its own modules (and the bundle keeps them in separate chunks):
+    // a stdio start never pays for node:http servers, the REST face or the HTTP transport.
     case "stdio":
-      return runModule("./transports/stdio.js", "runStdio", config);
+      return (await import("./transports/stdio.js")).runStdio(config);
     case "http":
-      return runModule("./transports/http.js", "runHttp", config);
+      return (await import("./transports/http.js")).runHttp(config);
     case "call":
-      return runModule("./call.js", "runCall", config);
+      return (await import("./call.js")).runCall(config);
   }
 }
 

@@ -9,8 +9,12 @@ const SUFFIXES = [
   { scale: 1e6, suffix: "M" },
 ] as const;
 
-const GROUPED_2 = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const GROUPED_0 = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+// Built on first use: the first Intl.NumberFormat of a process loads ICU data (~20 ms), which
+// would otherwise be paid by every server start before it can answer `initialize`.
+let grouped2: Intl.NumberFormat | undefined;
+let grouped0: Intl.NumberFormat | undefined;
+const GROUPED_2 = { format: (x: number) => (grouped2 ??= new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })).format(x) };
+const GROUPED_0 = { format: (x: number) => (grouped0 ??= new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 })).format(x) };
 
 /**
  * 87747.654 → "87,747.65"; 1.4826e14 → "148.26T"; 2.51e6 → "2.51M"; 0.03741 → "0.0374";

@@ -110,7 +110,7 @@ function sendError(res: ServerResponse, status: number, code: number, message: s
 }
 
 export async function runHttp(config: Config): Promise<void> {
-  const backend = createBackend(config);
+  const backend = await createBackend(config);
   let running: RunningHttpServer;
   try {
     running = await startHttpServer({ backend, host: config.host, port: config.port, requireKey: config.requireKey, apiKey: config.apiKey });

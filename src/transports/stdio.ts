@@ -6,7 +6,7 @@ import { log } from "../log.js";
 import { createBackend, createServer } from "../server.js";
 
 export async function runStdio(config: Config): Promise<void> {
-  const backend = createBackend(config);
+  const backend = await createBackend(config);
   const server = createServer({ backend, config });
   const transport = new StdioServerTransport();
 
