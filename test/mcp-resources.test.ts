@@ -21,7 +21,14 @@ describe("resources", () => {
   it("serves the catalog", async () => {
     const { resources } = await f.client.listResources();
     expect(resources.map((r) => r.uri)).toContain("crypto-metrics://catalog");
-    const doc = JSON.parse(await read("crypto-metrics://catalog")) as { endpoints: unknown[]; venues: string[]; asset_sets: Record<string, { size?: number }> };
+    const doc = JSON.parse(await read("crypto-metrics://catalog")) as {
+      endpoints: unknown[];
+      venues: string[];
+      asset_sets: Record<string, { size?: number }>;
+      output_schemas: Record<string, { properties: Record<string, unknown> }>;
+    };
+    expect(Object.keys(doc.output_schemas)).toEqual(["list_assets", "get_series", "get_ohlcv", "get_metrics_variation", "get_liquidation_heatmap"]);
+    expect(doc.output_schemas.get_series!.properties.digest).toMatchObject({ type: "object" });
     expect(doc.endpoints).toHaveLength(ENDPOINTS.length);
     expect(doc.venues).toEqual([...VENUES]);
     expect(doc.asset_sets.A!.size).toBe(SET_A.length);

@@ -17,6 +17,8 @@ import {
   VENUES,
 } from "../catalog/index.js";
 import { TOOL_OF_KIND } from "../tools/coverage.js";
+import { allTools } from "../tools/index.js";
+import { fullOutputSchema } from "../tools/listing.js";
 import { CATALOG_URI, HEATMAP_TEMPLATE, SERIES_TEMPLATE, VARIATION_TEMPLATE } from "./uris.js";
 
 export function catalogDocument(): Record<string, unknown> {
@@ -51,5 +53,7 @@ export function catalogDocument(): Record<string, unknown> {
       max_records_per_response: MAX_RECORDS,
     },
     resources: { catalog: CATALOG_URI, series_csv: SERIES_TEMPLATE, heatmap_json: HEATMAP_TEMPLATE, variation_json: VARIATION_TEMPLATE },
+    // tools/list advertises output schemas as plain objects (token budget); here they are in full.
+    output_schemas: Object.fromEntries(allTools.map((tool) => [tool.name, fullOutputSchema(tool.output)])),
   };
 }
