@@ -2,7 +2,6 @@
 // and drives a short scripted session through every tool, printing what the model reads.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -33,10 +32,13 @@ function newestMtime(dir: string): number {
 
 function buildIfNeeded(): void {
   if (existsSync(ENTRY) && statSync(ENTRY).mtimeMs >= newestMtime(join(ROOT, "src"))) return;
-  process.stderr.write("building dist/ …\n");
-  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-  const result = spawnSync(process.execPath, [tsc, "-p", join(ROOT, "tsconfig.build.json")], { stdio: "inherit" });
-  if (result.status !== 0) throw new Error("the build failed; see the compiler output above");
+  process.stderr.write("building dist/ (npm run build) …\n");
+  // The package's own build script, whatever it does; npm sets npm_execpath when it runs this script.
+  const npm = process.env.npm_execpath;
+  const result = npm
+    ? spawnSync(process.execPath, [npm, "run", "build"], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] })
+    : spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"], shell: process.platform === "win32" });
+  if (result.status !== 0) throw new Error("the build failed; see the output above");
 }
 
 async function main(): Promise<void> {
