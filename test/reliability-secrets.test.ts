@@ -155,10 +155,11 @@ describe("spawned servers", () => {
         const base = `http://${(await proc.waitForStderr(/listening on http:\/\/(\S+)/))[1]}`;
         if (command === "api") {
           const path = "/btc/lifespan/Lth_mvrv?startDate=2025-06-01&endDate=2025-06-02";
-          for (const headers of [
+          const variants: Record<string, string>[] = [
             { "x-api-key": CALLER }, { authorization: `Bearer ${CALLER}` }, { "x-api-key": UNKNOWN }, { authorization: `Bearer ${UNKNOWN}` },
             { "x-api-key": CALLER, authorization: `Bearer ${UNKNOWN}` }, { "x-api-key": "other" },
-          ]) {
+          ];
+          for (const headers of variants) {
             await send(base, path, "GET", headers);
             await send(base, "/liquidation_levels/heatmap?asset=btc&timeframe=1h&lookback=24h", "GET", headers);
             await send(base, path, "POST", headers);
