@@ -16,7 +16,8 @@ export function parseArgs<T extends Tool>(tool: T, raw: unknown): z.output<T["in
   const metricIssue = issues.find((i) => i.path[0] === "metric" && i.code === "invalid_value");
   const parameter = issues.length === 1 ? String(issues[0]!.path[0] ?? "") || undefined : undefined;
   const suggestions = metricIssue ? metricSuggestions(metricIssue.input, shape.metric) : undefined;
-  const text = `Invalid arguments for ${tool.name}: ${lines.join("; ")}. Fix and call again; nothing was charged.`;
+  const joined = lines.join("; ");
+  const text = `Invalid arguments for ${tool.name}: ${joined}${/[.?!]$/.test(joined) ? "" : "."} Fix and call again; nothing was charged.`;
   throw new ToolInputError(metricIssue ? "unknown_metric" : "invalid_arguments", text, {
     ...(parameter && { parameter }),
     ...(suggestions?.length && { suggestions }),
