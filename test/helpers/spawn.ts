@@ -24,8 +24,8 @@ export function cleanEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...base, ...env };
 }
 
-export function spawnCli(args: string[], env: Record<string, string> = {}): Spawned {
-  const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], { cwd: ROOT, env: cleanEnv(env), stdio: ["pipe", "pipe", "pipe"] });
+export function spawnCli(args: string[], env: Record<string, string> = {}, nodeFlags: string[] = []): Spawned {
+  const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", CLI, ...args], { cwd: ROOT, env: cleanEnv(env), stdio: ["pipe", "pipe", "pipe"] });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   child.stdout.on("data", (b: Buffer) => stdout.push(b));
@@ -78,14 +78,15 @@ export class StdioPeer {
   private readonly waiting = new Map<number, (message: Record<string, unknown>) => void>();
   readonly lines: string[] = [];
 
-  constructor(readonly proc: Spawned) {
+  /** `keepLines: false` for long runs (the soak), where every stdout line would otherwise be retained. */
+  constructor(readonly proc: Spawned, private readonly options: { keepLines?: boolean } = {}) {
     proc.child.stdout.on("data", (b: Buffer) => {
       this.buffer += b.toString("utf8");
       let nl: number;
       while ((nl = this.buffer.indexOf("\n")) !== -1) {
         const line = this.buffer.slice(0, nl);
         this.buffer = this.buffer.slice(nl + 1);
-        this.lines.push(line);
+        if (this.options.keepLines !== false) this.lines.push(line);
         try {
           const msg = JSON.parse(line) as Record<string, unknown>;
           if (typeof msg["id"] === "number") this.waiting.get(msg["id"])?.(msg);
