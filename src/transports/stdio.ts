@@ -9,6 +9,9 @@ export async function runStdio(config: Config): Promise<void> {
   const backend = await createBackend(config);
   const server = createServer({ backend, config });
   const transport = new StdioServerTransport();
+  // The SDK waits for 'drain' once per response written while stdout is full: a client with many
+  // calls in flight would trip Node's 10-listener warning, a false "memory leak" report on stderr.
+  process.stdout.setMaxListeners(Math.max(process.stdout.getMaxListeners(), 1_000));
 
   let closing: Promise<void> | undefined;
   const shutdown = (reason: string): Promise<void> => {
