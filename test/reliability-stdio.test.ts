@@ -95,6 +95,17 @@ describe("stdio session", () => {
     expect(proc.stdoutText()).not.toMatch(/STRAY/);
   });
 
+  it("takes a burst of 400 concurrent calls from a client that reads slowly without a listener-leak warning", async () => {
+    proc.child.stdout.pause();
+    const burst = Array.from({ length: 400 }, () => peer.request("tools/call", { name: "list_assets", arguments: {} }, 30_000));
+    await new Promise((r) => setTimeout(r, 300));
+    proc.child.stdout.resume();
+    const replies = await Promise.all(burst);
+    expect(replies.every((r) => "result" in r)).toBe(true);
+    assertPureStdout();
+    expect(proc.stderrText()).not.toMatch(/MaxListenersExceeded|memory leak/);
+  });
+
   it("survives 1,000 malformed lines (bad JSON, NUL bytes, non-JSON-RPC JSON, a 9 MB line) and still answers", async () => {
     const garbage = [
       "{", "}", "not json", "\u0000", "\u0000\u0000{\"jsonrpc\":\"2.0\"}", "[]", "42", "\"str\"", "null", "{\"foo\":1}",
