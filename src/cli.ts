@@ -36,8 +36,8 @@ function version(): string {
 async function runApi(config: Config): Promise<void> {
   if (config.baseUrl) log.info("the api command serves the in-process service; CRYPTO_METRICS_BASE_URL is not used");
   const { createInProcessService } = await import("./backend/inprocess/backend.js");
-  const { startRestServer } = await import("./backend/rest.js");
-  const service = createInProcessService(config);
+  const { startRestServer, BODY_CACHE_BYTES } = await import("./backend/rest.js");
+  const service = createInProcessService({ ...config, bodyCacheBytes: BODY_CACHE_BYTES });
   let rest;
   try {
     rest = await startRestServer(service, { host: config.host, port: config.port });

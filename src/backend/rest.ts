@@ -9,6 +9,12 @@ import { ServiceError } from "./types.js";
 /** Bytes of request body tolerated (and ignored); more is a 413. */
 export const BODY_LIMIT = 4096;
 
+/**
+ * Serialized response bodies the `api` command keeps for repeated requests (dashboards and
+ * scripts poll the same series): a repeat skips generation and serialization.
+ */
+export const BODY_CACHE_BYTES = 32 * 1024 * 1024;
+
 export interface RestServerOptions {
   host: string;
   port: number;
@@ -30,9 +36,12 @@ const BASE_HEADERS = {
 } as const;
 
 function send(res: ServerResponse, status: number, headers: Record<string, string>, body: unknown): void {
-  const json = JSON.stringify(body);
-  res.writeHead(status, { ...BASE_HEADERS, ...headers, "Content-Length": Buffer.byteLength(json) });
-  res.end(json);
+  sendBytes(res, status, headers, Buffer.from(JSON.stringify(body)));
+}
+
+function sendBytes(res: ServerResponse, status: number, headers: Record<string, string>, bytes: Buffer): void {
+  res.writeHead(status, { ...BASE_HEADERS, ...headers, "Content-Length": bytes.length });
+  res.end(bytes);
 }
 
 function sendError(res: ServerResponse, error: ServiceError, headers: Record<string, string> = {}): void {
@@ -52,7 +61,9 @@ export function restHandler(service: InProcessService): (req: IncomingMessage, r
     try {
       const { path, query } = splitTarget(req.url ?? "/");
       const out = service.handle({ method: req.method ?? "GET", path, query: new URLSearchParams(query), headers: req.headers });
-      send(res, out.status, out.headers, out.body);
+      // Bodies the service has serialized already (its cache) go out as they are.
+      if (out.bytes) sendBytes(res, out.status, out.headers, out.bytes);
+      else send(res, out.status, out.headers, out.body);
       log.debug("request", { method: req.method, path: path.slice(0, 120), status: out.status, charged: out.usage?.charged });
     } catch (err) {
       log.error("REST face failed to answer", { error: (err as Error)?.message });

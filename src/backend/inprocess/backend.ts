@@ -10,13 +10,19 @@ import { UsageStore } from "./usage-store.js";
 export type InProcessConfig = Pick<Config, "apiKey" | "keysFile" | "stateDir" | "now"> & {
   /** Clock of the rate windows (tests drive it); defaults to performance.now. */
   monotonicNow?: () => number;
+  /** See ServiceOptions.bodyCacheBytes: the REST face keeps serialized bodies for repeats. */
+  bodyCacheBytes?: number;
 };
 
 /** The service of this process: keys from the keys file (or the single local key) and usage from the state dir. */
 export function createInProcessService(config: InProcessConfig): InProcessService {
   const keys = config.keysFile ? KeyStore.fromFile(config.keysFile) : KeyStore.single(config.apiKey ?? DEFAULT_KEY);
   const usage = UsageStore.open(config.stateDir);
-  return new InProcessService({ keys, usage, now: config.now, ...(config.monotonicNow && { monotonicNow: config.monotonicNow }) });
+  return new InProcessService({
+    keys, usage, now: config.now,
+    ...(config.monotonicNow && { monotonicNow: config.monotonicNow }),
+    ...(config.bodyCacheBytes && { bodyCacheBytes: config.bodyCacheBytes }),
+  });
 }
 
 export class InProcessBackend implements Backend {

@@ -1,6 +1,7 @@
 // The in-process service pipeline: route → auth → restriction → params → coverage → rate window →
 // credits → data, synchronous from the credit check to the durable charge. The REST face and
 // InProcessBackend both call handle(); neither has another path to the data.
+import { LRUCache } from "lru-cache";
 import { ASSET_SETS, coverage, covers, creditCost, MAX_RECORDS, nearestAssets, TIMEFRAME_MS, DAY_MS, type Endpoint } from "../../catalog/index.js";
 import { log } from "../../log.js";
 import { ServiceError, type BackendBody } from "../types.js";
@@ -28,6 +29,8 @@ export interface ServiceResponse {
   headers: Record<string, string>;
   /** The JSON body as objects; the REST face serializes it, the backend hands it on as is. */
   body: BackendBody | { error: Record<string, unknown> };
+  /** The success body already serialized (UTF-8 JSON), when the service keeps a body cache. */
+  bytes?: Buffer;
   /** Set on every non-2xx response. */
   error?: ServiceError;
   /** Credits charged and left, on keyed responses. */
@@ -41,6 +44,12 @@ export interface ServiceOptions {
   now: () => number;
   /** Clock of the rate windows: monotonic, real even when `now` is pinned. */
   monotonicNow?: () => number;
+  /**
+   * Bytes of serialized success bodies kept for repeated requests (the REST face sets it; unset or
+   * 0: none). A body is a pure function of the resolved request, so a repeat gets the same bytes
+   * without generating or serializing them again. Auth, limits and charging still run every time.
+   */
+  bodyCacheBytes?: number;
 }
 
 const COVERAGE_LIST_MAX = 24;
@@ -96,14 +105,33 @@ function rangeTooLarge(count: number, timeframe: keyof typeof TIMEFRAME_MS): Ser
   );
 }
 
+/**
+ * Identity of a success body: requests with the same key get the same bytes. Series use their
+ * bucket grid (any bounds selecting the same buckets select the same records); the heatmap and
+ * the variation table depend on "now", so it is part of theirs.
+ */
+function bodyKey(endpoint: Endpoint, asset: string, params: Params, nowMs: number): string {
+  if (params.kind !== "records") {
+    const p = params.kind === "heatmap" ? [params.timeframe, params.lookback, params.scope, params.exchange] : [];
+    return [endpoint.id, asset, nowMs, ...p].join("|");
+  }
+  const step = endpoint.kind === "ohlcv" ? TIMEFRAME_MS[params.timeframe] : DAY_MS;
+  const { timeframe, exchange, symbol, marketType, entityName } = params;
+  return [endpoint.id, asset, timeframe, exchange, symbol, marketType, entityName, Math.ceil(params.startMs / step), Math.floor(params.endMs / step)].join("|");
+}
+
 export class InProcessService {
   private readonly limiter = new RateLimiter();
   private readonly ledger: CreditLedger;
   private readonly monotonicNow: () => number;
+  private readonly bodies: LRUCache<string, Buffer> | undefined;
 
   constructor(private readonly options: ServiceOptions) {
     this.ledger = new CreditLedger(options.usage);
     this.monotonicNow = options.monotonicNow ?? (() => performance.now());
+    const bytes = options.bodyCacheBytes ?? 0;
+    // One huge body must not flush every small one: an entry may take a quarter of the budget.
+    this.bodies = bytes > 0 ? new LRUCache({ maxSize: bytes, maxEntrySize: Math.ceil(bytes / 4), sizeCalculation: (b) => b.length + 64 }) : undefined;
   }
 
   /** Credits a key has left, or undefined for an unknown key. */
@@ -173,15 +201,28 @@ export class InProcessService {
       throw new ServiceError(402, "credits_exhausted", `This request costs ${cost} credit${cost === 1 ? "" : "s"} and the key has ${left} left; nothing was charged. Wait for the balance to be renewed or use another key.`, { creditsRemaining: left });
     }
     window.record(mono);
-    let body: BackendBody;
+    const cacheKey = this.bodies && bodyKey(endpoint, asset, params, nowMs);
+    let bytes = cacheKey === undefined ? undefined : this.bodies!.get(cacheKey);
+    let body: BackendBody | undefined;
     try {
-      body = this.generate(endpoint, asset, params, series, nowMs);
+      if (bytes === undefined) {
+        body = this.generate(endpoint, asset, params, series, nowMs);
+        if (cacheKey !== undefined) {
+          bytes = Buffer.from(JSON.stringify(body));
+          this.bodies!.set(cacheKey, bytes);
+        }
+      }
       this.ledger.commit(reservation);
     } finally {
       this.ledger.refund(reservation);
     }
-    const creditsRemaining = this.ledger.remaining(key);
-    return { status: 200, headers: this.keyedHeaders(key), body, usage: { charged: cost, creditsRemaining } };
+    const headers = this.keyedHeaders(key);
+    const usage = { charged: cost, creditsRemaining: this.ledger.remaining(key) };
+    if (body) return { status: 200, headers, body, ...(bytes && { bytes }), usage };
+    // A repeat served from the cache: the objects are rebuilt only if a caller asks for them.
+    const cached = bytes!;
+    let parsed: BackendBody | undefined;
+    return { status: 200, headers, bytes: cached, usage, get body() { return (parsed ??= JSON.parse(cached.toString("utf8")) as BackendBody); } };
   }
 
   private seriesQuery(endpoint: Endpoint, asset: string, p: Extract<Params, { kind: "records" }>): SeriesQuery {
