@@ -100,7 +100,7 @@ if (TARGET !== "inprocess") targets.push(start("http", { CRYPTO_METRICS_BASE_URL
 await Promise.all(targets.map((t) => t.peer.initialize()));
 
 process.stderr.write(`soak: ${DURATION_S} s at ${RATE} calls/s per server, sampling every ${SAMPLE_S} s, ${FAULT_PCT} % upstream faults; servers: ${targets.map((t) => `${t.name} (pid ${t.proc.child.pid})`).join(", ")}\n`);
-console.log("t_s   server     calls   tool_err  p50_ms  p99_ms  heap_MB  rss_MB  fds  el_p99_ms  in_flight");
+console.log("t_s   server     calls    errors  p50_ms  p99_ms  heap_MB  rss_MB  fds  el_p99_ms  in_flight");
 
 function fire(target: Target): void {
   if (target.inFlight >= MAX_IN_FLIGHT) {
@@ -123,7 +123,8 @@ function fire(target: Target): void {
 
 const began = performance.now();
 const tick = setInterval(() => targets.forEach(fire), 1000 / RATE);
-let lastCalls = new Map<string, number>();
+const lastCalls = new Map<string, number>();
+const lastErrors = new Map<string, number>();
 const sampler = setInterval(() => {
   const t = Math.round((performance.now() - began) / 1000);
   for (const target of targets) {
@@ -140,7 +141,9 @@ const sampler = setInterval(() => {
     const sample: Sample = { t, heapMB: p ? p.heap / 1048576 : NaN, rssMB: p ? p.rss / 1048576 : NaN, fds, elP99: p?.elP99 ?? NaN, p50: percentile(lat, 50), p99: percentile(lat, 99) };
     target.samples.push(sample);
     target.proc.stdout.splice(0); // the peer has parsed them; do not retain
-    const errs = target.toolErrors + target.protocolErrors;
+    const allErrors = target.toolErrors + target.protocolErrors;
+    const errs = allErrors - (lastErrors.get(target.name) ?? 0);
+    lastErrors.set(target.name, allErrors);
     console.log(
       `${String(t).padEnd(5)} ${target.name.padEnd(10)} ${String(calls - (lastCalls.get(target.name) ?? 0)).padStart(5)}  ${String(errs).padStart(8)}  ${sample.p50.toFixed(1).padStart(6)}  ${sample.p99.toFixed(1).padStart(6)}  ${sample.heapMB.toFixed(1).padStart(7)}  ${sample.rssMB.toFixed(1).padStart(6)}  ${String(fds).padStart(3)}  ${sample.elP99.toFixed(1).padStart(9)}  ${String(target.inFlight).padStart(9)}`,
     );
