@@ -36,9 +36,20 @@ export interface Usage {
 
 export type BackendBody = TimeRecord[] | VariationRecord[] | Heatmap;
 
+/** A series as parallel columns: bucket starts (epoch ms) and values, ascending. */
+export interface SeriesColumns {
+  times: Float64Array;
+  values: Float64Array;
+}
+
 export interface BackendResult<T extends BackendBody = BackendBody> {
   body: T;
   usage: Usage;
+  /**
+   * The same series as columns, when the backend has them without parsing (the in-process one):
+   * digests read these, and `body` is then only built if something reads it.
+   */
+  columns?: SeriesColumns;
 }
 
 export interface Backend {

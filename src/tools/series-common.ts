@@ -64,11 +64,18 @@ export interface SeriesRequest {
 
 export async function fetchSeries(context: ToolContext, req: SeriesRequest): Promise<ToolOutput<SeriesOutput>> {
   const { endpoint, asset } = req;
-  const { body, usage } = await context.backend.fetch({ endpoint: endpoint.id, asset, query: req.query }, context.call);
-  if (!Array.isArray(body)) {
-    throw new ServiceError(502, "upstream_invalid_response", `${endpoint.id} returned no record array`, { endpoint: endpoint.id });
+  const result = await context.backend.fetch({ endpoint: endpoint.id, asset, query: req.query }, context.call);
+  const { usage, columns } = result;
+  let digest: SeriesDigest;
+  // Columns when the backend has them (in-process): reading `body` would build every record.
+  if (columns) digest = digestSeries(columns.times, columns.values, { timeframeMs: req.timeframeMs, maxPoints: req.maxPoints });
+  else {
+    const body = result.body;
+    if (!Array.isArray(body)) {
+      throw new ServiceError(502, "upstream_invalid_response", `${endpoint.id} returned no record array`, { endpoint: endpoint.id });
+    }
+    digest = digestRecords(body as TimeRecord[], endpoint.field, req.timeframeMs, req.maxPoints);
   }
-  const digest = digestRecords(body as TimeRecord[], endpoint.field, req.timeframeMs, req.maxPoints);
   const query = definedOnly(req.query);
   const resource = seriesResourceUri(endpoint, asset, query);
   const text = [

@@ -58,7 +58,13 @@ export class InProcessBackend implements Backend {
         ...(res.usage && details.creditsRemaining === undefined && { creditsRemaining: res.usage.creditsRemaining }),
       });
     }
-    return { body: res.body as BackendResult["body"], usage: res.usage ?? { charged: 0 } };
+    const usage = res.usage ?? { charged: 0 };
+    if (res.columns) {
+      // Forwarded lazily: reading res.body here would build the records the columns spare.
+      const served = res;
+      return { columns: res.columns, usage, get body() { return served.body as BackendResult["body"]; } };
+    }
+    return { body: res.body as BackendResult["body"], usage };
   }
 
   async close(): Promise<void> {

@@ -4,9 +4,9 @@
 import { LRUCache } from "lru-cache";
 import { ASSET_SETS, coverage, covers, creditCost, MAX_RECORDS, nearestAssets, TIMEFRAME_MS, DAY_MS, type Endpoint } from "../../catalog/index.js";
 import { log } from "../../log.js";
-import { ServiceError, type BackendBody } from "../types.js";
+import { ServiceError, type BackendBody, type SeriesColumns } from "../types.js";
 import { CreditLedger } from "./credits.js";
-import { countBuckets, generateHeatmap, generateRecords, generateVariation, type SeriesQuery } from "./data/index.js";
+import { countBuckets, generateColumns, generateHeatmap, generateVariation, recordsFromColumns, type SeriesQuery } from "./data/index.js";
 import type { KeyRecord, KeyStore } from "./keys.js";
 import { policyHeader, rateLimitHeader, RateLimiter } from "./rate-window.js";
 import { parseParams, type Params } from "./request-params.js";
@@ -31,6 +31,8 @@ export interface ServiceResponse {
   body: BackendBody | { error: Record<string, unknown> };
   /** The success body already serialized (UTF-8 JSON), when the service keeps a body cache. */
   bytes?: Buffer;
+  /** A series' records as columns; `body` is then built from them only when read. */
+  columns?: SeriesColumns;
   /** Set on every non-2xx response. */
   error?: ServiceError;
   /** Credits charged and left, on keyed responses. */
@@ -204,11 +206,13 @@ export class InProcessService {
     const cacheKey = this.bodies && bodyKey(endpoint, asset, params, nowMs);
     let bytes = cacheKey === undefined ? undefined : this.bodies!.get(cacheKey);
     let body: BackendBody | undefined;
+    let columns: SeriesColumns | undefined;
     try {
       if (bytes === undefined) {
-        body = this.generate(endpoint, asset, params, series, nowMs);
+        if (series) columns = generateColumns(series);
+        else body = this.generate(endpoint, asset, params, nowMs);
         if (cacheKey !== undefined) {
-          bytes = Buffer.from(JSON.stringify(body));
+          bytes = Buffer.from(JSON.stringify(body ?? recordsFromColumns(columns!, endpoint.field)));
           this.bodies!.set(cacheKey, bytes);
         }
       }
@@ -219,6 +223,13 @@ export class InProcessService {
     const headers = this.keyedHeaders(key);
     const usage = { charged: cost, creditsRemaining: this.ledger.remaining(key) };
     if (body) return { status: 200, headers, body, ...(bytes && { bytes }), usage };
+    if (columns) {
+      // Digests work on columns: ISO times and one object per point are made only for a reader
+      // of `body` (a 60-day 1m series is 86,400 of each, most of a tool call's time and garbage).
+      const cols = columns;
+      let records: BackendBody | undefined;
+      return { status: 200, headers, columns: cols, ...(bytes && { bytes }), usage, get body() { return (records ??= recordsFromColumns(cols, endpoint.field)); } };
+    }
     // A repeat served from the cache: the objects are rebuilt only if a caller asks for them.
     const cached = bytes!;
     let parsed: BackendBody | undefined;
@@ -235,8 +246,7 @@ export class InProcessService {
     };
   }
 
-  private generate(endpoint: Endpoint, asset: string, params: Params, series: SeriesQuery | undefined, nowMs: number): BackendBody {
-    if (series) return generateRecords(series);
+  private generate(endpoint: Endpoint, asset: string, params: Params, nowMs: number): BackendBody {
     if (params.kind === "heatmap") {
       const { timeframe, lookback, scope, exchange } = params;
       return generateHeatmap({ asset, timeframe, lookback, scope, nowMs, ...(exchange && { exchange }) });

@@ -1,5 +1,5 @@
 // Deterministic data of the in-process service: pure functions of (asset, endpoint, params, time).
 // The service resolves dates, defaults, caps and validation; these generate.
-export { inceptionMs, seriesEndMs, countBuckets, generateColumns, generateRecords, type SeriesQuery } from "./series.js";
+export { inceptionMs, seriesEndMs, countBuckets, generateColumns, generateRecords, recordsFromColumns, type SeriesQuery } from "./series.js";
 export { generateVariation } from "./variation.js";
 export { generateHeatmap, type HeatmapQuery } from "./heatmap.js";

@@ -105,8 +105,11 @@ function fillOhlcv(q: SeriesQuery, first: number, count: number, step: number, v
 
 /** `{time, [field]: value}` records, ascending. */
 export function generateRecords(q: SeriesQuery): TimeRecord[] {
-  const { times, values } = generateColumns(q);
-  const field = q.endpoint.field;
+  return recordsFromColumns(generateColumns(q), q.endpoint.field);
+}
+
+/** Records of columns made by generateColumns. */
+export function recordsFromColumns({ times, values }: { times: Float64Array; values: Float64Array }, field: string): TimeRecord[] {
   const isos = isoTimes(times);
   const out: TimeRecord[] = new Array(times.length);
   for (let i = 0; i < times.length; i++) out[i] = { time: isos[i]!, [field]: values[i]! };
