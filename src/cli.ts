@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Command-line entry: parses the configuration once and dispatches to stdio (default), http, api or call.
 import { readFileSync } from "node:fs";
+import { setFlagsFromString } from "node:v8";
 import { KeysFileError } from "./backend/inprocess/keys.js";
 import { UsageStateError } from "./backend/inprocess/usage-store.js";
 import { ConfigError, describeConfig, loadConfig, type Config } from "./config.js";
@@ -64,6 +65,19 @@ async function runApi(config: Config): Promise<void> {
   process.stderr.write(`listening on ${server.url}\n`);
 }
 
+/**
+ * Keeps a long-running MCP server's heap near its live size. By default V8 doubles the young
+ * generation up to 2 × 16 MB and lets the old one reach about 4× its live size between full GCs:
+ * a burst of heatmap calls took the stdio server to ~180 MB resident for ~15 MB of live data.
+ * Both flags are read at each GC, so they take effect after start-up (the clients that launch
+ * `node dist/cli.js` pass no node flags). `npm run bench`: peak RSS 177 → 110 MB over 450 tool
+ * calls, heatmap latency +20 %, everything else unchanged.
+ */
+function boundHeapGrowth(): void {
+  setFlagsFromString("--semi-space-growth-factor=1");
+  setFlagsFromString("--heap-growing-percent=50");
+}
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -80,6 +94,7 @@ async function main(): Promise<void> {
     // stdout may carry JSON-RPC: a stray console.log from any dependency goes to stderr instead.
     console.log = console.info = console.debug = console.error;
   }
+  if (config.command === "stdio" || config.command === "http") boundHeapGrowth();
   log.debug("starting", { config: describeConfig(config) });
   switch (config.command) {
     case "api":

@@ -129,15 +129,16 @@ export function generateHeatmap(q: HeatmapQuery): Heatmap {
   const keep = Math.pow(0.5, step / HALF_LIFE_MS);
   const { longs, shorts } = simulateLiquidations({ candles, entries, longShare, keep, levels, firstOutput: warmup });
   let peak = 0;
-  const cells = longs.map((row, i) => {
-    const out = new Float64Array(columns);
+  // Summed into the longs' rows: no third matrix of temporaries per heatmap.
+  const cells = longs;
+  for (let i = 0; i < cells.length; i++) {
+    const row = cells[i]!;
     const shortRow = shorts[i]!;
     for (let j = 0; j < columns; j++) {
-      out[j] = row[j]! + shortRow[j]!;
-      if (out[j]! > peak) peak = out[j]!;
+      row[j] = row[j]! + shortRow[j]!;
+      if (row[j]! > peak) peak = row[j]!;
     }
-    return out;
-  });
+  }
   const floor = peak * THRESHOLD;
   // A plain loop, not Array.from(row, fn): that iterates a typed array through iterator results
   // and boxes every value (≈10× the matrix's own size in garbage).
