@@ -51,12 +51,12 @@ export function msSince(t0: bigint): number {
   return Number(process.hrtime.bigint() - t0) / 1e6;
 }
 
-/** 1234567 → "1.23 M", 12345 → "12,345", 12.345 → "12.3". */
+/** 1234567 → "1.23 M", 12345 → "12,345", 1440 → "1,440", 3 → "3", 12.345 → "12.3". */
 export function human(x: number): string {
   if (!Number.isFinite(x)) return "—";
   const a = Math.abs(x);
   if (a >= 1e6) return `${(x / 1e6).toFixed(a >= 1e8 ? 0 : 2)} M`;
-  if (a >= 1e4) return Math.round(x).toLocaleString("en-US");
+  if (a >= 1e4 || Number.isInteger(x)) return Math.round(x).toLocaleString("en-US");
   if (a >= 100) return x.toFixed(0);
   if (a >= 10) return x.toFixed(1);
   if (a >= 1) return x.toFixed(2);
