@@ -7,7 +7,7 @@ import { BENCH_DIR, CLI, KEY, spawnListening, stop, type Sandbox } from "./proc.
 import { latency, median, msSince, round, type Latency } from "./stats.js";
 
 /** Rounds per server and load, alternating between the two servers. */
-const ROUNDS = 3;
+const ROUNDS = 5;
 
 export const REST_PATH = "/btc/derivatives/Volume_usd?timeframe=1d&startDate=2025-01-01&endDate=2025-12-31";
 
