@@ -1,10 +1,10 @@
 // The in-process service pipeline: route → auth → restriction → params → coverage → rate window →
 // credits → data, synchronous from the credit check to the durable charge. The REST face and
 // InProcessBackend both call handle(); neither has another path to the data.
-import { LRUCache } from "lru-cache";
 import { ASSET_SETS, coverage, covers, creditCost, MAX_RECORDS, nearestAssets, TIMEFRAME_MS, DAY_MS, type Endpoint } from "../../catalog/index.js";
 import { log } from "../../log.js";
 import { ServiceError, type BackendBody, type SeriesColumns } from "../types.js";
+import { bodyKey, createBodyCache, type BodyCache } from "./body-cache.js";
 import { CreditLedger } from "./credits.js";
 import { countBuckets, generateColumns, generateHeatmap, generateVariation, recordsFromColumns, type SeriesQuery } from "./data/index.js";
 import type { KeyRecord, KeyStore } from "./keys.js";
@@ -107,33 +107,17 @@ function rangeTooLarge(count: number, timeframe: keyof typeof TIMEFRAME_MS): Ser
   );
 }
 
-/**
- * Identity of a success body: requests with the same key get the same bytes. Series use their
- * bucket grid (any bounds selecting the same buckets select the same records); the heatmap and
- * the variation table depend on "now", so it is part of theirs.
- */
-function bodyKey(endpoint: Endpoint, asset: string, params: Params, nowMs: number): string {
-  if (params.kind !== "records") {
-    const p = params.kind === "heatmap" ? [params.timeframe, params.lookback, params.scope, params.exchange] : [];
-    return [endpoint.id, asset, nowMs, ...p].join("|");
-  }
-  const step = endpoint.kind === "ohlcv" ? TIMEFRAME_MS[params.timeframe] : DAY_MS;
-  const { timeframe, exchange, symbol, marketType, entityName } = params;
-  return [endpoint.id, asset, timeframe, exchange, symbol, marketType, entityName, Math.ceil(params.startMs / step), Math.floor(params.endMs / step)].join("|");
-}
-
 export class InProcessService {
   private readonly limiter = new RateLimiter();
   private readonly ledger: CreditLedger;
   private readonly monotonicNow: () => number;
-  private readonly bodies: LRUCache<string, Buffer> | undefined;
+  private readonly bodies: BodyCache | undefined;
 
   constructor(private readonly options: ServiceOptions) {
     this.ledger = new CreditLedger(options.usage);
     this.monotonicNow = options.monotonicNow ?? (() => performance.now());
     const bytes = options.bodyCacheBytes ?? 0;
-    // One huge body must not flush every small one: an entry may take a quarter of the budget.
-    this.bodies = bytes > 0 ? new LRUCache({ maxSize: bytes, maxEntrySize: Math.ceil(bytes / 4), sizeCalculation: (b) => b.length + 64 }) : undefined;
+    this.bodies = bytes > 0 ? createBodyCache(bytes) : undefined;
   }
 
   /** Credits a key has left, or undefined for an unknown key. */

@@ -1,0 +1,27 @@
+// Serialized success bodies kept for repeated requests (the REST face's): a body is a pure
+// function of the resolved request, so a repeat may get the same bytes without regenerating them.
+import { LRUCache } from "lru-cache";
+import { DAY_MS, TIMEFRAME_MS, type Endpoint } from "../../catalog/index.js";
+import type { Params } from "./request-params.js";
+
+/**
+ * Identity of a success body: requests with the same key get the same bytes. Series use their
+ * bucket grid (any bounds selecting the same buckets select the same records); the heatmap and
+ * the variation table depend on "now", so it is part of theirs.
+ */
+export function bodyKey(endpoint: Endpoint, asset: string, params: Params, nowMs: number): string {
+  if (params.kind !== "records") {
+    const p = params.kind === "heatmap" ? [params.timeframe, params.lookback, params.scope, params.exchange] : [];
+    return [endpoint.id, asset, nowMs, ...p].join("|");
+  }
+  const step = endpoint.kind === "ohlcv" ? TIMEFRAME_MS[params.timeframe] : DAY_MS;
+  const { timeframe, exchange, symbol, marketType, entityName } = params;
+  return [endpoint.id, asset, timeframe, exchange, symbol, marketType, entityName, Math.ceil(params.startMs / step), Math.floor(params.endMs / step)].join("|");
+}
+
+export type BodyCache = LRUCache<string, Buffer>;
+
+/** An LRU of at most `bytes`; one huge body must not flush every small one, so an entry may take a quarter. */
+export function createBodyCache(bytes: number): BodyCache {
+  return new LRUCache<string, Buffer>({ maxSize: bytes, maxEntrySize: Math.ceil(bytes / 4), sizeCalculation: (b) => b.length + 64 });
+}
