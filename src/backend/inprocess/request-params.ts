@@ -3,25 +3,20 @@
 import {
   allowedLookbacks, CANONICAL_LOOKBACK, DATE_FORMAT_HINT, DAY_MS, DEFAULT_BUCKETS, editDistance, ENTITY_ALL,
   heatmapColumns, isTimeframe, isVenue, LOOKBACKS, MARKET_TYPES, MAX_HEATMAP_COLUMNS, SCOPES,
-  SYMBOL_PATTERN, TIMEFRAME_MS, TIMEFRAMES, VENUES, type Endpoint, type Lookback, type MarketType, type Scope,
+  SYMBOL_PATTERN, TIMEFRAME_MS, TIMEFRAMES, VENUES, type Endpoint, type Lookback, type Scope,
   type Timeframe, type Venue,
 } from "../../catalog/index.js";
 import { ServiceError } from "../types.js";
+import type { SeriesQuery } from "./data/index.js";
 import { parseDateInput } from "./dates.js";
 import { shown } from "./router.js";
 
 /** Timeframe of a heatmap request that names none: the (6h, 2y) view upstream clients open with. */
 export const DEFAULT_HEATMAP_TIMEFRAME: Timeframe = "6h";
 
-export interface RecordsParams {
+/** A series or OHLCV request resolved to the generators' query, less what the path gives. */
+export interface RecordsParams extends Omit<SeriesQuery, "endpoint" | "asset"> {
   kind: "records";
-  timeframe: Timeframe;
-  startMs: number;
-  endMs: number;
-  exchange?: Venue;
-  symbol?: string;
-  marketType?: MarketType;
-  entityName?: string;
 }
 
 export interface HeatmapParams {

@@ -220,14 +220,8 @@ export class InProcessService {
     return { status: 200, headers, bytes: cached, usage, get body() { return (parsed ??= JSON.parse(cached.toString("utf8")) as BackendBody); } };
   }
 
-  private seriesQuery(endpoint: Endpoint, asset: string, p: Extract<Params, { kind: "records" }>): SeriesQuery {
-    return {
-      endpoint, asset, timeframe: p.timeframe, startMs: p.startMs, endMs: p.endMs,
-      ...(p.exchange && { exchange: p.exchange }),
-      ...(p.symbol && { symbol: p.symbol }),
-      ...(p.marketType && { marketType: p.marketType }),
-      ...(p.entityName && { entityName: p.entityName }),
-    };
+  private seriesQuery(endpoint: Endpoint, asset: string, { kind: _, ...resolved }: Extract<Params, { kind: "records" }>): SeriesQuery {
+    return { endpoint, asset, ...resolved };
   }
 
   private generate(endpoint: Endpoint, asset: string, params: Params, nowMs: number): BackendBody {
