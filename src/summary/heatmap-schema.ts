@@ -1,5 +1,6 @@
 // The structured shape of a liquidation-heatmap digest (the tools' outputSchema).
 import { z } from "zod";
+import { heatmapSchema } from "../catalog/responses.js";
 
 const clusterSchema = z.object({
   side: z.enum(["above", "below"]),
@@ -20,15 +21,7 @@ const sideSchema = z.object({
 });
 
 export const heatmapDigestSchema = z.object({
-  source: z.object({
-    asset: z.string(),
-    timeframe: z.string(),
-    lookback: z.string(),
-    scope: z.string(),
-    exchange: z.string(),
-    version: z.string(),
-    priceSource: z.string(),
-  }),
+  source: heatmapSchema.pick({ asset: true, timeframe: true, lookback: true, scope: true, exchange: true, version: true, priceSource: true }),
   anchor: z.object({
     price: z.number().nullable(),
     time: z.string().nullable(),
