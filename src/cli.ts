@@ -87,8 +87,8 @@ async function main(): Promise<void> {
     throw err;
   }
   // Help and version are asked for explicitly, outside any protocol session.
-  if (config.help) return void process.stdout.write(USAGE);
-  if (config.version) return void process.stdout.write(`${version()}\n`);
+  if (config.help) return void process.stdout.write(USAGE); // stdout-ok
+  if (config.version) return void process.stdout.write(`${version()}\n`); // stdout-ok
   setLogLevel(config.logLevel);
   if (config.command !== "call") {
     // stdout may carry JSON-RPC: a stray console.log from any dependency goes to stderr instead.
