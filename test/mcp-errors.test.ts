@@ -73,6 +73,14 @@ describe("service errors", () => {
     expect(await creditsLeft(f)).toBe(before - 1);
   });
 
+  it("answers a heatmap lookback too long for the default timeframe with lookbacks, not dates", async () => {
+    const f = await fixture();
+    const r = await f.call("get_liquidation_heatmap", { asset: "btc", lookback: "6y" });
+    expect(errorOf(r)).toMatchObject({ code: "range_too_large", parameter: "lookback", retryable: false, suggestions: expect.arrayContaining(["2y"]) });
+    expect(textOf(r)).toContain("Nothing was charged");
+    expect(textOf(r)).not.toMatch(/startDate|endDate/);
+  });
+
   it("says a restricted key is not entitled to the metric (403)", async () => {
     const f = await fixture("onchain-only");
     expect((await f.call("get_series", { metric: "lifespan/Lth_mvrv", asset: "btc" })).isError).toBeFalsy();

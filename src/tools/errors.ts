@@ -127,8 +127,11 @@ function serviceText(error: ServiceError, endpoint: string): string {
         : allowed?.length && !allowed.every((a) => said.includes(a)) ? ` Accepted: ${allowed.slice(0, 12).join(", ")}.` : "";
       return `${said}${accepted} Fix ${parameter ?? "the argument"} and call again; nothing was charged.`;
     }
-    case "range_too_large":
-      return `${said}${/narrow/i.test(said) ? "" : " Narrow startDate/endDate or use a coarser timeframe."} Nothing was charged.`;
+    case "range_too_large": {
+      // A heatmap is sized by its lookback (it takes no dates); the service's text usually says how already.
+      const fix = parameter === "lookback" ? "Use a shorter lookback or a coarser timeframe." : "Narrow startDate/endDate or use a coarser timeframe.";
+      return `${said}${/narrow|coarser|larger timeframe/i.test(said) ? "" : ` ${fix}`} Nothing was charged.`;
+    }
     case "payload_too_large":
       return `${said} Request a shorter range or a coarser timeframe.`;
     case "asset_not_supported":
