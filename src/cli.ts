@@ -34,6 +34,14 @@ function version(): string {
   }
 }
 
+/** A failure to listen, in words, for api and http alike; undefined for anything else. */
+function listenProblem(err: unknown, config: Config): string | undefined {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code === "EADDRINUSE") return `port ${config.port} on ${config.host} is in use; choose another with --port (0 picks a free one)`;
+  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") return `cannot listen on ${config.host}; give a local address with --host`;
+  return undefined;
+}
+
 async function runApi(config: Config): Promise<void> {
   if (config.baseUrl) log.info("the api command serves the in-process service; CRYPTO_METRICS_BASE_URL is not used");
   const { createInProcessService } = await import("./backend/inprocess/backend.js");
@@ -44,9 +52,8 @@ async function runApi(config: Config): Promise<void> {
     rest = await startRestServer(service, { host: config.host, port: config.port });
   } catch (err) {
     service.close();
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "EADDRINUSE") fail(`port ${config.port} on ${config.host} is in use; choose another with --port (0 picks a free one)`, 1);
-    if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") fail(`cannot listen on ${config.host}; give a local address with --host`, 1);
+    const problem = listenProblem(err, config);
+    if (problem) fail(problem, 1);
     throw err;
   }
   const server = rest;
@@ -104,7 +111,11 @@ async function main(): Promise<void> {
     case "stdio":
       return (await import("./transports/stdio.js")).runStdio(config);
     case "http":
-      return (await import("./transports/http.js")).runHttp(config);
+      return (await import("./transports/http.js")).runHttp(config).catch((err: unknown) => {
+        const problem = listenProblem(err, config);
+        if (problem) fail(problem, 1);
+        throw err;
+      });
     case "call":
       return (await import("./call.js")).runCall(config);
   }
@@ -113,6 +124,6 @@ async function main(): Promise<void> {
 main().catch((err: unknown) => {
   if (err instanceof KeysFileError) fail(err.message, 2);
   if (err instanceof UsageStateError) fail(err.message, 1);
-  log.error("fatal", { error: err instanceof Error ? err.message : String(err) });
-  process.exit(1);
+  // Written whatever the log level: a program that stops owes the reason, even under --log-level silent.
+  fail(err instanceof Error ? err.message : String(err), 1);
 });

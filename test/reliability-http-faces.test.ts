@@ -78,6 +78,16 @@ describe("bind address", () => {
       }
     }
   });
+
+  it("a port in use stops either command with exit 1 and the reason, even under --log-level silent", async () => {
+    for (const command of ["http", "api"]) {
+      const proc = spawnCli([command, "--port", String(port), "--log-level", "silent"], { CRYPTO_METRICS_STATE_DIR: rig.stateDir + `-busy-${command}` });
+      const { code } = await proc.exited;
+      expect(code, command).toBe(1);
+      expect(proc.stderrText(), command).toContain(`port ${port} on 127.0.0.1 is in use; choose another with --port`);
+      expect(proc.stdoutText(), command).toBe("");
+    }
+  });
 });
 
 describe("http: Host and Origin (DNS rebinding)", () => {

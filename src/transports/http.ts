@@ -116,8 +116,6 @@ export async function runHttp(config: Config): Promise<void> {
     running = await startHttpServer({ backend, host: config.host, port: config.port, requireKey: config.requireKey, apiKey: config.apiKey });
   } catch (err) {
     await backend.close();
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "EADDRINUSE") throw new Error(`port ${config.port} on ${config.host} is in use; choose another with --port (0 picks a free one)`);
     throw err;
   }
   let stopping = false;
