@@ -56,6 +56,15 @@ describe("every endpoint", () => {
     const upper = await get("/BTC/lifespan/Lth_mvrv");
     expect(upper.json.error.allowed).toEqual(["btc"]);
   });
+
+  it("offers no look-alikes for a known ticker the endpoint lacks", async () => {
+    for (const path of ["/all_stablecoins/derivatives/metrics-variation", "/eth/lifespan/Cvdd"]) {
+      const r = await get(path);
+      expect(r.json.error.code).toBe("asset_not_supported");
+      expect(r.json.error.message).not.toContain("Did you mean");
+      expect(r.json.error.allowed).toEqual([]);
+    }
+  });
 });
 
 describe("paths and methods", () => {

@@ -1,7 +1,7 @@
 // The in-process service pipeline: route → auth → restriction → params → coverage → rate window →
 // credits → data, synchronous from the credit check to the durable charge. The REST face and
 // InProcessBackend both call handle(); neither has another path to the data.
-import { ASSET_SETS, coverage, covers, creditCost, MAX_RECORDS, nearestAssets, TIMEFRAME_MS, DAY_MS, type Endpoint } from "../../catalog/index.js";
+import { ASSET_SETS, coverage, covers, creditCost, KNOWN_ASSETS, MAX_RECORDS, nearestAssets, TIMEFRAME_MS, DAY_MS, type Endpoint } from "../../catalog/index.js";
 import { log } from "../../log.js";
 import { ServiceError, type BackendBody, type SeriesColumns } from "../types.js";
 import { bodyKey, createBodyCache, type BodyCache } from "./body-cache.js";
@@ -81,8 +81,9 @@ function assetNotSupported(endpoint: Endpoint, asset: string): ServiceError {
   const set = ASSET_SETS[endpoint.assetSet];
   const lower = asset.toLowerCase();
   const inSet = lower !== asset && covers(endpoint, lower) ? [lower] : members ? nearestAssets(asset, members) : [];
-  // No close ticker in the set: the one meant may still be a known ticker the endpoint lacks.
-  const near = inSet.length ? inSet : nearestAssets(asset);
+  // A known ticker is the one meant: look-alikes (btc for eth, or the ticker itself) would mislead.
+  // Otherwise, with no close ticker in the set, the one meant may be a known ticker the endpoint lacks.
+  const near = KNOWN_ASSETS.includes(asset) ? [] : inSet.length ? inSet : nearestAssets(asset);
   const covered = members === null
     ? `takes any lowercase ticker matching ^[a-z0-9_]{1,32}$`
     : members.length <= COVERAGE_LIST_MAX ? `covers ${members.join(", ")}` : `covers the ${members.length} assets of ${set.label}`;
