@@ -4,7 +4,7 @@
 const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
 const WILDCARDS = new Set(["0.0.0.0", "::", "[::]"]);
 
-function isLoopback(bindHost: string): boolean {
+export function isLoopback(bindHost: string): boolean {
   return bindHost === "localhost" || bindHost === "::1" || /^127\.\d+\.\d+\.\d+$/.test(bindHost);
 }
 

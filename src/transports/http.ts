@@ -9,7 +9,7 @@ import type { Backend } from "../backend/types.js";
 import type { Config } from "../config.js";
 import { log } from "../log.js";
 import { createBackend, createServer } from "../server.js";
-import { hostAllowed, originAllowed } from "./host-check.js";
+import { hostAllowed, isLoopback, originAllowed } from "./host-check.js";
 
 export const MCP_PATH = "/mcp";
 /** Cap on a request body (the SDK transport answers 413 beyond it; it also caps batches at 100). */
@@ -130,10 +130,6 @@ export async function runHttp(config: Config): Promise<void> {
   };
   process.once("SIGTERM", () => stop("SIGTERM"));
   process.once("SIGINT", () => stop("SIGINT"));
-  if (!hostIsLoopback(config.host)) log.warn("listening beyond loopback: put TLS and authentication in front (see --require-key)", { host: config.host });
+  if (!isLoopback(config.host)) log.warn("listening beyond loopback: put TLS and authentication in front (see --require-key)", { host: config.host });
   process.stderr.write(`listening on ${running.url}\n`);
-}
-
-function hostIsLoopback(host: string): boolean {
-  return host === "127.0.0.1" || host === "::1" || host === "localhost";
 }
