@@ -2,7 +2,6 @@
 // asset is covered, and the did-you-mean errors when it is not (nothing is charged for these).
 import {
   ASSET_PATTERN,
-  ASSET_SETS,
   ENDPOINTS,
   KNOWN_ASSETS,
   coverage,
@@ -82,10 +81,4 @@ export function closest(input: string, pool: readonly string[]): string[] {
   if (near.length === 0) return near;
   const best = editDistance(input, near[0]!);
   return near.filter((c) => editDistance(input, c) === best);
-}
-
-/** "6 assets: bch, btc, …" or the open-set rule; used by list_assets and the catalog resource. */
-export function coverageLabel(endpoint: Endpoint): string {
-  const set = ASSET_SETS[endpoint.assetSet];
-  return set.members ? `${set.label}, ${set.members.length} assets` : set.label;
 }
