@@ -78,6 +78,15 @@ describe("generateHeatmap", () => {
     expect(JSON.stringify(heatmap())).toBe(JSON.stringify(heatmap()));
   });
 
+  it("depends on now only through the bucket it falls in (the REST body cache keys on that)", () => {
+    const step = TIMEFRAME_MS["1h"];
+    const bucket = Math.floor(NOW / step) * step;
+    const at = (nowMs: number) => JSON.stringify(heatmap({ timeframe: "1h", lookback: "24h", nowMs }));
+    expect(at(bucket)).toBe(at(NOW));
+    expect(at(bucket + step - 1)).toBe(at(NOW));
+    expect(at(bucket + step)).not.toBe(at(NOW));
+  });
+
   it("candles follow the price path: the last daily candle closes near BTC's path", () => {
     const h = generateHeatmap({ asset: "btc", timeframe: "1d", lookback: "30d", scope: "all", nowMs: Date.parse("2025-12-29T10:00:00Z") });
     const dec28 = h.df.find((c) => c.date === "2025-12-28T00:00:00.000Z")!;

@@ -50,6 +50,13 @@ describe("generateVariation", () => {
     expect(entry.sparkline_7d).toEqual(records.map((r) => r.revHashRateUSD));
   });
 
+  it("depends on now only through its day (the REST body cache keys on that)", () => {
+    const day = Math.floor(NOW / DAY_MS) * DAY_MS;
+    const at = (nowMs: number) => JSON.stringify(generateVariation("eth", nowMs));
+    expect(at(day)).toBe(at(NOW));
+    expect(at(day + DAY_MS - 1)).toBe(at(NOW));
+  });
+
   it("depends on now: a day later, the sparkline shifts by one", () => {
     const a = generateVariation("btc", NOW)[0]!;
     const b = generateVariation("btc", NOW + DAY_MS)[0]!;

@@ -83,6 +83,29 @@ describe("service body cache", () => {
     expect(otherVenue.bytes!.toString()).toBe(JSON.stringify(fresh.body));
   });
 
+  it("serves heatmap and variation polls within the same bucket of a running clock from one entry", () => {
+    const keys = keysDir();
+    let now = Date.parse("2025-12-31T12:00:05Z");
+    const live = createInProcessService({ apiKey: undefined, keysFile: keys.keysFile, stateDir: join(keys.dir, "live"), now: () => now, bodyCacheBytes: 1 << 22 });
+    try {
+      for (const [path, query, step] of [
+        ["/liquidation_levels/heatmap", "asset=btc&timeframe=1h&lookback=24h", 3_600_000],
+        ["/btc/derivatives/metrics-variation", "", 86_400_000],
+      ] as const) {
+        now = Math.floor(now / step) * step + 5_000;
+        const first = live.handle(get(path, query));
+        now += 60_000;
+        const poll = live.handle(get(path, query));
+        expect(poll.bytes, path).toBe(first.bytes);
+        now += step;
+        const next = live.handle(get(path, query));
+        expect(next.bytes!.equals(first.bytes!), path).toBe(false);
+      }
+    } finally {
+      live.close();
+    }
+  });
+
   it("rebuilds the body objects of a cached answer on demand, equal to a fresh one", () => {
     cached.handle(get("/btc/lifespan/Cvdd", "startDate=2025-03-01"));
     const hit = cached.handle(get("/btc/lifespan/Cvdd", "startDate=2025-03-01"));

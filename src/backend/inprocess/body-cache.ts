@@ -6,14 +6,16 @@ import type { Params } from "./request-params.js";
 
 /**
  * Identity of a success body: requests with the same key get the same bytes. Series use their
- * bucket grid (any bounds selecting the same buckets select the same records); the heatmap and
- * the variation table depend on "now", so it is part of theirs.
+ * bucket grid (any bounds selecting the same buckets select the same records). The heatmap and
+ * the variation table depend on "now" only through the bucket it falls in (the heatmap's last
+ * column, the variation's last day), so that bucket is part of theirs: polls within it are repeats.
  */
 export function bodyKey(endpoint: Endpoint, asset: string, params: Params, nowMs: number): string {
-  if (params.kind !== "records") {
-    const p = params.kind === "heatmap" ? [params.timeframe, params.lookback, params.scope, params.exchange] : [];
-    return [endpoint.id, asset, nowMs, ...p].join("|");
+  if (params.kind === "heatmap") {
+    const bucket = Math.floor(nowMs / TIMEFRAME_MS[params.timeframe]);
+    return [endpoint.id, asset, bucket, params.timeframe, params.lookback, params.scope, params.exchange].join("|");
   }
+  if (params.kind === "variation") return [endpoint.id, asset, Math.floor(nowMs / DAY_MS)].join("|");
   const step = endpoint.kind === "ohlcv" ? TIMEFRAME_MS[params.timeframe] : DAY_MS;
   const { timeframe, exchange, symbol, marketType, entityName } = params;
   return [endpoint.id, asset, timeframe, exchange, symbol, marketType, entityName, Math.ceil(params.startMs / step), Math.floor(params.endMs / step)].join("|");
