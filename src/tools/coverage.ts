@@ -64,7 +64,8 @@ export function requireCoverage(endpoint: Endpoint, asset: string): void {
   const listed = members.length <= LIST_INLINE ? members.join(", ") : `${members.length} assets`;
   const known = KNOWN_ASSETS.includes(asset);
   // A real ticker this metric lacks gets pointed at its other metrics, not at look-alike tickers.
-  const candidates = known ? [] : closest(asset, members).length ? closest(asset, members) : closest(asset, KNOWN_ASSETS);
+  const inCoverage = known ? [] : closest(asset, members);
+  const candidates = known ? [] : inCoverage.length ? inCoverage : closest(asset, KNOWN_ASSETS);
   const parts = [`Asset "${asset}" is not covered by ${endpoint.id} (covers ${listed}).`];
   if (candidates.length) parts.push(`Did you mean ${candidates.map((c) => `"${c}"`).join(" or ")}?`);
   if (known) parts.push(`${endpointsForAsset(asset).length} other endpoints cover ${asset}: list_assets asset=${asset}.`);
