@@ -8,6 +8,7 @@ import type { Config } from "./config.js";
 import { createBackend, createServer, SERVER_NAME, SERVER_VERSION } from "./server.js";
 import type { Tool } from "./tools/define-tool.js";
 import { allTools } from "./tools/index.js";
+import { unwrap } from "./tools/validation.js";
 
 /** Command-line values are strings: numbers and booleans are converted where the tool's schema wants them. */
 export function coerceArgs(tool: Tool, raw: Readonly<Record<string, string>>): Record<string, unknown> {
@@ -22,12 +23,6 @@ export function coerceArgs(tool: Tool, raw: Readonly<Record<string, string>>): R
     else out[name] = value;
   }
   return out;
-}
-
-function unwrap(schema: z.ZodType): z.ZodType {
-  let current = schema;
-  while (current instanceof z.ZodOptional || current instanceof z.ZodDefault) current = current.unwrap() as z.ZodType;
-  return current;
 }
 
 export async function runCall(config: Config): Promise<void> {

@@ -80,7 +80,8 @@ function enumOptions(schema: z.ZodType): string[] {
   return inner instanceof z.ZodEnum ? inner.options.map(String) : [];
 }
 
-function unwrap(schema: z.ZodType): z.ZodType {
+/** The schema inside optional/default/nullable wrappers. */
+export function unwrap(schema: z.ZodType): z.ZodType {
   let current: z.ZodType = schema;
   while (current instanceof z.ZodOptional || current instanceof z.ZodDefault || current instanceof z.ZodNullable) {
     current = current.unwrap() as z.ZodType;
