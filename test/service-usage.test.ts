@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -98,6 +98,22 @@ describe("UsageStore", () => {
     expect(three.spent(A)).toBe(3);
     expect(three.spent(B)).toBe(1);
     three.close();
+  });
+
+  it("does not break a lock whose holder has not written its pid yet, only one left that long", () => {
+    const dir = tempDir();
+    const name = "journal-999997-0ddba11a.log";
+    writeFileSync(join(dir, name), `${A} 2\n`);
+    writeFileSync(join(dir, "usage.lock"), "");
+    const held = UsageStore.open(dir);
+    expect(held.spent(A)).toBe(2);
+    expect(existsSync(join(dir, name))).toBe(true);
+    held.close();
+    const minuteAgo = Date.now() / 1000 - 60;
+    utimesSync(join(dir, "usage.lock"), minuteAgo, minuteAgo);
+    UsageStore.open(dir).close();
+    expect(existsSync(join(dir, name))).toBe(false);
+    expect(UsageStore.open(dir).spent(A)).toBe(2);
   });
 
   it("writes only digests to disk", () => {

@@ -224,7 +224,9 @@ export class UsageStore {
   private lockIsStale(path: string): boolean {
     try {
       const pid = Number(readFileSync(path, "utf8"));
-      return !Number.isInteger(pid) || pid <= 0 || pid === process.pid || !processAlive(pid) || Date.now() - statSync(path).mtimeMs > 30_000;
+      // No pid yet is a lock being taken (created, pid not yet written), not an abandoned one.
+      const holderGone = Number.isInteger(pid) && pid > 0 && (pid === process.pid || !processAlive(pid));
+      return holderGone || Date.now() - statSync(path).mtimeMs > 30_000;
     } catch {
       return false;
     }
