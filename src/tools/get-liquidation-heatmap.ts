@@ -9,7 +9,7 @@ import { defineTool } from "./define-tool.js";
 import { normalizeAsset, requireCoverage, requireEndpoint } from "./coverage.js";
 import { ToolInputError } from "./errors.js";
 import { assetParam, venueParam } from "./params.js";
-import { credits, creditsSchema, footer, venueArg } from "./series-common.js";
+import { credits, creditsSchema, definedOnly, footer, venueArg } from "./series-common.js";
 
 const output = z.object({
   asset: z.string(),
@@ -60,8 +60,7 @@ export const getLiquidationHeatmap = defineTool({
     const { body, usage } = await context.backend.fetch({ endpoint: HEATMAP_ID, asset, query }, context.call);
     if (Array.isArray(body)) throw new ServiceError(502, "upstream_invalid_response", "the heatmap endpoint returned an array", { endpoint: HEATMAP_ID });
     const digest = digestHeatmap(body as Heatmap, { topK: args.top_k, includeMatrix: args.include_matrix === true });
-    const sent: Record<string, string> = {};
-    for (const [k, v] of Object.entries(query)) if (v !== undefined) sent[k] = v;
+    const sent = definedOnly(query);
     const resource = heatmapResourceUri(asset, sent);
     const text = [renderHeatmapText({ asset, ...sent }, digest), footer(usage, undefined) + `. Full matrix (JSON): ${resource}`].join("\n");
     return { text, structured: { asset, query: sent, digest, credits: credits(usage), resource } };

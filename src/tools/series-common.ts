@@ -112,7 +112,8 @@ export function footer(usage: Usage, resource?: string): string {
   return `credits: ${usage.charged} charged${left}${resource ? `. Full data (CSV): ${resource}` : ""}`;
 }
 
-function definedOnly(query: Record<string, string | undefined>): Record<string, string> {
+/** The query parameters actually sent (undefined ones dropped), as tools report them. */
+export function definedOnly(query: Record<string, string | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(query)) if (v !== undefined) out[k] = v;
   return out;
