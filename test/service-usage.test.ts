@@ -116,6 +116,26 @@ describe("UsageStore", () => {
     expect(UsageStore.open(dir).spent(A)).toBe(2);
   });
 
+  it("keeps recording when a journal rotation cannot fold into usage.json (the charge is already durable)", () => {
+    const dir = tempDir();
+    const s = UsageStore.open(dir);
+    writeFileSync(join(dir, USAGE_FILE), "{ damaged after start");
+    // Past the 4 MiB rotation threshold (67-byte lines), so one record() rotates and its fold fails.
+    const n = 63_000;
+    for (let i = 0; i < n; i++) s.record(A, 1);
+    s.record(B, 1);
+    expect(s.spent(A)).toBe(n);
+    // The rotated journal stays beside the one opened after it.
+    expect(journals(dir)).toHaveLength(2);
+    writeFileSync(join(dir, USAGE_FILE), JSON.stringify({ version: 1, spent: {}, journals: {} }));
+    s.close();
+    expect(journals(dir)).toHaveLength(0);
+    const after = UsageStore.open(dir);
+    expect(after.spent(A)).toBe(n);
+    expect(after.spent(B)).toBe(1);
+    after.close();
+  });
+
   it("writes only digests to disk", () => {
     const dir = tempDir();
     const s = UsageStore.open(dir);

@@ -90,7 +90,14 @@ export class UsageStore {
     this.journalBytes += writeSync(this.fd, line);
     this.spentById.set(id, this.spent(id) + credits);
     this.fsyncTimer ??= setTimeout(() => this.flush(), FSYNC_DELAY_MS).unref();
-    if (this.journalBytes >= ROTATE_BYTES) this.rotate();
+    if (this.journalBytes < ROTATE_BYTES) return;
+    // The charge is recorded: failing now would answer 500 "nothing was charged" for a charged
+    // request. A journal that could not be folded stays in place and is folded at the next start.
+    try {
+      this.rotate();
+    } catch (err) {
+      log.warn("usage journal could not be folded into usage.json; it is kept and counted at the next start", { error: (err as Error).message });
+    }
   }
 
   /** Forces journal bytes to disk. */
