@@ -2,7 +2,7 @@
 // path and supply, plus memoized cumulative flows (running_total_usd).
 import { VENUES, type Venue } from "../../../catalog/index.js";
 import { REF_DAY, dayOf } from "./anchors.js";
-import { chainState, reserveOf, supplyOf } from "./chain.js";
+import { reserveOf, supplyOf } from "./chain.js";
 import { gauss, hash2, normalCdf, s11, u01, unit, valueNoise } from "./hash.js";
 import { dailyLogPrice, dailyPrice } from "./price.js";
 import { Memo } from "./memo.js";
@@ -138,13 +138,13 @@ export function exchangeReserve(asset: string, day: number, entity: string): num
   return reserveOf(asset, day) * entityShare(asset, day, entity);
 }
 
-const runningTotals = new Memo<string, { start: number; values: number[] }>(256);
+/** Running totals by `asset|entity`, index = day − inception. */
+const runningTotals = new Memo<string, number[]>(256);
 
 /** Σ of daily net flow × price since inception (USD); the same history whatever range is asked. */
 export function runningTotalUsd(asset: string, day: number, entity: string): number {
-  const key = `${asset}|${entity}`;
-  const start = chainState(asset, day).start;
-  const { values } = runningTotals.getOr(key, () => ({ start, values: [] }));
+  const start = profileOf(asset).inceptionDay;
+  const values = runningTotals.getOr(`${asset}|${entity}`, () => []);
   let prev = values.length > 0 ? exchangeReserve(asset, start + values.length - 1, entity) : exchangeReserve(asset, start, entity);
   for (let d = start + values.length; d <= day; d++) {
     const reserve = exchangeReserve(asset, d, entity);
