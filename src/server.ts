@@ -12,7 +12,7 @@ import { installCompletions } from "./resources/completions.js";
 import { registerResources, TEMPLATE_COMPLETERS } from "./resources/index.js";
 import { runTool, type ToolContext } from "./tools/define-tool.js";
 import { allTools } from "./tools/index.js";
-import { toolListing } from "./tools/listing.js";
+import { toolListing, type ListedTool } from "./tools/listing.js";
 import { DATES_NOTE } from "./tools/params.js";
 
 export const SERVER_NAME = "crypto-metrics-mcp";
@@ -51,6 +51,21 @@ export async function createBackend(config: Config): Promise<Backend> {
  */
 const RAW_ARGUMENTS = z.object({}).loose();
 
+/**
+ * tools/list as served, per openWorld value. The HTTP transport builds a server per request, and
+ * turning the zod schemas into JSON Schema was a third of that server's construction time.
+ */
+const LISTINGS = new Map<boolean, ListedTool[]>();
+
+function listedTools(openWorld: boolean): ListedTool[] {
+  let listed = LISTINGS.get(openWorld);
+  if (!listed) {
+    listed = allTools.map((tool) => toolListing(tool, openWorld));
+    LISTINGS.set(openWorld, listed);
+  }
+  return listed;
+}
+
 export function createServer({ backend, config }: CreateServerOptions): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, title: "Crypto Metrics", version: SERVER_VERSION },
@@ -71,7 +86,7 @@ export function createServer({ backend, config }: CreateServerOptions): McpServe
       (args, extra) => runTool(tool, args, toolContext(backend, extra, config?.apiKey)),
     );
   }
-  const listed = allTools.map((tool) => toolListing(tool, openWorld));
+  const listed = listedTools(openWorld);
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   registerResources(server, backend);
   registerPrompts(server);
