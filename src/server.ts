@@ -53,7 +53,7 @@ const RAW_ARGUMENTS = z.object({}).loose();
 
 /**
  * tools/list as served, per openWorld value. The HTTP transport builds a server per request, and
- * turning the zod schemas into JSON Schema was a third of that server's construction time.
+ * turning the zod schemas into JSON Schema was about half of that server's construction time.
  */
 const LISTINGS = new Map<boolean, ListedTool[]>();
 
