@@ -2,6 +2,7 @@
 // between <!-- tools:start --> and <!-- tools:end -->. `--check` exits 1 when either has drifted.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ASSET_SETS, ENDPOINTS } from "../src/catalog/index.js";
 import { allTools } from "../src/tools/index.js";
 import { toolListing, type ListedTool } from "../src/tools/listing.js";
 
@@ -31,8 +32,9 @@ export function buildManifest(pkg: PackageJson, tools: readonly ToolLike[]): Rec
     version: pkg.version,
     description: pkg.description,
     long_description:
-      "Five tools over 29 crypto market and on-chain endpoints (derivatives and spot volume and trades, 24 daily on-chain and market series, " +
-      "per-asset metrics variation, liquidation heatmaps) for 210 assets. Long series and heatmap matrices come back as compact digests. " +
+      `${tools.length} tools over ${ENDPOINTS.length} crypto market and on-chain endpoints (derivatives and spot volume and trades, ` +
+      `${ENDPOINTS.filter((e) => e.kind === "series").length} daily on-chain and market series, per-asset metrics variation, liquidation heatmaps) ` +
+      `for ${ASSET_SETS.A.members!.length} assets. Long series and heatmap matrices come back as compact digests. ` +
       "Works out of the box with a built-in deterministic data service; set the service URL and API key to use the real API.",
     author: { name: "crypto-metrics-mcp contributors" },
     license: pkg.license,
