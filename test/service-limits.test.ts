@@ -62,7 +62,7 @@ describe("SlidingWindow", () => {
     w.record(1);
     for (let t = 2; t < 1000; t += 10) expect(w.check(t).ok).toBe(false);
     expect(w.check(60_000).ok).toBe(true);
-    expect(w.remaining(60_001)).toBe(2);
+    expect(w.status(60_001).remaining).toBe(2);
   });
 
   it("formats the IETF draft-10 RateLimit fields", () => {

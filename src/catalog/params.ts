@@ -40,10 +40,6 @@ export const LOOKBACK_MS: Record<Lookback, number> = {
   "6y": 2191 * DAY_MS,
 };
 
-export function isLookback(value: string): value is Lookback {
-  return Object.hasOwn(LOOKBACK_MS, value);
-}
-
 /** The window used when a heatmap request names no lookback (30m → 30d is the spec's). */
 export const CANONICAL_LOOKBACK: Record<Timeframe, Lookback> = {
   "1m": "12h",

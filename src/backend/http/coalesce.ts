@@ -16,10 +16,6 @@ export interface Joined<T> {
 export class Coalescer<T> {
   private readonly flights = new Map<string, Flight<T>>();
 
-  get size(): number {
-    return this.flights.size;
-  }
-
   run(key: string, signal: AbortSignal | undefined, task: (signal: AbortSignal) => Promise<T>): Promise<Joined<T>> {
     signal?.throwIfAborted();
     let flight = this.flights.get(key);

@@ -49,11 +49,6 @@ export class SlidingWindow {
     this.count++;
   }
 
-  remaining(nowMs: number): number {
-    this.expire(nowMs);
-    return this.limit - this.count;
-  }
-
   status(nowMs: number): { remaining: number; resetS: number } {
     this.expire(nowMs);
     return { remaining: this.limit - this.count, resetS: this.resetS(nowMs) };
