@@ -1,13 +1,9 @@
 // Timings of the data generators (median of several runs): `npx tsx scripts/measure-data.ts`.
 import { endpointById } from "../src/catalog/index.js";
 import { generateColumns, generateHeatmap, generateRecords, type HeatmapQuery, type SeriesQuery } from "../src/backend/inprocess/data/index.js";
+import { median } from "../bench/stats.js";
 
 const RUNS = Number(process.env.RUNS ?? 7);
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1]!;
-}
 
 function time(label: string, points: number, fn: () => unknown): void {
   fn(); // warm-up: JIT and the per-asset memos

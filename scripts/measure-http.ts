@@ -10,6 +10,7 @@ import { HttpBackend } from "../src/backend/http/index.js";
 import { InProcessBackend, createInProcessService } from "../src/backend/inprocess/backend.js";
 import { startRestServer } from "../src/backend/rest.js";
 import type { Backend, BackendRequest } from "../src/backend/types.js";
+import { quantile, sorted } from "../bench/stats.js";
 
 const N = Math.max(200, Number(process.argv[2] ?? 2000));
 const WARMUP = 200;
@@ -32,9 +33,8 @@ async function sample(backend: Backend, request: BackendRequest, count: number, 
   return out;
 }
 
-function q(samples: number[], quantile: number): number {
-  const s = [...samples].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(quantile * s.length))]!;
+function q(samples: number[], p: number): number {
+  return quantile(sorted(samples), p);
 }
 
 function row(name: string, samples: number[], target: string): string {

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { Agent, request } from "undici";
 import { createInProcessService } from "../src/backend/inprocess/backend.js";
 import { startRestServer } from "../src/backend/rest.js";
+import { quantile, sorted } from "../bench/stats.js";
 
 const REQUESTS = Math.max(200, Number(process.argv[2] ?? 1000));
 const WARMUP = 100;
@@ -31,12 +32,8 @@ async function timeRequests(url: string, headers: Record<string, string>): Promi
   return { samples, bytes };
 }
 
-function quantile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
-
 function row(name: string, samples: number[]): string {
-  const s = [...samples].sort((a, b) => a - b);
+  const s = sorted(samples);
   const cells = [quantile(s, 0.5), quantile(s, 0.95), quantile(s, 0.99)].map((v) => v.toFixed(3).padStart(8));
   return `${name.padEnd(34)}${cells.join("")}`;
 }

@@ -6,6 +6,7 @@ import { renderHeatmapText } from "../src/summary/heatmap-text.js";
 import { digestSeries } from "../src/summary/series.js";
 import { renderSeriesText } from "../src/summary/series-text.js";
 import { makeHeatmap, randomWalk } from "../test/summary-fixtures.js";
+import { median, quantile, sorted } from "../bench/stats.js";
 
 /** Median and p95 wall time in ms over `runs` runs after `warmup` discarded ones. */
 function time(fn: () => unknown, runs: number, warmup = 3): { median: number; p95: number } {
@@ -16,8 +17,7 @@ function time(fn: () => unknown, runs: number, warmup = 3): { median: number; p9
     fn();
     samples.push(performance.now() - start);
   }
-  samples.sort((a, b) => a - b);
-  return { median: samples[Math.floor(runs / 2)]!, p95: samples[Math.min(runs - 1, Math.ceil(runs * 0.95) - 1)]! };
+  return { median: median(samples), p95: quantile(sorted(samples), 0.95) };
 }
 
 const ms = (x: number) => x.toFixed(x < 10 ? 3 : 1);
