@@ -1,9 +1,6 @@
 // Turns a BackendRequest into the upstream path and query, plus a normalized cache key.
-import { pathOf, type Endpoint } from "../../catalog/index.js";
+import { ASSET_PATTERN, pathOf, type Endpoint } from "../../catalog/index.js";
 import { ServiceError, type BackendRequest } from "../types.js";
-
-/** Lowercase tickers as the service writes them; anything else never reaches a URL. */
-const ASSET_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 export interface UpstreamRequest {
   endpoint: Endpoint;
@@ -14,6 +11,7 @@ export interface UpstreamRequest {
   cacheKey: string;
 }
 
+/** Lowercase tickers as the service writes them (the catalog's rule); anything else never reaches a URL. */
 export function assertAsset(asset: string, endpoint: Endpoint): void {
   if (!ASSET_PATTERN.test(asset)) {
     throw new ServiceError(404, "asset_not_supported", `Asset "${asset.slice(0, 32)}" is not a valid ticker: use a lowercase ticker such as btc or eth (list_assets shows coverage).`, {
