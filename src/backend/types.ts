@@ -19,6 +19,9 @@ export interface ProgressUpdate {
   message?: string;
 }
 
+/** What an API key may be: 1–512 printable ASCII characters without spaces (it travels in a header). */
+export const API_KEY_PATTERN = /^[\x21-\x7e]{1,512}$/;
+
 export interface BackendContext {
   /** The caller's key. Never logged, never echoed; the HTTP backend sends it as X-Api-Key. */
   apiKey?: string;

@@ -3,6 +3,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { endpointById, ENDPOINTS, nearestEndpoints } from "../../catalog/index.js";
+import { API_KEY_PATTERN } from "../types.js";
 
 export interface RateLimitSpec {
   requests: number;
@@ -31,7 +32,6 @@ export const DEFAULT_KEY = "demo";
 const MAX_REQUESTS = 100_000;
 const MAX_WINDOW_S = 86_400;
 const NAME_RE = /^[A-Za-z0-9_.-]{1,64}$/;
-const KEY_RE = /^[\x21-\x7e]{1,512}$/;
 
 export class KeysFileError extends Error {
   override readonly name = "KeysFileError";
@@ -155,7 +155,7 @@ export class KeyStore {
       const e = entry as Json;
       checkFields(e, ["key", "plan", "credits", "rateLimit", "metrics"], where, fail);
       const key = e["key"];
-      if (typeof key !== "string" || !KEY_RE.test(key)) fail(`${where}.key must be 1–512 printable ASCII characters without spaces`);
+      if (typeof key !== "string" || !API_KEY_PATTERN.test(key)) fail(`${where}.key must be 1–512 printable ASCII characters without spaces`);
       let plan: { credits?: number; rateLimit?: RateLimitSpec } = {};
       const planName = e["plan"];
       if (planName !== undefined) {
