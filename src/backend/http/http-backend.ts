@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { Agent, type Dispatcher } from "undici";
 import { endpointById, type Endpoint } from "../../catalog/index.js";
 import {
+  API_KEY_PATTERN,
   ServiceError,
   type Backend,
   type BackendBody,
@@ -78,7 +79,7 @@ export class HttpBackend implements Backend {
     }
     context.signal?.throwIfAborted();
     const apiKey = context.apiKey ?? this.options.apiKey;
-    if (apiKey !== undefined && !/^[\x21-\x7e]{1,512}$/.test(apiKey)) {
+    if (apiKey !== undefined && !API_KEY_PATTERN.test(apiKey)) {
       throw new ServiceError(401, "unauthorized", "The API key contains characters a header cannot carry; check CRYPTO_METRICS_API_KEY.");
     }
     const digest = keyDigest(apiKey);
