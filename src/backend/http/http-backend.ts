@@ -45,7 +45,8 @@ export class HttpBackend implements Backend {
   private readonly options: ResolvedOptions;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
-  private readonly breakers = new Map<string, CircuitBreaker>();
+  /** One circuit: a backend talks to the one upstream origin of its base URL. */
+  private readonly breaker: CircuitBreaker;
   private readonly cache: ResponseCache;
   private readonly flights = new Coalescer<Fetched>();
   private readonly fetcher: UpstreamFetcher;
@@ -60,12 +61,17 @@ export class HttpBackend implements Backend {
       bodyTimeout: timeouts.bodyMs,
     });
     this.cache = new ResponseCache(this.options.cache, this.options.now);
-    this.fetcher = new UpstreamFetcher(this.options, this.dispatcher, this.breaker());
+    const { origin, log } = this.options;
+    this.breaker = new CircuitBreaker(this.options.breaker, this.options.now, (state) => {
+      if (state === "open") log.warn("upstream circuit open: failing fast until the cooldown ends", { origin });
+      else log.info(`upstream circuit ${state}`, { origin });
+    });
+    this.fetcher = new UpstreamFetcher(this.options, this.dispatcher, this.breaker);
   }
 
   /** State of the circuit for the configured upstream (for diagnostics and tests). */
   get circuit(): BreakerState {
-    return this.breaker().current;
+    return this.breaker.current;
   }
 
   get cacheStats(): { entries: number; bytes: number } {
@@ -140,18 +146,5 @@ export class HttpBackend implements Backend {
       this.cache.store(upstream.cacheKey, fetched.body, fetched.bytes, ttlFor(upstream.endpoint, query));
     }
     return fetched;
-  }
-
-  private breaker(): CircuitBreaker {
-    const { origin } = this.options;
-    let breaker = this.breakers.get(origin);
-    if (!breaker) {
-      breaker = new CircuitBreaker(this.options.breaker, this.options.now, (state) => {
-        if (state === "open") this.options.log.warn("upstream circuit open: failing fast until the cooldown ends", { origin });
-        else this.options.log.info(`upstream circuit ${state}`, { origin });
-      });
-      this.breakers.set(origin, breaker);
-    }
-    return breaker;
   }
 }
