@@ -90,7 +90,7 @@ export type ParamName =
 
 /** One-line descriptions written for a model; tools and docs reuse them. */
 export const PARAM_DESCRIPTIONS: Record<ParamName, string> = {
-  startDate: `Inclusive start (${DATE_FORMAT_HINT}). Omit for the latest 1,000 buckets.`,
+  startDate: `Inclusive start (${DATE_FORMAT_HINT}). Omit for the latest ${DEFAULT_BUCKETS.toLocaleString("en-US")} buckets.`,
   endDate: `Inclusive end (${DATE_FORMAT_HINT}). Omit for now.`,
   timeframe: `Bucket size: ${TIMEFRAMES.join(", ")}. Default 1d.`,
   exchange: "Venue id, lowercase (e.g. binance, okx, bybit). Omit for all venues.",

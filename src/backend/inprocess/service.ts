@@ -1,7 +1,7 @@
 // The in-process service pipeline: route → auth → restriction → params → coverage → rate window →
 // credits → data, synchronous from the credit check to the durable charge. The REST face and
 // InProcessBackend both call handle(); neither has another path to the data.
-import { ASSET_SETS, coverage, covers, creditCost, KNOWN_ASSETS, MAX_RECORDS, nearestAssets, TIMEFRAME_MS, DAY_MS, type Endpoint } from "../../catalog/index.js";
+import { ASSET_PATTERN, ASSET_SETS, coverage, covers, creditCost, KNOWN_ASSETS, MAX_RECORDS, nearestAssets, TIMEFRAME_MS, DAY_MS, type Endpoint } from "../../catalog/index.js";
 import { log } from "../../log.js";
 import { ServiceError, type BackendBody, type SeriesColumns } from "../types.js";
 import { bodyKey, createBodyCache, type BodyCache } from "./body-cache.js";
@@ -85,7 +85,7 @@ function assetNotSupported(endpoint: Endpoint, asset: string): ServiceError {
   // Otherwise, with no close ticker in the set, the one meant may be a known ticker the endpoint lacks.
   const near = KNOWN_ASSETS.includes(asset) ? [] : inSet.length ? inSet : nearestAssets(asset);
   const covered = members === null
-    ? `takes any lowercase ticker matching ^[a-z0-9_]{1,32}$`
+    ? `takes any lowercase ticker matching ${ASSET_PATTERN.source}`
     : members.length <= COVERAGE_LIST_MAX ? `covers ${members.join(", ")}` : `covers the ${members.length} assets of ${set.label}`;
   const either = inSet.length ? "" : ` (not covered here either)`;
   const hint = near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}${either}?` : "";
