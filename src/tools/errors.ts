@@ -3,6 +3,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { DATE_FORMAT_HINT } from "../catalog/index.js";
 import { ServiceError } from "../backend/types.js";
+import { log } from "../log.js";
 
 export type ToolErrorCode = "invalid_arguments" | "unknown_metric" | "unknown_asset" | "asset_not_supported" | "invalid_parameter";
 
@@ -74,7 +75,7 @@ function toPayload(error: unknown, scope: ErrorScope): ErrorPayload {
   if (error instanceof ServiceError) return servicePayload(error, scope);
   // Anything else is our bug or an environment failure: log the detail, show a stable message.
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`[crypto-metrics-mcp] ${scope.tool} failed: ${redact(detail, scope.secret)}\n`);
+  log.error(`${scope.tool} failed`, { error: redact(detail, scope.secret) });
   return {
     code: "internal",
     retryable: true,
