@@ -47,7 +47,7 @@ export class InProcessBackend implements Backend {
     for (const [name, value] of Object.entries(request.query)) {
       if (value !== undefined && !(endpoint.id === HEATMAP_ID && name === "asset")) query.append(name, value);
     }
-    const path = endpoint.id === HEATMAP_ID ? pathOf(endpoint, request.asset) : pathOf(endpoint, encodeURIComponent(request.asset));
+    const path = pathOf(endpoint, encodeURIComponent(request.asset));
     const res = this.service.handle({ method: "GET", path, query, headers: { "x-api-key": context.apiKey ?? this.defaultKey } });
     if (res.error) {
       const { status, code, message, details } = res.error;
