@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { ENDPOINTS, KNOWN_ASSETS, SET_A, coverage, covers } from "../src/catalog/index.js";
 import { generateColumns, generateHeatmap, generateVariation } from "../src/backend/inprocess/data/index.js";
+import { LABELS, METRICS } from "../src/backend/inprocess/data/metrics.js";
 
 const NOW = Date.parse("2026-01-15T08:00:00Z");
 const START = NOW - 20 * 86_400_000;
@@ -9,6 +10,12 @@ const START = NOW - 20 * 86_400_000;
 const SIGNED = new Set(["exchange_flow/running_total_usd", "market/Realized_cap_impulse_long_term"]);
 
 describe("coverage", () => {
+  it("the generators' tables keyed by endpoint id match the catalog (a variation label falls back to the id silently)", () => {
+    const records = ENDPOINTS.filter((e) => e.kind === "series" || e.kind === "ohlcv");
+    expect(Object.keys(METRICS).sort()).toEqual(records.filter((e) => e.kind === "series").map((e) => e.id).sort());
+    expect(Object.keys(LABELS).sort()).toEqual(records.map((e) => e.id).sort());
+  });
+
   it("every series/OHLCV endpoint × every covered asset: finite values, non-negative unless signed", () => {
     const problems: string[] = [];
     for (const endpoint of ENDPOINTS.filter((e) => e.kind === "series" || e.kind === "ohlcv")) {
