@@ -4,8 +4,10 @@ import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { ASSET_SETS, CANONICAL_LOOKBACK, covers, endpointById, KNOWN_ASSETS, TIMEFRAMES, type Timeframe } from "../catalog/index.js";
-import { completeAssetIn, completeSeriesAsset, type CompleterTable } from "../resources/completions.js";
+import {
+  CANONICAL_LOOKBACK, coverage, covers, endpointById, HEATMAP_ID, KNOWN_ASSETS, TIMEFRAMES, VARIATION_ID, type Endpoint, type Timeframe,
+} from "../catalog/index.js";
+import { completeAssetFor, completeSeriesAsset, type CompleterTable } from "../resources/completions.js";
 import { closest, normalizeAsset } from "../tools/coverage.js";
 
 /** Series worth a look in a brief, in order of preference; only those covering the asset are named. */
@@ -19,18 +21,20 @@ const BRIEF_SERIES = [
   "mining/RevHashRateUSD",
 ] as const;
 
-const HEATMAP_SET = new Set(ASSET_SETS.A.members);
-const VARIATION_SET = new Set(ASSET_SETS.B.members);
+const HEATMAP = endpointById(HEATMAP_ID)!;
+const VARIATION = endpointById(VARIATION_ID)!;
+const VOLUME = endpointById("derivatives/Volume_usd")!;
 
-function knownAsset(raw: string, inSet: ReadonlySet<string> | null): string {
+/** A ticker the endpoint covers (any known ticker without one), else a did-you-mean error. */
+function knownAsset(raw: string, endpoint: Endpoint | null): string {
   let asset: string;
   try {
     asset = normalizeAsset(raw);
   } catch (error) {
     throw new McpError(ErrorCode.InvalidParams, (error as Error).message);
   }
-  if (inSet ? inSet.has(asset) : KNOWN_ASSETS.includes(asset)) return asset;
-  const near = closest(asset, inSet ? [...inSet] : KNOWN_ASSETS);
+  if (endpoint ? covers(endpoint, asset) : KNOWN_ASSETS.includes(asset)) return asset;
+  const near = closest(asset, (endpoint && coverage(endpoint)) ?? KNOWN_ASSETS);
   throw new McpError(
     ErrorCode.InvalidParams,
     `Unknown asset "${asset}".${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""} Completion offers the covered tickers.`,
@@ -41,7 +45,7 @@ function knownAsset(raw: string, inSet: ReadonlySet<string> | null): string {
 export const PROMPT_COMPLETERS: CompleterTable = {
   asset_brief: { asset: (value) => completeSeriesAsset(value, undefined) },
   liquidation_risk_brief: {
-    asset: (value) => completeAssetIn("A", value),
+    asset: (value) => completeAssetFor(HEATMAP, value),
     timeframe: (value) => TIMEFRAMES.filter((t) => t.startsWith(value)),
   },
 };
@@ -61,13 +65,12 @@ export function registerPrompts(server: McpServer): void {
     ({ asset: raw }) => {
       const asset = knownAsset(raw, null);
       const series = BRIEF_SERIES.filter((id) => covers(endpointById(id)!, asset));
-      const onDerivatives = HEATMAP_SET.has(asset);
       const steps = [
         `list_assets asset=${asset} — what is covered.`,
-        VARIATION_SET.has(asset) ? `get_metrics_variation asset=${asset} — every metric's 24h move and 7-day trend.` : "",
-        onDerivatives ? `get_ohlcv metric=derivatives/Volume_usd asset=${asset} startDate=<90 days ago> — perpetuals volume trend.` : "",
+        covers(VARIATION, asset) ? `get_metrics_variation asset=${asset} — every metric's 24h move and 7-day trend.` : "",
+        covers(VOLUME, asset) ? `get_ohlcv metric=${VOLUME.id} asset=${asset} startDate=<90 days ago> — perpetuals volume trend.` : "",
         ...series.map((id) => `get_series metric=${id} asset=${asset} startDate=<1 year ago> — ${endpointById(id)!.purpose}.`),
-        onDerivatives ? `get_liquidation_heatmap asset=${asset} — where liquidations cluster around the price.` : "",
+        covers(HEATMAP, asset) ? `get_liquidation_heatmap asset=${asset} — where liquidations cluster around the price.` : "",
       ].filter(Boolean);
       return userMessage(
         [
@@ -93,13 +96,13 @@ export function registerPrompts(server: McpServer): void {
       },
     },
     ({ asset: raw, timeframe }) => {
-      const asset = knownAsset(raw, HEATMAP_SET);
+      const asset = knownAsset(raw, HEATMAP);
       const tf: Timeframe = timeframe ?? "1h";
       return userMessage(
         [
           `Assess liquidation risk for ${asset} using the crypto-metrics tools:`,
           `1. get_liquidation_heatmap asset=${asset} timeframe=${tf} top_k=5 (lookback defaults to ${CANONICAL_LOOKBACK[tf]}).`,
-          `2. get_ohlcv metric=derivatives/Volume_usd asset=${asset} timeframe=1h startDate=<3 days ago> — is activity rising into the clusters?`,
+          `2. get_ohlcv metric=${VOLUME.id} asset=${asset} timeframe=1h startDate=<3 days ago> — is activity rising into the clusters?`,
           `3. Optionally get_liquidation_heatmap asset=${asset} scope=exchange exchange=binance to compare one venue with the aggregate.`,
           "Report: the anchor price and time; the nearest and the largest cluster above and below (price band, distance %, share); the ±2 % and ±5 % above/below intensities and the imbalance; the top-trader long/short ratio against its range; which side a move would liquidate first and how far price must travel.",
           "Use only numbers the tools returned; say plainly when the map is thin or empty.",

@@ -2,7 +2,7 @@
 // one completion/complete handler answers at most 100 with the total and whether there are more.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CompleteRequestSchema, type CompleteResult } from "@modelcontextprotocol/sdk/types.js";
-import { ASSET_SETS, coverage, endpointById, ENDPOINTS, KNOWN_ASSETS, type AssetSetId } from "../catalog/index.js";
+import { coverage, endpointById, ENDPOINTS, KNOWN_ASSETS, type Endpoint } from "../catalog/index.js";
 
 /** The protocol's cap on values per completion response. */
 export const MAX_COMPLETIONS = 100;
@@ -35,15 +35,14 @@ export function installCompletions(server: McpServer, prompts: CompleterTable, t
   });
 }
 
-/** Assets of a set; the open set offers every known ticker. */
-export function completeAssetIn(setId: AssetSetId, prefix: string): string[] {
-  return byPrefix(ASSET_SETS[setId].members ?? KNOWN_ASSETS, prefix);
+/** Assets the endpoint covers; the open set (and no endpoint) offers every known ticker. */
+export function completeAssetFor(endpoint: Endpoint | undefined, prefix: string): string[] {
+  return byPrefix((endpoint && coverage(endpoint)) ?? KNOWN_ASSETS, prefix);
 }
 
 /** Assets the endpoint named by group/segment covers; every known ticker until both are known. */
 export function completeSeriesAsset(prefix: string, args: Record<string, string> | undefined): string[] {
-  const endpoint = args?.group && args?.segment ? endpointById(`${args.group}/${args.segment}`) : undefined;
-  return byPrefix((endpoint && coverage(endpoint)) ?? KNOWN_ASSETS, prefix);
+  return completeAssetFor(args?.group && args?.segment ? endpointById(`${args.group}/${args.segment}`) : undefined, prefix);
 }
 
 const SERIES_LIKE = ENDPOINTS.filter((e) => e.kind === "series" || e.kind === "ohlcv");

@@ -9,7 +9,7 @@ import type { Backend, BackendContext, BackendRequest, TimeRecord } from "../bac
 import { errorPayload } from "../tools/errors.js";
 import { normalizeAsset, requireCoverage, requireEndpoint } from "../tools/coverage.js";
 import { catalogDocument } from "./catalog.js";
-import { completeAssetIn, completeGroup, completeSegment, completeSeriesAsset, type CompleterTable } from "./completions.js";
+import { completeAssetFor, completeGroup, completeSegment, completeSeriesAsset, type CompleterTable } from "./completions.js";
 import { CATALOG_URI, HEATMAP_TEMPLATE, QueryTolerantTemplate, SERIES_TEMPLATE, VARIATION_TEMPLATE } from "./uris.js";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -21,8 +21,8 @@ export const TEMPLATE_COMPLETERS: CompleterTable = {
     group: (value) => completeGroup(value),
     segment: (value, args) => completeSegment(value, args),
   },
-  [HEATMAP_TEMPLATE]: { asset: (value) => completeAssetIn("A", value) },
-  [VARIATION_TEMPLATE]: { asset: (value) => completeAssetIn("B", value) },
+  [HEATMAP_TEMPLATE]: { asset: (value) => completeAssetFor(endpointById(HEATMAP_ID), value) },
+  [VARIATION_TEMPLATE]: { asset: (value) => completeAssetFor(endpointById(VARIATION_ID), value) },
 };
 
 /** The SDK form of a template's completers (it wants them to declare the completions capability). */
