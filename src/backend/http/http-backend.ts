@@ -22,7 +22,7 @@ import { mergeWindows, planWindows } from "./paging.js";
 import { buildUpstreamRequest, type UpstreamRequest } from "./request.js";
 
 /** SHA-256 of a key: the only form in which keys are compared, stored or logged (by prefix). */
-export function keyDigest(apiKey: string | undefined): string {
+function keyDigest(apiKey: string | undefined): string {
   return createHash("sha256").update(apiKey ?? "").digest("hex");
 }
 

@@ -2,9 +2,8 @@
 import { HttpBackend } from "./http-backend.js";
 import type { HttpBackendOptions } from "./options.js";
 
-export { HttpBackend, keyDigest } from "./http-backend.js";
+export { HttpBackend } from "./http-backend.js";
 export type { HttpBackendOptions, Logger, Timeouts } from "./options.js";
-export { ttlFor } from "./cache.js";
 
 /** The backend for a configuration that names a base URL (see src/config.ts). */
 export function createHttpBackend(
