@@ -72,14 +72,14 @@ function overview(): { text: string; structured: Output } {
   const series = byKind("series");
   const groups = [...new Set(series.map((e) => e.group))];
   const seriesLines = groups.map((g) => `  ${g}: ${series.filter((e) => e.group === g).map((e) => `${e.segment} [${setShort(e)}]`).join(", ")}`);
-  const size = (id: keyof typeof ASSET_SETS) => ASSET_SETS[id].members?.length ?? 0;
+  const ohlcv = byKind("ohlcv");
   const text = [
     `${ENDPOINTS.length} endpoints. [set·size] = assets covered.`,
-    `get_ohlcv (set A·${size("A")}; timeframe 1m–1d, ${VENUES.length} venues): ${byKind("ohlcv").map((e) => e.id).join(", ")}`,
+    `get_ohlcv (set ${setShort(ohlcv[0]!)}; timeframe 1m–1d, ${VENUES.length} venues): ${ohlcv.map((e) => e.id).join(", ")}`,
     `get_series (${series.length} metrics, daily):`,
     ...seriesLines,
-    `get_metrics_variation: every metric of one asset, 24h change + 7d sparkline (set B·${size("B")})`,
-    `get_liquidation_heatmap: liquidation clusters around the last price (set A·${size("A")})`,
+    `get_metrics_variation: every metric of one asset, 24h change + 7d sparkline (set ${setShort(byKind("variation")[0]!)})`,
+    `get_liquidation_heatmap: liquidation clusters around the last price (set ${setShort(byKind("heatmap")[0]!)})`,
     "Drill down: list_assets metric=<id> (its assets), asset=<ticker> (its endpoints), search=<text>.",
   ].join("\n");
   return { text, structured: { view: "overview", endpoints: ENDPOINTS.map(row) } };
