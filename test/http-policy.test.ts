@@ -72,6 +72,19 @@ describe("paging windows", () => {
       expect((parseBound(w.endDate!, true) - parseBound(w.startDate, false) + 1) / TIMEFRAME_MS["1m"]).toBe(100_000);
     }
   });
+  it("reads a date-time without an offset as UTC, as the service does, whatever the machine's time zone", () => {
+    const saved = process.env.TZ;
+    process.env.TZ = "Europe/Paris";
+    try {
+      expect(parseBound("2025-01-01T00:00:00", false)).toBe(Date.UTC(2025, 0, 1));
+      expect(parseBound("2025-01-01T00:00", true)).toBe(Date.UTC(2025, 0, 1));
+      expect(parseBound("2025-01-01", true)).toBe(Date.UTC(2025, 0, 2) - 1);
+      expect(parseBound("2025-02-30", false)).toBeNaN();
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  });
   it("pages an open-ended range up to now and keeps the last window open", () => {
     const windows = planWindows(LTH, { startDate: "2025-01-01" }, Date.UTC(2025, 0, 31), 10)!;
     expect(windows).toHaveLength(4);

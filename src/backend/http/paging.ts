@@ -1,6 +1,7 @@
 // Splits a dated request wider than the per-response cap into consecutive windows, and merges
 // the windows' records back into one ascending, duplicate-free series. Pure functions.
 import { DAY_MS, isTimeframe, MAX_RECORDS, TIMEFRAME_MS, type Endpoint } from "../../catalog/index.js";
+import { parseDateInput } from "../inprocess/dates.js";
 import type { TimeRecord } from "../types.js";
 
 export interface DateWindow {
@@ -9,15 +10,15 @@ export interface DateWindow {
   endDate: string | undefined;
 }
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** UTC milliseconds of a date bound; a date-only end bound covers its whole day (inclusive). */
+/**
+ * UTC milliseconds of a date bound (NaN when malformed); a date-only end bound covers its whole
+ * day (inclusive). Read as the service reads it: a date-time without an offset is UTC, where
+ * Date.parse would take the machine's time zone and misplace the windows.
+ */
 export function parseBound(value: string, end: boolean): number {
-  if (DATE_ONLY.test(value)) {
-    const ms = Date.parse(`${value}T00:00:00Z`);
-    return end ? ms + DAY_MS - 1 : ms;
-  }
-  return Date.parse(value);
+  const parsed = parseDateInput(value);
+  if (!parsed) return NaN;
+  return end && parsed.dateOnly ? parsed.ms + DAY_MS - 1 : parsed.ms;
 }
 
 /** Bucket length of a records request; an unknown OHLCV timeframe means daily, as upstream does. */
