@@ -1,13 +1,15 @@
 // Resource URIs: the templates clients see, builders tools use to link the full data behind a
 // digest, and a template matcher that accepts optional query parameters in any order.
 import { UriTemplate, type Variables } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
-import type { Endpoint } from "../catalog/index.js";
+import { endpointById, ENDPOINTS, HEATMAP_ID, type Endpoint } from "../catalog/index.js";
 
 export const SCHEME = "crypto-metrics";
 export const CATALOG_URI = `${SCHEME}://catalog`;
 
-const SERIES_QUERY = ["startDate", "endDate", "timeframe", "exchange", "symbol", "market_type", "entity_name"] as const;
-const HEATMAP_QUERY = ["timeframe", "lookback", "scope", "exchange"] as const;
+/** Every query parameter of the series and OHLCV endpoints, in catalog order. */
+const SERIES_QUERY = [...new Set(ENDPOINTS.filter((e) => e.kind === "series" || e.kind === "ohlcv").flatMap((e) => e.params))];
+/** The heatmap's parameters but its asset, which the template carries in the path. */
+const HEATMAP_QUERY = endpointById(HEATMAP_ID)!.params.filter((p) => p !== "asset");
 
 export const SERIES_TEMPLATE = `${SCHEME}://series/{asset}/{group}/{segment}{?${SERIES_QUERY.join(",")}}`;
 export const HEATMAP_TEMPLATE = `${SCHEME}://heatmap/{asset}{?${HEATMAP_QUERY.join(",")}}`;
