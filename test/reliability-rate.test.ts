@@ -32,8 +32,8 @@ describe("rate window under injected time", () => {
           const waitingUntil = keys.map(() => -1);
           while (queue.length) {
             const ev = queue.shift()!;
-            // A well-behaved client sends nothing else while it waits for its retry.
-            if (!ev.retry && ev.t < waitingUntil[ev.key]!) continue;
+            // A well-behaved client sends nothing else while it waits for its retry, nor beside it.
+            if (!ev.retry && ev.t <= waitingUntil[ev.key]!) continue;
             rig.clock.t = 1_000_000 + ev.t;
             const res = serviceGet(rig.service, PATH, keys[ev.key]!.key);
             if (ev.retry) expect(res.status, `retry of k${ev.key} at +${ev.t} ms`).toBe(200);
