@@ -63,10 +63,17 @@ export class UsageStore {
       throw new UsageStateError(`state directory ${stateDir} cannot be created (${(err as NodeJS.ErrnoException).code}); set CRYPTO_METRICS_STATE_DIR to a writable directory`);
     }
     const store = new UsageStore(stateDir);
-    const snap = store.readSnapshot();
-    for (const [id, n] of Object.entries(snap.spent)) store.spentById.set(id, n);
-    for (const name of store.journalNames()) {
-      store.readJournal(name, snap.journals[name] ?? 0, (id, n) => store.spentById.set(id, (store.spentById.get(id) ?? 0) + n));
+    // Under the lock: a compaction by another process between reading usage.json and the journals
+    // would move a journal's charges into a snapshot already read, and this process would miss them.
+    const locked = store.lock();
+    try {
+      const snap = store.readSnapshot();
+      for (const [id, n] of Object.entries(snap.spent)) store.spentById.set(id, n);
+      for (const name of store.journalNames()) {
+        store.readJournal(name, snap.journals[name] ?? 0, (id, n) => store.spentById.set(id, (store.spentById.get(id) ?? 0) + n));
+      }
+    } finally {
+      if (locked) store.unlock();
     }
     store.compact(false);
     return store;
