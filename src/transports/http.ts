@@ -5,7 +5,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import type { AddressInfo } from "node:net";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { Backend } from "../backend/types.js";
+import { API_KEY_PATTERN, type Backend } from "../backend/types.js";
 import type { Config } from "../config.js";
 import { log } from "../log.js";
 import { createBackend, createServer } from "../server.js";
@@ -99,8 +99,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: HttpSe
 /** The bearer token, undefined when there is no Authorization header, "malformed" otherwise. */
 function bearer(header: string | undefined): string | undefined | "malformed" {
   if (header === undefined) return undefined;
-  const m = /^Bearer[ ]+([\x21-\x7e]{1,512})\s*$/i.exec(header);
-  return m ? m[1] : "malformed";
+  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  return m && API_KEY_PATTERN.test(m[1]!) ? m[1] : "malformed";
 }
 
 function sendError(res: ServerResponse, status: number, code: number, message: string): void {
