@@ -37,6 +37,9 @@ export function pathOf(endpoint: Endpoint, asset: string): string {
   return endpoint.kind === "heatmap" ? `/${endpoint.id}` : `/${asset}/${endpoint.id}`;
 }
 
+/** Records a series or OHLCV response holds per extra credit. */
+export const RECORDS_PER_CREDIT = 10_000;
+
 /**
  * Credit cost of a successful response (the spec publishes none; these are our documented
  * defaults): series and OHLCV 1 + 1 per 10,000 records, metrics-variation 2, heatmap 5.
@@ -48,8 +51,15 @@ export function creditCost(endpoint: Endpoint, records = 0): number {
     case "heatmap":
       return 5;
     default:
-      return 1 + Math.floor(records / 10_000);
+      return 1 + Math.floor(records / RECORDS_PER_CREDIT);
   }
+}
+
+/** The cost rule of an endpoint as a client would read it: a number, or the per-records rule. */
+export function creditCostRule(endpoint: Endpoint): number | string {
+  return endpoint.kind === "series" || endpoint.kind === "ohlcv"
+    ? `1 + 1 per ${RECORDS_PER_CREDIT.toLocaleString("en-US")} records`
+    : creditCost(endpoint);
 }
 
 /** Assets most alike to a mistyped one, closest first (for did-you-mean hints). */

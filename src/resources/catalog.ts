@@ -4,7 +4,7 @@ import {
   ASSET_PATTERN,
   ASSET_SETS,
   CANONICAL_LOOKBACK,
-  creditCost,
+  creditCostRule,
   DATE_FORMAT_HINT,
   DEFAULT_BUCKETS,
   ENDPOINTS,
@@ -35,7 +35,7 @@ export function catalogDocument(): Record<string, unknown> {
       purpose: e.purpose,
       params: e.params,
       asset_set: e.assetSet,
-      credit_cost: e.kind === "series" || e.kind === "ohlcv" ? "1 + 1 per 10,000 records" : creditCost(e),
+      credit_cost: creditCostRule(e),
     })),
     asset_sets: Object.fromEntries(
       Object.values(ASSET_SETS).map((s) => [s.id, s.members ? { label: s.label, size: s.members.length, members: s.members } : { label: s.label, pattern: ASSET_PATTERN.source }]),
