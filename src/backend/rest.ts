@@ -1,7 +1,7 @@
 // The REST face: the in-process service at the spec's paths over node:http. GET only, bodies
 // capped, server timeouts set; everything else (auth, limits, data) is the service pipeline's.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listen } from "../listen.js";
 import { log } from "../log.js";
 import type { InProcessService } from "./inprocess/service.js";
 import { ServiceError } from "./types.js";
@@ -102,10 +102,6 @@ export function restHandler(service: InProcessService): (req: IncomingMessage, r
   };
 }
 
-function formatHost(host: string): string {
-  return host.includes(":") ? `[${host}]` : host;
-}
-
 /** Listens on host:port (port 0 picks a free one) and resolves once the socket is bound. */
 export async function startRestServer(service: InProcessService, options: RestServerOptions): Promise<RestServer> {
   // Node checks header and request timeouts only every connectionsCheckingInterval (30 s by default),
@@ -115,20 +111,12 @@ export async function startRestServer(service: InProcessService, options: RestSe
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const url = `http://${formatHost(options.host)}:${address.port}`;
+  const { port, url } = await listen(server, options.host, options.port);
   let closing: Promise<void> | undefined;
   return {
     server,
     host: options.host,
-    port: address.port,
+    port,
     url,
     close() {
       closing ??= new Promise<void>((resolve) => {

@@ -2,7 +2,7 @@
 // shared backend (so credits are metered centrally), the caller's key taken from
 // `Authorization: Bearer`, Host and Origin checked against DNS rebinding, no CORS.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listen } from "../listen.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { API_KEY_PATTERN, type Backend } from "../backend/types.js";
@@ -43,17 +43,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   // Slow-loris and idle sockets: bounded header and request times.
   server.headersTimeout = 15_000;
   server.requestTimeout = 120_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+  const { url } = await listen(server, options.host, options.port);
   return {
-    url: `http://${host}:${port}`,
+    url,
     server,
     close: () =>
       new Promise<void>((resolve) => {
