@@ -2,7 +2,7 @@
 // metrics-variation as JSON) through templates whose asset argument completes to covered assets.
 import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { Variables } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
+import type { UriTemplate, Variables } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import { ErrorCode, McpError, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { endpointById, HEATMAP_ID, VARIATION_ID, type Endpoint } from "../catalog/index.js";
 import type { Backend, BackendContext, BackendRequest, TimeRecord } from "../backend/types.js";
@@ -62,44 +62,33 @@ export function registerResources(server: McpServer, backend: Backend): void {
       }),
   );
 
-  server.registerResource(
+  // The heatmap and the variation table: the backend's JSON body as it is.
+  const jsonData = (name: string, template: string | UriTemplate, endpointId: string, title: string, description: string) =>
+    server.registerResource(
+      name,
+      new ResourceTemplate(template, { list: undefined, complete: sdkCompleters(template.toString()) }),
+      { title, description, mimeType: "application/json" },
+      (uri, vars, extra) =>
+        guarded(uri, vars, extra, async () => {
+          const endpoint = requireEndpoint(endpointId);
+          const asset = checkedAsset(endpoint, vars);
+          const { body } = await backend.fetch(request(endpoint, asset, vars, ["asset"]), context(extra));
+          return { uri: uri.href, mimeType: "application/json", text: JSON.stringify(body) };
+        }),
+    );
+  jsonData(
     "heatmap-data",
-    new ResourceTemplate(new QueryTolerantTemplate(HEATMAP_TEMPLATE), {
-      list: undefined,
-      complete: sdkCompleters(HEATMAP_TEMPLATE),
-    }),
-    {
-      title: "Full liquidation heatmap (JSON)",
-      description: "The service's heatmap object behind a get_liquidation_heatmap digest: x, y, z matrix, candles, top-trader L/S.",
-      mimeType: "application/json",
-    },
-    (uri, vars, extra) =>
-      guarded(uri, vars, extra, async () => {
-        const endpoint = requireEndpoint(HEATMAP_ID);
-        const asset = checkedAsset(endpoint, vars);
-        const { body } = await backend.fetch(request(endpoint, asset, vars, ["asset"]), context(extra));
-        return { uri: uri.href, mimeType: "application/json", text: JSON.stringify(body) };
-      }),
+    new QueryTolerantTemplate(HEATMAP_TEMPLATE),
+    HEATMAP_ID,
+    "Full liquidation heatmap (JSON)",
+    "The service's heatmap object behind a get_liquidation_heatmap digest: x, y, z matrix, candles, top-trader L/S.",
   );
-
-  server.registerResource(
+  jsonData(
     "metrics-variation-data",
-    new ResourceTemplate(VARIATION_TEMPLATE, {
-      list: undefined,
-      complete: sdkCompleters(VARIATION_TEMPLATE),
-    }),
-    {
-      title: "Metrics variation records (JSON)",
-      description: "The service's metrics-variation array behind a get_metrics_variation table.",
-      mimeType: "application/json",
-    },
-    (uri, vars, extra) =>
-      guarded(uri, vars, extra, async () => {
-        const endpoint = requireEndpoint(VARIATION_ID);
-        const asset = checkedAsset(endpoint, vars);
-        const { body } = await backend.fetch({ endpoint: endpoint.id, asset, query: {} }, context(extra));
-        return { uri: uri.href, mimeType: "application/json", text: JSON.stringify(body) };
-      }),
+    VARIATION_TEMPLATE,
+    VARIATION_ID,
+    "Metrics variation records (JSON)",
+    "The service's metrics-variation array behind a get_metrics_variation table.",
   );
 }
 
