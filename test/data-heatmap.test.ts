@@ -16,7 +16,9 @@ function checkInvariants(h: Heatmap, query: HeatmapQuery): void {
   const columns = heatmapColumns(query.timeframe, query.lookback);
   const step = TIMEFRAME_MS[query.timeframe];
   expect(h.x.length).toBe(columns);
-  expect(Date.parse(h.x[h.x.length - 1]!)).toBe(Math.floor(NOW / step) * step);
+  // The last column is the bucket the data clock (the last whole minute) falls in.
+  const clock = Math.floor(query.nowMs / 60_000) * 60_000;
+  expect(Date.parse(h.x[h.x.length - 1]!)).toBe(Math.floor((clock - 1) / step) * step);
   for (let j = 1; j < h.x.length; j++) expect(Date.parse(h.x[j]!) - Date.parse(h.x[j - 1]!)).toBe(step);
   expect(h.y.length).toBeGreaterThanOrEqual(100);
   expect(h.y[0]!).toBeGreaterThan(0);
@@ -78,13 +80,26 @@ describe("generateHeatmap", () => {
     expect(JSON.stringify(heatmap())).toBe(JSON.stringify(heatmap()));
   });
 
-  it("depends on now only through the bucket it falls in (the REST body cache keys on that)", () => {
-    const step = TIMEFRAME_MS["1h"];
-    const bucket = Math.floor(NOW / step) * step;
+  it("depends on now only through the minute it falls in: the last candle runs to that minute", () => {
+    const minute = Math.floor(NOW / 60_000) * 60_000;
     const at = (nowMs: number) => JSON.stringify(heatmap({ timeframe: "1h", lookback: "24h", nowMs }));
-    expect(at(bucket)).toBe(at(NOW));
-    expect(at(bucket + step - 1)).toBe(at(NOW));
-    expect(at(bucket + step)).not.toBe(at(NOW));
+    expect(at(minute)).toBe(at(NOW));
+    expect(at(minute + 59_999)).toBe(at(NOW));
+    expect(at(minute + 60_000)).not.toBe(at(NOW));
+  });
+
+  it("anchors on the price at now: the last candle is partial and closes at the price of the data clock", () => {
+    const nowMs = Date.parse("2025-12-28T12:30:40Z");
+    const h = generateHeatmap({ asset: "btc", timeframe: "6h", lookback: "30d", scope: "all", nowMs });
+    const last = h.df.at(-1)!;
+    expect(last.date).toBe("2025-12-28T12:00:00.000Z");
+    const later = generateHeatmap({ asset: "btc", timeframe: "6h", lookback: "30d", scope: "all", nowMs: Date.parse("2025-12-28T17:59:00Z") });
+    // The same bucket seen later: its open is fixed, its close has moved on with the path.
+    expect(later.df.at(-1)!.open).toBe(last.open);
+    expect(later.df.at(-1)!.close).not.toBe(last.close);
+    const m = generateHeatmap({ asset: "btc", timeframe: "1m", lookback: "12h", scope: "all", nowMs });
+    expect(m.df.at(-1)!.date).toBe("2025-12-28T12:29:00.000Z");
+    expect(m.df.at(-1)!.close).toBe(last.close);
   });
 
   it("candles follow the price path: the last daily candle closes near BTC's path", () => {

@@ -82,14 +82,15 @@ describe("bounded memo tables", () => {
 });
 
 describe("history bounds and bucket counts", () => {
-  it("inception dates: btc 2010-07-18, eth 2015-08-07, others between 2013 and 2024", () => {
+  it("inception dates are the listing days of the anchors (btc 2010-07-18, eth 2015-08-07, sol 2020-04-10, 2z 2025-10-02)", () => {
     expect(inceptionMs("btc")).toBe(at("2010-07-18"));
     expect(inceptionMs("eth")).toBe(at("2015-08-07"));
-    for (const asset of ["sol", "pepe", "zk", "2z", "some_new_token"]) {
-      expect(inceptionMs(asset) % DAY_MS).toBe(0);
-      expect(inceptionMs(asset)).toBeGreaterThanOrEqual(at("2013-01-01"));
-      expect(inceptionMs(asset)).toBeLessThanOrEqual(at("2024-12-31"));
-    }
+    expect(inceptionMs("sol")).toBe(at("2020-04-10"));
+    expect(inceptionMs("pepe")).toBe(at("2023-04-17"));
+    expect(inceptionMs("2z")).toBe(at("2025-10-02"));
+    for (const asset of ["sol", "pepe", "zk", "2z", "usdt_trx", "wbtc"]) expect(inceptionMs(asset) % DAY_MS).toBe(0);
+    // A chain variant starts with its own chain's token, not with its base.
+    expect(inceptionMs("usdt_trx")).toBe(at("2019-04-16"));
   });
 
   it("no data outside the asset's history: empty before inception, clipped at it", () => {
@@ -164,8 +165,8 @@ describe("record shape", () => {
     expect(records[5]!.time).toBe("2024-03-01T00:00:00.000Z");
   });
 
-  it("the open set (TxTfrValMedNtv) serves any lowercase ticker", () => {
-    const values = generateColumns({ ...q(ep("transactions/TxTfrValMedNtv"), at("2025-01-01"), at("2025-01-31")), asset: "some_ticker_42" }).values;
+  it("the open set (TxTfrValMedNtv) serves every known ticker, within its history", () => {
+    const values = generateColumns({ ...q(ep("transactions/TxTfrValMedNtv"), at("2025-01-01"), at("2025-01-31")), asset: "usdt_omni" }).values;
     expect(values.length).toBe(31);
     values.forEach((v) => expect(v).toBeGreaterThan(0));
   });

@@ -24,13 +24,13 @@ describe("generateVariation", () => {
     expect(generateVariation("btc", NOW).length).toBe(27);
   });
 
-  it("last_value and sparkline_7d equal generateRecords for the same days; 24h change from the last two", () => {
+  it("last_value and sparkline_7d equal generateRecords for the last 7 complete days; 24h change from the last two", () => {
     for (const asset of ["btc", "eth", "sol"]) {
       const entries = generateVariation(asset, NOW);
       for (const endpoint of endpointsForAsset(asset).filter((e) => e.kind === "series" || e.kind === "ohlcv")) {
         const entry = entries.find((e) => e.field === endpoint.field)!;
         const today = Math.floor(NOW / DAY_MS) * DAY_MS;
-        const records = generateRecords({ endpoint, asset, timeframe: "1d", startMs: today - 6 * DAY_MS, endMs: NOW });
+        const records = generateRecords({ endpoint, asset, timeframe: "1d", startMs: today - 7 * DAY_MS, endMs: today - 1 });
         if (records.length < 7) continue; // a series that ended (checked below)
         const values = records.map((r) => r[endpoint.field] as number);
         expect(entry.sparkline_7d, `${asset} ${endpoint.id}`).toEqual(values);

@@ -21,9 +21,8 @@ export function anchorTable(points: ReadonlyArray<readonly [string, number]>): A
   };
 }
 
-/** Index of the last anchor at or before `day` (-1 when before the first). */
-function anchorIndex(table: AnchorTable, day: number): number {
-  const { days } = table;
+/** Index of the last of ascending `days` at or before `day` (-1 when before the first). */
+export function lastAtOrBefore(days: ArrayLike<number>, day: number): number {
   let lo = 0;
   let hi = days.length - 1;
   if (day < days[0]!) return -1;
@@ -38,7 +37,7 @@ function anchorIndex(table: AnchorTable, day: number): number {
 /** Log-linear interpolation between anchors, flat outside them; plus the distance to the nearest anchor. */
 export function interpolate(table: AnchorTable, day: number): { log: number; distance: number } {
   const { days, logs } = table;
-  const i = anchorIndex(table, day);
+  const i = lastAtOrBefore(days, day);
   if (i < 0) return { log: logs[0]!, distance: days[0]! - day };
   if (i === days.length - 1) return { log: logs[i]!, distance: day - days[i]! };
   const d0 = days[i]!;
@@ -79,10 +78,21 @@ export const ETH_PRICE = anchorTable([
 
 /** Gold (USD per troy ounce), for gold-backed tokens (paxg, xaut). */
 export const GOLD_PRICE = anchorTable([
-  ["2016-12-31", 1150], ["2017-12-31", 1303], ["2018-12-31", 1282], ["2019-12-31", 1517],
-  ["2020-08-06", 2067], ["2020-12-31", 1898], ["2021-12-31", 1829], ["2022-12-31", 1824],
-  ["2023-12-31", 2063], ["2024-12-31", 2625], ["2025-04-21", 3425], ["2025-10-20", 4356],
-  ["2025-12-26", 4480],
+  ["2016-01-01", 1061], ["2016-06-30", 1322], ["2016-12-31", 1150], ["2017-06-30", 1242], ["2017-12-31", 1303],
+  ["2018-06-30", 1250], ["2018-09-30", 1187], ["2018-12-31", 1282], ["2019-06-30", 1409], ["2019-09-30", 1472],
+  ["2019-12-31", 1517], ["2020-03-31", 1577], ["2020-06-30", 1781], ["2020-08-06", 2067], ["2020-09-30", 1886],
+  ["2020-12-31", 1898], ["2021-03-31", 1708], ["2021-06-30", 1770], ["2021-09-30", 1743], ["2021-12-31", 1829],
+  ["2022-03-31", 1937], ["2022-06-30", 1807], ["2022-09-30", 1661], ["2022-12-31", 1824], ["2023-03-31", 1969],
+  ["2023-06-30", 1919], ["2023-09-30", 1849], ["2023-12-31", 2063], ["2024-03-31", 2230], ["2024-06-30", 2326],
+  ["2024-09-30", 2635], ["2024-12-31", 2625], ["2025-03-31", 3122], ["2025-04-21", 3425], ["2025-06-30", 3303],
+  ["2025-09-30", 3858], ["2025-10-20", 4356], ["2025-12-26", 4480],
+]);
+
+/** EUR in USD (for euro stablecoins without closes of their own). */
+export const EURUSD = anchorTable([
+  ["2018-01-01", 1.2], ["2018-12-31", 1.146], ["2019-12-31", 1.121], ["2020-12-31", 1.222], ["2021-12-31", 1.137],
+  ["2022-09-27", 0.96], ["2022-12-31", 1.07], ["2023-12-31", 1.105], ["2024-12-31", 1.035], ["2025-06-30", 1.173],
+  ["2025-11-30", 1.16], ["2025-12-28", 1.177],
 ]);
 
 /** BTC difficulty (DiffLast): 1.4826e14 from 2025-12-20 onwards through the last days of 2025. */

@@ -111,3 +111,63 @@ export function fillDay(seeds: CascadeSeeds, day: number, total: number, timefra
   }
   return 1440;
 }
+
+/** Splits the integer `n` over `count` weights (summing to 1) from `from`: whole parts summing to n. */
+function splitInto(n: number, weights: Float64Array, from: number, count: number, out: Float64Array, at: number): void {
+  let cum = 0;
+  let prev = 0;
+  for (let i = 0; i < count; i++) {
+    cum += weights[from + i]!;
+    const next = i === count - 1 ? n : Math.round(n * cum);
+    out[at + i] = next - prev;
+    prev = next;
+  }
+}
+
+const hourCounts = new Float64Array(24);
+const quarterCounts = new Float64Array(96);
+const fiveCounts = new Float64Array(288);
+
+/**
+ * The count-valued twin of fillDay: the day's whole count is split into whole hours, each hour
+ * into whole quarters, and so on down to minutes, so every bucket at every timeframe is an
+ * integer and the sums across timeframes hold exactly.
+ */
+export function fillDayCounts(seeds: CascadeSeeds, day: number, total: number, timeframe: Timeframe, out: Float64Array, offset: number): number {
+  const n = Math.round(total);
+  if (timeframe === "1d") {
+    out[offset] = n;
+    return 1;
+  }
+  hourWeights(seeds, day);
+  splitInto(n, hours, 0, 24, hourCounts, 0);
+  const perDay = BUCKETS_PER_DAY[timeframe];
+  if (perDay <= 24) {
+    const span = 24 / perDay;
+    for (let b = 0; b < perDay; b++) {
+      let c = 0;
+      for (let h = b * span; h < (b + 1) * span; h++) c += hourCounts[h]!;
+      out[offset + b] = c;
+    }
+    return perDay;
+  }
+  childWeights(seeds, quarters, 24, 4, day * 96, 0.25, 0x51ed270b);
+  for (let h = 0; h < 24; h++) splitInto(hourCounts[h]!, quarters, 4 * h, 4, quarterCounts, 4 * h);
+  if (timeframe === "15m") {
+    out.set(quarterCounts, offset);
+    return 96;
+  }
+  if (timeframe === "30m") {
+    for (let b = 0; b < 48; b++) out[offset + b] = quarterCounts[2 * b]! + quarterCounts[2 * b + 1]!;
+    return 48;
+  }
+  childWeights(seeds, fives, 96, 3, day * 288, 0.3, 0x2d358dcc);
+  for (let q = 0; q < 96; q++) splitInto(quarterCounts[q]!, fives, 3 * q, 3, fiveCounts, 3 * q);
+  if (timeframe === "5m") {
+    out.set(fiveCounts, offset);
+    return 288;
+  }
+  childWeights(seeds, minutes, 288, 5, day * 1440, 0.35, 0x6a09e667);
+  for (let f = 0; f < 288; f++) splitInto(fiveCounts[f]!, minutes, 5 * f, 5, out, offset + 5 * f);
+  return 1440;
+}

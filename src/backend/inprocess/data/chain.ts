@@ -1,21 +1,50 @@
 // Per-asset on-chain state that needs history (realized prices, coin-days destroyed, CVDD),
 // memoized as daily arrays grown from the asset's inception: still a pure function of
 // (asset, day), since the recursion always starts at inception whatever range is asked.
-import { BTC_RESERVE, ETH_RESERVE, ETH_SUPPLY, REF_DAY, STABLES_SUPPLY, btcSupply, interpolate } from "./anchors.js";
+import { BTC_RESERVE, ETH_RESERVE, ETH_SUPPLY, REF_DAY, STABLES_SUPPLY, anchorTable, btcSupply, interpolate } from "./anchors.js";
 import { gauss, octaveNoise, u01, valueNoise, type Octave } from "./hash.js";
 import { dailyLogPrice } from "./price.js";
 import { Memo } from "./memo.js";
+import { supplyFromPoints, trailingGrowth } from "./market/supply.js";
 import { profileOf, type Profile } from "./profiles.js";
+
+const growths = new Map<string, number>();
+
+/**
+ * Share of Tether's supply on each chain (public issuance dashboards, rounded): Omni carried it
+ * all until 2018, Ethereum then Tron took over. Other variants hold a constant slice.
+ */
+const CHAIN_SHARES: Record<string, ReadonlyArray<readonly [string, number]>> = {
+  usdt_omni: [["2014-10-06", 1], ["2017-12-31", 0.95], ["2018-12-31", 0.6], ["2019-12-31", 0.3], ["2020-12-31", 0.05], ["2022-12-31", 0.002], ["2025-12-28", 0.0005]],
+  usdt_eth: [["2017-11-28", 0.02], ["2018-12-31", 0.38], ["2019-12-31", 0.6], ["2020-12-31", 0.55], ["2021-12-31", 0.5], ["2022-12-31", 0.5], ["2023-12-31", 0.5], ["2025-12-28", 0.45]],
+  usdt_trx: [["2019-04-16", 0.01], ["2019-12-31", 0.1], ["2020-12-31", 0.38], ["2021-12-31", 0.45], ["2022-12-31", 0.45], ["2023-12-31", 0.48], ["2025-12-28", 0.42]],
+};
+const shareTables = new Map<string, ReturnType<typeof anchorTable>>();
+
+function shareOfBase(asset: string, day: number, fixed: number): number {
+  const points = CHAIN_SHARES[asset];
+  if (!points) return fixed;
+  let table = shareTables.get(asset);
+  if (!table) shareTables.set(asset, (table = anchorTable(points)));
+  return Math.exp(interpolate(table, day).log);
+}
 
 /** Circulating supply (native units) at the end of a day. */
 export function supplyOf(asset: string, day: number): number {
   if (asset === "btc") return btcSupply(day);
-  const profile = profileOf(asset);
-  if (asset === "eth") return Math.exp(interpolate(ETH_SUPPLY, day).log);
   if (asset === "all_stablecoins") return Math.exp(interpolate(STABLES_SUPPLY, day).log);
+  const profile = profileOf(asset);
+  const ref = profile.reference;
+  if (asset === "eth" && (!ref || ref.supply.days.length < 3)) return Math.exp(interpolate(ETH_SUPPLY, day).log);
+  if (ref) {
+    let growth = growths.get(ref.ticker);
+    if (growth === undefined) growths.set(ref.ticker, (growth = trailingGrowth(ref.supply)));
+    return shareOfBase(asset, day, profile.supplyShare) * supplyFromPoints(ref.supply, day, growth, ref.maxSupply);
+  }
+  // A ticker without anchors: supply grows toward its reference level by a hashed yearly rate.
   const years = (day - REF_DAY) / 365;
-  // Supply grows toward the reference level; mature tokens grow slowly, stablecoins fast.
-  return profile.refSupply * Math.exp(Math.min(2, Math.max(-3, profile.supplyGrowth * years)));
+  const rate = profile.model === "stable" ? 0.3 : 0.02 + 0.12 * u01(profile.seed, 88);
+  return profile.refSupply * Math.exp(Math.min(2, Math.max(-3, rate * years)));
 }
 
 const RESERVE_OCTAVES: readonly Octave[] = [
@@ -38,6 +67,8 @@ export function reserveOf(asset: string, day: number): number {
 }
 
 const GROW = 1024;
+/** Days of market before the first listed price (BTC: 2009-01-03 to 2010-07-18). */
+const PRE_LISTING_DAYS = 561;
 
 /** Daily arrays from inception; index = day − inception. */
 export class ChainState {
@@ -102,9 +133,14 @@ export class ChainState {
     const momentum = i >= 180 ? logP - Math.log(this.price[i - 180]!) : 0;
     const spike = u01(seed ^ 0x12e15e35, day) < 0.012 ? 4 + 25 * u01(seed ^ 0x2f1b3c4d, day) : 1;
     const level = 0.3 * Math.exp(0.35 * gauss(seed ^ 0x7ac3d5e1, day) + 0.3 * valueNoise(seed ^ 0x5a17c9b3, day, 45));
-    this.cdd[i] = supplyOf(asset, day) * level * (1 + Math.max(0, momentum)) * spike;
+    // Coin-days accumulate as the chain ages: a moved coin carries more of them the older the
+    // market (normalized to 1 at the reference day). The market's age counts from a year before
+    // listing (BTC: from genesis), as Woo's CVDD divides by the days since genesis.
+    const age = i + PRE_LISTING_DAYS;
+    const ageFactor = age / (REF_DAY - this.start + PRE_LISTING_DAYS);
+    this.cdd[i] = supplyOf(asset, day) * level * ageFactor * (1 + Math.max(0, momentum)) * spike;
     this.cumCddUsd += this.cdd[i]! * p;
-    const raw = this.cumCddUsd / (i + 1);
+    const raw = this.cumCddUsd / age;
     this.cvddRaw[i] = prev < 0 ? raw : Math.max(this.cvddRaw[prev]!, raw);
   }
 }

@@ -4,12 +4,13 @@ import {
   DAY_MS, TIMEFRAME_MS, endpointById, heatmapColumns, type Lookback, type Scope, type Timeframe, type Venue,
 } from "../../../catalog/index.js";
 import type { Heatmap } from "../../../catalog/responses.js";
-import { gauss, octaveNoise, type Octave } from "./hash.js";
+import { octaveNoise, type Octave } from "./hash.js";
 import { simulateLiquidations, type Candle } from "./liquidation-model.js";
-import { dailyLogPrice, priceAt } from "./price.js";
+import { candle, dailyLogPrice } from "./price.js";
+import { dataClock } from "./clock.js";
 import { profileOf } from "./profiles.js";
-import { generateColumns } from "./series.js";
-import { derivativesShare } from "./shares.js";
+import { generateColumns, inceptionMs } from "./series.js";
+import { derivativesShare, hasSessions } from "./shares.js";
 import { isoOf } from "./time-format.js";
 
 export interface HeatmapQuery {
@@ -46,26 +47,6 @@ const THRESHOLD = 1e-3;
 
 const VOLUME = endpointById("derivatives/Volume_usd")!;
 
-/** A candle over [start, start + step): samples of the intraday path plus hashed wicks. */
-export function candleAt(asset: string, start: number, step: number): Candle {
-  const profile = profileOf(asset);
-  const open = priceAt(asset, start);
-  const close = priceAt(asset, start + step);
-  let high = Math.max(open, close);
-  let low = Math.min(open, close);
-  const samples = Math.min(12, Math.max(1, Math.round(step / 60_000) - 1));
-  for (let s = 1; s < samples; s++) {
-    const p = priceAt(asset, start + (step * s) / samples);
-    if (p > high) high = p;
-    if (p < low) low = p;
-  }
-  const sigma = (profile.model === "stable" ? 0.0005 : 0.02 * profile.vol) * Math.sqrt(step / DAY_MS);
-  const index = Math.floor(start / 60_000);
-  high *= 1 + 0.3 * sigma * Math.abs(gauss(profile.seed ^ 0x48c13d3b, index));
-  low *= 1 - 0.3 * sigma * Math.abs(gauss(profile.seed ^ 0x2b1e8f5d, index));
-  return { open, high, low, close };
-}
-
 const LSR_OCTAVES: readonly Octave[] = [
   { period: 24 * 21, amplitude: 0.55 }, { period: 24 * 4, amplitude: 0.3 }, { period: 8, amplitude: 0.12 }, { period: 2, amplitude: 0.05 },
 ];
@@ -93,14 +74,23 @@ export function generateHeatmap(q: HeatmapQuery): Heatmap {
   const { asset, timeframe, lookback } = q;
   const step = TIMEFRAME_MS[timeframe];
   const columns = heatmapColumns(timeframe, lookback);
-  const last = Math.floor(q.nowMs / step) * step;
-  const first = last - (columns - 1) * step;
-  const warmup = Math.min(600, Math.ceil((3 * HALF_LIFE_MS) / step));
+  // The last column is the bucket "now" falls in: its candle and its new positions stop at now.
+  const clock = dataClock(q.nowMs);
+  const last = Math.floor((clock - 1) / step) * step;
+  // No column before the asset was listed (a young asset's heatmap is shorter than its lookback).
+  const listed = Math.ceil(inceptionMs(asset) / step) * step;
+  const first = Math.max(last - (columns - 1) * step, listed);
+  if (first > last) throw new Error(`${asset} has no market before ${isoOf(listed)}`);
+  const visible = Math.round((last - first) / step) + 1;
+  const warmup = Math.min(600, Math.ceil((3 * HALF_LIFE_MS) / step), Math.max(0, Math.floor((first - listed) / step)));
   const start = first - warmup * step;
-  const total = warmup + columns;
+  const total = warmup + visible;
 
   const candles: Candle[] = new Array(total);
-  for (let c = 0; c < total; c++) candles[c] = candleAt(asset, start + c * step, step);
+  for (let c = 0; c < total; c++) {
+    const t = start + c * step;
+    candles[c] = candle(asset, t, Math.min(t + step, clock));
+  }
 
   let low = Infinity;
   let high = -Infinity;
@@ -113,9 +103,17 @@ export function generateHeatmap(q: HeatmapQuery): Heatmap {
   const model = profileOf(asset).model;
   // Open interest per unit of volume: BTC carries the most leverage per dollar traded.
   const intensity = model === "btc" ? 1 : model === "eth" ? 0.65 : 0.5;
-  const scale = intensity * (q.scope === "exchange" && q.exchange ? derivativesShare(asset, q.exchange) : 1);
+  // One venue's view: its own swap and future volume (CME's only in its session).
+  const scopeVenue = q.scope === "exchange" ? q.exchange : undefined;
+  const sessions = scopeVenue !== undefined && hasSessions(asset, "volume");
+  const scale = intensity * (scopeVenue && !sessions ? derivativesShare(asset, scopeVenue) : 1);
   const entries = new Float64Array(total);
-  const volume = generateColumns({ endpoint: VOLUME, asset, timeframe, startMs: start, endMs: last });
+  const volumeQuery = { endpoint: VOLUME, asset, timeframe, startMs: start, endMs: last, nowMs: clock };
+  const volume = generateColumns(sessions ? { ...volumeQuery, exchange: scopeVenue, marketType: "swap" } : volumeQuery);
+  if (sessions) {
+    const future = generateColumns({ ...volumeQuery, exchange: scopeVenue, marketType: "future" }).values;
+    for (let i = 0; i < future.length; i++) volume.values[i]! += future[i]!;
+  }
   const offset = volume.times.length > 0 ? Math.round((volume.times[0]! - start) / step) : total;
   for (let i = 0; i < volume.values.length; i++) entries[offset + i] = volume.values[i]! * ENTRY_RATE * scale;
 
@@ -134,7 +132,7 @@ export function generateHeatmap(q: HeatmapQuery): Heatmap {
   for (let i = 0; i < cells.length; i++) {
     const row = cells[i]!;
     const shortRow = shorts[i]!;
-    for (let j = 0; j < columns; j++) {
+    for (let j = 0; j < visible; j++) {
       row[j] = row[j]! + shortRow[j]!;
       if (row[j]! > peak) peak = row[j]!;
     }
@@ -143,15 +141,15 @@ export function generateHeatmap(q: HeatmapQuery): Heatmap {
   // A plain loop, not Array.from(row, fn): that iterates a typed array through iterator results
   // and boxes every value (≈10× the matrix's own size in garbage).
   const z = cells.map((row) => {
-    const out: number[] = new Array(columns);
-    for (let j = 0; j < columns; j++) out[j] = row[j]! < floor ? 0 : Math.round(row[j]!);
+    const out: number[] = new Array(visible);
+    for (let j = 0; j < visible; j++) out[j] = row[j]! < floor ? 0 : Math.round(row[j]!);
     return out;
   });
 
-  const x: string[] = new Array(columns);
-  const df: Heatmap["df"] = new Array(columns);
-  const topTraderLsrOut: Heatmap["topTraderLsr"] = new Array(columns);
-  for (let j = 0; j < columns; j++) {
+  const x: string[] = new Array(visible);
+  const df: Heatmap["df"] = new Array(visible);
+  const topTraderLsrOut: Heatmap["topTraderLsr"] = new Array(visible);
+  for (let j = 0; j < visible; j++) {
     const t = first + j * step;
     const date = isoOf(t);
     x[j] = date;

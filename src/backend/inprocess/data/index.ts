@@ -1,5 +1,7 @@
 // Deterministic data of the in-process service: pure functions of (asset, endpoint, params, time).
 // The service resolves dates, defaults, caps and validation; these generate.
-export { inceptionMs, seriesEndMs, countBuckets, generateColumns, generateRecords, recordsFromColumns, type SeriesQuery } from "./series.js";
+export { inceptionMs, seriesEndMs, seriesExtent, countBuckets, generateColumns, generateRecords, recordsFromColumns, type SeriesQuery } from "./series.js";
 export { generateVariation } from "./variation.js";
 export { generateHeatmap, type HeatmapQuery } from "./heatmap.js";
+export { symbolsOf } from "./shares.js";
+export { dataClock, lastCompleteDay } from "./clock.js";

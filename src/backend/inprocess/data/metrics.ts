@@ -1,6 +1,5 @@
 // One daily value function per metric-series endpoint, and the human labels used by
 // metrics-variation. Keys are catalog endpoint ids.
-import { MERGE_DAY } from "./anchors.js";
 import { supplyOf } from "./chain.js";
 import { revHashRateUsd, difficulty } from "./mining.js";
 import {
@@ -33,8 +32,8 @@ export const METRICS: Record<string, MetricFn> = {
   "market/Realized_cap_impulse_long_term": (a, d) => realizedCapImpulse(a, d),
   "addresses_supply/balance_range_0_001_0_01": (a, d) => smallBandSupply(a, d),
   "exchange_flow/exchange_reserve": (a, d, e) => exchangeReserve(a, d, e),
-  "addresses_supply/SplyAdrBalNtv100K": (a, d) => supplyAbove(a, d, 100_000, true),
-  "addresses_supply/SplyAdrBalNtv100": (a, d) => supplyAbove(a, d, 100, false),
+  "addresses_supply/SplyAdrBalNtv100K": (a, d) => supplyAbove(a, d, 100_000),
+  "addresses_supply/SplyAdrBalNtv100": (a, d) => supplyAbove(a, d, 100),
   "addresses_supply/SplyAdrBal1in1B": (a, d) => supplyAboveOneBillionth(a, d),
   "addresses/AdrBalUSD1MCnt": (a, d) => addressesAboveUsd(a, d, 1e6),
   "addresses/addresses_count_range_10_100": (a, d) => addresses10to100(a, d),
@@ -46,18 +45,42 @@ export const METRICS: Record<string, MetricFn> = {
   "holder_supply/sth_supply_in_profit": (a, d) => sthSupplyInProfit(a, d),
   "market/invested_capital_in_loss": (a, d) => investedCapitalInLoss(a, d),
   "holder_supply/Supply_range_1w_1m": (a, d) => supplyRange1w1m(a, d),
-  "mining/RevHashRateUSD": (a, d) => revHashRateUsd(a, d),
-  "mining/DiffLast": (a, d) => difficulty(a, d),
+  "mining/RevHashRateUSD": (a, d) => revHashRateUsd(miningChain(a) ?? a, d),
+  "mining/DiffLast": (a, d) => difficulty(miningChain(a) ?? a, d),
   "market/lth_realized_cap": (a, d) => lthRealizedCap(a, d),
   "transactions/TxTfrValMedNtv": (a, d) => medianTransferNative(a, d),
   "lifespan/Lth_mvrv": (a, d) => lthMvrv(a, d),
   "lifespan/Cvdd": (a, d) => cvdd(a, d),
 };
 
-/** Last day of a series whose history ends (proof-of-work metrics of ETH end at the Merge). */
-export function lastDayOf(endpointId: string, asset: string): number | undefined {
-  if (asset === "eth" && endpointId.startsWith("mining/")) return MERGE_DAY;
+/**
+ * The chain whose proof-of-work metrics an asset carries: its own when it is mined, its host's
+ * for a token on Ethereum (until the Merge), none otherwise (a proof-of-stake coin or a token on
+ * a chain that is not mined has no difficulty and no hashprice).
+ */
+export function miningChain(asset: string): string | undefined {
+  const p = profileOf(asset);
+  if (p.mined) return asset;
+  if (p.host === "ethereum") return "eth";
   return undefined;
+}
+
+/** First day of a series for an asset: null when it has none at all, undefined when only the asset's history limits it. */
+export function firstDayOf(endpointId: string, asset: string): number | null | undefined {
+  if (!endpointId.startsWith("mining/")) return undefined;
+  const chain = miningChain(asset);
+  if (chain === undefined) return null;
+  // A token on Ethereum listed after the Merge never saw its host mined.
+  const until = profileOf(chain).minedUntilDay;
+  if (until !== undefined && profileOf(asset).inceptionDay > until) return null;
+  return undefined;
+}
+
+/** Last day of a series whose history ends (proof-of-work metrics of ETH and its tokens end at the Merge). */
+export function lastDayOf(endpointId: string, asset: string): number | undefined {
+  if (!endpointId.startsWith("mining/")) return undefined;
+  const chain = miningChain(asset);
+  return chain === undefined ? undefined : profileOf(chain).minedUntilDay;
 }
 
 /** Human labels for metrics-variation, by endpoint id. */

@@ -59,15 +59,45 @@ function ethIssuance(day: number): number {
   return 6500 * reward;
 }
 
-/** Hashprice: (issuance + fees) in USD per TH/s per day (BTC ≈ 0.0374 at the end of 2025). */
+/**
+ * Hashprice per algorithm at the reference day for chains whose own is not computed from
+ * difficulty (USD per TH/s per day; a miner earns the same per hash on every chain of an
+ * algorithm, merged LTC+DOGE mining paid together).
+ */
+const HASHPRICE_AT_REF: Record<string, number> = {
+  scrypt: 940, x11: 65, equihash: 6e7, randomx: 3.7e7, blake3: 1.1e3, kheavyhash: 2.5, "other-pow": 50,
+};
+/** The chain whose revenue and difficulty set its algorithm's hashprice. */
+const LEAD: Record<string, string> = { sha256: "btc", ethash: "eth", etchash: "eth", scrypt: "ltc" };
+
+/** Hashprice of the chain that leads an algorithm: (issuance + fees) / hash rate, or the algorithm's level moved by price over difficulty. */
+function leadHashprice(chain: string, algorithm: string, day: number): number {
+  const profile = profileOf(chain);
+  const price = dailyPrice(chain, day);
+  const fees = feePriceUsd(chain, day) * txCount(chain, day);
+  if (profile.model === "btc") return (144 * btcSubsidy(day) * price + fees) / hashRateTHs(chain, day);
+  if (chain === "eth") return (ethIssuance(day) * price + fees) / hashRateTHs(chain, day);
+  const level = HASHPRICE_AT_REF[algorithm] ?? 50;
+  return level * (price / dailyPrice(chain, REF_DAY)) * (difficulty(chain, REF_DAY) / difficulty(chain, day));
+}
+
+/**
+ * Hashprice: what a unit of hash rate earns per day in USD. Chains sharing an algorithm pay
+ * within a few percent of each other (hash rate moves to the better-paying chain): BCH and BSV
+ * follow BTC; ETC followed ETH until the Merge, when ETH's hash rate flooded it (a tenth of the
+ * pay, recovering toward a third); DOGE follows LTC.
+ */
 export function revHashRateUsd(asset: string, day: number): number {
   const profile = profileOf(asset);
-  const price = dailyPrice(asset, day);
-  const fees = feePriceUsd(asset, day) * txCount(asset, day);
-  if (profile.model === "btc") return (144 * btcSubsidy(day) * price + fees) / hashRateTHs(asset, day);
-  if (asset === "eth") return (ethIssuance(day) * price + fees) / hashRateTHs(asset, day);
-  // Other chains: revenue per difficulty unit scaled to a hashed hashprice level at the reference day.
-  const level = 10 ** (-2.5 + 2 * u01(profile.seed, 42));
-  const rel = (price / profile.refPrice) * (difficulty(asset, REF_DAY) / difficulty(asset, day));
-  return level * rel;
+  const algorithm = profile.mined ?? "other-pow";
+  const spread = Math.exp(0.02 * octaveNoise(profile.seed ^ 0x4a5b, day, SPREAD_OCTAVES));
+  if (asset === "etc" && day > MERGE_DAY) {
+    const recovery = 0.1 + 0.25 * (1 - Math.exp(-(day - MERGE_DAY) / 365));
+    return leadHashprice("eth", "ethash", MERGE_DAY) * (dailyPrice("etc", day) / dailyPrice("etc", MERGE_DAY)) * recovery * spread;
+  }
+  const lead = LEAD[algorithm] ?? asset;
+  const value = leadHashprice(lead, algorithm, day);
+  return lead === asset ? value : value * spread;
 }
+
+const SPREAD_OCTAVES: readonly Octave[] = [{ period: 30, amplitude: 0.6 }, { period: 3, amplitude: 0.4 }];

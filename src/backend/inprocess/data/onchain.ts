@@ -48,8 +48,19 @@ function addressesAbove(asset: string, day: number, usd: number): number {
   return scale * holders(p, day) * ((cap * 5e-6) / usd) ** alpha;
 }
 
+/**
+ * Addresses holding ≥ $1M, and > $10M as a share of those: the share drifts on its own (how
+ * concentrated the rich tail is), so the two counts are not a fixed ratio of each other, and the
+ * > $10M count can never exceed the ≥ $1M count.
+ */
 export function addressesAboveUsd(asset: string, day: number, usd: number): number {
-  return Math.round(addressesAbove(asset, day, usd) * Math.exp(0.01 * gauss(profileOf(asset).seed ^ 0x7b, day)));
+  const p = profileOf(asset);
+  const million = addressesAbove(asset, day, 1e6) * Math.exp(0.01 * gauss(p.seed ^ 0x7b, day));
+  if (usd <= 1e6) return Math.round(million);
+  const major = p.model === "btc" || p.model === "eth";
+  const alpha = major ? 0.93 : 0.72 + 0.18 * h(p, 2);
+  const tail = 10 ** (-alpha * Math.log10(usd / 1e6)) * Math.exp(0.07 * valueNoise(p.seed ^ 0x7c, day, 45) + 0.02 * valueNoise(p.seed ^ 0x7d, day, 7));
+  return Math.min(Math.round(million), Math.round(million * Math.min(1, tail)));
 }
 
 /** BTC addresses holding 10–100 BTC (≈ 130–140k). */
@@ -74,22 +85,22 @@ function balanceLaw(p: Profile): [number, number] {
   return [-12 + 6 * h(p, 4), 2.5 + 2.5 * h(p, 5)];
 }
 
-/** Supply held in addresses with at least `threshold` native units; whale moves make it step. */
-export function supplyAbove(asset: string, day: number, threshold: number, steps: boolean): number {
+/**
+ * Supply held in addresses with at least `threshold` native units. One law per day for every
+ * threshold (its centre moves with whale consolidations, in steps, and slow drift), so the bands
+ * nest by construction: more supply above 100 than above 100K, never more than the supply.
+ */
+export function supplyAbove(asset: string, day: number, threshold: number): number {
   const p = profileOf(asset);
   const supply = supplyOf(asset, day);
   const [mu, sigma] = balanceLaw(p);
-  let fraction = 1 - normalCdf((Math.log(threshold / supply) - mu) / sigma);
-  if (steps) fraction *= 1 + 0.05 * s11(p.seed ^ 0x13, Math.floor((day + (p.seed & 31)) / 37));
-  else fraction *= 1 + 0.01 * valueNoise(p.seed ^ 0x14, day, 45);
-  return supply * Math.min(1, fraction);
+  const shift = 0.12 * s11(p.seed ^ 0x13, Math.floor((day + (p.seed & 31)) / 37)) + 0.03 * valueNoise(p.seed ^ 0x14, day, 45);
+  return supply * (1 - normalCdf((Math.log(threshold / supply) - mu - shift) / sigma));
 }
 
-/** Supply in addresses holding at least one billionth of supply: all but dust (BTC ≈ S − 0.13M). */
+/** Supply in addresses holding at least one billionth of supply: all but dust (BTC ≈ S − 0.1M). */
 export function supplyAboveOneBillionth(asset: string, day: number): number {
-  const p = profileOf(asset);
-  const dust = p.model === "btc" ? 0.0065 : 0.003 + 0.015 * h(p, 6);
-  return supplyOf(asset, day) * (1 - dust * (1 + 0.05 * valueNoise(p.seed ^ 0x15, day, 30)));
+  return supplyAbove(asset, day, supplyOf(asset, day) * 1e-9);
 }
 
 /** Custody weights per venue (BTC: coinbase ~33 %, binance ~24 %, bitfinex ~13 %, …). */

@@ -1,165 +1,166 @@
-// The latent price path of each asset: daily closes (random access by day) and an intraday
-// refinement. Everything USD-denominated in the synthetic world derives from it.
-import { DAY_MS } from "../../../catalog/index.js";
+// The latent price of each asset: daily closes (random access by day) on its base ticker's
+// anchored path, and the minute path under them. Everything USD-denominated derives from it.
 import {
-  BTC_PRICE, ETH_PRICE, GOLD_PRICE, REF_DAY, dayOf, interpolate, type AnchorTable,
+  BTC_PRICE, ETH_PRICE, EURUSD, GOLD_PRICE, REF_DAY, dayOf, type AnchorTable,
 } from "./anchors.js";
-import { octaveNoise, s11, type Octave } from "./hash.js";
-import { Memo } from "./memo.js";
+import { octaveNoise, seedOf, type Octave } from "./hash.js";
+import { DailyPath, type PathSpec } from "./market/path.js";
+import { loadingsOf, MinuteFactor, type Loadings } from "./market/factor.js";
+import { candleOf, priceAtInstant, type IntradaySource, type Ohlc } from "./market/intraday.js";
+import type { Points } from "./market/reference.js";
 import { profileOf, type Profile } from "./profiles.js";
 
-/** Daily noise of a BTC-like path: fine octaves keep daily texture, coarse ones make swings. */
-const DAILY_OCTAVES: readonly Octave[] = [
-  { period: 150, amplitude: 0.15 }, { period: 45, amplitude: 0.09 }, { period: 14, amplitude: 0.05 },
-  { period: 5, amplitude: 0.03 }, { period: 2, amplitude: 0.022 }, { period: 1, amplitude: 0.02 },
-];
-
-/** Intraday noise in minutes, pinned to 0 at day boundaries so daily closes stay exact. */
-const INTRADAY_OCTAVES: readonly Octave[] = [
-  { period: 360, amplitude: 0.011 }, { period: 90, amplitude: 0.006 }, { period: 30, amplitude: 0.0035 },
-  { period: 8, amplitude: 0.0018 }, { period: 2, amplitude: 0.0008 },
-];
-
-/** Spacing of the synthetic anchors that continue a path past its last real one. */
-const CONTINUATION_DAYS = 91;
-/** Bound of the continuation around the last anchor (log units: about −30 % … +42 %). */
-const CONTINUATION_RANGE = 0.35;
-
-interface Ceiling {
-  from: number;
-  to: number;
-  log: number;
-}
-
-/** All-time highs the noise must not overshoot (it is reflected below them). */
-const CEILINGS: Record<string, Ceiling> = {
-  btc: { from: dayOf("2024-12-18"), to: dayOf("2026-12-31"), log: Math.log(126_080) },
-  eth: { from: dayOf("2024-12-18"), to: dayOf("2026-12-31"), log: Math.log(4_950) },
+/** All-time highs that held through the reference day: the path is reflected below them. */
+const CEILINGS: Record<string, PathSpec["ceilings"]> = {
+  btc: [{ from: dayOf("2024-12-18"), to: dayOf("2026-12-31"), log: Math.log(126_080) }],
+  // ETH's close of 2025-08-24 (4,830) stayed its highest: BTC's run to October did not lift it.
+  eth: [{ from: dayOf("2024-12-18"), to: dayOf("2026-12-31"), log: Math.log(4_950) }, { from: dayOf("2025-08-25"), to: dayOf("2026-12-31"), log: Math.log(4_830) }],
 };
 
-/** Anchored interpolation, continued past the last anchor by bounded hashed anchors. */
-function anchoredLog(table: AnchorTable, seed: number, day: number): { log: number; distance: number } {
-  const lastDay = table.days[table.days.length - 1]!;
-  if (day <= lastDay) return interpolate(table, day);
-  const lastLog = table.logs[table.logs.length - 1]!;
-  const offset = (day - lastDay) / CONTINUATION_DAYS;
-  const k = Math.floor(offset);
-  const f = offset - k;
-  const level = (i: number) => (i === 0 ? lastLog : lastLog + CONTINUATION_RANGE * s11(seed ^ 0x2545f491, i));
-  const a = level(k);
-  const b = level(k + 1);
-  return { log: a + (b - a) * f, distance: Math.min(f, 1 - f) * CONTINUATION_DAYS };
+/** Intramonth tops and bottoms that shape BTC and ETH between their month-end closes. */
+const SHAPES: Record<string, AnchorTable> = { btc: BTC_PRICE, eth: ETH_PRICE };
+
+/** Anchors of a base: the reference closes, plus intramonth shape points at least 3 days from any of them. */
+function anchorsOf(profile: Profile): Points {
+  const ref = profile.reference;
+  const shape = SHAPES[profile.base];
+  if (!ref || (ref.ticker !== profile.base && profile.base !== profile.asset)) {
+    if (shape) return { days: Int32Array.from(shape.days), logs: Float64Array.from(shape.logs) };
+    return { days: Int32Array.of(REF_DAY), logs: Float64Array.of(Math.log(profile.refPrice)) };
+  }
+  if (!shape) return ref.closes;
+  const merged: Array<[number, number]> = Array.from(ref.closes.days, (d, i) => [d, ref.closes.logs[i]!]);
+  const near = (day: number) => merged.some(([d]) => Math.abs(d - day) < 3);
+  const keep: Array<[number, number]> = [];
+  shape.days.forEach((d, i) => {
+    if (d >= ref.listedDay && !near(d)) keep.push([d, shape.logs[i]!]);
+  });
+  // The all-time high is a fact of its own: it wins over a close next to it.
+  const ath = CEILINGS[profile.base]?.[0];
+  const all = [...merged, ...keep].sort((a, b) => a[0] - b[0]);
+  return { days: Int32Array.from(all, ([d]) => d), logs: Float64Array.from(all, ([, v]) => (ath && v > ath.log ? ath.log : v)) };
 }
 
-/** Noise scale by era: early markets were wilder. */
-function eraScale(day: number): number {
-  return day < 16_800 ? 1.6 : day < 17_900 ? 1.25 : 1; // before 2016, before 2019
+const paths = new Map<string, DailyPath>();
+
+function pathOf(key: string, make: () => PathSpec): DailyPath {
+  let path = paths.get(key);
+  if (!path) {
+    const spec = make();
+    path = new DailyPath(spec, spec.beta ? pathOf("btc", () => specOf(profileOf("btc"))) : undefined);
+    paths.set(key, path);
+  }
+  return path;
 }
 
-function anchoredPath(table: AnchorTable, profile: Profile, day: number, scale: number): number {
-  const { log, distance } = anchoredLog(table, profile.seed, day);
-  let value = log + scale * eraScale(day) * octaveNoise(profile.seed, day, DAILY_OCTAVES, distance);
-  const ceiling = CEILINGS[profile.base];
-  if (ceiling && day >= ceiling.from && day <= ceiling.to && value > ceiling.log) value = 2 * ceiling.log - value;
-  return value;
+/** A coin's loading on BTC and its own noise (the same daily and by the minute). */
+function loadings(profile: Profile): Loadings {
+  return loadingsOf({ ...profile, marketCap: profile.refPrice * profile.refSupply }, profileOf("btc").sigma);
 }
 
-let btcRefLog: number | undefined;
+function specOf(profile: Profile): PathSpec {
+  const seed = seedOf(profile.base);
+  const firstDay = profile.inceptionDay;
+  const { sigma } = profile;
+  if (profile.model === "stable" && profile.reference?.peg === "eur") {
+    return { firstDay: Math.min(firstDay, dayOf("2018-01-01")), anchors: tableToPoints(EURUSD), sigma, noise: sigma, seed: seedOf("eurusd"), beta: 0 };
+  }
+  // BTC is the factor: all of its noise is its own.
+  const { beta, noise } = profile.model === "btc" ? { beta: 0, noise: sigma } : loadings(profile);
+  const spec: PathSpec = { firstDay, anchors: anchorsOf(profile), sigma, noise, seed, beta };
+  const ceilings = CEILINGS[profile.base];
+  if (ceilings) spec.ceilings = ceilings;
+  return spec;
+}
+
+function tableToPoints(t: AnchorTable): Points {
+  return { days: Int32Array.from(t.days), logs: Float64Array.from(t.logs) };
+}
+
+/** A USD stablecoin: $1 within a few tenths of a percent, mean-reverting. */
+const PEG_OCTAVES: readonly Octave[] = [
+  { period: 30, amplitude: 0.0012 }, { period: 5, amplitude: 0.0008 }, { period: 1, amplitude: 0.0006 },
+];
+/** A gold token's basis to gold (custody, redemption fees): a tenth of a percent or two. */
+const BASIS_OCTAVES: readonly Octave[] = [{ period: 20, amplitude: 0.0015 }, { period: 2, amplitude: 0.0008 }];
+
+/** A stablecoin whose anchors leave the peg (HUSD in 2022) follows them instead of $1. */
+function offPeg(profile: Profile): boolean {
+  const ref = profile.reference;
+  if (!ref || ref.peg === "eur") return false;
+  return Math.abs(ref.refPrice - 1) > 0.03 || Array.from(ref.closes.logs).some((l) => Math.abs(l) > 0.03);
+}
+
+function computeLog(profile: Profile, day: number): number {
+  switch (profile.model) {
+    case "stable":
+      if (profile.reference?.peg !== "eur" && !offPeg(profile)) return octaveNoise(profile.seed, day, PEG_OCTAVES);
+      break;
+    case "gold":
+      return goldPath().log(day) + octaveNoise(profile.seed ^ 0x5a5a, day, BASIS_OCTAVES);
+    default:
+      break;
+  }
+  return pathOf(profile.base, () => specOf(profile)).log(day);
+}
+
+let gold: DailyPath | undefined;
+function goldPath(): DailyPath {
+  return (gold ??= new DailyPath({ firstDay: dayOf("2016-01-01"), anchors: tableToPoints(GOLD_PRICE), sigma: 0.006, noise: 0.006, seed: seedOf("gold"), beta: 0 }));
+}
 
 /** Natural log of the daily close (USD) of an asset on a day (days since 1970-01-01). */
 export function dailyLogPrice(asset: string, day: number): number {
-  // Memoized in chunks of days: every generator reads the same few thousand closes repeatedly.
-  const key = Math.floor(day / CHUNK_DAYS);
-  // Callers walk days in order: the last chunk answers almost every call without building the
-  // memo's string key and closure (tens of MB of garbage per heatmap otherwise).
-  if (key === lastKey && asset === lastAsset) return lastChunk[day - key * CHUNK_DAYS]!;
-  const chunk = logCache.getOr(`${asset}|${key}`, () => {
-    const out = new Float64Array(CHUNK_DAYS);
-    for (let i = 0; i < CHUNK_DAYS; i++) out[i] = computeLogPrice(asset, key * CHUNK_DAYS + i);
-    return out;
-  });
-  lastAsset = asset;
-  lastKey = key;
-  lastChunk = chunk;
-  return chunk[day - key * CHUNK_DAYS]!;
-}
-
-let lastAsset = "";
-let lastKey = NaN;
-let lastChunk: Float64Array = new Float64Array(0);
-
-const CHUNK_DAYS = 256;
-const logCache = new Memo<string, Float64Array>(8192);
-
-function computeLogPrice(asset: string, day: number): number {
+  if (asset === lastAsset) return lastOwner!(day);
   const profile = profileOf(asset);
-  switch (profile.model) {
-    case "btc":
-      return anchoredPath(BTC_PRICE, profile, day, 1);
-    case "eth":
-      return anchoredPath(ETH_PRICE, profile, day, 1.15);
-    case "gold":
-      return anchoredPath(GOLD_PRICE, profile, day, 0.2);
-    case "stable":
-      return stableLog(profile, day);
-    default:
-      return altLog(profile, day);
-  }
+  // Wrapped tokens and chain variants are the same market as their base.
+  const owner = profile.base === asset ? profile : profileOf(profile.base);
+  const pegged = owner.model === "gold" || (owner.model === "stable" && owner.reference?.peg !== "eur" && !offPeg(owner));
+  const path = pegged ? undefined : pathOf(owner.base, () => specOf(owner));
+  lastOwner = path ? (d) => path.log(d) : (d) => computeLog(owner, d);
+  lastAsset = asset;
+  return lastOwner(day);
 }
 
-function stableLog(profile: Profile, day: number): number {
-  const base = Math.log(profile.refPrice);
-  // Yield-bearing wrappers accrue about 8 %/yr up to the reference day; a euro coin floats with FX.
-  const accrual = profile.refPrice > 1.1 && profile.base !== "eurc" ? Math.max(-base, -0.08 * (REF_DAY - day) / 365) : 0;
-  const amplitude = profile.base === "eurc" ? 0.6 : 0.012;
-  return base + accrual + amplitude * octaveNoise(profile.seed, day, STABLE_OCTAVES);
-}
-
-const STABLE_OCTAVES: readonly Octave[] = [
-  { period: 60, amplitude: 0.05 }, { period: 7, amplitude: 0.03 }, { period: 1, amplitude: 0.03 },
-];
-
-/** Idiosyncratic anchors of an alt every ~4 months, log amplitude scaled by its volatility. */
-const ALT_ANCHOR_DAYS = 120;
-
-function altIdio(profile: Profile, day: number): number {
-  const offset = day / ALT_ANCHOR_DAYS;
-  const k = Math.floor(offset);
-  const f = offset - k;
-  const amplitude = 0.35 * profile.vol;
-  const a = amplitude * s11(profile.seed ^ 0x68e31da4, k);
-  const b = amplitude * s11(profile.seed ^ 0x68e31da4, k + 1);
-  const distance = Math.min(f, 1 - f) * ALT_ANCHOR_DAYS;
-  return a + (b - a) * f + 0.6 * profile.vol * octaveNoise(profile.seed, day, DAILY_OCTAVES, distance + 200);
-}
-
-const altRef = new Memo<string, number>(2048);
-
-function altLog(profile: Profile, day: number): number {
-  if (btcRefLog === undefined) btcRefLog = dailyLogPrice("btc", REF_DAY);
-  const ref = altRef.getOr(profile.base, () => altIdio(profile, REF_DAY));
-  const btc = dailyLogPrice("btc", day) - btcRefLog;
-  return Math.log(profile.refPrice) + profile.beta * btc + altIdio(profile, day) - ref;
-}
+/** Generators read one asset's closes in long runs: the last asset's reader answers without lookups. */
+let lastAsset: string | undefined;
+let lastOwner: ((day: number) => number) | undefined;
 
 /** Daily close (USD). */
 export function dailyPrice(asset: string, day: number): number {
   return Math.exp(dailyLogPrice(asset, day));
 }
 
-/**
- * Price at an instant: the log path runs linearly from the previous day's close (at 00:00) to the
- * day's close (at 24:00), plus intraday noise that vanishes at both ends.
- */
+const sources = new Map<string, IntradaySource>();
+let factor: MinuteFactor | undefined;
+
+/** BTC's minute walk (the seed and volatility of BTC's own minute path). */
+function minuteFactor(): MinuteFactor {
+  const btc = profileOf("btc");
+  return (factor ??= new MinuteFactor(btc.seed ^ 0x1b873593, btc.sigma / Math.sqrt(1440)));
+}
+
+/** The minute path's view of an asset: keyed by its base, so variants share candles with it. */
+export function intradayOf(asset: string): IntradaySource {
+  const base = profileOf(asset).base;
+  let src = sources.get(base);
+  if (!src) {
+    const owner = profileOf(base);
+    const sigma = Math.max(owner.sigma, 0.001);
+    // Pegged and gold tokens (and stablecoins off their peg) move on their own.
+    const { beta, noise } = owner.model === "btc" ? { beta: 1, noise: 0 } : loadings({ ...owner, sigma });
+    src = { key: base, seed: owner.seed, sigma, noise, beta, factor: minuteFactor(), dailyLog: (day) => dailyLogPrice(base, day) };
+    sources.set(base, src);
+  }
+  return src;
+}
+
+/** Price at an instant on the minute path (the daily close at each midnight). */
 export function priceAt(asset: string, ms: number): number {
-  const profile = profileOf(asset);
-  const day = Math.floor(ms / DAY_MS);
-  const f = (ms - day * DAY_MS) / DAY_MS;
-  const a = dailyLogPrice(asset, day - 1);
-  if (f === 0) return Math.exp(a);
-  const b = dailyLogPrice(asset, day);
-  const minute = ms / 60_000;
-  const pin = Math.min(f, 1 - f) * 1440;
-  const scale = profile.model === "stable" ? 0.01 : profile.vol * eraScale(day);
-  return Math.exp(a + (b - a) * f + scale * octaveNoise(profile.seed ^ 0x1b873593, minute, INTRADAY_OCTAVES, pin));
+  return priceAtInstant(intradayOf(asset), ms);
+}
+
+/** OHLC of [startMs, endMs) from the minute path (both minute-aligned). */
+export function candle(asset: string, startMs: number, endMs: number): Ohlc {
+  return candleOf(intradayOf(asset), startMs, endMs);
 }

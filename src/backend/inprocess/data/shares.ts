@@ -4,6 +4,7 @@ import { MARKET_TYPES, VENUES, type MarketType, type Venue } from "../../../cata
 import { gauss, hash2, unit } from "./hash.js";
 import { Memo } from "./memo.js";
 import { profileOf } from "./profiles.js";
+import { CME_LAUNCH } from "./trading-hours.js";
 
 /** [perpetual + dated derivatives weight, spot weight, dated-future fraction of derivatives]. */
 const VENUE_WEIGHTS: Record<Venue, readonly [number, number, number]> = {
@@ -22,7 +23,8 @@ const VENUE_WEIGHTS: Record<Venue, readonly [number, number, number]> = {
 };
 
 /** Venues listing dated futures only on the largest assets. */
-const CME_ASSETS = new Set(["btc", "eth", "sol", "xrp"]);
+const CME_ASSETS = new Set(Object.keys(CME_LAUNCH));
+const CME = VENUES.indexOf("cme");
 
 type Quotes = ReadonlyArray<readonly [quote: string, weight: number]>;
 const FIAT_SPOT: Quotes = [["USD", 0.75], ["EUR", 0.15], ["USDC", 0.05], ["USDT", 0.05]];
@@ -52,8 +54,11 @@ function quotesOf(venue: Venue, marketType: MarketType): Quotes {
 /** Which series of the additive family: derivatives volume, derivatives trades, spot trades. */
 export type ShareFamily = "volume" | "trades" | "spot";
 
-/** Weights per (venue, market type) for an asset, normalized to sum to 1 (index v * 3 + m). */
-function venueMarketWeights(asset: string, family: ShareFamily): Float64Array {
+/**
+ * Weights per (venue, market type) for an asset, normalized to sum to 1 (index v * 3 + m). With
+ * `cmeOpen` false, CME's session is closed: its weight is 0 and the rest share everything.
+ */
+function venueMarketWeights(asset: string, family: ShareFamily, cmeOpen = true): Float64Array {
   const profile = profileOf(asset);
   const jitter = profile.tier === 1 ? 0.12 : profile.tier === 2 ? 0.3 : 0.45;
   const weights = new Float64Array(VENUES.length * 3);
@@ -67,7 +72,7 @@ function venueMarketWeights(asset: string, family: ShareFamily): Float64Array {
     const listed = profile.tier === 1 || (profile.tier === 2 && size >= 5) || unit(hash2(profile.seed ^ 0x0badf00d, v)) < 0.3 + 0.68 * (size / 100) ** 0.25;
     if (!listed) return;
     const scale = Math.exp(jitter * gauss(profile.seed ^ 0x1234567, v));
-    const future = venue === "cme" && !CME_ASSETS.has(profile.base) ? 0 : deriv * futureFraction;
+    const future = venue === "cme" && (!cmeOpen || !CME_ASSETS.has(profile.base)) ? 0 : deriv * futureFraction;
     const swap = deriv * (1 - futureFraction);
     MARKET_TYPES.forEach((marketType, m) => {
       let w = marketType === "spot" ? spot * spotScale : marketType === "future" ? future : swap;
@@ -94,16 +99,63 @@ const weightCache = new Memo<string, Float64Array>(1024);
  * 47 venues, or over the three market types, or over an asset's recognized symbols, is exactly the
  * share without that filter; a symbol of another asset (ETHUSDT on btc) has share 0.
  */
-export function shareOf(asset: string, family: ShareFamily, filter: ShareFilter): number {
+export function shareOf(asset: string, family: ShareFamily, filter: ShareFilter, cmeOpen = true): number {
   const { exchange, marketType, symbol } = filter;
   if (!exchange && !marketType && !symbol) return 1;
-  const key = `${asset}|${family}|${exchange ?? ""}|${marketType ?? ""}|${symbol ?? ""}`;
-  return cache.getOr(key, () => computeShare(asset, family, filter));
+  const key = `${asset}|${family}|${exchange ?? ""}|${marketType ?? ""}|${symbol ?? ""}|${cmeOpen}`;
+  return cache.getOr(key, () => computeShare(asset, family, filter, cmeOpen));
 }
 
-function computeShare(asset: string, family: ShareFamily, { exchange, marketType, symbol }: ShareFilter): number {
-  const weights = weightCache.getOr(`${asset}|${family}`, () => venueMarketWeights(asset, family));
-  const baseTicker = profileOf(asset).base.toUpperCase();
+/** Whether CME's session changes this asset's venue shares (it lists the asset's futures). */
+export function hasSessions(asset: string, family: ShareFamily): boolean {
+  return family !== "spot" && CME_ASSETS.has(asset);
+}
+
+function weightsOf(asset: string, family: ShareFamily, cmeOpen: boolean): Float64Array {
+  return weightCache.getOr(`${asset}|${family}|${cmeOpen}`, () => venueMarketWeights(asset, family, cmeOpen));
+}
+
+/**
+ * A filter as runs over the cumulative weights of every (venue, market type, quote) cell, in
+ * venue order: [from, to, from, to, …]. A whole count M splits over the cells by rounding
+ * M × the cumulative weight, so a filter's count is Σ round(M·to) − round(M·from): whole numbers
+ * that add up exactly over venues, market types and symbols.
+ */
+export function filterRuns(asset: string, family: ShareFamily, filter: ShareFilter, cmeOpen: boolean): Float64Array {
+  const key = `${asset}|${family}|${filter.exchange ?? ""}|${filter.marketType ?? ""}|${filter.symbol ?? ""}|${cmeOpen}`;
+  return runCache.getOr(key, () => {
+    const weights = weightsOf(asset, family, cmeOpen);
+    const ticker = asset.toUpperCase();
+    const runs: number[] = [];
+    let cum = 0;
+    let open = false;
+    VENUES.forEach((venue, v) => {
+      MARKET_TYPES.forEach((mt, m) => {
+        const w = weights[v * 3 + m]!;
+        if (w <= 0) return;
+        const quotes = quotesOf(venue, mt).filter(([q]) => q !== ticker);
+        const total = quotes.reduce((s, [, qw]) => s + qw, 0);
+        for (const [quote, qw] of quotes) {
+          const selected = (!filter.exchange || venue === filter.exchange) && (!filter.marketType || mt === filter.marketType)
+            && (!filter.symbol || filter.symbol === `${ticker}${quote}`);
+          if (selected && !open) runs.push(cum);
+          if (!selected && open) runs.push(cum);
+          open = selected;
+          cum += (w * qw) / total;
+        }
+      });
+    });
+    if (open) runs.push(1);
+    // The last boundary is exactly 1 whatever the rounding of the sum.
+    return Float64Array.from(runs, (x) => Math.min(1, x));
+  });
+}
+
+const runCache = new Memo<string, Float64Array>(1024);
+
+function computeShare(asset: string, family: ShareFamily, { exchange, marketType, symbol }: ShareFilter, cmeOpen: boolean): number {
+  const weights = weightsOf(asset, family, cmeOpen);
+  const baseTicker = asset.toUpperCase();
   let share = 0;
   VENUES.forEach((venue, v) => {
     if (exchange && venue !== exchange) return;
@@ -127,6 +179,29 @@ function symbolShare(baseTicker: string, venue: Venue, marketType: MarketType, s
     if (q === quote) match = w;
   }
   return total > 0 ? match / total : 0;
+}
+
+/**
+ * Every symbol the asset trades under (on one venue, or on any), by weight: a symbol outside
+ * this list selects nothing, so the service refuses it rather than answer zeros.
+ */
+export function symbolsOf(asset: string, exchange?: Venue): string[] {
+  const weights = weightsOf(asset, "volume", true);
+  const spot = weightsOf(asset, "spot", true);
+  const ticker = asset.toUpperCase();
+  const byQuote = new Map<string, number>();
+  VENUES.forEach((venue, v) => {
+    if (exchange && venue !== exchange) return;
+    MARKET_TYPES.forEach((mt, m) => {
+      const w = weights[v * 3 + m]! + spot[v * 3 + m]!;
+      if (w <= 0) return;
+      for (const [quote, qw] of quotesOf(venue, mt)) {
+        if (quote === ticker) continue;
+        byQuote.set(`${ticker}${quote}`, (byQuote.get(`${ticker}${quote}`) ?? 0) + w * qw);
+      }
+    });
+  });
+  return [...byQuote.entries()].sort((a, b) => b[1] - a[1]).map(([s]) => s);
 }
 
 /** Share of one venue in the asset's derivatives activity (for the per-exchange heatmap). */

@@ -2,9 +2,10 @@
 // profit): lognormal cost-basis cohorts around memoized realized prices, calibrated to 2025 levels.
 import { REF_DAY } from "./anchors.js";
 import { chainState, indexOf, supplyOf, type ChainState } from "./chain.js";
-import { normalCdf, u01, valueNoise } from "./hash.js";
+import { u01, valueNoise } from "./hash.js";
 import { Memo } from "./memo.js";
 import { profileOf } from "./profiles.js";
+import { costDistribution } from "./cohorts.js";
 
 interface Calibration {
   realized: number;
@@ -40,8 +41,22 @@ function calibrate(asset: string, state: ChainState): Calibration {
     realized: target.realized / state.realized[i]!,
     sth: target.sth / state.sthCost[i]!,
     lth: price / target.lthMvrv / state.lthCost[i]!,
-    cvdd: target.cvdd / state.cvddRaw[i]!,
+    cvdd: Math.min(target.cvdd / state.cvddRaw[i]!, floorScale(state, i)),
   };
+}
+
+/**
+ * CVDD is a floor: its constant is the largest that keeps it under the price on every day from
+ * the asset's third year to the reference day (Woo fitted his 6,000,000 to the bottoms the same
+ * way). The first two years of price discovery are left out, as for BTC's 2010–2011.
+ */
+function floorScale(state: ChainState, refIndex: number): number {
+  let scale = Infinity;
+  for (let j = Math.min(730, refIndex); j <= refIndex; j++) {
+    const ratio = (0.985 * state.price[j]!) / state.cvddRaw[j]!;
+    if (ratio < scale) scale = ratio;
+  }
+  return scale;
 }
 
 function at(asset: string, day: number): { state: ChainState; i: number; c: Calibration; price: number } {
@@ -109,30 +124,32 @@ export function sthSupply(asset: string, day: number): number {
   return supplyOf(asset, day) - lthSupply(asset, day);
 }
 
-/** Spread (log) of cost bases inside each cohort. */
-const LTH_SIGMA = 0.7;
-const STH_SIGMA = 0.36;
+/** Index of a day in the cost distribution (clamped to listing). */
+function costAt(asset: string, day: number): { i: number; d: ReturnType<typeof costDistribution> } {
+  const d = costDistribution(asset, day);
+  return { d, i: Math.max(0, day - d.start) };
+}
 
+/** LTH supply whose cost is at or below the price: all of it at an all-time high. */
 export function lthSupplyInProfit(asset: string, day: number): number {
-  const price = at(asset, day).price;
-  return lthSupply(asset, day) * normalCdf(Math.log(price / lthCostBasis(asset, day)) / LTH_SIGMA);
+  const { d, i } = costAt(asset, day);
+  return lthSupply(asset, day) * d.lthProfit[i]!;
 }
 
 export function sthSupplyInProfit(asset: string, day: number): number {
-  const price = at(asset, day).price;
-  return sthSupply(asset, day) * normalCdf(Math.log(price / sthCostBasis(asset, day)) / STH_SIGMA);
+  const { d, i } = costAt(asset, day);
+  return sthSupply(asset, day) * d.sthProfit[i]!;
 }
 
-/** Cost of the coins held below their cost: E[C·1{C > P}] per coin for a lognormal cost C. */
-function costInLoss(median: number, sigma: number, price: number): number {
-  const mu = Math.log(median);
-  return Math.exp(mu + (sigma * sigma) / 2) * normalCdf((mu + sigma * sigma - Math.log(price)) / sigma);
-}
-
+/**
+ * What the coins held above the price cost: a part of the realized cap (never more), zero at an
+ * all-time high, largest after a fall from the top.
+ */
 export function investedCapitalInLoss(asset: string, day: number): number {
-  const price = at(asset, day).price;
-  return lthSupply(asset, day) * costInLoss(lthCostBasis(asset, day), LTH_SIGMA, price)
-    + sthSupply(asset, day) * costInLoss(sthCostBasis(asset, day), STH_SIGMA, price);
+  const { d, i } = costAt(asset, day);
+  const { state, i: j, c } = at(asset, day);
+  // On the realized price's calibrated scale: loss / realized cap = lossPerCoin / meanCost.
+  return supplyOf(asset, day) * state.realized[j]! * c.realized * (d.lossPerCoin[i]! / d.meanCost[i]!);
 }
 
 export function lthRealizedCap(asset: string, day: number): number {
@@ -150,7 +167,21 @@ export function coinDaysDestroyed(asset: string, day: number): number {
   return state.cdd[i]!;
 }
 
-/** A lower price band under the realized price (smooth, below spot almost always). */
+const bandScales = new Memo<string, number>(1024);
+
+/**
+ * A lower price band under the realized price: 0.78 of it, or less where the asset's own bear
+ * markets went deeper (the band is fitted under the price from its third year to the reference
+ * day, as CVDD is), so it behaves as the floor it is named for.
+ */
 export function structuralSupport(asset: string, day: number): number {
-  return 0.78 * realizedPrice(asset, day);
+  const scale = bandScales.getOr(asset, () => {
+    const state = chainState(asset, REF_DAY);
+    const ref = indexOf(state, REF_DAY);
+    const c = calibration(asset, state);
+    let k = 0.78;
+    for (let j = Math.min(730, ref); j <= ref; j++) k = Math.min(k, (0.985 * state.price[j]!) / (state.realized[j]! * c.realized));
+    return k;
+  });
+  return scale * realizedPrice(asset, day);
 }

@@ -1,0 +1,94 @@
+// The market factor: BTC's moves, which every other coin carries in part. Each coin's daily and
+// minute noise is a loading (beta) on BTC's plus a noise of its own, sized so that the two give
+// the coin's total volatility (what its anchors imply) and a chosen correlation with BTC:
+//   beta = rho · sigma / sigma_btc,   own noise = sigma · sqrt(1 − rho²).
+// Correlations follow what the market shows over 2021–2025: ETH ~0.8 with BTC, large caps ~0.7,
+// small caps ~0.55; pegged and gold tokens none (they track their peg).
+import { hash2, mix32, unit } from "../hash.js";
+
+export interface Loadings {
+  /** Target correlation of the coin's returns with BTC's. */
+  rho: number;
+  /** Loading on BTC's excursions (daily and minute). */
+  beta: number;
+  /** Volatility of the coin's own noise (daily log). */
+  noise: number;
+}
+
+export interface LoadingInput {
+  model: "btc" | "eth" | "gold" | "stable" | "alt";
+  seed: number;
+  /** Total daily log volatility. */
+  sigma: number;
+  /** Market capitalization at the reference day (USD). */
+  marketCap: number;
+}
+
+/** Below this daily volatility a coin is a yield-bearing or managed token, not a market asset. */
+const MIN_MARKET_SIGMA = 0.01;
+/** Correlation of the smallest caps and of the largest (ETH apart), and the cap range between. */
+const RHO_SMALL = 0.55;
+const RHO_LARGE = 0.7;
+const CAP_SMALL = 3e8;
+const CAP_LARGE = 3e10;
+/** Per-coin spread around the level its cap gives (uniform, ±). */
+const RHO_SPREAD = 0.05;
+
+export function loadingsOf(p: LoadingInput, btcSigma: number): Loadings {
+  if (p.model === "btc") return { rho: 1, beta: 1, noise: 0 };
+  if (p.model === "stable" || p.model === "gold" || p.sigma < MIN_MARKET_SIGMA) return { rho: 0, beta: 0, noise: p.sigma };
+  let rho: number;
+  if (p.model === "eth") rho = 0.8;
+  else {
+    const x = (Math.log10(Math.max(p.marketCap, 1)) - Math.log10(CAP_SMALL)) / (Math.log10(CAP_LARGE) - Math.log10(CAP_SMALL));
+    const level = RHO_SMALL + (RHO_LARGE - RHO_SMALL) * Math.min(1, Math.max(0, x));
+    rho = level + RHO_SPREAD * (2 * unit(mix32(p.seed ^ 0x3c6ef372)) - 1);
+  }
+  return { rho, beta: (rho * p.sigma) / btcSigma, noise: p.sigma * Math.sqrt(1 - rho * rho) };
+}
+
+const MINUTES = 1440;
+/** 1 / standard deviation of a sum of four uniform bytes (each of variance (256² − 1) / 12). */
+export const IRWIN_HALL_4 = 1 / Math.sqrt((4 * (256 * 256 - 1)) / 12);
+
+/**
+ * A day's minute walk (1,441 cumulative sums from 0) at (seed, day): one hash per minute, four
+ * bytes summed (Irwin–Hall, σ-normalized), close enough to normal for a minute's move.
+ */
+export function fillMinuteWalk(out: Float64Array, seed: number, minuteSigma: number, day: number): void {
+  const scale = minuteSigma * IRWIN_HALL_4;
+  const base = day * MINUTES;
+  let walk = 0;
+  out[0] = 0;
+  for (let m = 1; m <= MINUTES; m++) {
+    const h = hash2(seed, base + m);
+    walk += scale * ((h & 0xff) + ((h >>> 8) & 0xff) + ((h >>> 16) & 0xff) + (h >>> 24) - 510);
+    out[m] = walk;
+  }
+}
+
+/**
+ * BTC's minute walk by day, shared by BTC's own minute path and every coin that loads on it. A
+ * direct-mapped table of recent days: requests read runs of days, often BTC's and then a coin's
+ * over the same range, so the walk of a day is usually hashed once.
+ */
+export class MinuteFactor {
+  private readonly days: Float64Array;
+  private readonly walks: Float64Array[];
+
+  constructor(private readonly seed: number, private readonly minuteSigma: number, private readonly slots = 256) {
+    this.days = new Float64Array(slots).fill(NaN);
+    this.walks = Array.from({ length: slots }, () => new Float64Array(MINUTES + 1));
+  }
+
+  /** The walk of `day` (do not write to it; valid until the slot is reused). */
+  walk(day: number): Float64Array {
+    const slot = ((day % this.slots) + this.slots) % this.slots;
+    const walk = this.walks[slot]!;
+    if (this.days[slot] !== day) {
+      fillMinuteWalk(walk, this.seed, this.minuteSigma, day);
+      this.days[slot] = day;
+    }
+    return walk;
+  }
+}

@@ -1,0 +1,261 @@
+// The one fine price path: each day is a minute-by-minute Brownian bridge from the previous close
+// to the day's close (a coin's own bridge plus its loading on BTC's bridge of the same day, so
+// hours move together as days do), and every candle at every timeframe is read from its minute candles (hours
+// and days are memoized maxima and minima of them), so a day's OHLC is exactly its hours' OHLC,
+// an hour's exactly its minutes'. A candle that is still open stops at "now".
+import { DAY_MS } from "../../../../catalog/index.js";
+import { hash2 } from "../hash.js";
+import { Memo } from "../memo.js";
+import { fillMinuteWalk, type MinuteFactor } from "./factor.js";
+
+const MINUTES = 1440;
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+
+/** What the intraday path needs of an asset: its daily log closes, volatility, seed and loading on BTC. */
+export interface IntradaySource {
+  key: string;
+  seed: number;
+  /** Total daily log volatility (sizes the wicks). */
+  sigma: number;
+  /** Daily log volatility of the coin's own noise (its minute noise is noise/√1440; 0: none). */
+  noise: number;
+  /** Loading on the market factor's minute bridge (0: none). */
+  beta: number;
+  factor: MinuteFactor;
+  dailyLog(day: number): number;
+}
+
+/** Minute log prices of a day (1,441 boundaries) and minute highs/lows (1,440 each, USD). */
+interface MinuteDay {
+  logs: Float64Array;
+  highs: Float64Array;
+  lows: Float64Array;
+}
+
+const minuteDays = new Memo<string, MinuteDay>(96);
+
+function minuteDay(src: IntradaySource, day: number): MinuteDay {
+  return minuteDays.getOr(`${src.key}|${day}`, () => buildMinuteDay(src, day));
+}
+
+function buildMinuteDay(src: IntradaySource, day: number): MinuteDay {
+  const md = { logs: new Float64Array(MINUTES + 1), highs: new Float64Array(MINUTES), lows: new Float64Array(MINUTES) };
+  fillMinuteDay(src, day, md);
+  return md;
+}
+
+/** Scratch minutes for summaries: a chunk of days is read once, so its minutes need not be kept. */
+const scratch = { logs: new Float64Array(MINUTES + 1) };
+
+function fillMinuteDay(src: IntradaySource, day: number, { logs, highs, lows }: MinuteDay): void {
+  fillMinuteLogs(src, day, logs);
+  const base = day * MINUTES;
+  const wick = wickScale(src);
+  const seed = src.seed ^ 0x48c13d3b;
+  let prev = Math.exp(logs[0]!);
+  for (let m = 0; m < MINUTES; m++) {
+    const next = Math.exp(logs[m + 1]!);
+    const h = hash2(seed, base + m);
+    const up = h >>> 16;
+    const down = h & 0xffff;
+    highs[m] = Math.max(prev, next) * (1 + wick * up * up);
+    lows[m] = Math.min(prev, next) * (1 - wick * down * down);
+    prev = next;
+  }
+}
+
+/**
+ * Wicks beyond the minute's open and close: one hash gives both (two 16-bit halves, squared so
+ * most wicks are short and a few long, up to ~0.8σ of a minute): the scale of a half squared.
+ */
+function wickScale(src: IntradaySource): number {
+  return (0.8 * (src.sigma / Math.sqrt(MINUTES))) / 65536 ** 2;
+}
+
+/** The minute log prices of a day: 1,441 boundaries, from one daily close to the next. */
+function fillMinuteLogs(src: IntradaySource, day: number, logs: Float64Array): void {
+  const a = src.dailyLog(day - 1);
+  const b = src.dailyLog(day);
+  const { beta } = src;
+  // Both walks are bridged (their straight line to the day's end taken off), so they add nothing
+  // at either end: the day still runs from one daily close to the next.
+  const market = beta ? src.factor.walk(day) : undefined;
+  const marketEnd = market ? market[MINUTES]! : 0;
+  let own = 0;
+  if (src.noise) {
+    fillMinuteWalk(logs, src.seed ^ 0x1b873593, src.noise / Math.sqrt(MINUTES), day);
+    own = logs[MINUTES]!;
+  } else logs.fill(0);
+  for (let m = 0; m <= MINUTES; m++) {
+    const f = m / MINUTES;
+    let v = a + (b - a) * f + logs[m]! - f * own;
+    if (market) v += beta * (market[m]! - f * marketEnd);
+    logs[m] = v;
+  }
+  // Both ends exactly the daily closes, whatever the rounding of the sums above.
+  logs[0] = a;
+  logs[MINUTES] = b;
+}
+
+/** Per day: 25 hour-boundary prices, 24 hour highs, 24 hour lows, the day's high and low. */
+const SUMMARY = 75;
+const CHUNK = 32;
+const summaries = new Memo<string, Float64Array>(512);
+
+function summaryChunk(src: IntradaySource, chunk: number): Float64Array {
+  return summaries.getOr(`${src.key}|${chunk}`, () => {
+    const out = new Float64Array(CHUNK * SUMMARY);
+    const wick = wickScale(src);
+    const seed = src.seed ^ 0x48c13d3b;
+    // A minute's high in logs is max(open, close) + log(1 + x), x = wick·up² ≤ xMax; taking x for
+    // the log errs by less than x²/2, so only minutes whose approximate log high is within xMax² of
+    // the hour's best can hold its high. Those few are evaluated exactly as fillMinuteDay does (the
+    // same operations, so the same bits): one exp per candidate instead of one per minute.
+    const xMax = wick * 65535 * 65535;
+    const tol = xMax * xMax + 1e-12;
+    const logs = scratch.logs;
+    for (let k = 0; k < CHUNK; k++) {
+      const day = chunk * CHUNK + k;
+      fillMinuteLogs(src, day, logs);
+      const base = day * MINUTES;
+      const o = k * SUMMARY;
+      let dayHigh = -Infinity;
+      let dayLow = Infinity;
+      for (let h = 0; h < 24; h++) {
+        out[o + h] = Math.exp(logs[h * 60]!);
+        let bestHi = -Infinity;
+        let bestLo = Infinity;
+        for (let m = h * 60; m < h * 60 + 60; m++) {
+          const x = hash2(seed, base + m);
+          const l0 = logs[m]!;
+          const l1 = logs[m + 1]!;
+          const kHi = (l0 > l1 ? l0 : l1) + wick * (x >>> 16) * (x >>> 16);
+          const kLo = (l0 < l1 ? l0 : l1) - wick * (x & 0xffff) * (x & 0xffff);
+          keyHi[m - h * 60] = kHi;
+          keyLo[m - h * 60] = kLo;
+          if (kHi > bestHi) bestHi = kHi;
+          if (kLo < bestLo) bestLo = kLo;
+        }
+        let hi = -Infinity;
+        let lo = Infinity;
+        for (let j = 0; j < 60; j++) {
+          const takeHi = keyHi[j]! >= bestHi - tol;
+          const takeLo = keyLo[j]! <= bestLo + tol;
+          if (!takeHi && !takeLo) continue;
+          const m = h * 60 + j;
+          const x = hash2(seed, base + m);
+          const prev = Math.exp(logs[m]!);
+          const next = Math.exp(logs[m + 1]!);
+          if (takeHi) {
+            const up = x >>> 16;
+            const v = Math.max(prev, next) * (1 + wick * up * up);
+            if (v > hi) hi = v;
+          }
+          if (takeLo) {
+            const down = x & 0xffff;
+            const v = Math.min(prev, next) * (1 - wick * down * down);
+            if (v < lo) lo = v;
+          }
+        }
+        out[o + 25 + h] = hi;
+        out[o + 49 + h] = lo;
+        if (hi > dayHigh) dayHigh = hi;
+        if (lo < dayLow) dayLow = lo;
+      }
+      out[o + 24] = Math.exp(logs[MINUTES]!);
+      out[o + 73] = dayHigh;
+      out[o + 74] = dayLow;
+    }
+    return out;
+  });
+}
+
+const keyHi = new Float64Array(60);
+const keyLo = new Float64Array(60);
+
+let lastKey = "";
+let lastChunkIndex = NaN;
+let lastChunk: Float64Array = new Float64Array(0);
+
+/** Offset of the day's summary row in `lastChunk` (which it makes current). */
+function summary(src: IntradaySource, day: number): number {
+  const chunk = Math.floor(day / CHUNK);
+  if (chunk !== lastChunkIndex || src.key !== lastKey) {
+    lastChunk = summaryChunk(src, chunk);
+    lastChunkIndex = chunk;
+    lastKey = src.key;
+  }
+  return (day - chunk * CHUNK) * SUMMARY;
+}
+
+/** Price at a minute boundary (epoch ms, a multiple of one minute). */
+export function priceAtMinute(src: IntradaySource, ms: number): number {
+  const day = Math.floor(ms / DAY_MS);
+  const minute = Math.round((ms - day * DAY_MS) / MINUTE_MS);
+  if (minute === 0) return Math.exp(src.dailyLog(day - 1));
+  if (minute % 60 === 0) {
+    const o = summary(src, day);
+    return lastChunk[o + minute / 60]!;
+  }
+  return Math.exp(minuteDay(src, day).logs[minute]!);
+}
+
+/** Price at any instant: log-linear inside the minute. */
+export function priceAtInstant(src: IntradaySource, ms: number): number {
+  const start = Math.floor(ms / MINUTE_MS) * MINUTE_MS;
+  if (start === ms) return priceAtMinute(src, ms);
+  const f = (ms - start) / MINUTE_MS;
+  return Math.exp((1 - f) * Math.log(priceAtMinute(src, start)) + f * Math.log(priceAtMinute(src, start + MINUTE_MS)));
+}
+
+export interface Ohlc {
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+}
+
+/**
+ * The candle of [startMs, endMs) (minute-aligned): open and close are the path at its ends, high
+ * and low the extremes of its minute candles, read through whole days and hours where possible.
+ */
+export function candleOf(src: IntradaySource, startMs: number, endMs: number): Ohlc {
+  const open = priceAtMinute(src, startMs);
+  const close = priceAtMinute(src, endMs);
+  let high = -Infinity;
+  let low = Infinity;
+  let t = startMs;
+  while (t < endMs) {
+    const day = Math.floor(t / DAY_MS);
+    const intoDay = t - day * DAY_MS;
+    if (intoDay === 0 && t + DAY_MS <= endMs) {
+      const o = summary(src, day);
+      if (lastChunk[o + 73]! > high) high = lastChunk[o + 73]!;
+      if (lastChunk[o + 74]! < low) low = lastChunk[o + 74]!;
+      t += DAY_MS;
+    } else if (intoDay % HOUR_MS === 0 && t + HOUR_MS <= endMs) {
+      // Whole hours up to the next day boundary or the end, in one pass over the summary row.
+      const o = summary(src, day);
+      let h = intoDay / HOUR_MS;
+      const stop = Math.min(24, h + Math.floor((endMs - t) / HOUR_MS));
+      for (; h < stop; h++) {
+        if (lastChunk[o + 25 + h]! > high) high = lastChunk[o + 25 + h]!;
+        if (lastChunk[o + 49 + h]! < low) low = lastChunk[o + 49 + h]!;
+        t += HOUR_MS;
+      }
+    } else {
+      const md = minuteDay(src, day);
+      const first = intoDay / MINUTE_MS;
+      const stop = Math.min(MINUTES, first + (endMs - t) / MINUTE_MS);
+      // Up to the next hour boundary (or the end): whole hours are read from the summary.
+      const until = Math.min(stop, intoDay % HOUR_MS === 0 ? stop : (Math.floor(first / 60) + 1) * 60);
+      for (let m = first; m < until; m++) {
+        if (md.highs[m]! > high) high = md.highs[m]!;
+        if (md.lows[m]! < low) low = md.lows[m]!;
+      }
+      t += (until - first) * MINUTE_MS;
+    }
+  }
+  return { open, high, low, close };
+}

@@ -1,0 +1,185 @@
+// Invariants of the on-chain readings: nested balance bands, cohorts against the cost of the
+// coins, floors, hashprice per algorithm, independent address counts, host-chain coverage.
+import fc from "fast-check";
+import { DAY_MS, SET_L1, SET_M1 } from "../../src/catalog/index.js";
+import { generateVariation, seriesExtent } from "../../src/backend/inprocess/data/index.js";
+import { supplyOf } from "../../src/backend/inprocess/data/chain.js";
+import { dailyPrice } from "../../src/backend/inprocess/data/price.js";
+import { profileOf } from "../../src/backend/inprocess/data/profiles.js";
+import { cvdd, lthSupply, realizedCap, sthSupply, structuralSupport } from "../../src/backend/inprocess/data/valuation.js";
+import { ep, fmt, iso, NOW, REF, sample, values, type Check } from "./common.js";
+
+export const bands: Check = {
+  id: "balance-bands", group: "invariant",
+  claim: "supply ≥ 100K units ≤ supply ≥ 100 units ≤ supply; ≥ 1/1B of supply ≤ supply; band sums ≤ supply",
+  run() {
+    const cases = sample(fc.tuple(fc.constantFrom(...SET_M1.filter((a) => a !== "all_stablecoins")), fc.integer({ min: 15_000, max: REF })), 300, 2);
+    let worst = -Infinity;
+    let n = 0;
+    for (const [a, d] of cases) {
+      const day = Math.max(d, profileOf(a).inceptionDay);
+      const at = (id: string) => values(id, a, day, day).values[0];
+      const [big, mid, all, small] = [at("addresses_supply/SplyAdrBalNtv100K"), at("addresses_supply/SplyAdrBalNtv100"), at("addresses_supply/SplyAdrBal1in1B"), at("addresses_supply/balance_range_0_001_0_01")];
+      if (big === undefined || mid === undefined || all === undefined) continue;
+      const s = supplyOf(a, day);
+      n++;
+      const thresholdAll = s * 1e-9;
+      const nestedAll = thresholdAll <= 100 ? all - mid : mid - all;
+      worst = Math.max(worst, (big - mid) / s, -nestedAll / s, (mid - s) / s, (all - s) / s, ((small ?? 0) + mid - s) / s);
+    }
+    return { ok: worst <= 1e-12, checked: `${n} asset-days of set M1`, worst: `largest excess ${fmt(worst)} of supply (≤ 0 holds)` };
+  },
+};
+
+
+/** Days on which the close is at or above every earlier close (an all-time high). */
+function athDays(asset: string, from: number, to: number): number[] {
+  const start = profileOf(asset).inceptionDay;
+  let max = 0;
+  const out: number[] = [];
+  for (let d = start; d <= to; d++) {
+    const p = dailyPrice(asset, d);
+    if (p >= max) {
+      max = p;
+      if (d >= from) out.push(d);
+    }
+  }
+  return out;
+}
+
+const PROFIT_ASSETS = ["btc", "eth", "ltc", "doge", "xrp", "bch", "link"];
+
+export const inProfit: Check = {
+  id: "supply-in-profit", group: "invariant",
+  claim: "supply in profit follows price against the cost of the coins: ≈ all of it on every all-time-high day",
+  run() {
+    let worst = 1;
+    let where = "";
+    let n = 0;
+    for (const a of PROFIT_ASSETS) {
+      const from = profileOf(a).inceptionDay + 400;
+      for (const d of athDays(a, from, REF)) {
+        const lth = values("holder_supply/lth_supply_in_profit", a, d, d).values[0];
+        const sth = values("holder_supply/sth_supply_in_profit", a, d, d).values[0];
+        if (lth === undefined || sth === undefined) continue;
+        const share = (lth + sth) / (lthSupply(a, d) + sthSupply(a, d));
+        n++;
+        if (share < worst) [worst, where] = [share, `${a} ${iso(d)}`];
+      }
+    }
+    return { ok: worst >= 0.999, checked: `${n} all-time-high days of ${PROFIT_ASSETS.join(", ")}`, worst: `lowest share in profit ${fmt(worst, 6)}${where && ` (${where})`}` };
+  },
+};
+
+export const capitalInLoss: Check = {
+  id: "capital-in-loss", group: "invariant",
+  claim: "invested capital in loss ≤ realized cap on every day, and ≈ 0 at all-time highs",
+  run() {
+    let worstShare = 0;
+    let worstAth = 0;
+    let n = 0;
+    for (const a of PROFIT_ASSETS) {
+      const start = profileOf(a).inceptionDay;
+      for (let d = start; d <= REF; d += 3) {
+        const loss = values("market/invested_capital_in_loss", a, d, d).values[0];
+        if (loss === undefined) continue;
+        worstShare = Math.max(worstShare, loss / realizedCap(a, d));
+        n++;
+      }
+      for (const d of athDays(a, start + 400, REF)) {
+        worstAth = Math.max(worstAth, values("market/invested_capital_in_loss", a, d, d).values[0]! / realizedCap(a, d));
+      }
+    }
+    return { ok: worstShare <= 1 && worstAth <= 0.01, checked: `${n} asset-days of ${PROFIT_ASSETS.length} assets`, worst: `largest loss/realized cap ${fmt(worstShare)}; at highs ${fmt(worstAth)}` };
+  },
+};
+
+export const floors: Check = {
+  id: "floors", group: "invariant",
+  claim: "CVDD stays under the price from each asset's third year to the reference day; the structural band under it on ≥ 99 % of days",
+  run() {
+    let worst = 0;
+    let where = "";
+    let bandBelow = 0;
+    let days = 0;
+    for (const a of SET_L1) {
+      const start = profileOf(a).inceptionDay;
+      for (let d = start + 730; d <= REF; d++) {
+        const r = cvdd(a, d) / dailyPrice(a, d);
+        if (r > worst) [worst, where] = [r, `${a} ${iso(d)}`];
+        if (structuralSupport(a, d) > dailyPrice(a, d)) bandBelow++;
+        days++;
+      }
+    }
+    return { ok: worst <= 1 && bandBelow <= 0.01 * days, checked: `${days} days of ${SET_L1.join(", ")}`, worst: `CVDD/price max ${fmt(worst)} (${where}); band above price on ${bandBelow} days` };
+  },
+};
+
+const PAIRS: ReadonlyArray<readonly [string, string, number, number]> = [
+  ["btc", "bch", Math.round(Date.parse("2017-09-01") / DAY_MS), REF],
+  ["ltc", "doge", Math.round(Date.parse("2015-01-01") / DAY_MS), REF],
+  ["eth", "etc", Math.round(Date.parse("2016-09-01") / DAY_MS), Math.round(Date.parse("2022-09-15") / DAY_MS)],
+];
+
+export const hashprice: Check = {
+  id: "hashprice-per-algorithm", group: "invariant",
+  claim: "hashprice is equal within noise across chains of one algorithm (BTC/BCH sha256, LTC/DOGE scrypt, ETH/ETC before the Merge)",
+  run() {
+    let worst = 0;
+    let where = "";
+    let n = 0;
+    for (const [a, b, from, to] of PAIRS) {
+      const x = values("mining/RevHashRateUSD", a, from, to).values;
+      const y = values("mining/RevHashRateUSD", b, from, to).values;
+      for (let i = 0; i < Math.min(x.length, y.length); i++) {
+        const dev = Math.abs(Math.log(y[i]! / x[i]!));
+        n++;
+        if (dev > worst) [worst, where] = [dev, `${a}/${b} ${iso(from + i)}`];
+      }
+    }
+    return { ok: worst <= 0.06, checked: `${n} pair-days`, worst: `|log ratio| ${fmt(worst)} (${where})` };
+  },
+};
+
+export const addressCounts: Check = {
+  id: "address-counts", group: "invariant",
+  claim: "address counts are whole, > $10M ≤ ≥ $1M, and the two move independently (no fixed ratio)",
+  run() {
+    let bad = 0;
+    let minSpread = Infinity;
+    const assets = ["btc", "eth", "ltc", "doge", "link", "uni"];
+    for (const a of assets) {
+      const from = Math.max(profileOf(a).inceptionDay, REF - 1460);
+      const big = values("addresses/addresses_count_range_gt_10M_USD", a, from, REF).values;
+      const mil = values("addresses/AdrBalUSD1MCnt", a, from, REF).values;
+      const logs: number[] = [];
+      for (let i = 0; i < big.length; i++) {
+        if (!Number.isInteger(big[i]!) || !Number.isInteger(mil[i]!) || big[i]! > mil[i]!) bad++;
+        if (big[i]! > 0 && mil[i]! > 0) logs.push(Math.log(big[i]! / mil[i]!));
+      }
+      const mean = logs.reduce((s, x) => s + x, 0) / logs.length;
+      minSpread = Math.min(minSpread, Math.sqrt(logs.reduce((s, x) => s + (x - mean) ** 2, 0) / logs.length));
+    }
+    return { ok: bad === 0 && minSpread > 0.01, checked: `4 years of ${assets.join(", ")}`, worst: `${bad} violations; smallest spread of log(>$10M/≥$1M) ${fmt(minSpread)}` };
+  },
+};
+
+export const hostChain: Check = {
+  id: "host-chain", group: "invariant",
+  claim: "chain metrics follow the chain: no difficulty for what is not mined, ETH and its tokens' PoW metrics end at the Merge, variation dates an ended series",
+  run() {
+    const problems: string[] = [];
+    const merge = Date.parse("2022-09-15T00:00:00Z");
+    for (const a of ["algo", "xlm", "neo", "gas", "flow_native"]) {
+      if (seriesExtent({ endpoint: ep("mining/DiffLast"), asset: a, timeframe: "1d", startMs: 0, endMs: NOW, nowMs: NOW })) problems.push(`${a} has difficulty`);
+    }
+    for (const a of ["eth", "weth", "bat", "mana", "ht"]) {
+      const e = seriesExtent({ endpoint: ep("mining/DiffLast"), asset: a, timeframe: "1d", startMs: 0, endMs: NOW, nowMs: NOW });
+      if (!e || e.lastMs !== merge) problems.push(`${a} difficulty ends ${e ? iso(e.lastMs / DAY_MS) : "never"}`);
+    }
+    const rev = generateVariation("eth", NOW).find((r) => r.field === "revHashRateUSD");
+    if (!rev || !rev.name.includes("ended 2022-09-15") || rev.last_date !== "2022-09-15") problems.push("eth hashprice not dated in variation");
+    for (const a of ["btc", "ltc", "zec"]) if (values("mining/DiffLast", a, REF - 10, REF).values.length === 0) problems.push(`${a} lacks difficulty`);
+    return { ok: problems.length === 0, checked: "5 unmined, 5 Ethereum (PoW to the Merge), 3 mined assets", worst: problems.join("; ") || "none" };
+  },
+};

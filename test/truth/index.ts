@@ -1,0 +1,15 @@
+// Every data-truth check, in the order `npm run truth` prints them.
+import { beforeListing, calibrationAll, calibrationMonthly, calibrationRef } from "./calibration.js";
+import { addressCounts, bands, capitalInLoss, floors, hashprice, hostChain, inProfit } from "./chain.js";
+import type { Check } from "./common.js";
+import { dailyCorrelation, hourlyCorrelation } from "./correlation.js";
+import { candlesNest, pegs, venueHours, wholeCounts } from "./market.js";
+import { noLookAhead } from "./time.js";
+
+export type { Check, CheckResult } from "./common.js";
+
+export const CHECKS: readonly Check[] = [
+  calibrationMonthly, calibrationAll, calibrationRef, dailyCorrelation, hourlyCorrelation, beforeListing,
+  noLookAhead,
+  bands, wholeCounts, candlesNest, inProfit, capitalInLoss, floors, hashprice, venueHours, pegs, addressCounts, hostChain,
+];

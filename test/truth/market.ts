@@ -1,0 +1,102 @@
+// Invariants of the market readings: whole trade counts, candles that nest at every timeframe,
+// venues that trade only when open, pegs that hold.
+import fc from "fast-check";
+import { DAY_MS, SET_A, TIMEFRAME_MS, VENUES, type Timeframe } from "../../src/catalog/index.js";
+import { generateColumns } from "../../src/backend/inprocess/data/index.js";
+import { candleColumns } from "../../src/backend/inprocess/data/candles.js";
+import { dailyPrice } from "../../src/backend/inprocess/data/price.js";
+import { cmeSessionOpen } from "../../src/backend/inprocess/data/trading-hours.js";
+import { ep, fmt, iso, NOW, REF, sample, type Check } from "./common.js";
+
+const TFS: readonly Timeframe[] = ["1m", "5m", "15m", "30m", "1h", "4h", "6h", "12h", "1d"];
+
+export const wholeCounts: Check = {
+  id: "whole-counts", group: "invariant",
+  claim: "trade counts are whole numbers at every timeframe, with and without venue, market-type and symbol filters",
+  run() {
+    const cases = sample(fc.record({
+      asset: fc.constantFrom(...SET_A), id: fc.constantFrom("derivatives/Buy_trades", "spot/Trades"), tf: fc.constantFrom(...TFS),
+      day: fc.integer({ min: REF - 1500, max: REF }), venue: fc.option(fc.constantFrom("binance", "okx", "coinbase", "cme", "bybit"), { nil: undefined }),
+    }), 120, 3);
+    let points = 0;
+    let bad = 0;
+    for (const c of cases) {
+      const span = Math.min(2 * DAY_MS, 300 * TIMEFRAME_MS[c.tf]);
+      const { values } = generateColumns({ endpoint: ep(c.id), asset: c.asset, timeframe: c.tf, startMs: c.day * DAY_MS, endMs: c.day * DAY_MS + span, ...(c.venue && { exchange: c.venue }) });
+      for (const v of values) {
+        points++;
+        if (!Number.isInteger(v) || v < 0) bad++;
+      }
+    }
+    return { ok: bad === 0, checked: `${cases.length} random series, ${points} buckets`, worst: `${bad} non-integer or negative` };
+  },
+};
+
+export const candlesNest: Check = {
+  id: "candles-nest", group: "invariant",
+  claim: "candles nest exactly at every timeframe down to 1m: a coarse candle's OHLC is its fine candles' (open, max high, min low, close)",
+  run() {
+    const cases = sample(fc.tuple(fc.constantFrom(...SET_A), fc.integer({ min: REF - 2000, max: REF + 300 }), fc.constantFrom(...TFS.slice(1))), 60, 4);
+    let worst = 0;
+    let where = "";
+    let n = 0;
+    for (const [a, d, tf] of cases) {
+      const step = TIMEFRAME_MS[tf];
+      const start = d * DAY_MS;
+      const coarse = candleColumns(a, step, start, start, NOW);
+      if (coarse.times.length === 0) continue;
+      const fine = candleColumns(a, 60_000, start, start + step - 60_000, NOW);
+      const high = Math.max(...fine.high);
+      const low = Math.min(...fine.low);
+      const devs = [coarse.open[0]! / fine.open[0]!, coarse.close[0]! / fine.close.at(-1)!, coarse.high[0]! / high, coarse.low[0]! / low];
+      for (const r of devs) if (Math.abs(r - 1) > worst) [worst, where] = [Math.abs(r - 1), `${a} ${tf} ${iso(d)}`];
+      n++;
+    }
+    return { ok: worst === 0, checked: `${n} candles (5m–1d) against their 1m candles`, worst: `${fmt(worst)} relative${where && ` (${where})`}` };
+  },
+};
+
+export const venueHours: Check = {
+  id: "venue-hours", group: "invariant",
+  claim: "CME trades only in its session (none on weekends, in the daily halt, on Christmas or New Year); spot-only venues have no derivatives volume",
+  run() {
+    const volume = ep("derivatives/Volume_usd");
+    let closedVolume = 0;
+    let closedHours = 0;
+    let openHours = 0;
+    for (const day of sample(fc.integer({ min: REF - 700, max: REF }), 30, 5).concat([Math.round(Date.parse("2025-12-25") / DAY_MS), Math.round(Date.parse("2026-01-01") / DAY_MS)])) {
+      const { times, values } = generateColumns({ endpoint: volume, asset: "btc", timeframe: "1h", startMs: day * DAY_MS, endMs: day * DAY_MS + 23 * 3_600_000, exchange: "cme" });
+      times.forEach((t, i) => {
+        if (cmeSessionOpen(t)) openHours += values[i]! > 0 ? 1 : 0;
+        else {
+          closedHours++;
+          closedVolume += values[i]!;
+        }
+      });
+    }
+    let spotOnly = 0;
+    for (const venue of ["bitstamp", "upbit", "bithumb", "bitso"] as const) {
+      if (!VENUES.includes(venue)) continue;
+      for (const mt of ["swap", "future"] as const) {
+        spotOnly += generateColumns({ endpoint: volume, asset: "btc", timeframe: "1d", startMs: (REF - 30) * DAY_MS, endMs: REF * DAY_MS, exchange: venue, marketType: mt }).values.reduce((s, v) => s + v, 0);
+      }
+    }
+    return { ok: closedVolume === 0 && spotOnly === 0 && openHours > 0, checked: `${closedHours} closed and ${openHours} open CME hours; 4 spot-only venues × 30 days`, worst: `$${fmt(closedVolume)} while closed; $${fmt(spotOnly)} of spot-only derivatives` };
+  },
+};
+
+export const pegs: Check = {
+  id: "pegs", group: "invariant",
+  claim: "USD stablecoins stay within 1 % of $1; PAXG and XAUT (one ounce of gold each) within 1 % of each other",
+  run() {
+    let worstUsd = 0;
+    let worstGold = 0;
+    let n = 0;
+    for (let d = Math.round(Date.parse("2020-02-01") / DAY_MS); d <= REF + 300; d += 2) {
+      for (const a of ["usdt", "usdc", "dai", "usdt_eth", "fdusd"]) worstUsd = Math.max(worstUsd, Math.abs(dailyPrice(a, d) - 1));
+      worstGold = Math.max(worstGold, Math.abs(Math.log(dailyPrice("paxg", d) / dailyPrice("xaut", d))));
+      n++;
+    }
+    return { ok: worstUsd <= 0.01 && worstGold <= 0.01, checked: `${n} days from 2020-02 to 2026-10`, worst: `USD peg ${fmt(worstUsd)}; PAXG/XAUT ${fmt(worstGold)}` };
+  },
+};
