@@ -14,9 +14,11 @@ describe("catalog", () => {
     expect(new Set(KNOWN_ASSETS).size).toBe(KNOWN_ASSETS.length);
   });
 
-  it("coverage: open set takes any lowercase ticker, closed sets only members", () => {
+  it("coverage: the open set is every ticker the catalog knows, closed sets only members", () => {
     const tx = endpointById("transactions/TxTfrValMedNtv")!;
-    expect(covers(tx, "anything_123")).toBe(true);
+    expect(covers(tx, "anything_123")).toBe(false);
+    expect(covers(tx, "usdt_omni")).toBe(true);
+    expect(KNOWN_ASSETS.every((a) => covers(tx, a))).toBe(true);
     expect(covers(tx, "BTC")).toBe(false);
     expect(covers(endpointById("lifespan/Lth_mvrv")!, "eth")).toBe(false);
     expect(endpointsForAsset("btc").length).toBeGreaterThan(25);

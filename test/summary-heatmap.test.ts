@@ -103,23 +103,63 @@ describe("digestHeatmap on the latest column", () => {
     );
   });
 
-  it("re-bins into at most 24 × 24 cells whose sums equal the original total", () => {
+  it("re-bins into at most 24 × 24 cells, each the mean of the original cells it covers", () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 90 }), fc.integer({ min: 1, max: 70 }), fc.integer(), (rows, cols, seed) => {
         const h = makeHeatmap(rows, cols, seed, HOUR);
         const d = digestHeatmap(h, { includeMatrix: true });
         const m = d.matrix!;
         const original = h.z.reduce((s, row) => s + row.reduce<number>((a, v) => a + cell(v), 0), 0);
-        const binned = m.cells.reduce((s, row) => s + row.reduce((a, v) => a + v, 0), 0);
+        // A mean times the cells it covers gives back their sum: every original cell is counted once.
+        const binned = m.cells.reduce((s, row, r) => s + row.reduce((a, v, c) => a + v * m.rows[r]!.levels * m.cols[c]!.columns, 0), 0);
         expect(m.rows.length).toBe(Math.min(24, rows));
         expect(m.cols.length).toBe(Math.min(24, cols));
         expect(m.rows.reduce((s, r) => s + r.levels, 0)).toBe(rows);
         expect(m.cols.reduce((s, c) => s + c.columns, 0)).toBe(cols);
         expect(Math.abs(binned - original)).toBeLessThanOrEqual(1e-9 * Math.max(1, original));
-        expect(Math.abs(m.total - original)).toBeLessThanOrEqual(1e-9 * Math.max(1, original));
-        expect(Math.abs(d.shape.total - original)).toBeLessThanOrEqual(1e-9 * Math.max(1, original));
+        // Column totals: each column is the map at one time, so the mean column total is the whole sum over the columns.
+        const last = h.z.reduce((a, row) => a + cell(row[cols - 1]), 0);
+        expect(d.shape.columnTotals!.latest).toBeCloseTo(last, 6);
+        expect(Math.abs(d.shape.columnTotals!.mean * cols - original)).toBeLessThanOrEqual(1e-9 * Math.max(1, original));
       }),
       { numRuns: 60 },
+    );
+  });
+});
+
+describe("digestHeatmap coarse matrix", () => {
+  it("draws a uniform matrix uniformly whatever the bin sizes (no spike in a wider bin)", () => {
+    for (const [rows, cols] of [[25, 25], [49, 47], [30, 97]] as const) {
+      const y = Array.from({ length: rows }, (_, i) => 100 + i);
+      const z = y.map(() => Array.from({ length: cols }, () => 5));
+      const d = digestHeatmap(heatmapOf(y, z, 110), { includeMatrix: true });
+      for (const row of d.matrix!.cells) for (const v of row) expect(v).toBeCloseTo(5, 12);
+      const text = renderHeatmapText({ asset: "btc" }, d);
+      const digits = text.split("\n").filter((l) => /^[\d.,]+–[\d.,]+ \d+/.test(l)).map((l) => l.split(" ")[1]);
+      expect(digits.length).toBe(24);
+      for (const row of digits) expect(row).toMatch(/^9+$/);
+      expect(text).not.toContain("sum to");
+    }
+  });
+
+  it("gives each bin the mean of exactly the cells it covers (brute force)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 1, max: 60 }), fc.integer(), (rows, cols, seed) => {
+        const h = makeHeatmap(rows, cols, seed, HOUR);
+        const m = digestHeatmap(h, { includeMatrix: true }).matrix!;
+        let r0 = 0;
+        m.rows.forEach((rb, r) => {
+          let c0 = 0;
+          m.cols.forEach((cb, c) => {
+            let sum = 0;
+            for (let i = r0; i < r0 + rb.levels; i++) for (let j = c0; j < c0 + cb.columns; j++) sum += cell(h.z[i]![j]);
+            expect(m.cells[r]![c]!).toBeCloseTo(sum / (rb.levels * cb.columns), 6);
+            c0 += cb.columns;
+          });
+          r0 += rb.levels;
+        });
+      }),
+      { numRuns: 30 },
     );
   });
 });
@@ -142,7 +182,8 @@ describe("digestHeatmap context", () => {
     expect(d.topTraderLsr).toMatchObject({ latest: 1.1, min: 0.8, max: 1.5, count: 3 });
     expect(d.candles).toMatchObject({ open: 100, close: 112, high: 130, low: 90, count: 2 });
     expect(d.candles!.changePercent).toBeCloseTo(12, 10);
-    expect(d.shape).toMatchObject({ rows: 3, cols: 4, priceStep: 10, total: 72 });
+    expect(d.shape).toMatchObject({ rows: 3, cols: 4, priceStep: 10, columnTotals: { latest: 9, mean: 18, max: 52, maxTime: h.x[1] } });
+    expect(renderHeatmapText({ asset: "btc" }, d)).toContain("Column totals (open liquidation notional at one time): latest $9, mean $18, largest $52");
     expect(d.latest!.above.largest).toMatchObject({ low: 120, high: 120, intensity: 5, levels: 1 });
     expect(d.latest!.below.largest).toMatchObject({ low: 110, high: 110, intensity: 4, distanceEdgePercent: ((110 - 112) / 112) * 100 });
   });
@@ -190,6 +231,9 @@ describe("renderHeatmapText", () => {
     expect(text).toContain("Clusters = runs of adjacent levels each ≥ 10 %");
     expect(text).toContain("One digit per bin");
     expect(text).toMatch(/Peak cell of the matrix: \$[\d.,]+[MBK]? at /);
+    // One scale for every amount of the answer.
+    const suffixes = new Set([...text.matchAll(/\$([\d.,]+)([KMBT]?)/g)].filter((m) => m[1] !== "0").map((m) => m[2]));
+    expect(suffixes.size).toBe(1);
   });
 
   it("writes level prices of a low-priced asset with enough decimals to tell levels apart", () => {

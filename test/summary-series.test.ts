@@ -60,7 +60,9 @@ describe("digestSeries statistics", () => {
     const negative = daily([-5, -3, -8]);
     const d = digestSeries(negative.times, negative.values, { timeframeMs: DAY_MS });
     expect(d.maxDrawdown).toBeNull();
-    expect(d.changePercent).toBeCloseTo(-60, 10); // relative to |first|: -8 is 60 % further down than -5
+    // A percentage of a negative start means nothing: the change is stated in units.
+    expect(d.changePercent).toBeNull();
+    expect(d.change).toEqual({ absolute: -3, percent: null, measure: "percent" });
   });
 
   it("returns null change when the first value is 0 and null z-score for a constant series", () => {
@@ -180,7 +182,7 @@ describe("renderSeriesText", () => {
     expect(text).toContain("min $60 (2025-01-05); max $130 (2025-01-06)");
     expect(text).toContain("max drawdown -50.00 % (peak $120 (2025-01-02) → trough $60 (2025-01-05))");
     expect(text).toContain("change +25.00 %");
-    expect(text).toContain("gaps: none");
+    expect(text).toContain("gaps: none between the first and last point");
     expect(text.split("\n").slice(-8)).toEqual(["2025-01:", "01 100", "02 120", "03 90", "04 110", "05 60", "06 130", "07 125"]);
     expect(text).toContain("points (all points) as \"DD value\" under YYYY-MM, UTC, values in USD:");
   });

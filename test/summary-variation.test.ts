@@ -52,6 +52,21 @@ describe("sparkline", () => {
   });
 });
 
+describe("sparkline and trend agree", () => {
+  it("never draws a series the trend rule calls flat at more than half height", () => {
+    fc.assert(
+      fc.property(fc.double({ min: 1e-3, max: 1e12, noNaN: true }), fc.array(fc.double({ min: -0.0024, max: 0.0024, noNaN: true }), { minLength: 7, maxLength: 7 }), (level, moves) => {
+        const values = moves.map((m) => level * (1 + m));
+        const rows = variationTable([{ position: 1, name: "x", collection: "exchange_flow", field: "exchange_reserve", last_value: values[6]!, variation_24h_percent: 0, sparkline_7d: values }]);
+        expect(rows[0]!.trend).toBe("flat");
+        const heights = [...rows[0]!.sparkline].map((c) => "▁▂▃▄▅▆▇█".indexOf(c));
+        expect(Math.max(...heights) - Math.min(...heights)).toBeLessThanOrEqual(4);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe("trendLabel", () => {
   it("labels steady moves, flat lines, noise and missing data", () => {
     expect(trendLabel([1, 2, 3, 4, 5, 6, 7])).toBe("rising");
@@ -66,16 +81,26 @@ describe("trendLabel", () => {
 });
 
 describe("variationTable", () => {
-  it("sorts by |24h change| descending with missing changes last", () => {
+  it("sorts by |24h %| descending with missing changes next, then changes in points or units by position", () => {
     fc.assert(
       fc.property(fc.integer(), (seed) => {
         const input = records(seed);
         input[2]!.variation_24h_percent = Number.NaN;
         const rows = variationTable(input);
         expect(rows).toHaveLength(input.length);
-        const magnitudes = rows.map((r) => (r.change24hPercent === null ? -1 : Math.abs(r.change24hPercent)));
+        const inUnits = rows.filter((r) => r.change24h !== null);
+        const inPercent = rows.slice(0, rows.length - inUnits.length);
+        expect(inPercent.every((r) => r.change24h === null)).toBe(true);
+        const magnitudes = inPercent.map((r) => (r.change24hPercent === null ? -1 : Math.abs(r.change24hPercent)));
         for (let i = 1; i < magnitudes.length; i++) expect(magnitudes[i]!).toBeLessThanOrEqual(magnitudes[i - 1]!);
-        expect(rows.at(-1)!.position).toBe(3);
+        expect(inPercent.at(-1)!.position).toBe(3);
+        // Ratios and series that cross zero: the last daily value minus the one before, never the service's %.
+        for (const r of inUnits) {
+          expect(r.change24hPercent).toBeNull();
+          expect(r.change24h!.absolute).toBeCloseTo(r.values7d[6]! - r.values7d[5]!, 12);
+          expect(ENDPOINTS.find((e) => e.id === r.metric)!.nature).toMatch(/^(ratio|signed|cumulative)$/);
+        }
+        expect(inUnits.map((r) => r.position)).toEqual([...inUnits.map((r) => r.position)].sort((a, b) => a - b));
         expect(() => variationDigestSchema.parse({ asset: "btc", count: rows.length, rows })).not.toThrow();
       }),
       { numRuns: 50 },

@@ -66,8 +66,16 @@ export const SET_D1 = [
 /** Set A without the six stablecoins the spec removes for metrics-variation. */
 export const SET_B_EXCLUDED = ["ausd", "ausdt", "crvusd", "susd", "tusd", "wusd"] as const;
 
-/** Any lowercase ticker: the open set of transactions/TxTfrValMedNtv. */
+/** The shape of a ticker (what the service accepts in a path before looking it up). */
 export const ASSET_PATTERN = /^[a-z0-9_]{1,32}$/;
+
+/**
+ * Every ticker some listed set names, sorted. The spec's open set (transactions/TxTfrValMedNtv,
+ * "any asset") is this list: a ticker the catalog knows nothing of has no chain to measure.
+ */
+const KNOWN: readonly string[] = [
+  ...new Set<string>([SET_A, SET_M1, SET_M2, SET_X1, SET_F1, SET_L1, SET_R1, SET_D1].flat().concat(["leo_eos", "all_stablecoins"])),
+].sort();
 
 export type AssetSetId =
   | "A" | "B" | "M1" | "M2" | "M2_LEO" | "X1" | "F1" | "L1" | "R1" | "D1"
@@ -77,7 +85,7 @@ export interface AssetSet {
   id: AssetSetId;
   /** How the spec names or describes the set. */
   label: string;
-  /** Members in spec order; null for the open set (any ticker matching ASSET_PATTERN). */
+  /** Members in spec order (the open set: every known ticker, sorted); null is kept for a set without a list. */
   members: readonly string[] | null;
 }
 
@@ -96,7 +104,7 @@ export const ASSET_SETS: Record<AssetSetId, AssetSet> = {
   D1: { id: "D1", label: "set D1", members: SET_D1 },
   BTC_ONLY: { id: "BTC_ONLY", label: "btc only", members: ["btc"] },
   STABLES_BTC_ETH: { id: "STABLES_BTC_ETH", label: "all_stablecoins, btc, eth", members: ["all_stablecoins", "btc", "eth"] },
-  OPEN: { id: "OPEN", label: "any lowercase ticker (^[a-z0-9_]{1,32}$)", members: null },
+  OPEN: { id: "OPEN", label: `every ticker the catalog knows (${KNOWN.length})`, members: KNOWN },
 };
 
 const memberSets = new Map<AssetSetId, ReadonlySet<string>>(
@@ -110,7 +118,5 @@ export function assetInSet(setId: AssetSetId, asset: string): boolean {
   return members ? members.has(asset) : ASSET_PATTERN.test(asset);
 }
 
-/** Every ticker named by some closed set, sorted: the universe for suggestions and completions. */
-export const KNOWN_ASSETS: readonly string[] = [
-  ...new Set(Object.values(ASSET_SETS).flatMap((s) => s.members ?? [])),
-].sort();
+/** Every ticker named by some set, sorted: the universe for suggestions and completions. */
+export const KNOWN_ASSETS: readonly string[] = KNOWN;

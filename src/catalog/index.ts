@@ -1,10 +1,14 @@
 // The catalog: the single source of truth for endpoints, asset sets, venues and parameters.
 import { ASSET_SETS, assetInSet, KNOWN_ASSETS } from "./assets.js";
 import { ENDPOINTS, type Endpoint } from "./endpoints.js";
+import { groupThousands } from "./params.js";
+import { PRICE, PRICE_ID } from "./price.js";
 
 export * from "./assets.js";
 export * from "./endpoints.js";
 export * from "./params.js";
+export * from "./price.js";
+export * from "./names.js";
 export * from "./venues.js";
 
 const byId = new Map(ENDPOINTS.map((e) => [e.id, e]));
@@ -17,6 +21,11 @@ export const SERIES_IDS = ENDPOINTS.filter((e) => e.kind === "series").map((e) =
 export const OHLCV_IDS = ENDPOINTS.filter((e) => e.kind === "ohlcv").map((e) => e.id) as [string, ...string[]];
 export const VARIATION_ID = "derivatives/metrics-variation";
 export const HEATMAP_ID = "liquidation_levels/heatmap";
+
+/** A catalog endpoint or the price, by id: what a series-like tool may be asked for. */
+export function metricById(id: string): Endpoint | undefined {
+  return id === PRICE_ID ? PRICE : byId.get(id);
+}
 
 export function covers(endpoint: Endpoint, asset: string): boolean {
   return assetInSet(endpoint.assetSet, asset);
@@ -58,7 +67,7 @@ export function creditCost(endpoint: Endpoint, records = 0): number {
 /** The cost rule of an endpoint as a client would read it: a number, or the per-records rule. */
 export function creditCostRule(endpoint: Endpoint): number | string {
   return endpoint.kind === "series" || endpoint.kind === "ohlcv"
-    ? `1 + 1 per ${RECORDS_PER_CREDIT.toLocaleString("en-US")} records`
+    ? `1 + 1 per ${groupThousands(RECORDS_PER_CREDIT)} records`
     : creditCost(endpoint);
 }
 

@@ -78,6 +78,16 @@ export const SYMBOL_PATTERN = /^[A-Z0-9]{2,24}$/;
 /** Records in one response at most; a larger range is a 400 range_too_large. */
 export const MAX_RECORDS = 100_000;
 
+/**
+ * An integer with thousands separators, as en-US writes it. Not toLocaleString: the first Intl call
+ * of a process initialises ICU (~10–20 ms), and texts built at module load would make every start pay.
+ */
+export function groupThousands(n: number): string {
+  const [int = "", frac] = String(n).split(".");
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return frac === undefined ? grouped : `${grouped}.${frac}`;
+}
+
 /** Buckets returned when a request names no startDate. */
 export const DEFAULT_BUCKETS = 1_000;
 
@@ -90,7 +100,7 @@ export type ParamName =
 
 /** One-line descriptions written for a model; tools and docs reuse them. */
 export const PARAM_DESCRIPTIONS: Record<ParamName, string> = {
-  startDate: `Inclusive start (${DATE_FORMAT_HINT}). Omit for the latest ${DEFAULT_BUCKETS.toLocaleString("en-US")} buckets.`,
+  startDate: `Inclusive start (${DATE_FORMAT_HINT}). Omit for the latest ${groupThousands(DEFAULT_BUCKETS)} buckets.`,
   endDate: `Inclusive end (${DATE_FORMAT_HINT}). Omit for now.`,
   timeframe: `Bucket size: ${TIMEFRAMES.join(", ")}. Default 1d.`,
   exchange: "Venue id, lowercase (e.g. binance, okx, bybit). Omit for all venues.",

@@ -30,6 +30,8 @@ export const variationRecordSchema = z.object({
   last_value: z.number(),
   variation_24h_percent: z.number(),
   sparkline_7d: z.array(z.number()),
+  /** Day (YYYY-MM-DD) of last_value: the last complete day, or the day a series ended. */
+  last_date: z.string().optional(),
 });
 export type VariationRecord = z.infer<typeof variationRecordSchema>;
 export const variationSchema = z.array(variationRecordSchema);

@@ -1,14 +1,23 @@
-// Whole-matrix reductions of a heatmap z[price][time]: the peak cell, the total, and re-binning
-// into a coarse grid whose cells are sums of the original cells.
+// Whole-matrix reductions of a heatmap z[price][time]: the peak cell, totals per time column (each
+// column is the liquidation map at one time, so summing across columns would add snapshots), and
+// re-binning into a coarse grid whose cells are means of the original cells.
 import { cellValue } from "./heatmap-column.js";
 
 export type Matrix = ReadonlyArray<ReadonlyArray<number | null>>;
 
 export const MAX_BINS = 24;
 
-/** Hottest cell (the later column wins a tie) and the sum of all cells; rows/cols bound the scan. */
-export function scanMatrix(z: Matrix, rows: number, cols: number): { total: number; peak: { row: number; col: number; value: number } | null } {
-  let total = 0;
+export interface ColumnTotals {
+  /** Total of the latest column, the mean and the largest column total, and where that was. */
+  latest: number;
+  mean: number;
+  max: number;
+  maxCol: number;
+}
+
+/** Hottest cell (the later column wins a tie) and the totals per column; rows/cols bound the scan. */
+export function scanMatrix(z: Matrix, rows: number, cols: number): { columns: ColumnTotals | null; peak: { row: number; col: number; value: number } | null } {
+  const totals = new Float64Array(cols);
   let best = 0;
   let bestRow = -1;
   let bestCol = -1;
@@ -18,7 +27,7 @@ export function scanMatrix(z: Matrix, rows: number, cols: number): { total: numb
     const width = Math.min(cols, row.length);
     for (let j = 0; j < width; j++) {
       const v = cellValue(row[j]);
-      total += v;
+      totals[j]! += v;
       if (v > best || (v === best && v > 0 && j > bestCol)) {
         best = v;
         bestRow = i;
@@ -26,7 +35,17 @@ export function scanMatrix(z: Matrix, rows: number, cols: number): { total: numb
       }
     }
   }
-  return { total, peak: bestRow < 0 ? null : { row: bestRow, col: bestCol, value: best } };
+  let columns: ColumnTotals | null = null;
+  if (cols > 0 && rows > 0) {
+    let sum = 0;
+    let maxCol = 0;
+    for (let j = 0; j < cols; j++) {
+      sum += totals[j]!;
+      if (totals[j]! > totals[maxCol]!) maxCol = j;
+    }
+    columns = { latest: totals[cols - 1]!, mean: sum / cols, max: totals[maxCol]!, maxCol };
+  }
+  return { columns, peak: bestRow < 0 ? null : { row: bestRow, col: bestCol, value: best } };
 }
 
 /** Column j as intensities (missing cells are 0). */
@@ -47,12 +66,15 @@ export interface Rebinned {
   /** Original row/column index ranges [start, end) of each bin. */
   rowRanges: Array<[number, number]>;
   colRanges: Array<[number, number]>;
-  /** cells[r][c]: sum of the original cells in row bin r (ascending price) and column bin c. */
+  /**
+   * cells[r][c]: mean of the original cells in row bin r (ascending price) and column bin c. Bins
+   * differ in size by at most one level or column; a mean, unlike a sum, does not make the larger
+   * ones look hotter.
+   */
   cells: number[][];
-  total: number;
 }
 
-/** Sums z into at most maxRows × maxCols bins; every original cell lands in exactly one bin. */
+/** Averages z into at most maxRows × maxCols bins; every original cell lands in exactly one bin. */
 export function rebin(z: Matrix, rows: number, cols: number, maxRows = MAX_BINS, maxCols = MAX_BINS): Rebinned {
   const rowBins = Math.min(rows, Math.max(1, Math.floor(maxRows)));
   const colBins = Math.min(cols, Math.max(1, Math.floor(maxCols)));
@@ -61,7 +83,6 @@ export function rebin(z: Matrix, rows: number, cols: number, maxRows = MAX_BINS,
   const colBinOf = new Int32Array(cols);
   colRanges.forEach(([start, end], c) => colBinOf.fill(c, start, end));
   const cells = Array.from({ length: rowBins }, () => new Array<number>(colBins).fill(0));
-  let total = 0;
   rowRanges.forEach(([start, end], r) => {
     const out = cells[r]!;
     for (let i = start; i < end; i++) {
@@ -73,9 +94,9 @@ export function rebin(z: Matrix, rows: number, cols: number, maxRows = MAX_BINS,
         out[colBinOf[j]!]! += v;
       }
     }
-    for (const v of out) total += v;
+    for (let c = 0; c < colBins; c++) out[c] = out[c]! / ((end - start) * (colRanges[c]![1] - colRanges[c]![0]));
   });
-  return { rowBins, colBins, rowRanges, colRanges, cells, total };
+  return { rowBins, colBins, rowRanges, colRanges, cells };
 }
 
 function ranges(n: number, bins: number): Array<[number, number]> {

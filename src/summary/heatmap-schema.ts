@@ -35,7 +35,10 @@ export const heatmapDigestSchema = z.object({
     priceHigh: z.number().nullable(),
     timeFrom: z.string().nullable(),
     timeTo: z.string().nullable(),
-    total: z.number().describe("sum of all cells"),
+    columnTotals: z
+      .object({ latest: z.number(), mean: z.number(), max: z.number(), maxTime: z.string().nullable() })
+      .nullable()
+      .describe("total of each time column (the open notional at that time): the latest, the mean over columns, the largest and when"),
   }),
   latest: z
     .object({
@@ -89,8 +92,7 @@ export const heatmapDigestSchema = z.object({
     .object({
       rows: z.array(z.object({ low: z.number(), high: z.number(), levels: z.number().int() })).describe("price bins, ascending"),
       cols: z.array(z.object({ start: z.string().nullable(), columns: z.number().int() })).describe("time bins, ascending"),
-      cells: z.array(z.array(z.number())).describe("cells[row][col]: summed intensity"),
-      total: z.number(),
+      cells: z.array(z.array(z.number())).describe("cells[row][col]: mean intensity of the original cells (price levels × columns) in the bin"),
     })
     .optional()
     .describe("re-binned matrix (at most 24 × 24), only when requested"),

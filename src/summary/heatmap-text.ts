@@ -1,6 +1,7 @@
 // The model's view of a heatmap digest: the liquidation map around the price in a few lines, and
 // the optional coarse matrix as one digit per cell (≤ 2,000 tokens in all).
-import { formatDuration, formatNumber, formatPercent, formatPrice, formatSigned, formatTime, levelPriceFormatter } from "./format.js";
+import { formatDuration, formatPercent, formatPrice, formatSigned, formatTime, levelPriceFormatter } from "./format.js";
+import { amountScale } from "./scale.js";
 import type { HeatmapCluster, HeatmapDigest } from "./heatmap-schema.js";
 import { sanitizeText } from "./text.js";
 
@@ -12,7 +13,6 @@ export interface HeatmapTextMeta {
   exchange?: string;
 }
 
-const usd = (x: number) => formatNumber(x, "USD");
 const price = formatPrice;
 type Fmt = (x: number) => string;
 const time = (iso: string | null) => (iso === null ? "n/a" : formatTime(Date.parse(iso), false));
@@ -20,6 +20,8 @@ const time = (iso: string | null) => (iso === null ? "n/a" : formatTime(Date.par
 /** Compact plain text for a heatmap digest. */
 export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): string {
   const s = d.source;
+  // One scale for every amount of the answer, set by the latest column's hottest level.
+  const usd = amountScale(d.latest?.maxCell || d.peak?.intensity || 0, { usd: true });
   const pick = (value: string | undefined, fallback: string, max: number) => sanitizeText(value || fallback, max) || "n/a";
   const lines = [
     `Liquidation heatmap ${pick(meta.asset, s.asset, 32)} · timeframe ${pick(meta.timeframe, s.timeframe, 16)} · lookback ${pick(meta.lookback, s.lookback, 16)}` +
@@ -33,8 +35,11 @@ export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): stri
   } else {
     lines.push(
       `Matrix ${sh.rows} price levels (${level(sh.priceLow!)}–${level(sh.priceHigh!)}, step ${sh.priceStep === null ? "n/a" : price(sh.priceStep)}) × ` +
-        `${sh.cols.toLocaleString("en-US")} columns (${time(sh.timeFrom)} → ${time(sh.timeTo)} UTC); all cells sum to ${usd(sh.total)}`,
+        `${sh.cols.toLocaleString("en-US")} columns (${time(sh.timeFrom)} → ${time(sh.timeTo)} UTC)`,
     );
+    const t = sh.columnTotals;
+    // Each column is the whole map at one time: totals are per column, never summed over time.
+    if (t) lines.push(`Column totals (open liquidation notional at one time): latest ${usd(t.latest)}, mean ${usd(t.mean)}, largest ${usd(t.max)} (${time(t.maxTime)})`);
   }
   const a = d.anchor;
   lines.push(
@@ -44,7 +49,7 @@ export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): stri
         ? `Anchor: last candle close ${price(a.price)} (${time(a.time)})`
         : `Anchor: middle of the price axis ${price(a.price)} (no candles)`,
   );
-  if (d.latest) lines.push(...latestLines(d.latest, a.price!, level));
+  if (d.latest) lines.push(...latestLines(d.latest, a.price!, level, usd));
   if (d.peak) {
     const age = d.peak.ageColumns === 0 ? "in the latest column" : `${d.peak.ageMs === null ? "" : `${formatDuration(d.peak.ageMs)} / `}${d.peak.ageColumns.toLocaleString("en-US")} columns before the latest`;
     lines.push(`Peak cell of the matrix: ${usd(d.peak.intensity)} at ${level(d.peak.price)} on ${time(d.peak.time)} (${age})`);
@@ -61,11 +66,11 @@ export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): stri
       ? `Candles (${c.count.toLocaleString("en-US")}): open ${price(c.open)} → close ${price(c.close)} (${c.changePercent === null ? "n/a" : formatPercent(c.changePercent)}); high ${price(c.high)}, low ${price(c.low)}`
       : "Candles: none",
   );
-  if (d.matrix) lines.push(...matrixLines(d.matrix, a.price, level));
+  if (d.matrix) lines.push(...matrixLines(d.matrix, a.price, level, usd));
   return lines.join("\n");
 }
 
-function latestLines(l: NonNullable<HeatmapDigest["latest"]>, anchor: number, level: Fmt): string[] {
+function latestLines(l: NonNullable<HeatmapDigest["latest"]>, anchor: number, level: Fmt, usd: Fmt): string[] {
   const bands = l.bands;
   const lines = [
     `Latest column (${time(l.time)}): total ${usd(l.total)}, hottest level ${usd(l.maxCell)}`,
@@ -83,15 +88,15 @@ function latestLines(l: NonNullable<HeatmapDigest["latest"]>, anchor: number, le
       continue;
     }
     const same = side.largest === side.nearest || (side.largest.low === side.nearest.low && side.largest.high === side.nearest.high);
-    lines.push(same ? `  ${name} nearest & largest ${cluster(side.largest, level)}` : `  ${name} nearest ${cluster(side.nearest, level)}`);
-    if (!same) lines.push(`  ${name} largest ${cluster(side.largest, level)}`);
+    lines.push(same ? `  ${name} nearest & largest ${cluster(side.largest, level, usd)}` : `  ${name} nearest ${cluster(side.nearest, level, usd)}`);
+    if (!same) lines.push(`  ${name} largest ${cluster(side.largest, level, usd)}`);
     const others = side.top.filter((c) => c.low !== side.largest!.low && c.low !== side.nearest!.low);
-    if (others.length) lines.push(`  ${name} also ${others.map((c) => cluster(c, level)).join("; ")}`);
+    if (others.length) lines.push(`  ${name} also ${others.map((c) => cluster(c, level, usd)).join("; ")}`);
   }
   return lines;
 }
 
-function cluster(c: HeatmapCluster, level: Fmt): string {
+function cluster(c: HeatmapCluster, level: Fmt, usd: Fmt): string {
   const band = c.levels === 1 ? level(c.low) : `${level(c.low)}–${level(c.high)}`;
   return `${band}: ${usd(c.intensity)} (${(c.share * 100).toFixed(1)} %), ${formatPercent(c.distanceEdgePercent)} / ${formatPercent(c.distanceCentrePercent)}`;
 }
@@ -102,7 +107,14 @@ export function cellLevel(v: number, max: number): number {
   return Math.min(9, Math.max(1, Math.ceil((9 * v) / max)));
 }
 
-function matrixLines(m: NonNullable<HeatmapDigest["matrix"]>, anchor: number | null, level: Fmt): string[] {
+/** "3" or "3–4": the sizes of bins that differ by at most one. */
+function span(sizes: number[]): string {
+  const lo = Math.min(...sizes);
+  const hi = Math.max(...sizes);
+  return lo === hi ? `${lo}` : `${lo}–${hi}`;
+}
+
+function matrixLines(m: NonNullable<HeatmapDigest["matrix"]>, anchor: number | null, level: Fmt, usd: Fmt): string[] {
   if (m.rows.length === 0 || m.cols.length === 0) return ["Coarse matrix: empty"];
   let max = 0;
   for (const row of m.cells) for (const v of row) if (v > max) max = v;
@@ -110,8 +122,8 @@ function matrixLines(m: NonNullable<HeatmapDigest["matrix"]>, anchor: number | n
   const first = m.cols[0]!.start;
   const last = m.cols[m.cols.length - 1]!.start;
   const lines = [
-    `Coarse matrix ${m.rows.length} price bins × ${m.cols.length} time bins (${Math.min(...widths)}–${Math.max(...widths)} columns each; first starts ${time(first)}, last starts ${time(last)}).`,
-    `One digit per bin, oldest → latest: 0 = empty, k (1–9) = bin sum in ((k−1)/9, k/9] of the hottest bin (${usd(max)}). Price bins high → low:`,
+    `Coarse matrix ${m.rows.length} price bins × ${m.cols.length} time bins (${span(m.rows.map((r) => r.levels))} levels × ${span(widths)} columns each; first starts ${time(first)}, last starts ${time(last)}).`,
+    `One digit per bin, oldest → latest: its mean cell (per level and column), 0 = empty, k (1–9) = in ((k−1)/9, k/9] of the hottest bin's mean (${usd(max)}). Price bins high → low:`,
   ];
   const top = m.rows[m.rows.length - 1]!.high;
   for (let r = m.rows.length - 1; r >= 0; r--) {

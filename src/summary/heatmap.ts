@@ -35,7 +35,7 @@ export function digestHeatmap(h: Heatmap, opts: HeatmapDigestOptions = {}): Heat
       ? { price: (h.y[0]! + h.y[rows - 1]!) / 2, time: cols > 0 ? timeOf(cols - 1) : null, source: "price_axis_mid" }
       : { price: null, time: null, source: "none" };
 
-  const { total, peak } = scanMatrix(h.z, rows, cols);
+  const { columns, peak } = scanMatrix(h.z, rows, cols);
   const lastTime = times[cols - 1] ?? NaN;
   return {
     source: {
@@ -56,7 +56,7 @@ export function digestHeatmap(h: Heatmap, opts: HeatmapDigestOptions = {}): Heat
       priceHigh: rows > 0 ? h.y[rows - 1]! : null,
       timeFrom: cols > 0 ? timeOf(0) : null,
       timeTo: cols > 0 ? timeOf(cols - 1) : null,
-      total,
+      columnTotals: columns && { latest: columns.latest, mean: columns.mean, max: columns.max, maxTime: timeOf(columns.maxCol) },
     },
     latest: rows > 0 && cols > 0 && anchor.price !== null ? latestColumn(h, rows, cols - 1, anchor.price, fraction, topK, timeOf(cols - 1)) : null,
     peak: peak && {
@@ -159,6 +159,5 @@ function coarseMatrix(h: Heatmap, rows: number, cols: number, timeOf: (j: number
     rows: binned.rowRanges.map(([start, end]) => ({ low: h.y[start]!, high: h.y[end - 1]!, levels: end - start })),
     cols: binned.colRanges.map(([start, end]) => ({ start: timeOf(start), columns: end - start })),
     cells: binned.cells,
-    total: binned.total,
   };
 }

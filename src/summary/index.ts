@@ -21,3 +21,12 @@ export {
   renderVariationText, variationDigestSchema, variationRowSchema, variationTable, variationTableSchema,
   type VariationDigest, type VariationRow,
 } from "./variation.js";
+export { candleFacts, candleFactsSchema, renderCandleFacts, type CandleFacts, type CandleInput } from "./candles.js";
+export { alignOnGrid, changeBasis, changesOf, correlationMatrix, memberStats, pearson, rankChanges, strongestLeadLag, type CompareInput, type MemberStats } from "./compare.js";
+export { coSample } from "./co-sample.js";
+export { compareDigestSchema, defaultComparePoints, digestCompare, type CompareDigest, type CompareMember } from "./compare-digest.js";
+export { renderCompareText } from "./compare-text.js";
+export { changeOf, flowSummary, hasDrawdown, hasPercent, positionOf, signFlips, WINDOWS, windowChanges, type Change, type ChangeMeasure, type Position, type WindowChange, type WindowName } from "./nature.js";
+export { coverageOf, coverageSchema, parseDateArg, type Coverage, type CoverageInput } from "./coverage.js";
+export { digestResampled, periodEnd, periodStart, resample, RESAMPLE_MS, resampleProblem, RESAMPLES, type Resample, type Resampled } from "./resample.js";
+export { answerScale, displayUnit, type AnswerScale } from "./scale.js";

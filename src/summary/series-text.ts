@@ -1,7 +1,9 @@
 // The model's view of a series digest: a few lines of statistics and a compact points block whose
 // size depends on the number of points returned, never on the requested range.
-import { formatDuration, formatNumber, formatPercent, formatSigned, formatTime, isDaily, seriesValueFormatter } from "./format.js";
-import type { SeriesDigest, TimedValue } from "./series.js";
+import { formatDuration, formatTime, isDaily } from "./format.js";
+import { answerScale, type AnswerScale } from "./scale.js";
+import { coverageLine, emptyLines, positionLine, statisticsLines, when, windowsLine, type Fmt } from "./series-facts.js";
+import type { SeriesDigest } from "./series-schema.js";
 import { sanitizeText } from "./text.js";
 
 export interface SeriesTextMeta {
@@ -19,37 +21,49 @@ export interface SeriesTextMeta {
 
 const LABEL_MAX = 64;
 
-/** Compact plain text for a series digest (≈1,100–1,300 tokens with the default 120 points). */
+/** Compact plain text for a series digest (≈1,100–1,400 tokens with the default 120 points). */
 export function renderSeriesText(meta: SeriesTextMeta, d: SeriesDigest): string {
-  const lines = [header(meta)];
+  const lines = [header(meta, d)];
   if (!d.first || !d.last || !d.min || !d.max) {
-    lines.push(`No data points in the requested range${d.nonFinite ? ` (${d.nonFinite} non-finite values skipped)` : ""}.`);
+    lines.push(...emptyLines(d));
     return lines.join("\n");
   }
   const unit = meta.unit ? sanitizeText(meta.unit, LABEL_MAX) : "";
-  const num = (x: number) => formatNumber(x, unit === "USD" ? "USD" : undefined);
   const daily = isDaily(d.timeframeMs, Date.parse(d.first.time)) && isDaily(d.timeframeMs, Date.parse(d.last.time));
-  const at = (p: TimedValue) => `${num(p.value)} (${formatTime(Date.parse(p.time), daily)})`;
-
+  // The points block picks the scale (it holds first, last, min and max); the statistics share it.
+  const s = answerScale(d.points.map((p) => p.value), { usd: unit === "USD" });
+  const f: Fmt = { s, daily, monthly: d.resample?.period === "1M" };
+  const r = d.resample;
+  const what = r
+    ? `${d.count.toLocaleString("en-US")} ${r.period === "1w" ? "weekly buckets (UTC weeks from Monday, dated by their first day" : "monthly buckets (UTC calendar months"}; ` +
+      `each ${r.rule === "sum" ? "the sum of its points" : "its last point's value"}) of ${r.sourceCount.toLocaleString("en-US")} points`
+    : `${d.count.toLocaleString("en-US")} points`;
+  const partial = r && (r.partialFirst || r.partialLast) ? `; ${[r.partialFirst && "first", r.partialLast && "last"].filter(Boolean).join(" and ")} bucket partial` : "";
   lines.push(
-    `${d.count.toLocaleString("en-US")} points, ${formatTime(Date.parse(d.first.time), daily)} → ${formatTime(Date.parse(d.last.time), daily)} UTC` +
+    `${what}, ${when(f, d.first.time)} → ${when(f, d.last.time)} UTC${partial}` +
       `${d.nonFinite ? `; ${d.nonFinite} non-finite values skipped` : ""}`,
-    `first ${at(d.first)}; last ${at(d.last)}; change ${d.changePercent === null ? "n/a (first is 0)" : formatPercent(d.changePercent)}`,
-    `min ${at(d.min)}; max ${at(d.max)}`,
-    `mean ${num(d.mean ?? NaN)}; stdev ${num(d.stdev ?? NaN)}; last z-score ${d.zScoreLast === null ? "n/a" : formatSigned(d.zScoreLast)}`,
   );
-  if (d.maxDrawdown) {
-    const { percent, peak, trough } = d.maxDrawdown;
-    lines.push(percent < 0 ? `max drawdown ${formatPercent(percent)} (peak ${at(peak)} → trough ${at(trough)})` : "max drawdown none (never fell below a running peak)");
-  }
+  const coverage = coverageLine(d, f);
+  if (coverage) lines.push(coverage);
+  lines.push(...statisticsLines(d, f));
+  // A flow of nothing but zeros has no windows or position worth a line.
+  const nothing = d.nature === "flow" && d.min.value === 0 && d.max.value === 0;
+  if (!nothing) for (const line of [windowsLine(d, s), positionLine(d, f)]) if (line) lines.push(line);
   lines.push(gapLine(d, daily));
-  lines.push(...pointsBlock(d, daily, unit));
+  lines.push(...pointsBlock(d, daily, unit, s));
   return lines.join("\n");
 }
 
-function header(meta: SeriesTextMeta): string {
+const NATURE_NOTE: Partial<Record<SeriesDigest["nature"], string>> = {
+  flow: "amount per bucket",
+  signed: "crosses zero",
+  cumulative: "running total",
+};
+
+function header(meta: SeriesTextMeta, d: SeriesDigest): string {
   const details = [
     meta.field && `field ${sanitizeText(meta.field, LABEL_MAX)}`,
+    NATURE_NOTE[d.nature],
     meta.unit && `unit ${sanitizeText(meta.unit, LABEL_MAX)}`,
     meta.timeframe && `timeframe ${sanitizeText(meta.timeframe, 16)}`,
   ].filter(Boolean);
@@ -62,7 +76,7 @@ function header(meta: SeriesTextMeta): string {
 
 function gapLine(d: SeriesDigest, daily: boolean): string {
   if (!(d.timeframeMs > 0)) return "gaps: not checked (no timeframe)";
-  if (d.gaps.missingBuckets === 0) return `gaps: none (every ${formatDuration(d.timeframeMs)} bucket present)`;
+  if (d.gaps.missingBuckets === 0) return `gaps: none between the first and last point`;
   const largest = d.gaps.largest.map((g) => `${gapRange(g.from, g.to, daily)} (${g.missing})`).join(", ");
   const skipped = d.nonFinite ? " (skipped values count as missing)" : "";
   return `gaps: ${d.gaps.missingBuckets.toLocaleString("en-US")} missing ${formatDuration(d.timeframeMs)} buckets in ${d.gaps.runs} runs${skipped}; largest ${largest}`;
@@ -80,11 +94,13 @@ function gapRange(from: string, to: string, daily: boolean): string {
  * Points grouped under month headings ("2025-12:"), one point per line as "DD value" (daily) or
  * "DD HH:MM value": the same cost per point whether the points span a day or years.
  */
-function pointsBlock(d: SeriesDigest, daily: boolean, unit: string): string[] {
+function pointsBlock(d: SeriesDigest, daily: boolean, unit: string, s: AnswerScale): string[] {
   const { returned, total, method } = d.sampling;
-  const fmt = seriesValueFormatter(d.points.map((p) => p.value));
-  const scale = fmt.suffix ? `values in ${fmt.suffix}${unit ? ` ${unit}` : ""}` : unit ? `values in ${unit}` : "values";
+  const fmt = { format: s.point };
+  const scale = s.suffix ? `values in ${s.suffix}${unit ? ` ${unit}` : ""}` : unit ? `values in ${unit}` : "values";
   const how = method === "all" ? "all points" : `${returned} of ${total.toLocaleString("en-US")}, LTTB: shape kept with first/last/min/max`;
+  // Monthly buckets need no day: one "YYYY-MM value" line each.
+  if (d.resample?.period === "1M") return [`points (${how}) as "YYYY-MM value", ${scale}:`, ...d.points.map((p) => `${p.time.slice(0, 7)} ${s.point(p.value)}`)];
   const lines = [`points (${how}) as "${daily ? "DD" : "DD HH:MM"} value" under YYYY-MM, UTC, ${scale}:`];
   let month = "";
   for (const p of d.points) {

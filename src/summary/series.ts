@@ -1,7 +1,12 @@
 // Series digest: the statistics and a shape-preserving sample of a time series, of bounded size
 // whatever the range.
-import { z } from "zod";
+import type { SeriesNature } from "../catalog/index.js";
+import { coverageOf, type Coverage } from "./coverage.js";
 import { lttb } from "./lttb.js";
+import { changeOf, flowSummary, hasDrawdown, positionOf, signFlips, windowChanges, type WindowChange } from "./nature.js";
+import type { SeriesDigest, TimedValue } from "./series-schema.js";
+
+export { seriesDigestSchema, type SeriesDigest, type TimedValue } from "./series-schema.js";
 
 export const DEFAULT_MAX_POINTS = 120;
 export const MAX_POINTS_LIMIT = 5_000;
@@ -9,48 +14,27 @@ export const MAX_POINTS_LIMIT = 5_000;
 export const MIN_POINTS = 4;
 const LARGEST_GAPS = 3;
 
-const timedValueSchema = z.object({ time: z.string(), value: z.number() });
-export type TimedValue = z.infer<typeof timedValueSchema>;
-
-export const seriesDigestSchema = z.object({
-  count: z.number().int().describe("finite points digested"),
-  nonFinite: z.number().int().describe("points skipped because their time or value was not a finite number"),
-  timeframeMs: z.number().describe("bucket size used for gap detection"),
-  first: timedValueSchema.nullable(),
-  last: timedValueSchema.nullable(),
-  min: timedValueSchema.nullable().describe("smallest value, at its first occurrence"),
-  max: timedValueSchema.nullable().describe("largest value, at its first occurrence"),
-  mean: z.number().nullable(),
-  stdev: z.number().nullable().describe("population standard deviation"),
-  changePercent: z.number().nullable().describe("(last − first) / |first| × 100; null when first is 0"),
-  zScoreLast: z.number().nullable().describe("(last − mean) / stdev; null when stdev is 0 or fewer than 2 points"),
-  maxDrawdown: z
-    .object({
-      percent: z.number().describe("largest peak-to-trough decline, ≤ 0, relative to a positive peak"),
-      peak: timedValueSchema,
-      trough: timedValueSchema,
-    })
-    .nullable()
-    .describe("null when no point is positive"),
-  gaps: z.object({
-    missingBuckets: z.number().int().describe("buckets absent between consecutive finite points"),
-    runs: z.number().int().describe("separate stretches of missing buckets"),
-    largest: z.array(z.object({ from: z.string(), to: z.string(), missing: z.number().int() })).describe("largest runs, first and last missing bucket"),
-  }),
-  points: z.array(timedValueSchema),
-  sampling: z.object({
-    returned: z.number().int(),
-    total: z.number().int(),
-    method: z.enum(["all", "lttb"]).describe("all points, or LTTB keeping first/last/min/max"),
-  }),
-});
-export type SeriesDigest = z.infer<typeof seriesDigestSchema>;
-
 export interface SeriesDigestOptions {
   /** Bucket size in ms (gaps are counted in these buckets); ≤ 0 disables gap detection. */
   timeframeMs: number;
   /** Points to return at most: default 120, clamped to [4, 5000]. */
   maxPoints?: number;
+  /** What the values are (default `level`): decides change, drawdown, flow sums and windows. */
+  nature?: SeriesNature;
+  /** The asked range (epoch ms), when the request named it. */
+  requestedFromMs?: number;
+  requestedToMs?: number;
+  /** The series' whole history and the service's "now", when the backend knows them. */
+  extent?: { firstMs: number; lastMs: number };
+  asOfMs?: number;
+  /** Length of the last bucket when it is not the timeframe (calendar months). */
+  lastBucketMs?: number;
+  /** Coverage computed on the series before re-bucketing (overrides the one computed here). */
+  coverage?: Coverage;
+  /** Windows measured on the series before re-bucketing (a calendar bucket is not a trailing window). */
+  windows?: WindowChange[];
+  /** How the series was re-bucketed, reported as is. */
+  resample?: SeriesDigest["resample"];
 }
 
 /** Clamp a requested point budget to what the digest supports. */
@@ -81,11 +65,16 @@ export function digestSeries(times: ArrayLike<number>, values: ArrayLike<number>
   // `+ 0` turns -0 into 0, which is what JSON would make of it anyway.
   const at = (i: number): TimedValue => ({ time: new Date(t[i]!).toISOString(), value: v[i]! + 0 });
 
+  const nature = opts.nature ?? "level";
+  const coverage = opts.coverage ?? coverageOf({
+    dataFromMs: count ? t[0]! : NaN, dataToMs: count ? t[count - 1]! : NaN, timeframeMs,
+    requestedFromMs: opts.requestedFromMs, requestedToMs: opts.requestedToMs, extent: opts.extent, asOfMs: opts.asOfMs, lastBucketMs: opts.lastBucketMs,
+  });
   if (count === 0) {
     return {
       count, nonFinite, timeframeMs, first: null, last: null, min: null, max: null, mean: null, stdev: null,
-      changePercent: null, zScoreLast: null, maxDrawdown: null, gaps: { missingBuckets: 0, runs: 0, largest: [] },
-      points: [], sampling: { returned: 0, total: 0, method: "all" },
+      changePercent: null, zScoreLast: null, maxDrawdown: null, nature, change: null, flow: null, signFlips: null, windows: [], position: null, coverage,
+      gaps: { missingBuckets: 0, runs: 0, largest: [] }, ...(opts.resample && { resample: opts.resample }), points: [], sampling: { returned: 0, total: 0, method: "all" },
     };
   }
 
@@ -94,7 +83,10 @@ export function digestSeries(times: ArrayLike<number>, values: ArrayLike<number>
   const last = v[count - 1]!;
   const indices = count <= maxPoints ? null : lttb(t.subarray(0, count), v.subarray(0, count), maxPoints);
   const points = indices ? indices.map(at) : Array.from({ length: count }, (_, i) => at(i));
-  const drawdown = maxDrawdown(v, count);
+  const drawdown = hasDrawdown(nature) ? maxDrawdown(v, count) : null;
+  const change = changeOf(nature, first, last);
+  const flow = nature === "flow" ? flowSummary(v, count) : null;
+  const flips = nature === "signed" ? signFlips(v, count) : null;
   return {
     count,
     nonFinite,
@@ -105,11 +97,20 @@ export function digestSeries(times: ArrayLike<number>, values: ArrayLike<number>
     max: at(maxIndex),
     mean: finiteOrNull(mean),
     stdev: finiteOrNull(stdev),
-    changePercent: first === 0 ? null : finiteOrNull(((last - first) / Math.abs(first)) * 100),
+    changePercent: hasDrawdown(nature) ? change.percent : null,
     zScoreLast: count < 2 || !(stdev > 0) ? null : finiteOrNull((last - mean) / stdev),
     // A denormal peak can turn the ratio infinite; such a percentage is not reportable.
     maxDrawdown: drawdown && Number.isFinite(drawdown.percent) ? { percent: drawdown.percent + 0, peak: at(drawdown.peak), trough: at(drawdown.trough) } : null,
+    nature,
+    change: nature === "flow" || !Number.isFinite(change.absolute) ? null : change,
+    flow: flow && Number.isFinite(flow.sum) ? { sum: flow.sum + 0, meanPerBucket: flow.mean + 0, peak: at(flow.peakIndex) } : null,
+    signFlips: flips && { count: flips.flips, last: flips.lastIndex === null ? null : at(flips.lastIndex) },
+    // A partial last bucket would make a flow's latest window look smaller than the one before it.
+    windows: opts.windows ?? windowChanges(t, v, nature, timeframeMs, nature === "flow" && coverage.partialLastAsOf ? count - 1 : count),
+    position: positionOf(t, v, nature, count),
+    coverage,
     gaps: findGaps(t, count, timeframeMs),
+    ...(opts.resample && { resample: opts.resample }),
     points,
     sampling: { returned: points.length, total: count, method: indices ? "lttb" : "all" },
   };

@@ -2,8 +2,12 @@
 
 const BARS = "▁▂▃▄▅▆▇█";
 
-/** One bar per value scaled min→▁ … max→█; a constant series is all ▄, a non-finite value a space. */
-export function sparkline(values: ArrayLike<number | null>): string {
+/**
+ * One bar per value scaled min→▁ … max→█; a constant series is all ▄, a non-finite value a space.
+ * With `minSpan` (a share of the level, the largest |value|), the bars span at least that much
+ * around the middle, so a move too small to call a trend stays a small wiggle.
+ */
+export function sparkline(values: ArrayLike<number | null>, minSpan = 0): string {
   let lo = Infinity;
   let hi = -Infinity;
   for (let i = 0; i < values.length; i++) {
@@ -12,11 +16,18 @@ export function sparkline(values: ArrayLike<number | null>): string {
     if (v < lo) lo = v;
     if (v > hi) hi = v;
   }
+  const constant = hi === lo;
+  const span = minSpan * Math.max(Math.abs(lo), Math.abs(hi));
+  if (!constant && hi - lo < span) {
+    const mid = (hi + lo) / 2;
+    lo = mid - span / 2;
+    hi = mid + span / 2;
+  }
   let out = "";
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (typeof v !== "number" || !Number.isFinite(v)) out += " ";
-    else if (hi === lo) out += BARS[3];
+    else if (constant) out += BARS[3];
     else out += BARS[Math.round(((v - lo) / (hi - lo)) * (BARS.length - 1))];
   }
   return out;

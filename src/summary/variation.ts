@@ -1,10 +1,12 @@
-// Metrics-variation table: every metric's latest value, 24h change, 7-day sparkline and trend,
-// largest 24h movers first.
+// Metrics-variation table: every metric's latest value, 24h change in the measure its nature
+// calls for, 7-day sparkline and trend, largest 24h % movers first.
 import { z } from "zod";
 import { ENDPOINTS } from "../catalog/index.js";
 import type { VariationRecord } from "../catalog/responses.js";
 import { formatNumber, formatPercent } from "./format.js";
-import { sparkline, TREND_RULE, TRENDS, trendLabel } from "./sparkline.js";
+import { changeOf, type ChangeMeasure } from "./nature.js";
+import { displayUnit } from "./scale.js";
+import { FLAT_RANGE_SHARE, sparkline, TREND_RULE, TRENDS, trendLabel } from "./sparkline.js";
 import { sanitizeText } from "./text.js";
 
 const NAME_MAX = 80;
@@ -19,8 +21,12 @@ export const variationRowSchema = z.object({
   unit: z.string().nullable(),
   lastValue: z.number().nullable(),
   lastValueText: z.string(),
-  change24hPercent: z.number().nullable(),
-  sparkline: z.string().describe("7 daily values as ▁▂▃▄▅▆▇█ (min → ▁, max → █; constant → ▄; missing → space)"),
+  change24hPercent: z.number().nullable().describe("the service's 24h % change, where a percentage means something (not for ratios or series that cross zero)"),
+  change24h: z
+    .object({ absolute: z.number(), measure: z.enum(["points", "units"]) })
+    .nullable()
+    .describe("ratios and series that cross zero: the last daily value minus the one before, in points or units"),
+  sparkline: z.string().describe("7 daily values as ▁▂▃▄▅▆▇█, bars spanning at least 1 % of the level (constant → ▄; missing → space)"),
   trend: z.enum(TRENDS).describe(TREND_RULE),
   values7d: z.array(z.number().nullable()),
 });
@@ -35,8 +41,12 @@ const byGroupField = new Map(ENDPOINTS.filter((e) => e.field).map((e) => [`${e.g
 
 const finite = (x: unknown): number | null => (typeof x === "number" && Number.isFinite(x) ? x : null);
 
-/** Rows sorted by |24h change| descending (missing changes last, then by position). */
-export function variationTable(records: readonly VariationRecord[]): VariationRow[] {
+/** Bars span at least this share of the level, so a series the trend rule calls flat never draws full height. */
+const SPARK_MIN_SPAN = 2 * FLAT_RANGE_SHARE;
+const SPARK_RULE = `Sparkline = last 7 daily values, bars spanning at least ${SPARK_MIN_SPAN * 100} % of the level`;
+
+/** Rows with a % change first, by |24h %| descending (missing last), then rows measured in points or units, in position order. */
+export function variationTable(records: readonly VariationRecord[], asset = ""): VariationRow[] {
   const rows = records.map((r): VariationRow => {
     const collection = sanitizeText(r.collection, LABEL_MAX);
     const field = sanitizeText(r.field, LABEL_MAX);
@@ -44,6 +54,9 @@ export function variationTable(records: readonly VariationRecord[]): VariationRo
     const unit = endpoint?.unit || null;
     const lastValue = finite(r.last_value);
     const values7d = (Array.isArray(r.sparkline_7d) ? r.sparkline_7d : []).slice(-7).map(finite);
+    const measure: ChangeMeasure = endpoint ? changeOf(endpoint.nature, 1, 1).measure : "percent";
+    const [before, last] = [values7d.at(-2), values7d.at(-1)];
+    const change24h = measure !== "percent" && typeof before === "number" && typeof last === "number" ? { absolute: last - before + 0, measure } : null;
     return {
       position: finite(r.position) ?? 0,
       name: sanitizeText(r.name, NAME_MAX),
@@ -52,18 +65,39 @@ export function variationTable(records: readonly VariationRecord[]): VariationRo
       metric: endpoint?.id ?? null,
       unit,
       lastValue,
-      lastValueText: lastValue === null ? "n/a" : formatNumber(lastValue, unit === "USD" ? "USD" : undefined),
-      change24hPercent: finite(r.variation_24h_percent),
-      sparkline: sparkline(values7d),
+      lastValueText: lastValue === null ? "n/a" : valueText(lastValue, unit, asset),
+      change24hPercent: measure === "percent" ? finite(r.variation_24h_percent) : null,
+      change24h,
+      sparkline: sparkline(values7d, SPARK_MIN_SPAN),
       trend: trendLabel(values7d),
       values7d,
     };
   });
   return rows.sort((a, b) => {
+    const pa = a.change24h ? 1 : 0;
+    const pb = b.change24h ? 1 : 0;
+    if (pa !== pb) return pa - pb;
     const ma = a.change24hPercent === null ? -1 : Math.abs(a.change24hPercent);
     const mb = b.change24hPercent === null ? -1 : Math.abs(b.change24hPercent);
-    return mb - ma || a.position - b.position;
+    return (pa ? 0 : mb - ma) || a.position - b.position;
   });
+}
+
+/** A value with its unit where the unit is money or the coin ("$25.12B", "549,252.84 BTC"). */
+function valueText(x: number, unit: string | null, asset: string): string {
+  if (unit === "USD") return formatNumber(x, "USD");
+  const shown = displayUnit(unit ?? undefined, asset);
+  return asset && shown === asset.toUpperCase() ? formatNumber(x, shown) : formatNumber(x);
+}
+
+function changeText(r: VariationRow, asset: string): string {
+  if (r.change24h) {
+    const { absolute, measure } = r.change24h;
+    const text = valueText(absolute, r.unit, asset);
+    const signed = absolute > 0 ? `+${text}` : text;
+    return measure === "points" ? `${signed} pt` : signed;
+  }
+  return r.change24hPercent === null ? "n/a" : formatPercent(r.change24hPercent);
 }
 
 /** One line per metric: 24h change | sparkline | trend | last value | metric (and its name when it adds something). */
@@ -71,14 +105,14 @@ export function renderVariationText(asset: string, rows: readonly VariationRow[]
   const who = sanitizeText(asset, 32);
   if (rows.length === 0) return `Metrics variation for ${who}: no metrics reported.`;
   const lines = [
-    `Metrics variation for ${who}: ${rows.length} metrics, largest 24h move first. Sparkline = last 7 daily values (▁ min, █ max); ${TREND_RULE}.`,
+    `Metrics variation for ${who}: ${rows.length} metrics, largest 24h % move first; ratios (change in points) and series that cross zero (change in units) last. ${SPARK_RULE}; ${TREND_RULE}.`,
     "24h | 7d | trend | last | metric",
   ];
   for (const r of rows) {
     const id = r.metric ?? `${r.collection}/${r.field}`;
     const plain = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, "");
     const named = r.name && plain(r.name) !== plain(id.split("/").pop() ?? "") && plain(r.name) !== plain(r.field) ? ` "${r.name}"` : "";
-    const change = r.change24hPercent === null ? "n/a" : formatPercent(r.change24hPercent);
+    const change = changeText(r, asset);
     lines.push(`${change} | ${r.sparkline} | ${r.trend} | ${r.lastValueText} | ${id}${named}`);
   }
   return lines.join("\n");

@@ -1,0 +1,75 @@
+// One scale per answer: every value of a series digest (statistics and points) is written in the
+// same suffix (K, M, B, T or none), so a model never compares "15.51M" with "465,604.61".
+import { seriesValueFormatter } from "./format.js";
+
+const NA = "n/a";
+const SCALE_OF: Record<string, number> = { "": 1, K: 1e3, M: 1e6, B: 1e9, T: 1e12 };
+
+export interface AnswerScale {
+  /** "", "K", "M", "B" or "T"; "" also when values are written with an exponent. */
+  suffix: string;
+  /** A value of the points block. */
+  point: (x: number) => string;
+  /** A statistic: the same scale, two decimals (three significant digits below 1), suffix and unit sign attached. */
+  stat: (x: number) => string;
+  /** A signed statistic (changes): "+" or "-" in front. */
+  signed: (x: number) => string;
+}
+
+let grouped2: Intl.NumberFormat | undefined;
+let grouped0: Intl.NumberFormat | undefined;
+
+/**
+ * The scale the points block would choose for `values` (it prefers whole numbers), applied to the
+ * statistics too; a whole number is written without decimals. `usd` prefixes "$".
+ */
+export function answerScale(values: ArrayLike<number>, opts: { usd?: boolean } = {}): AnswerScale {
+  const block = seriesValueFormatter(values);
+  const exponent = block.format(1).includes("e");
+  const scale = SCALE_OF[block.suffix] ?? 1;
+  const body = (a: number): string => {
+    if (a === 0) return "0";
+    if (exponent || a >= 1e15 || a < 1e-4) return a.toExponential(3).replace("e+", "e");
+    const v = a / scale;
+    if (v >= 1) {
+      // Four digits before the point are precision enough: "$191,033M", not "$191,032.58M".
+      if (v >= 1000 || Number.isInteger(v)) return (grouped0 ??= new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 })).format(v);
+      return (grouped2 ??= new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })).format(v);
+    }
+    return String(Number(v.toPrecision(3)));
+  };
+  const write = (x: number, sign: boolean): string => {
+    if (!Number.isFinite(x)) return NA;
+    const text = body(Math.abs(x));
+    const suffix = exponent || text === "0" || /e/.test(text) ? "" : block.suffix;
+    const lead = x < 0 && text !== "0" ? "-" : sign && x > 0 ? "+" : "";
+    return `${lead}${opts.usd ? "$" : ""}${text}${suffix}`;
+  };
+  return { suffix: exponent ? "" : block.suffix, point: block.format, stat: (x) => write(x, false), signed: (x) => write(x, true) };
+}
+
+/** The unit a model should read: "native units" becomes the asset's ticker in upper case (BTC, ETH). */
+export function displayUnit(unit: string | undefined, asset: string): string {
+  if (!unit) return "";
+  return unit === "native units" ? asset.toUpperCase() : unit;
+}
+
+/**
+ * One fixed scale for amounts of very different sizes (a heatmap's cells, bands and totals): the
+ * largest suffix the reference amount reaches, so the typical amount reads in whole units of it.
+ */
+export function amountScale(reference: number, opts: { usd?: boolean } = {}): (x: number) => string {
+  const a = Math.abs(reference);
+  const suffix = a >= 1e12 ? "T" : a >= 1e9 ? "B" : a >= 1e6 ? "M" : a >= 1e3 ? "K" : "";
+  const scale = SCALE_OF[suffix]!;
+  return (x) => {
+    if (!Number.isFinite(x)) return NA;
+    const v = Math.abs(x) / scale;
+    let body: string;
+    if (v === 0) body = "0";
+    else if (v >= 1000 || Number.isInteger(v)) body = (grouped0 ??= new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 })).format(v);
+    else if (v >= 1) body = (grouped2 ??= new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })).format(v);
+    else body = String(Number(v.toPrecision(3)));
+    return `${x < 0 && body !== "0" ? "-" : ""}${opts.usd ? "$" : ""}${body}${body === "0" ? "" : suffix}`;
+  };
+}
