@@ -1,16 +1,12 @@
-// Credits are never double-spent: 10,000 concurrent calls against a 100-credit key, random
-// interleavings of reserve/commit/refund with injected failures against a trivially correct
-// model, and the whole pipeline (auth, restriction, rate window, credits) against a model.
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+// Credits are never double-spent: 10,000 concurrent calls against a 100-credit key, and the whole
+// pipeline (auth, restriction, rate window, credits) against a model. The store's own contract
+// (both engines, several processes) is in test/metering/.
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { CreditLedger, type Reservation } from "../src/backend/inprocess/credits.js";
-import { KeyStore } from "../src/backend/inprocess/keys.js";
-import { UsageStore } from "../src/backend/inprocess/usage-store.js";
+import { sha256 } from "../src/backend/inprocess/keys.js";
 import { ServiceError } from "../src/backend/types.js";
 import { endpointById, HEATMAP_ID } from "../src/catalog/index.js";
-import { BIG_RATE, cheapPath, rateRemaining, serviceGet, serviceRig, tempDir } from "./helpers/service.js";
+import { BIG_RATE, cheapPath, rateRemaining, serviceGet, serviceRig, sqliteStore } from "./helpers/service.js";
 
 const LTH = endpointById("lifespan/Lth_mvrv")!;
 
@@ -31,13 +27,11 @@ describe("credits under concurrency", () => {
       expect(ok.every((o) => o.charged === 1)).toBe(true);
       expect(refused).toHaveLength(9_900);
       expect(refused.every((e) => e instanceof ServiceError && e.status === 402 && e.code === "credits_exhausted")).toBe(true);
-      expect(rig.service.creditsRemaining("hundred")).toBe(0);
-      // Exactly the charges delivered reached the journal: one record per success.
-      const journal = readdirSync(rig.stateDir).find((n) => n.startsWith("journal-"))!;
-      const lines = readFileSync(join(rig.stateDir, journal), "utf8").trim().split("\n");
-      expect(lines).toHaveLength(100);
+      expect(await rig.service.creditsRemaining("hundred")).toBe(0);
+      // Exactly the charges delivered reached the store.
+      expect(await rig.store.spent(sha256("hundred").toString("hex"))).toBe(100);
     } finally {
-      rig.close();
+      await rig.close();
     }
   });
 
@@ -47,81 +41,12 @@ describe("credits under concurrency", () => {
       const request = { endpoint: HEATMAP_ID, asset: "btc", query: { timeframe: "1h", lookback: "24h" } };
       const outcomes = await Promise.allSettled(Array.from({ length: 1_000 }, () => rig.backend.fetch(request, { apiKey: "odd" })));
       expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(7);
-      expect(rig.service.creditsRemaining("odd")).toBe(2);
+      expect(await rig.service.creditsRemaining("odd")).toBe(2);
       const reasons = outcomes.flatMap((o) => (o.status === "rejected" ? [o.reason as ServiceError] : []));
       expect(new Set(reasons.map((r) => `${r.status} ${r.code} ${r.details.creditsRemaining}`))).toEqual(new Set(["402 credits_exhausted 2"]));
     } finally {
-      rig.close();
+      await rig.close();
     }
-  });
-});
-
-type Outcome = "ok" | "fail" | "abort";
-
-describe("ledger under random interleavings (fc.scheduler)", () => {
-  const usage = UsageStore.open(tempDir("cm-rel-ledger-"));
-  afterAll(() => usage.close());
-  let run = 0;
-
-  it("matches a trivially correct model: balance ≥ 0, charges = successes × cost, each refund matches one reservation", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.scheduler(),
-        fc.integer({ min: 0, max: 30 }),
-        fc.array(fc.record({ cost: fc.integer({ min: 1, max: 5 }), outcome: fc.constantFrom<Outcome>("ok", "ok", "ok", "ok", "fail") }), { maxLength: 40 }),
-        fc.array(fc.nat(), { maxLength: 40 }),
-        async (s, credits, calls, abortAt) => {
-          const name = `k${run++}`;
-          const key = KeyStore.fromJson(JSON.stringify({ keys: [{ key: name, credits }] })).lookup(name)!;
-          const ledger = new CreditLedger(usage);
-          // The model: committed credits and the reservations still held.
-          let committed = 0;
-          const held = new Map<Reservation, number>();
-          let refunds = 0;
-          const heldSum = () => [...held.values()].reduce((a, b) => a + b, 0);
-          const check = () => {
-            expect(ledger.remaining(key)).toBe(credits - committed - heldSum());
-            expect(ledger.remaining(key)).toBeGreaterThanOrEqual(0);
-            expect(usage.spent(key.id)).toBe(committed);
-          };
-          const aborts = new Set(abortAt.map((i) => i % Math.max(1, calls.length)));
-          // The service's flow: reserve (sync) → upstream (an await; the scheduler picks who resumes) → commit, refund in finally.
-          const call = async (i: number, cost: number, outcome: Outcome) => {
-            const expectGranted = credits - committed - heldSum() >= cost;
-            const r = ledger.tryReserve(key, cost);
-            expect(r !== undefined).toBe(expectGranted);
-            if (!r) return check();
-            held.set(r, cost);
-            check();
-            try {
-              const result = await s.schedule(Promise.resolve(aborts.has(i) ? "abort" : outcome), `upstream#${i}`);
-              if (result !== "ok") throw new Error(`upstream ${result}`);
-              ledger.commit(r);
-              committed += cost;
-              held.delete(r);
-              check();
-            } catch {
-              // swallowed: the refund in finally is what is under test
-            } finally {
-              const before = ledger.remaining(key);
-              const wasHeld = held.delete(r);
-              ledger.refund(r);
-              ledger.refund(r); // a second refund must be a no-op
-              if (wasHeld) refunds++;
-              expect(ledger.remaining(key) - before).toBe(wasHeld ? cost : 0);
-              check();
-            }
-          };
-          const started = calls.map((c, i) => s.schedule(Promise.resolve(), `start#${i}`).then(() => call(i, c.cost, c.outcome)));
-          await s.waitAll();
-          await Promise.all(started);
-          expect(held.size).toBe(0);
-          expect(ledger.remaining(key)).toBe(credits - committed);
-          expect(refunds).toBeLessThanOrEqual(calls.length);
-        },
-      ),
-      { numRuns: 200 },
-    );
   });
 });
 
@@ -146,21 +71,21 @@ const COSTS: Record<string, number> = { "lifespan/Lth_mvrv": 1, "market/metcalfe
 type Command = { kind: "call"; key: number; endpoint: number } | { kind: "advance"; ms: number } | { kind: "unknown-key" };
 
 describe("service pipeline against a model (model-based commands)", () => {
-  // One usage store for all runs (opening one fsyncs); each run's keys are new, so balances start full.
-  const usage = UsageStore.open(tempDir("cm-rel-model-"));
-  afterAll(() => usage.close());
+  // One store for all runs, as for several processes; each run's keys are new, so balances start full.
+  const store = sqliteStore();
+  afterAll(() => store.close());
   let run = 0;
 
-  it("agrees on status, balance and remaining rate quota after every command", () => {
+  it("agrees on status, balance and remaining rate quota after every command", async () => {
     const command: fc.Arbitrary<Command> = fc.oneof(
       { weight: 6, arbitrary: fc.record({ kind: fc.constant("call" as const), key: fc.nat({ max: MODEL_KEYS.length - 1 }), endpoint: fc.nat({ max: MODEL_ENDPOINTS.length - 1 }) }) },
       { weight: 3, arbitrary: fc.record({ kind: fc.constant("advance" as const), ms: fc.integer({ min: 1, max: 4_000 }) }) },
       { weight: 1, arbitrary: fc.constant({ kind: "unknown-key" as const }) },
     );
-    fc.assert(
-      fc.property(fc.array(command, { maxLength: 50 }), (commands) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(command, { maxLength: 50 }), async (commands) => {
         const prefix = `run${run++}-`;
-        const rig = serviceRig({ keys: MODEL_KEYS.map((k) => ({ ...k, key: prefix + k.key })) }, { usage });
+        const rig = serviceRig({ keys: MODEL_KEYS.map((k) => ({ ...k, key: prefix + k.key })) }, { store });
         const model: ModelKey[] = MODEL_KEYS.map((k) => ({
           key: prefix + k.key, credits: k.credits, limit: k.rateLimit.requests, windowMs: k.rateLimit.windowSeconds * 1000,
           allowed: k.metrics ? new Set(k.metrics) : null, accepted: [],
@@ -173,7 +98,7 @@ describe("service pipeline against a model (model-based commands)", () => {
             }
             const endpoint = MODEL_ENDPOINTS[cmd.kind === "call" ? cmd.endpoint : 0]!;
             if (cmd.kind === "unknown-key") {
-              const res = serviceGet(rig.service, cheapPath(endpoint), "not-a-key");
+              const res = await serviceGet(rig.service, cheapPath(endpoint), "not-a-key");
               expect(res.status).toBe(401);
               continue;
             }
@@ -182,7 +107,7 @@ describe("service pipeline against a model (model-based commands)", () => {
             const inWindow = m.accepted.filter((t) => t > now - m.windowMs).length;
             const cost = COSTS[endpoint.id]!;
             const expected = m.allowed && !m.allowed.has(endpoint.id) ? 403 : inWindow >= m.limit ? 429 : m.credits < cost ? 402 : 200;
-            const res = serviceGet(rig.service, cheapPath(endpoint), m.key);
+            const res = await serviceGet(rig.service, cheapPath(endpoint), m.key);
             expect(res.status, `${m.key} ${endpoint.id}`).toBe(expected);
             if (expected === 200) {
               m.credits -= cost;
@@ -196,7 +121,7 @@ describe("service pipeline against a model (model-based commands)", () => {
             }
           }
         } finally {
-          rig.close();
+          await rig.close();
         }
       }),
       { numRuns: 500 },

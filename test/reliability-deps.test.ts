@@ -23,14 +23,15 @@ function atLeast(version: string, min: readonly number[]): boolean {
 const json = (path: string) => JSON.parse(readFileSync(join(ROOT, path), "utf8")) as Record<string, any>;
 
 describe("MCP SDK version", () => {
-  it("is ≥ 1.32.0 installed, locked, and as the manifest's lower bound", () => {
+  it("is ≥ 1.32.0 installed, locked, and as the manifest's lower bound", async () => {
     expect(atLeast("1.31.9", FIX_LINE)).toBe(false);
     expect(atLeast("1.32.0", FIX_LINE)).toBe(true);
     const installed = json("node_modules/@modelcontextprotocol/sdk/package.json").version as string;
     expect(atLeast(installed, FIX_LINE), installed).toBe(true);
     const locked = json("package-lock.json").packages["node_modules/@modelcontextprotocol/sdk"].version as string;
     expect(atLeast(locked, FIX_LINE), locked).toBe(true);
-    const range = json("package.json").dependencies["@modelcontextprotocol/sdk"] as string;
+    // Bundled into dist/ at build time, so it is a build (dev) dependency.
+    const range = json("package.json").devDependencies["@modelcontextprotocol/sdk"] as string;
     expect(range).toMatch(/^[\^~]?\d+\.\d+\.\d+$/);
     expect(atLeast(range.replace(/^[\^~]/, ""), FIX_LINE), range).toBe(true);
   });
@@ -41,17 +42,17 @@ describe("the 1.32 argument-size bound", () => {
     const rig = serviceRig({ keys: [{ key: "k", credits: 100, rateLimit: BIG_RATE }] });
     const mcp = await mcpRig(rig.backend);
     try {
-      const before = rig.service.creditsRemaining("k");
+      const before = await rig.service.creditsRemaining("k");
       const result = await mcp.call("get_series", { metric: "lifespan/Lth_mvrv", asset: "btc", padding: Array.from({ length: 600 }, (_, i) => i) });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(/more than the maximum of \d+ elements/);
       // The same call without the padding would be served and charged: the bound is what refused it.
-      expect(rig.service.creditsRemaining("k")).toBe(before);
+      expect(await rig.service.creditsRemaining("k")).toBe(before);
       const small = await mcp.call("get_series", { metric: "lifespan/Lth_mvrv", asset: "btc", padding: [1, 2, 3] });
       expect(textOf(small)).toMatch(/unknown argument "padding"/);
     } finally {
       await mcp.close();
-      rig.close();
+      await rig.close();
     }
   });
 });

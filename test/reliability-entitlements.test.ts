@@ -28,7 +28,7 @@ function keysWith(extra: Omit<KeyEntry, "key" | "metrics">): KeyEntry[] {
 const allowed = (key: string, endpoint: string) => RESTRICTIONS[key] === null || RESTRICTIONS[key]!.includes(endpoint);
 
 describe("restricted-key matrix (6 keys × 29 endpoints)", () => {
-  it("has at least 5 restricted keys, each leaving some endpoints out and letting some in", () => {
+  it("has at least 5 restricted keys, each leaving some endpoints out and letting some in", async () => {
     expect(ENDPOINTS).toHaveLength(29);
     const restricted = NAMES.filter((k) => RESTRICTIONS[k] !== null);
     expect(restricted.length).toBeGreaterThanOrEqual(5);
@@ -38,14 +38,14 @@ describe("restricted-key matrix (6 keys × 29 endpoints)", () => {
     }
   });
 
-  it("with a full balance: outside → 403 costing 0 credits and 0 rate tokens; inside → 200", () => {
+  it("with a full balance: outside → 403 costing 0 credits and 0 rate tokens; inside → 200", async () => {
     const rig = serviceRig({ keys: keysWith({ credits: 1_000_000, rateLimit: BIG_RATE }) });
     try {
       for (const key of NAMES) {
         for (const endpoint of ENDPOINTS) {
-          const before = serviceGet(rig.service, "/btc/lifespan/Lth_mvrv?bogus=1", key); // a 400 (or 403): headers, nothing spent
+          const before = await serviceGet(rig.service, "/btc/lifespan/Lth_mvrv?bogus=1", key); // a 400 (or 403): headers, nothing spent
           expect(before.status).toBe(allowed(key, "lifespan/Lth_mvrv") ? 400 : 403);
-          const res = serviceGet(rig.service, cheapPath(endpoint), key);
+          const res = await serviceGet(rig.service, cheapPath(endpoint), key);
           const label = `${key} × ${endpoint.id}`;
           if (allowed(key, endpoint.id)) {
             expect(res.status, label).toBe(200);
@@ -60,23 +60,23 @@ describe("restricted-key matrix (6 keys × 29 endpoints)", () => {
         }
       }
     } finally {
-      rig.close();
+      await rig.close();
     }
   });
 
-  it("with the window full and the balance at 0: outside is still 403, inside is 429, never 403", () => {
+  it("with the window full and the balance at 0: outside is still 403, inside is 429, never 403", async () => {
     // One credit and one request per minute: the first inside call spends both.
     const rig = serviceRig({ keys: keysWith({ credits: 1, rateLimit: { requests: 1, windowSeconds: 60 } }) });
     try {
       for (const key of NAMES) {
         const first = ENDPOINTS.find((e) => allowed(key, e.id) && e.kind !== "heatmap" && e.kind !== "variation")
           ?? ENDPOINTS.find((e) => allowed(key, e.id))!;
-        const spend = serviceGet(rig.service, cheapPath(first), key);
+        const spend = await serviceGet(rig.service, cheapPath(first), key);
         // A 2- or 5-credit endpoint cannot be paid with 1 credit: then the window stays open and the balance at 1.
         const spent = spend.status === 200;
         expect([200, 402]).toContain(spend.status);
         for (const endpoint of ENDPOINTS) {
-          const res = serviceGet(rig.service, cheapPath(endpoint), key);
+          const res = await serviceGet(rig.service, cheapPath(endpoint), key);
           const label = `${key} × ${endpoint.id}`;
           if (!allowed(key, endpoint.id)) {
             expect(res.status, label).toBe(403);
@@ -88,7 +88,7 @@ describe("restricted-key matrix (6 keys × 29 endpoints)", () => {
         }
       }
     } finally {
-      rig.close();
+      await rig.close();
     }
   });
 });
@@ -125,7 +125,7 @@ describe("HTTP backend: entitlement before cache", () => {
     } finally {
       await backend.close();
       await upstream.close();
-      rig.close();
+      await rig.close();
     }
   });
 
@@ -145,7 +145,7 @@ describe("HTTP backend: entitlement before cache", () => {
     } finally {
       await backend.close();
       await upstream.close();
-      rig.close();
+      await rig.close();
     }
   });
 });

@@ -9,16 +9,16 @@ import { ServiceError, type TimeRecord } from "../src/backend/types.js";
 const NOW = Date.parse("2025-12-31T12:00:00Z");
 const opened: InProcessBackend[] = [];
 
-function backend(options: { keys?: unknown; apiKey?: string; monotonicNow?: () => number } = {}): InProcessBackend {
+async function backend(options: { keys?: unknown; apiKey?: string; rateClock?: () => number } = {}): Promise<InProcessBackend> {
   const dir = mkdtempSync(join(tmpdir(), "cm-backend-"));
   let keysFile: string | undefined;
   if (options.keys) {
     keysFile = join(dir, "keys.json");
     writeFileSync(keysFile, JSON.stringify(options.keys));
   }
-  const b = InProcessBackend.create({
+  const b = await InProcessBackend.create({
     apiKey: options.apiKey, keysFile, stateDir: join(dir, "state"), now: () => NOW,
-    ...(options.monotonicNow && { monotonicNow: options.monotonicNow }),
+    ...(options.rateClock && { rateClock: options.rateClock }),
   });
   opened.push(b);
   return b;
@@ -38,41 +38,46 @@ async function failure(p: Promise<unknown>): Promise<ServiceError> {
   throw new Error("expected a ServiceError");
 }
 
-describe("InProcessBackend", () => {
+describe("InProcessBackend", async () => {
   it("returns records and usage, using the demo key when the call names none", async () => {
-    const b = backend();
+    const b = await backend();
     expect(b.kind).toBe("inprocess");
     const r = await b.fetch({ endpoint: "lifespan/Lth_mvrv", asset: "btc", query: { startDate: "2025-12-01", endDate: undefined } });
     const rows = r.body as TimeRecord[];
-    expect(rows).toHaveLength(31);
+    // Daily metrics appear once their day has ended: the day "now" falls in is not there yet.
+    expect(rows).toHaveLength(30);
     expect(Object.keys(rows[0]!)).toEqual(["time", "lth_mvrv"]);
     expect(r.usage).toEqual({ charged: 1, creditsRemaining: 999_999 });
   });
 
   it("uses CRYPTO_METRICS_API_KEY as the default key, and a per-call key over it", async () => {
-    const b = backend({ apiKey: "mine" });
+    const b = await backend({ apiKey: "mine" });
     await expect(b.fetch({ endpoint: "lifespan/Lth_mvrv", asset: "btc", query: {} })).resolves.toBeDefined();
     const err = await failure(b.fetch({ endpoint: "lifespan/Lth_mvrv", asset: "btc", query: {} }, { apiKey: "demo" }));
     expect(err).toMatchObject({ status: 401, code: "unauthorized" });
   });
 
   it("passes the heatmap's asset as a query parameter", async () => {
-    const r = await backend().fetch({ endpoint: "liquidation_levels/heatmap", asset: "eth", query: { timeframe: "1d", lookback: "90d" } });
+    const r = await (await backend()).fetch({ endpoint: "liquidation_levels/heatmap", asset: "eth", query: { timeframe: "1d", lookback: "90d" } });
     expect(r.body).toMatchObject({ asset: "eth", timeframe: "1d", lookback: "90d", scope: "all" });
     expect(r.usage.charged).toBe(5);
   });
 
   it("throws ServiceError with details on every refusal", async () => {
-    const b = backend({
+    const b = await backend({
       keys: { keys: [{ key: "k", credits: 2, rateLimit: { requests: 1000, windowSeconds: 60 }, metrics: ["lifespan/Lth_mvrv", "lifespan/Cvdd"] }] },
       apiKey: "k",
     });
     const bad = await failure(b.fetch({ endpoint: "lifespan/Lth_mvrv", asset: "btc", query: { startDate: "2025-13-01" } }));
     expect(bad).toMatchObject({ status: 400, code: "invalid_parameter", details: { parameter: "startDate", endpoint: "lifespan/Lth_mvrv", asset: "btc", creditsRemaining: 2 } });
-    const cov = await failure(b.fetch({ endpoint: "lifespan/Cvdd", asset: "ethh", query: {} }));
-    expect(cov).toMatchObject({ status: 404, code: "asset_not_supported", details: { endpoint: "lifespan/Cvdd", asset: "ethh" } });
-    expect(cov.details.allowed?.[0]).toBe("eth");
-    expect(cov.message).toContain('Did you mean "eth"');
+    const cov = await failure(b.fetch({ endpoint: "lifespan/Cvdd", asset: "btcc", query: {} }));
+    expect(cov).toMatchObject({ status: 404, code: "asset_not_supported", details: { endpoint: "lifespan/Cvdd", asset: "btcc" } });
+    expect(cov.details.allowed?.[0]).toBe("btc");
+    expect(cov.message).toContain('Did you mean "btc"');
+    // eth is close to "ethh" but Cvdd does not cover it: no proposal that would fail again.
+    const far = await failure(b.fetch({ endpoint: "lifespan/Cvdd", asset: "ethh", query: {} }));
+    expect(far.details.allowed).toEqual([]);
+    expect(far.message).not.toContain("Did you mean");
     const denied = await failure(b.fetch({ endpoint: "market/metcalfe_ratio", asset: "btc", query: {} }));
     expect(denied).toMatchObject({ status: 403, code: "metric_not_allowed", details: { creditsRemaining: 2 } });
     await b.fetch({ endpoint: "lifespan/Lth_mvrv", asset: "btc", query: {} });
@@ -85,7 +90,7 @@ describe("InProcessBackend", () => {
 
   it("reports retryAfterS on 429 and accepts a retry at exactly that instant (rate clock injected)", async () => {
     let mono = 0;
-    const b = backend({ keys: { keys: [{ key: "k", rateLimit: { requests: 2, windowSeconds: 10 } }] }, apiKey: "k", monotonicNow: () => mono });
+    const b = await backend({ keys: { keys: [{ key: "k", rateLimit: { requests: 2, windowSeconds: 10 } }] }, apiKey: "k", rateClock: () => mono });
     const req = { endpoint: "lifespan/Lth_mvrv", asset: "btc", query: {} };
     await b.fetch(req);
     mono = 4_300;
@@ -98,7 +103,7 @@ describe("InProcessBackend", () => {
   });
 
   it("honours an aborted signal before doing any work", async () => {
-    const b = backend();
+    const b = await backend();
     await expect(b.fetch({ endpoint: "lifespan/Lth_mvrv", asset: "btc", query: {} }, { signal: AbortSignal.abort() })).rejects.toThrow();
   });
 });

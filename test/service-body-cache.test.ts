@@ -22,8 +22,8 @@ describe("service body cache", () => {
 
   beforeAll(async () => {
     const keys = keysDir();
-    plain = createInProcessService({ apiKey: undefined, keysFile: keys.keysFile, stateDir: join(keys.dir, "plain"), now: () => NOW });
-    cached = createInProcessService({ apiKey: undefined, keysFile: keys.keysFile, stateDir: join(keys.dir, "cached"), now: () => NOW, bodyCacheBytes: 1 << 20 });
+    plain = await createInProcessService({ apiKey: undefined, keysFile: keys.keysFile, stateDir: join(keys.dir, "plain"), now: () => NOW });
+    cached = await createInProcessService({ apiKey: undefined, keysFile: keys.keysFile, stateDir: join(keys.dir, "cached"), now: () => NOW, bodyCacheBytes: 1 << 20 });
     restPlain = await startRestServer(plain, { host: "127.0.0.1", port: 0 });
     restCached = await startRestServer(cached, { host: "127.0.0.1", port: 0 });
   });
@@ -53,12 +53,12 @@ describe("service body cache", () => {
     }
   });
 
-  it("still charges, rate-limits and refuses exhausted keys on a repeat", () => {
-    const cost = cached.handle(get(SERIES, YEAR, "ten")).usage!.charged;
+  it("still charges, rate-limits and refuses exhausted keys on a repeat", async () => {
+    const cost = (await cached.handle(get(SERIES, YEAR, "ten"))).usage!.charged;
     expect(cost).toBe(1);
     let served = 1;
     for (;;) {
-      const res = cached.handle(get(SERIES, YEAR, "ten"));
+      const res = await cached.handle(get(SERIES, YEAR, "ten"));
       if (res.status !== 200) {
         expect(res.status).toBe(402);
         expect(res.bytes).toBeUndefined();
@@ -67,49 +67,51 @@ describe("service body cache", () => {
       served++;
     }
     expect(served).toBe(10);
-    expect(cached.creditsRemaining("ten")).toBe(0);
-    expect(cached.handle(get(SERIES, YEAR, "nobody")).status).toBe(401);
+    expect(await cached.creditsRemaining("ten")).toBe(0);
+    expect((await cached.handle(get(SERIES, YEAR, "nobody"))).status).toBe(401);
   });
 
-  it("shares an entry only between bounds that select the same buckets", () => {
-    const a = cached.handle(get(SERIES, "timeframe=1h&startDate=2025-06-01T00:00:00Z&endDate=2025-06-01T05:00:00Z"));
-    const sameBuckets = cached.handle(get(SERIES, "timeframe=1h&startDate=2025-05-31T23:00:01Z&endDate=2025-06-01T05:59:59Z"));
-    const oneMore = cached.handle(get(SERIES, "timeframe=1h&startDate=2025-06-01T00:00:00Z&endDate=2025-06-01T06:00:00Z"));
-    const otherVenue = cached.handle(get(SERIES, "timeframe=1h&startDate=2025-06-01T00:00:00Z&endDate=2025-06-01T05:00:00Z&exchange=okx"));
+  it("shares an entry only between bounds that select the same buckets", async () => {
+    const a = await cached.handle(get(SERIES, "timeframe=1h&startDate=2025-06-01T00:00:00Z&endDate=2025-06-01T05:00:00Z"));
+    const sameBuckets = await cached.handle(get(SERIES, "timeframe=1h&startDate=2025-05-31T23:00:01Z&endDate=2025-06-01T05:59:59Z"));
+    const oneMore = await cached.handle(get(SERIES, "timeframe=1h&startDate=2025-06-01T00:00:00Z&endDate=2025-06-01T06:00:00Z"));
+    const otherVenue = await cached.handle(get(SERIES, "timeframe=1h&startDate=2025-06-01T00:00:00Z&endDate=2025-06-01T05:00:00Z&exchange=okx"));
     expect(sameBuckets.bytes!.equals(a.bytes!)).toBe(true);
     expect((JSON.parse(oneMore.bytes!.toString()) as unknown[]).length).toBe(7);
     expect(otherVenue.bytes!.equals(a.bytes!)).toBe(false);
-    const fresh = plain.handle(get(SERIES, "timeframe=1h&startDate=2025-06-01T00:00:00Z&endDate=2025-06-01T05:00:00Z&exchange=okx"));
+    const fresh = await plain.handle(get(SERIES, "timeframe=1h&startDate=2025-06-01T00:00:00Z&endDate=2025-06-01T05:00:00Z&exchange=okx"));
     expect(otherVenue.bytes!.toString()).toBe(JSON.stringify(fresh.body));
   });
 
-  it("serves heatmap and variation polls within the same bucket of a running clock from one entry", () => {
+  // The heatmap's last candle runs to the data clock (the last whole minute): polls within a
+  // minute are repeats; the variation table reports whole days, so polls within a day are.
+  it("serves heatmap polls within one minute and variation polls within one day of a running clock from one entry", async () => {
     const keys = keysDir();
     let now = Date.parse("2025-12-31T12:00:05Z");
-    const live = createInProcessService({ apiKey: undefined, keysFile: keys.keysFile, stateDir: join(keys.dir, "live"), now: () => now, bodyCacheBytes: 1 << 22 });
+    const live = await createInProcessService({ apiKey: undefined, keysFile: keys.keysFile, stateDir: join(keys.dir, "live"), now: () => now, bodyCacheBytes: 1 << 22 });
     try {
       for (const [path, query, step] of [
-        ["/liquidation_levels/heatmap", "asset=btc&timeframe=1h&lookback=24h", 3_600_000],
+        ["/liquidation_levels/heatmap", "asset=btc&timeframe=1h&lookback=24h", 60_000],
         ["/btc/derivatives/metrics-variation", "", 86_400_000],
       ] as const) {
         now = Math.floor(now / step) * step + 5_000;
-        const first = live.handle(get(path, query));
-        now += 60_000;
-        const poll = live.handle(get(path, query));
+        const first = await live.handle(get(path, query));
+        now += Math.min(50_000, step / 2);
+        const poll = await live.handle(get(path, query));
         expect(poll.bytes, path).toBe(first.bytes);
         now += step;
-        const next = live.handle(get(path, query));
+        const next = await live.handle(get(path, query));
         expect(next.bytes!.equals(first.bytes!), path).toBe(false);
       }
     } finally {
-      live.close();
+      await live.close();
     }
   });
 
-  it("rebuilds the body objects of a cached answer on demand, equal to a fresh one", () => {
-    cached.handle(get("/btc/lifespan/Cvdd", "startDate=2025-03-01"));
-    const hit = cached.handle(get("/btc/lifespan/Cvdd", "startDate=2025-03-01"));
-    const fresh = plain.handle(get("/btc/lifespan/Cvdd", "startDate=2025-03-01"));
+  it("rebuilds the body objects of a cached answer on demand, equal to a fresh one", async () => {
+    await cached.handle(get("/btc/lifespan/Cvdd", "startDate=2025-03-01"));
+    const hit = await cached.handle(get("/btc/lifespan/Cvdd", "startDate=2025-03-01"));
+    const fresh = await plain.handle(get("/btc/lifespan/Cvdd", "startDate=2025-03-01"));
     expect(hit.bytes).toBeDefined();
     expect(hit.body).toEqual(fresh.body);
   });

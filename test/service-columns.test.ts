@@ -15,9 +15,9 @@ const NOW = Date.parse("2025-12-31T12:00:00Z");
 const dir = mkdtempSync(join(tmpdir(), "cm-columns-"));
 const keysFile = join(dir, "keys.json");
 writeFileSync(keysFile, JSON.stringify({ keys: [{ key: "k", credits: 1_000_000, rateLimit: { requests: 10_000, windowSeconds: 60 } }] }));
-const backend = InProcessBackend.create({ apiKey: "k", keysFile, stateDir: join(dir, "state"), now: () => NOW });
+const backend = await InProcessBackend.create({ apiKey: "k", keysFile, stateDir: join(dir, "state"), now: () => NOW });
 
-afterAll(() => backend.close());
+afterAll(async () => backend.close());
 
 const CASES: Array<{ endpoint: string; asset: string; query: Record<string, string>; timeframe: Timeframe }> = [
   { endpoint: "lifespan/Lth_mvrv", asset: "btc", query: {}, timeframe: "1d" },

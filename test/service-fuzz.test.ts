@@ -11,8 +11,8 @@ const KEY = "cdk_test_CANARY_fuzz";
 const dir = mkdtempSync(join(tmpdir(), "cm-fuzz-"));
 const keysFile = join(dir, "keys.json");
 writeFileSync(keysFile, JSON.stringify({ keys: [{ key: KEY, credits: 1_000_000, rateLimit: { requests: 100_000, windowSeconds: 60 } }] }));
-const service = createInProcessService({ apiKey: undefined, keysFile, stateDir: join(dir, "state"), now: () => Date.parse("2025-12-31T12:00:00Z") });
-afterAll(() => service.close());
+const service = await createInProcessService({ apiKey: undefined, keysFile, stateDir: join(dir, "state"), now: () => Date.parse("2025-12-31T12:00:00Z") });
+afterAll(async () => service.close());
 
 const names = ["startDate", "endDate", "timeframe", "exchange", "symbol", "market_type", "entity_name", "asset", "lookback", "scope", "x", "__proto__"];
 const value = fc.oneof(
@@ -26,18 +26,18 @@ const path = fc.oneof(
 );
 
 describe("service pipeline under fuzzed requests", () => {
-  it("answers every request with a documented status and a well-formed body", () => {
-    fc.assert(
-      fc.property(path, fc.array(fc.tuple(fc.constantFrom(...names), value), { maxLength: 5 }), fc.constantFrom("GET", "GET", "POST"), (p, pairs, method) => {
+  it("answers every request with a documented status and a well-formed body", async () => {
+    await fc.assert(
+      fc.asyncProperty(path, fc.array(fc.tuple(fc.constantFrom(...names), value), { maxLength: 5 }), fc.constantFrom("GET", "GET", "POST"), async (p, pairs, method) => {
         const query = new URLSearchParams();
         for (const [n, v] of pairs) query.append(n, v);
-        const before = service.creditsRemaining(KEY)!;
-        const res = service.handle({ method, path: p, query, headers: { "x-api-key": KEY } });
+        const before = (await service.creditsRemaining(KEY))!;
+        const res = await service.handle({ method, path: p, query, headers: { "x-api-key": KEY } });
         expect([200, 400, 404, 405]).toContain(res.status);
         const text = JSON.stringify(res.body);
         expect(text).not.toContain("CANARY");
         if (res.status !== 200) {
-          expect(service.creditsRemaining(KEY)).toBe(before);
+          expect(await service.creditsRemaining(KEY)).toBe(before);
           expect((res.body as { error: { code: string; message: string } }).error.message.length).toBeGreaterThan(10);
         }
       }),

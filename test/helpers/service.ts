@@ -7,7 +7,8 @@ import { coverage, ENDPOINTS, HEATMAP_ID, pathOf, type Endpoint } from "../../sr
 import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
 import { KeyStore } from "../../src/backend/inprocess/keys.js";
 import { InProcessService, type ServiceResponse } from "../../src/backend/inprocess/service.js";
-import { UsageStore } from "../../src/backend/inprocess/usage-store.js";
+import type { MeteringStore } from "../../src/backend/inprocess/metering/index.js";
+import { SqliteStore } from "../../src/backend/inprocess/metering/sqlite-store.js";
 import type { BackendRequest } from "../../src/backend/types.js";
 
 export const NOW = Date.parse("2025-12-31T12:00:00Z");
@@ -40,24 +41,29 @@ export function writeKeys(doc: KeysDoc, dir = tempDir()): { dir: string; keysFil
 export interface ServiceRig {
   service: InProcessService;
   backend: InProcessBackend;
-  usage: UsageStore;
+  store: MeteringStore;
   stateDir: string;
-  /** The rate-window clock, in ms; tests move it. */
+  /** The rate-window clock, epoch ms; tests move it. */
   clock: { t: number };
-  close(): void;
+  close(): Promise<void>;
+}
+
+/** The embedded store of a state directory (a fresh one by default). */
+export function sqliteStore(stateDir = tempDir("cm-rel-state-")): SqliteStore {
+  return SqliteStore.open(join(stateDir, "metering.sqlite"));
 }
 
 /**
- * A service over `doc`. Pass `usage` to share one store across many short-lived services (property
- * runs): opening and closing a store fsyncs, which would dominate the run time; close() then leaves it open.
+ * A service over `doc`, metered in a fresh embedded store, or in `store` when given (shared by
+ * several services, as by several processes; close() then leaves it open).
  */
-export function serviceRig(doc: KeysDoc, options: { stateDir?: string; defaultKey?: string; usage?: UsageStore } = {}): ServiceRig {
-  const stateDir = options.usage?.stateDir ?? options.stateDir ?? tempDir("cm-rel-state-");
-  const usage = options.usage ?? UsageStore.open(stateDir);
+export function serviceRig(doc: KeysDoc, options: { stateDir?: string; defaultKey?: string; store?: MeteringStore } = {}): ServiceRig {
+  const stateDir = options.stateDir ?? tempDir("cm-rel-state-");
+  const store = options.store ?? sqliteStore(stateDir);
   const clock = { t: 1_000_000 };
-  const service = new InProcessService({ keys: KeyStore.fromJson(JSON.stringify(doc)), usage, now: () => NOW, monotonicNow: () => clock.t });
+  const service = new InProcessService({ keys: KeyStore.fromJson(JSON.stringify(doc)), store, now: () => NOW, rateClock: () => clock.t });
   const backend = new InProcessBackend(service, options.defaultKey ?? doc.keys[0]!.key);
-  return { service, backend, usage, stateDir, clock, close: () => (options.usage ? undefined : service.close()) };
+  return { service, backend, store, stateDir, clock, close: async () => (options.store ? undefined : service.close()) };
 }
 
 /** A ticker the endpoint covers (btc where it can). */
@@ -86,7 +92,7 @@ export function cheapPath(endpoint: Endpoint, asset = coveredAsset(endpoint)): s
 }
 
 /** One GET through the service pipeline, as the REST face would send it. */
-export function serviceGet(service: InProcessService, pathAndQuery: string, key: string | undefined): ServiceResponse {
+export function serviceGet(service: InProcessService, pathAndQuery: string, key: string | undefined): Promise<ServiceResponse> {
   const q = pathAndQuery.indexOf("?");
   const path = q === -1 ? pathAndQuery : pathAndQuery.slice(0, q);
   const query = new URLSearchParams(q === -1 ? "" : pathAndQuery.slice(q + 1));

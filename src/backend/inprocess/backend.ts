@@ -1,26 +1,32 @@
 // The in-process Backend: builds the service path of a request and runs it through the same
 // pipeline as the REST face, handing body objects on without serializing them.
-import { endpointById, HEATMAP_ID, nearestEndpoints, pathOf } from "../../catalog/index.js";
+import { endpointById, HEATMAP_ID, nearestEndpoints, pathOf, PRICE_ID } from "../../catalog/index.js";
 import type { Config } from "../../config.js";
+import type { ServiceResponse } from "./service.js";
 import { ServiceError, type Backend, type BackendContext, type BackendRequest, type BackendResult } from "../types.js";
 import { DEFAULT_KEY, KeyStore } from "./keys.js";
+import { defaultStore, openStore } from "./metering/index.js";
 import { InProcessService } from "./service.js";
-import { UsageStore } from "./usage-store.js";
 
-export type InProcessConfig = Pick<Config, "apiKey" | "keysFile" | "stateDir" | "now"> & {
-  /** Clock of the rate windows (tests drive it); defaults to performance.now. */
-  monotonicNow?: () => number;
+export type InProcessConfig = Pick<Config, "apiKey" | "keysFile" | "stateDir" | "now"> & Partial<Pick<Config, "store" | "command">> & {
+  /** Clock of the rate windows, epoch ms (tests drive it); defaults to the store's own. */
+  rateClock?: () => number;
   /** See ServiceOptions.bodyCacheBytes: the REST face keeps serialized bodies for repeats. */
   bodyCacheBytes?: number;
 };
 
-/** The service of this process: keys from the keys file (or the single local key) and usage from the state dir. */
-export function createInProcessService(config: InProcessConfig): InProcessService {
+/**
+ * The service of this process: keys from the keys file (or the single local key), metering in the
+ * configured store (by default the embedded one in the state directory, which also receives an
+ * earlier version's usage files once).
+ */
+export async function createInProcessService(config: InProcessConfig): Promise<InProcessService> {
   const keys = config.keysFile ? KeyStore.fromFile(config.keysFile) : KeyStore.single(config.apiKey ?? DEFAULT_KEY);
-  const usage = UsageStore.open(config.stateDir);
+  const server = config.command === "api" || config.command === "http";
+  const store = await openStore(config.store ?? defaultStore(config.stateDir), { legacyDir: config.stateDir, checkpointInWorker: server });
   return new InProcessService({
-    keys, usage, now: config.now,
-    ...(config.monotonicNow && { monotonicNow: config.monotonicNow }),
+    keys, store, now: config.now,
+    ...(config.rateClock && { rateClock: config.rateClock }),
     ...(config.bodyCacheBytes && { bodyCacheBytes: config.bodyCacheBytes }),
   });
 }
@@ -31,12 +37,24 @@ export class InProcessBackend implements Backend {
   /** `defaultKey` is used when a call carries no key: CRYPTO_METRICS_API_KEY, or `demo`. */
   constructor(readonly service: InProcessService, private readonly defaultKey: string = DEFAULT_KEY) {}
 
-  static create(config: InProcessConfig): InProcessBackend {
-    return new InProcessBackend(createInProcessService(config), config.apiKey ?? DEFAULT_KEY);
+  static async create(config: InProcessConfig): Promise<InProcessBackend> {
+    return new InProcessBackend(await createInProcessService(config), config.apiKey ?? DEFAULT_KEY);
   }
 
   async fetch(request: BackendRequest, context: BackendContext = {}): Promise<BackendResult> {
     context.signal?.throwIfAborted();
+    const headers = { "x-api-key": context.apiKey ?? this.defaultKey };
+    if (request.endpoint === PRICE_ID) {
+      const query = new URLSearchParams();
+      for (const [name, value] of Object.entries(request.query)) if (value !== undefined) query.append(name, value);
+      const res = await this.service.handlePrice({ asset: request.asset, query, headers });
+      this.throwIfFailed(res, PRICE_ID, request.asset);
+      const served = res;
+      return {
+        candles: res.candles!, usage: res.usage ?? { charged: 0 }, ...(res.asOfMs !== undefined && { asOfMs: res.asOfMs }), ...(res.extent && { extent: res.extent }),
+        get body() { return served.body as BackendResult["body"]; },
+      };
+    }
     const endpoint = endpointById(request.endpoint);
     if (!endpoint) {
       const near = nearestEndpoints(request.endpoint);
@@ -48,26 +66,34 @@ export class InProcessBackend implements Backend {
       if (value !== undefined && !(endpoint.id === HEATMAP_ID && name === "asset")) query.append(name, value);
     }
     const path = pathOf(endpoint, encodeURIComponent(request.asset));
-    const res = this.service.handle({ method: "GET", path, query, headers: { "x-api-key": context.apiKey ?? this.defaultKey } });
-    if (res.error) {
-      const { status, code, message, details } = res.error;
-      throw new ServiceError(status, code, message, {
-        ...details,
-        endpoint: endpoint.id,
-        asset: details.asset ?? request.asset.slice(0, 48),
-        ...(res.usage && details.creditsRemaining === undefined && { creditsRemaining: res.usage.creditsRemaining }),
-      });
-    }
+    const res = await this.service.handle({ method: "GET", path, query, headers });
+    this.throwIfFailed(res, endpoint.id, request.asset);
     const usage = res.usage ?? { charged: 0 };
+    const meta = { ...(res.asOfMs !== undefined && { asOfMs: res.asOfMs }), ...(res.extent && { extent: res.extent }) };
     if (res.columns) {
       // Forwarded lazily: reading res.body here would build the records the columns spare.
       const served = res;
-      return { columns: res.columns, usage, get body() { return served.body as BackendResult["body"]; } };
+      return { columns: res.columns, usage, ...meta, get body() { return served.body as BackendResult["body"]; } };
     }
-    return { body: res.body as BackendResult["body"], usage };
+    return { body: res.body as BackendResult["body"], usage, ...meta };
+  }
+
+  entitlements(context: BackendContext = {}): readonly string[] | null | undefined {
+    return this.service.entitlements(context.apiKey ?? this.defaultKey);
+  }
+
+  private throwIfFailed(res: ServiceResponse, endpoint: string, asset: string): void {
+    if (!res.error) return;
+    const { status, code, message, details } = res.error;
+    throw new ServiceError(status, code, message, {
+      endpoint,
+      ...details,
+      asset: details.asset ?? asset.slice(0, 48),
+      ...(res.usage && details.creditsRemaining === undefined && { creditsRemaining: res.usage.creditsRemaining }),
+    });
   }
 
   async close(): Promise<void> {
-    this.service.close();
+    await this.service.close();
   }
 }

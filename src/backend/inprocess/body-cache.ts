@@ -11,15 +11,21 @@ import type { Params } from "./request-params.js";
  * column, the variation's last day), so that bucket is part of theirs: polls within it are repeats.
  */
 export function bodyKey(endpoint: Endpoint, asset: string, params: Params, nowMs: number): string {
+  // The data runs to the last whole minute: the heatmap's last candle stops there.
+  const minute = Math.floor(nowMs / MINUTE_MS);
   if (params.kind === "heatmap") {
-    const bucket = Math.floor(nowMs / TIMEFRAME_MS[params.timeframe]);
-    return [endpoint.id, asset, bucket, params.timeframe, params.lookback, params.scope, params.exchange].join("|");
+    return [endpoint.id, asset, minute, params.timeframe, params.lookback, params.scope, params.exchange].join("|");
   }
   if (params.kind === "variation") return [endpoint.id, asset, Math.floor(nowMs / DAY_MS)].join("|");
   const step = endpoint.kind === "ohlcv" ? TIMEFRAME_MS[params.timeframe] : DAY_MS;
   const { timeframe, exchange, symbol, marketType, entityName } = params;
-  return [endpoint.id, asset, timeframe, exchange, symbol, marketType, entityName, Math.ceil(params.startMs / step), Math.floor(params.endMs / step)].join("|");
+  // A range reaching the bucket now falls in changes with every minute (that bucket is partial);
+  // daily metrics change with the day (the last complete day).
+  const reach = endpoint.kind === "ohlcv" ? Math.floor(Math.min(params.endMs, nowMs) / MINUTE_MS) : Math.floor(nowMs / DAY_MS);
+  return [endpoint.id, asset, timeframe, exchange, symbol, marketType, entityName, Math.ceil(params.startMs / step), Math.floor(params.endMs / step), reach].join("|");
 }
+
+const MINUTE_MS = 60_000;
 
 export type BodyCache = LRUCache<string, Buffer>;
 

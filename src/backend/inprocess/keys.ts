@@ -4,6 +4,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { endpointById, ENDPOINTS, nearestEndpoints } from "../../catalog/index.js";
 import { API_KEY_PATTERN } from "../types.js";
+import { jsonErrorOffset, lineColumn } from "./json-position.js";
 
 export interface RateLimitSpec {
   requests: number;
@@ -127,8 +128,10 @@ export class KeyStore {
     let doc: unknown;
     try {
       doc = JSON.parse(text);
-    } catch (err) {
-      fail(`malformed JSON (${(err as Error).message}); see the keys file format in the README`);
+    } catch {
+      // V8's message quotes the text around the error, which may be a key: say where, never what.
+      const { line, column } = lineColumn(text, jsonErrorOffset(text));
+      fail(`malformed JSON at line ${line}, column ${column}; see the keys file format in the README`);
     }
     if (!isObject(doc)) return fail(`must be a JSON object with "plans" and "keys"`);
     checkFields(doc, ["plans", "keys"], "the top level", fail);

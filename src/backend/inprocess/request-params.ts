@@ -7,7 +7,7 @@ import {
   type Timeframe, type Venue,
 } from "../../catalog/index.js";
 import { ServiceError } from "../types.js";
-import type { SeriesQuery } from "./data/index.js";
+import { dataClock, lastCompleteDay, symbolsOf, type SeriesQuery } from "./data/index.js";
 import { parseDateInput } from "./dates.js";
 import { shown } from "./router.js";
 
@@ -89,9 +89,12 @@ function recordsParams(endpoint: Endpoint, query: URLSearchParams, nowMs: number
     throw invalid("startDate", `startDate (${shown(get("startDate")!)}) is after endDate (${shown(get("endDate")!)}); swap them or widen the range.`);
   }
   const endMs = Math.min(endInput ?? nowMs, nowMs);
-  const tfMs = TIMEFRAME_MS[timeframe];
-  const startMs = start ? start.ms : Math.floor(endMs / tfMs) * tfMs - (DEFAULT_BUCKETS - 1) * tfMs;
-  const out: RecordsParams = { kind: "records", timeframe, startMs, endMs };
+  // The default range ends at the last bucket that exists (the partial one now falls in; for a
+  // daily metric, yesterday, as today's value appears once the day has ended).
+  const tfMs = endpoint.kind === "ohlcv" ? TIMEFRAME_MS[timeframe] : DAY_MS;
+  const reach = Math.min(endMs, endpoint.kind === "ohlcv" ? dataClock(nowMs) - 1 : lastCompleteDay(nowMs) * DAY_MS);
+  const startMs = start ? start.ms : Math.floor(reach / tfMs) * tfMs - (DEFAULT_BUCKETS - 1) * tfMs;
+  const out: RecordsParams = { kind: "records", timeframe, startMs, endMs, nowMs };
   const exchange = get("exchange");
   if (exchange !== undefined) out.exchange = venue("exchange", exchange);
   const symbol = get("symbol");
@@ -137,6 +140,27 @@ function heatmapParams(query: URLSearchParams): HeatmapParams {
     throw invalid("exchange", "exchange applies only with scope=exchange; drop exchange for the all-venue view, or set scope=exchange.");
   }
   return out;
+}
+
+/**
+ * A symbol must be a market of the asset (on the venue, when one is given): another asset's pair
+ * (ETHUSDT on btc) would select nothing, and zeros would read as "no trading".
+ */
+export function checkSymbol(asset: string, params: Params): void {
+  if (params.kind !== "records" || params.symbol === undefined) return;
+  const symbols = symbolsOf(asset, params.exchange);
+  if (symbols.includes(params.symbol)) return;
+  const where = params.exchange ? ` on ${params.exchange}` : "";
+  const others = params.exchange ? symbolsOf(asset) : symbols;
+  const shownList = (symbols.length ? symbols : others).slice(0, 12);
+  const lead = symbols.length
+    ? `${asset} trades${where} as ${shownList.join(", ")}`
+    : `${asset} has no market${where}; elsewhere it trades as ${shownList.join(", ")}`;
+  throw invalid(
+    "symbol",
+    `symbol "${shown(params.symbol)}" is not a market of ${asset}${where}: ${lead}. Use one of those, or leave symbol out for all of them.`,
+    symbols.length ? symbols : others,
+  );
 }
 
 /** Validated parameters of a request to `endpoint`, relative to the service's `nowMs`. */

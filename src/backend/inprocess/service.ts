@@ -1,19 +1,22 @@
 // The in-process service pipeline: route → auth → restriction → params → coverage → rate window →
-// credits → data, synchronous from the credit check to the durable charge. The REST face and
-// InProcessBackend both call handle(); neither has another path to the data.
-import { ASSET_PATTERN, ASSET_SETS, coverage, covers, creditCost, KNOWN_ASSETS, MAX_RECORDS, nearestAssets, TIMEFRAME_MS, DAY_MS, type Endpoint } from "../../catalog/index.js";
+// credits → data. The rate window and credit checks and the debit are one atomic step of the
+// metering store, shared by every process that uses it. The REST face and InProcessBackend both
+// call handle(); neither has another path to the data.
+import { covers, creditCost, MAX_RECORDS, PRICE, PRICE_SOURCE_ID, TIMEFRAME_MS, type Endpoint } from "../../catalog/index.js";
 import { log } from "../../log.js";
-import { ServiceError, type BackendBody, type SeriesColumns } from "../types.js";
+import { ServiceError, type BackendBody, type CandleColumns, type SeriesColumns } from "../types.js";
+import { candleColumns } from "./data/candles.js";
 import { bodyKey, createBodyCache, type BodyCache } from "./body-cache.js";
-import { CreditLedger } from "./credits.js";
-import { countBuckets, generateColumns, generateHeatmap, generateVariation, recordsFromColumns, type SeriesQuery } from "./data/index.js";
+import { countBuckets, dataClock, generateColumns, generateHeatmap, generateVariation, inceptionMs, recordsFromColumns, seriesExtent, type SeriesQuery } from "./data/index.js";
 import type { KeyRecord, KeyStore } from "./keys.js";
-import { policyHeader, rateLimitHeader, RateLimiter } from "./rate-window.js";
-import { parseParams, type Params } from "./request-params.js";
+import { StoreUnavailableError, type MeteringStore, type MeterStatus } from "./metering/index.js";
+import { policyHeader, rateLimitHeader } from "./rate-window.js";
+import { checkSymbol, parseParams, type Params } from "./request-params.js";
+import { assetNotSupported, credentials, rangeTooLarge, unauthorized, type HeaderBag } from "./refusals.js";
 import { route, shown } from "./router.js";
-import type { UsageStore } from "./usage-store.js";
+import { seriesJson } from "./series-json.js";
 
-export type HeaderBag = Readonly<Record<string, string | readonly string[] | undefined>>;
+export type { HeaderBag };
 
 export interface ServiceRequest {
   method: string;
@@ -33,6 +36,12 @@ export interface ServiceResponse {
   bytes?: Buffer;
   /** A series' records as columns; `body` is then built from them only when read. */
   columns?: SeriesColumns;
+  /** Price candles as columns (handlePrice); `body` is then built from them only when read. */
+  candles?: CandleColumns;
+  /** The instant the data runs to (the service's now, floored to the minute): a bucket or candle ending after it is still open. */
+  asOfMs?: number;
+  /** A series' whole-history bucket range for this asset (as of `asOfMs`), when it has any. */
+  extent?: { firstMs: number; lastMs: number };
   /** Set on every non-2xx response. */
   error?: ServiceError;
   /** Credits charged and left, on keyed responses. */
@@ -41,11 +50,14 @@ export interface ServiceResponse {
 
 export interface ServiceOptions {
   keys: KeyStore;
-  usage: UsageStore;
+  store: MeteringStore;
   /** "Now" of the data (pinned by CRYPTO_METRICS_NOW). */
   now: () => number;
-  /** Clock of the rate windows: monotonic, real even when `now` is pinned. */
-  monotonicNow?: () => number;
+  /**
+   * Clock of the rate windows, epoch ms (tests drive it). Unset: the store's own clock, real even
+   * when `now` is pinned (the machine's for SQLite, the database server's for PostgreSQL).
+   */
+  rateClock?: () => number;
   /**
    * Bytes of serialized success bodies kept for repeated requests (the REST face sets it; unset or
    * 0: none). A body is a pure function of the resolved request, so a repeat gets the same bytes
@@ -54,112 +66,104 @@ export interface ServiceOptions {
   bodyCacheBytes?: number;
 }
 
-const COVERAGE_LIST_MAX = 24;
-
-function header(headers: HeaderBag, name: string): string | undefined {
-  const v = headers[name];
-  return typeof v === "string" ? v : Array.isArray(v) ? v.join(", ") : undefined;
-}
-
-/** The presented key; 400 when X-Api-Key and a Bearer token disagree. */
-function credentials(headers: HeaderBag): string | undefined {
-  const apiKey = header(headers, "x-api-key")?.trim() || undefined;
-  const auth = header(headers, "authorization")?.trim();
-  const bearer = auth && /^bearer\s+/i.test(auth) ? auth.replace(/^bearer\s+/i, "").trim() || undefined : undefined;
-  if (apiKey !== undefined && bearer !== undefined && apiKey !== bearer) {
-    throw new ServiceError(400, "conflicting_credentials", "X-Api-Key and Authorization: Bearer carry different keys; send one key, in either header.");
-  }
-  return apiKey ?? bearer;
-}
-
-function unauthorized(message: string): ServiceError {
-  return new ServiceError(401, "unauthorized", message);
-}
-
-function assetNotSupported(endpoint: Endpoint, asset: string): ServiceError {
-  const members = coverage(endpoint);
-  const set = ASSET_SETS[endpoint.assetSet];
-  const lower = asset.toLowerCase();
-  const inSet = lower !== asset && covers(endpoint, lower) ? [lower] : members ? nearestAssets(asset, members) : [];
-  // A known ticker is the one meant: look-alikes (btc for eth, or the ticker itself) would mislead.
-  // Otherwise, with no close ticker in the set, the one meant may be a known ticker the endpoint lacks.
-  const near = KNOWN_ASSETS.includes(asset) ? [] : inSet.length ? inSet : nearestAssets(asset);
-  const covered = members === null
-    ? `takes any lowercase ticker matching ${ASSET_PATTERN.source}`
-    : members.length <= COVERAGE_LIST_MAX ? `covers ${members.join(", ")}` : `covers the ${members.length} assets of ${set.label}`;
-  const either = inSet.length ? "" : ` (not covered here either)`;
-  const hint = near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}${either}?` : "";
-  return new ServiceError(
-    404,
-    "asset_not_supported",
-    `Asset "${shown(asset)}" is not covered by ${endpoint.id} (it ${covered}).${hint} The catalog lists each endpoint's coverage.`,
-    { endpoint: endpoint.id, asset: shown(asset), allowed: near },
-  );
-}
-
-function rangeTooLarge(count: number, timeframe: keyof typeof TIMEFRAME_MS): ServiceError {
-  const days = Math.floor((MAX_RECORDS * TIMEFRAME_MS[timeframe]) / DAY_MS);
-  return new ServiceError(
-    400,
-    "range_too_large",
-    `The range holds ${count.toLocaleString("en-US")} records at ${timeframe}, more than the ${MAX_RECORDS.toLocaleString("en-US")} per response; ` +
-      `narrow startDate/endDate to at most ${days.toLocaleString("en-US")} days at ${timeframe}, or use a coarser timeframe.`,
-    { parameter: "startDate" },
-  );
+/** Candles as the records a client reads: `{time, open, high, low, close}`. */
+function candleRecords(c: CandleColumns): BackendBody {
+  return Array.from(c.times, (t, i) => ({ time: new Date(t).toISOString(), open: c.open[i]!, high: c.high[i]!, low: c.low[i]!, close: c.close[i]! }));
 }
 
 export class InProcessService {
-  private readonly limiter = new RateLimiter();
-  private readonly ledger: CreditLedger;
-  private readonly monotonicNow: () => number;
+  private readonly store: MeteringStore;
+  private readonly rateClock: (() => number) | undefined;
   private readonly bodies: BodyCache | undefined;
 
   constructor(private readonly options: ServiceOptions) {
-    this.ledger = new CreditLedger(options.usage);
-    this.monotonicNow = options.monotonicNow ?? (() => performance.now());
+    this.store = options.store;
+    this.rateClock = options.rateClock;
     const bytes = options.bodyCacheBytes ?? 0;
     this.bodies = bytes > 0 ? createBodyCache(bytes) : undefined;
   }
 
   /** Credits a key has left, or undefined for an unknown key. */
-  creditsRemaining(presentedKey: string): number | undefined {
+  async creditsRemaining(presentedKey: string): Promise<number | undefined> {
     const key = this.options.keys.lookup(presentedKey);
-    return key && this.ledger.remaining(key);
+    return key && (await this.store.status(key, this.rateClock?.())).creditsRemaining;
   }
 
-  handle(req: ServiceRequest): ServiceResponse {
-    let key: KeyRecord | undefined;
-    try {
+  async handle(req: ServiceRequest): Promise<ServiceResponse> {
+    return this.guarded(req.path, async (keyed) => {
       const { endpoint, asset: pathAsset } = route(req.path);
       if (req.method !== "GET") {
         const err = new ServiceError(405, "method_not_allowed", `${shown(req.method)} is not allowed; every endpoint answers GET only.`);
         return this.failure(err, { Allow: "GET" });
       }
-      const presented = credentials(req.headers);
+      return this.serve(keyed(req.headers), endpoint, pathAsset, req.query);
+    });
+  }
+
+  /**
+   * OHLC candles of an asset's reference market, through the same pipeline as every endpoint
+   * (auth → restriction → params → coverage → rate window → credits), charged like an OHLCV series.
+   * It has no REST route: the real service has none either (its clients read the heatmap's candles).
+   * A key restricted to some metrics may read price when it may call the heatmap, its source there.
+   */
+  async handlePrice(req: { asset: string; query: URLSearchParams; headers: HeaderBag }): Promise<ServiceResponse> {
+    return this.guarded("price", async (keyed) => this.serve(keyed(req.headers), PRICE, req.asset, req.query));
+  }
+
+  /** Endpoint ids a presented key may call (null: all), or undefined for an unknown key. */
+  entitlements(presentedKey: string): readonly string[] | null | undefined {
+    const key = this.options.keys.lookup(presentedKey);
+    return key && (key.metrics ? [...key.metrics] : null);
+  }
+
+  /** Runs `serve` with authentication and turns what it throws into an error response. */
+  private async guarded(what: string, serve: (keyed: (headers: HeaderBag) => KeyRecord) => Promise<ServiceResponse>): Promise<ServiceResponse> {
+    let key: KeyRecord | undefined;
+    const keyed = (headers: HeaderBag): KeyRecord => {
+      const presented = credentials(headers);
       if (presented === undefined) throw unauthorized("No API key: send X-Api-Key: <key> or Authorization: Bearer <key>.");
       key = this.options.keys.lookup(presented);
       if (!key) throw unauthorized("The API key is not recognised; check the key you send (X-Api-Key or Authorization: Bearer).");
-      return this.serve(key, endpoint, pathAsset, req.query);
+      return key;
+    };
+    try {
+      return await serve(keyed);
     } catch (err) {
       if (err instanceof ServiceError) {
         const extra: Record<string, string> = err.status === 401 ? { "WWW-Authenticate": 'Bearer realm="crypto-metrics"' } : {};
         if (err.details.retryAfterS !== undefined) extra["Retry-After"] = String(err.details.retryAfterS);
-        return this.failure(err, { ...extra, ...(key && this.keyedHeaders(key)) }, key);
+        const meter = key && err.code !== "store_unavailable" ? await this.statusOf(key) : undefined;
+        return this.failure(err, { ...extra, ...(key && meter && this.keyedHeaders(key, meter)) }, meter);
       }
-      log.error("unexpected failure while serving a request", { path: shown(req.path), key: key?.label, error: (err as Error)?.message });
+      log.error("unexpected failure while serving a request", { path: shown(what), key: (key as KeyRecord | undefined)?.label, error: (err as Error)?.message });
       const internal = new ServiceError(500, "internal", "The service failed unexpectedly; nothing was charged. Retry, and report it if it persists.");
-      return this.failure(internal, key ? this.keyedHeaders(key) : {}, key);
+      const meter = key && (await this.statusOf(key));
+      return this.failure(internal, key && meter ? this.keyedHeaders(key, meter) : {}, meter);
     }
   }
 
-  private serve(key: KeyRecord, endpoint: Endpoint, pathAsset: string | undefined, query: URLSearchParams): ServiceResponse {
-    if (key.metrics && !key.metrics.has(endpoint.id)) {
-      throw new ServiceError(403, "metric_not_allowed", `This key may not call ${endpoint.id}; nothing was charged. Use a metric the key's plan allows, or a key that includes it.`, { endpoint: endpoint.id });
+  private async serve(key: KeyRecord, endpoint: Endpoint, pathAsset: string | undefined, query: URLSearchParams): Promise<ServiceResponse> {
+    const gate = endpoint === PRICE ? PRICE_SOURCE_ID : endpoint.id;
+    if (key.metrics && !key.metrics.has(gate)) {
+      const allowed = [...key.metrics];
+      const via = endpoint === PRICE ? ` (price is read from ${PRICE_SOURCE_ID})` : "";
+      throw new ServiceError(
+        403,
+        "metric_not_allowed",
+        `This key may not call ${gate}${via}; nothing was charged. It may call: ${allowed.join(", ")}. Use one of those, or a key that includes ${gate}.`,
+        { endpoint: gate, allowed },
+      );
     }
     const nowMs = this.options.now();
     const params = parseParams(endpoint, query, nowMs);
     const asset = pathAsset ?? (params.kind === "heatmap" ? params.asset : "");
     if (!covers(endpoint, asset)) throw assetNotSupported(endpoint, asset);
+    checkSymbol(asset, params);
+    // A heatmap needs at least one candle: none exists before the asset's market opens.
+    if (params.kind === "heatmap" && inceptionMs(asset) >= dataClock(nowMs)) {
+      const listed = new Date(inceptionMs(asset)).toISOString().slice(0, 10);
+      throw new ServiceError(404, "asset_not_supported", `${asset} has no market before ${listed}: the heatmap has no column yet. Ask again once it trades, or pick another asset.`, { endpoint: endpoint.id, asset });
+    }
     let series: SeriesQuery | undefined;
     let cost: number;
     if (params.kind === "records") {
@@ -171,54 +175,84 @@ export class InProcessService {
       cost = creditCost(endpoint);
     }
 
-    const window = this.limiter.window(key.id, key.rateLimit);
-    const mono = this.monotonicNow();
-    const decision = window.check(mono);
-    if (!decision.ok) {
-      throw new ServiceError(
+    const outcome = await this.chargeOf(key, cost);
+    const headers = this.keyedHeaders(key, outcome);
+    if (!outcome.ok && outcome.reason === "rate_limited") {
+      const err = new ServiceError(
         429,
         "rate_limited",
-        `Rate limit of ${key.rateLimit.requests} requests per ${key.rateLimit.windowSeconds} s reached; retry in ${decision.retryAfterS} s.`,
-        { retryAfterS: decision.retryAfterS, creditsRemaining: this.ledger.remaining(key) },
+        `Rate limit of ${key.rateLimit.requests} requests per ${key.rateLimit.windowSeconds} s reached; retry in ${outcome.retryAfterS} s.`,
+        { retryAfterS: outcome.retryAfterS, creditsRemaining: outcome.creditsRemaining },
       );
+      return this.failure(err, { "Retry-After": String(outcome.retryAfterS), ...headers }, outcome);
     }
-    const reservation = this.ledger.tryReserve(key, cost);
-    if (!reservation) {
-      const left = this.ledger.remaining(key);
-      throw new ServiceError(402, "credits_exhausted", `This request costs ${cost} credit${cost === 1 ? "" : "s"} and the key has ${left} left; nothing was charged. Wait for the balance to be renewed or use another key.`, { creditsRemaining: left });
+    if (!outcome.ok) {
+      const left = outcome.creditsRemaining;
+      const err = new ServiceError(402, "credits_exhausted", `This request costs ${cost} credit${cost === 1 ? "" : "s"} and the key has ${left} left; nothing was charged. Wait for the balance to be renewed or use another key.`, { creditsRemaining: left });
+      return this.failure(err, headers, outcome);
     }
-    window.record(mono);
-    const cacheKey = this.bodies && bodyKey(endpoint, asset, params, nowMs);
+    const cacheKey = this.bodies && endpoint !== PRICE ? bodyKey(endpoint, asset, params, nowMs) : undefined;
     let bytes = cacheKey === undefined ? undefined : this.bodies!.get(cacheKey);
     let body: BackendBody | undefined;
     let columns: SeriesColumns | undefined;
+    let candles: CandleColumns | undefined;
     try {
       if (bytes === undefined) {
-        if (series) columns = generateColumns(series);
+        if (endpoint === PRICE) candles = candleColumns(asset, TIMEFRAME_MS[series!.timeframe], series!.startMs, series!.endMs, nowMs);
+        else if (series) columns = generateColumns(series);
         else body = this.generate(endpoint, asset, params, nowMs);
         if (cacheKey !== undefined) {
-          bytes = Buffer.from(JSON.stringify(body ?? recordsFromColumns(columns!, endpoint.field)));
+          bytes = body ? Buffer.from(JSON.stringify(body)) : seriesJson(columns!, endpoint.field);
           this.bodies!.set(cacheKey, bytes);
         }
       }
-      this.ledger.commit(reservation);
-    } finally {
-      this.ledger.refund(reservation);
+    } catch (err) {
+      // Charged but not served: give the credits back before answering 500.
+      await this.store.refund(key, cost).catch((refundErr: unknown) =>
+        log.error("a charge for a failed request could not be refunded", { key: key.label, credits: cost, error: (refundErr as Error).message }));
+      throw err;
     }
-    const headers = this.keyedHeaders(key);
-    const usage = { charged: cost, creditsRemaining: this.ledger.remaining(key) };
-    if (body) return { status: 200, headers, body, ...(bytes && { bytes }), usage };
+    const usage = { charged: cost, creditsRemaining: outcome.creditsRemaining };
+    // Where the series' data begins and ends, and the instant the data runs to (the last whole minute).
+    const extent = series && seriesExtent(series);
+    const meta = { asOfMs: dataClock(nowMs), ...(extent && { extent }) };
+    if (body) return { status: 200, headers, body, ...(bytes && { bytes }), usage, ...meta };
+    if (candles) {
+      const cols = candles;
+      let records: BackendBody | undefined;
+      return { status: 200, headers, candles: cols, usage, ...meta, get body() { return (records ??= candleRecords(cols)); } };
+    }
     if (columns) {
       // Digests work on columns: ISO times and one object per point are made only for a reader
       // of `body` (a 60-day 1m series is 86,400 of each, most of a tool call's time and garbage).
       const cols = columns;
       let records: BackendBody | undefined;
-      return { status: 200, headers, columns: cols, ...(bytes && { bytes }), usage, get body() { return (records ??= recordsFromColumns(cols, endpoint.field)); } };
+      return { status: 200, headers, columns: cols, ...(bytes && { bytes }), usage, ...meta, get body() { return (records ??= recordsFromColumns(cols, endpoint.field)); } };
     }
     // A repeat served from the cache: the objects are rebuilt only if a caller asks for them.
     const cached = bytes!;
     let parsed: BackendBody | undefined;
-    return { status: 200, headers, bytes: cached, usage, get body() { return (parsed ??= JSON.parse(cached.toString("utf8")) as BackendBody); } };
+    return { status: 200, headers, bytes: cached, usage, ...meta, get body() { return (parsed ??= JSON.parse(cached.toString("utf8")) as BackendBody); } };
+  }
+
+  /** The store's atomic charge; a store that cannot answer is a retryable 503, never a free request. */
+  private async chargeOf(key: KeyRecord, cost: number) {
+    try {
+      return await this.store.charge(key, cost, this.rateClock?.());
+    } catch (err) {
+      if (!(err instanceof StoreUnavailableError)) throw err;
+      log.warn("metering store unavailable", { store: this.store.location, error: err.message });
+      throw new ServiceError(503, "store_unavailable", err.message, { retryAfterS: 1 });
+    }
+  }
+
+  /** Balance and window for the headers of an uncharged answer; none when the store cannot say. */
+  private async statusOf(key: KeyRecord): Promise<MeterStatus | undefined> {
+    try {
+      return await this.store.status(key, this.rateClock?.());
+    } catch {
+      return undefined;
+    }
   }
 
   private seriesQuery(endpoint: Endpoint, asset: string, { kind: _, ...resolved }: Extract<Params, { kind: "records" }>): SeriesQuery {
@@ -233,27 +267,26 @@ export class InProcessService {
     return generateVariation(asset, nowMs);
   }
 
-  private keyedHeaders(key: KeyRecord): Record<string, string> {
-    const { remaining, resetS } = this.limiter.window(key.id, key.rateLimit).status(this.monotonicNow());
+  private keyedHeaders(key: KeyRecord, meter: MeterStatus): Record<string, string> {
     return {
       "RateLimit-Policy": policyHeader(key.policyName, key.rateLimit),
-      RateLimit: rateLimitHeader(key.policyName, remaining, resetS),
-      "X-Credits-Remaining": String(this.ledger.remaining(key)),
+      RateLimit: rateLimitHeader(key.policyName, meter.rate.remaining, meter.rate.resetS),
+      "X-Credits-Remaining": String(meter.creditsRemaining),
     };
   }
 
-  private failure(error: ServiceError, headers: Record<string, string>, key?: KeyRecord): ServiceResponse {
+  private failure(error: ServiceError, headers: Record<string, string>, meter?: MeterStatus): ServiceResponse {
     return {
       status: error.status,
       headers,
       body: error.toBody(),
       error,
-      ...(key && { usage: { charged: 0, creditsRemaining: this.ledger.remaining(key) } }),
+      ...(meter && { usage: { charged: 0, creditsRemaining: meter.creditsRemaining } }),
     };
   }
 
-  /** Makes spent credits durable; the service answers nothing afterwards. */
-  close(): void {
-    this.options.usage.close();
+  /** Closes the metering store; the service answers nothing afterwards. */
+  async close(): Promise<void> {
+    await this.store.close();
   }
 }

@@ -1,0 +1,64 @@
+// Moves SQLite's WAL checkpoints off the event loop. A checkpoint fsyncs the WAL and the database
+// file; inline (SQLite's auto-checkpoint, every ~250 charges) that stalled requests for milliseconds,
+// tens of them on a busy disk. A worker thread with its own connection checkpoints instead; the
+// request path then only appends to the WAL. PASSIVE checkpoints never block writers.
+import { Worker } from "node:worker_threads";
+import { driverModule } from "./sqlite-driver.js";
+
+const INTERVAL_MS = 250;
+
+// Plain CommonJS run by the worker (eval), so it needs no file of its own next to the bundle. It
+// opens its connection with the binding the main thread uses (node:sqlite or better-sqlite3); a
+// worker would print node:sqlite's ExperimentalWarning again, so that one warning is dropped there too.
+const WORKER_SOURCE = `
+const { workerData, parentPort } = require("node:worker_threads");
+let db;
+if (workerData.driver === "node:sqlite") {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = (w, t, ...rest) => {
+    const type = typeof t === "string" ? t : t && t.type;
+    if (!(type === "ExperimentalWarning" && /^SQLite\\b/.test(String(w && w.message || w)))) emitWarning.call(process, w, t, ...rest);
+  };
+  const { DatabaseSync } = require("node:sqlite");
+  process.emitWarning = emitWarning;
+  db = new DatabaseSync(workerData.path);
+  db.exec("PRAGMA busy_timeout = 1000");
+} else {
+  const Database = require(workerData.driver);
+  db = new Database(workerData.path, { timeout: 1000 });
+}
+const checkpoint = () => db.exec("PRAGMA wal_checkpoint(PASSIVE)");
+const timer = setInterval(() => {
+  try { checkpoint(); } catch { /* busy or gone: the next tick retries */ }
+}, workerData.intervalMs);
+parentPort.on("message", () => { clearInterval(timer); try { checkpoint(); db.close(); } catch {} process.exit(0); });
+`;
+
+export interface Checkpointer {
+  stop(): Promise<void>;
+}
+
+export function startCheckpointer(path: string): Checkpointer {
+  const driver = driverModule();
+  // No inherited flags: the source is CommonJS even in a process started with --input-type=module.
+  const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { path, driver, intervalMs: INTERVAL_MS } });
+  // Never what keeps a process alive; a failed worker leaves checkpoints to the next close.
+  worker.unref();
+  worker.on("error", () => undefined);
+  // A worker that already died (its error is ignored above) has nothing to wait for.
+  let exited = false;
+  worker.once("exit", () => { exited = true; });
+  let stopped: Promise<void> | undefined;
+  return {
+    stop() {
+      stopped ??= exited ? Promise.resolve() : new Promise<void>((resolve) => {
+        // Held while it finishes its last checkpoint, or a closing process would not wait for it.
+        worker.ref();
+        worker.once("exit", () => resolve());
+        worker.postMessage("stop");
+        setTimeout(() => void worker.terminate().then(() => resolve()), 2_000).unref();
+      });
+      return stopped;
+    },
+  };
+}

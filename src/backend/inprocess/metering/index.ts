@@ -1,0 +1,23 @@
+// Opens the configured metering store. Each engine is loaded only when asked for: a stdio start
+// with the embedded store never loads the PostgreSQL driver, and the HTTP backend loads neither.
+import type { StoreSpec } from "./store-url.js";
+import type { MeteringStore } from "./store.js";
+
+export * from "./store.js";
+export { defaultStore, parseStoreSetting, type StoreSpec } from "./store-url.js";
+
+export interface OpenStoreOptions {
+  /** State directory of earlier versions' usage.json and journals, imported once. */
+  legacyDir?: string;
+  /** SQLite only: checkpoint the WAL in a worker thread (servers under load), not on the request path. */
+  checkpointInWorker?: boolean;
+}
+
+export async function openStore(spec: StoreSpec, options: OpenStoreOptions = {}): Promise<MeteringStore> {
+  if (spec.kind === "sqlite") {
+    const { SqliteStore } = await import("./sqlite-store.js");
+    return SqliteStore.open(spec.path, options);
+  }
+  const { PostgresStore } = await import("./postgres-store.js");
+  return PostgresStore.open(spec, { ...(options.legacyDir !== undefined && { legacyDir: options.legacyDir }) });
+}

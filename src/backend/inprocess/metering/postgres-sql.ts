@@ -1,0 +1,80 @@
+// The PostgreSQL store's schema, one migration per version. The charge is a function so that a
+// charge is one statement and one round trip: its row lock on the key serializes charges of
+// that key across every connection of every process, and the rate log lives in the same rows.
+export const PG_SCHEMA_VERSION = 1;
+
+/** Statements of migration `version` (1-based) for schema `s` (already validated as an SQL name). */
+export function migration(version: number, s: string): string {
+  if (version !== 1) throw new Error(`no migration to version ${version}`);
+  return `
+CREATE TABLE ${s}.meter (
+  key_id text PRIMARY KEY,            -- SHA-256 of the key, hex
+  spent bigint NOT NULL DEFAULT 0,    -- credits debited, ever
+  requests bigint NOT NULL DEFAULT 0,
+  seq bigint NOT NULL DEFAULT 0,      -- number of the next request in rate_log
+  last_ms bigint NOT NULL DEFAULT 0   -- latest window time: a key's clock never runs backwards
+);
+-- The last R accepted requests of each key (R = its rate limit), numbered by seq.
+CREATE TABLE ${s}.rate_log (key_id text NOT NULL, seq bigint NOT NULL, t_ms bigint NOT NULL, PRIMARY KEY (key_id, seq));
+CREATE INDEX rate_log_time ON ${s}.rate_log (key_id, t_ms, seq);
+CREATE TABLE ${s}.imports (source text PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(), credits bigint NOT NULL);
+
+CREATE FUNCTION ${s}.rate_status(p_key text, p_seq bigint, p_limit integer, p_window_ms bigint, p_now bigint,
+  OUT rate_remaining integer, OUT reset_s integer) LANGUAGE plpgsql STABLE AS $$
+DECLARE f record;
+BEGIN
+  SELECT r.seq, r.t_ms INTO f FROM ${s}.rate_log r
+    WHERE r.key_id = p_key AND r.t_ms > p_now - p_window_ms ORDER BY r.t_ms, r.seq LIMIT 1;
+  IF NOT FOUND THEN rate_remaining := p_limit; reset_s := 0;
+  ELSE
+    rate_remaining := greatest(0, p_limit - (p_seq - f.seq));
+    reset_s := greatest(1, ceil((f.t_ms + p_window_ms - p_now) / 1000.0))::integer;
+  END IF;
+END $$;
+
+CREATE FUNCTION ${s}.charge(p_key text, p_credits bigint, p_cost bigint, p_limit integer, p_window_ms bigint, p_now_ms bigint,
+  OUT outcome text, OUT credits_remaining bigint, OUT retry_after_s integer, OUT rate_remaining integer, OUT reset_s integer)
+  LANGUAGE plpgsql AS $$
+DECLARE m record; v_now bigint; v_oldest bigint; v_seq bigint; v_left bigint;
+BEGIN
+  SELECT spent, seq, last_ms INTO m FROM ${s}.meter WHERE key_id = p_key FOR UPDATE;
+  IF NOT FOUND THEN
+    INSERT INTO ${s}.meter (key_id) VALUES (p_key) ON CONFLICT (key_id) DO NOTHING;
+    SELECT spent, seq, last_ms INTO m FROM ${s}.meter WHERE key_id = p_key FOR UPDATE;
+  END IF;
+  -- Without a clock from the caller, the database's: one clock for every machine.
+  v_now := greatest(coalesce(p_now_ms, floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint), m.last_ms);
+  v_left := greatest(0, p_credits - m.spent);
+  v_seq := m.seq;
+  IF v_seq >= p_limit THEN
+    SELECT t_ms INTO v_oldest FROM ${s}.rate_log WHERE key_id = p_key AND seq = v_seq - p_limit;
+  END IF;
+  IF v_oldest IS NOT NULL AND v_oldest > v_now - p_window_ms THEN
+    outcome := 'rate_limited';
+    retry_after_s := greatest(1, ceil((v_oldest + p_window_ms - v_now) / 1000.0))::integer;
+  ELSIF v_left < p_cost THEN
+    outcome := 'credits_exhausted';
+  ELSE
+    INSERT INTO ${s}.rate_log (key_id, seq, t_ms) VALUES (p_key, v_seq, v_now);
+    DELETE FROM ${s}.rate_log WHERE key_id = p_key AND seq <= v_seq - p_limit;
+    UPDATE ${s}.meter SET spent = spent + p_cost, requests = requests + 1, seq = v_seq + 1, last_ms = v_now WHERE key_id = p_key;
+    outcome := 'ok';
+    v_left := v_left - p_cost;
+    v_seq := v_seq + 1;
+  END IF;
+  credits_remaining := v_left;
+  SELECT q.rate_remaining, q.reset_s INTO rate_remaining, reset_s FROM ${s}.rate_status(p_key, v_seq, p_limit, p_window_ms, v_now) q;
+END $$;
+
+CREATE FUNCTION ${s}.meter_status(p_key text, p_credits bigint, p_limit integer, p_window_ms bigint, p_now_ms bigint,
+  OUT credits_remaining bigint, OUT rate_remaining integer, OUT reset_s integer) LANGUAGE plpgsql STABLE AS $$
+DECLARE m record; v_now bigint;
+BEGIN
+  SELECT spent, seq, last_ms INTO m FROM ${s}.meter WHERE key_id = p_key;
+  IF NOT FOUND THEN credits_remaining := greatest(0, p_credits); rate_remaining := p_limit; reset_s := 0; RETURN; END IF;
+  v_now := greatest(coalesce(p_now_ms, floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint), m.last_ms);
+  credits_remaining := greatest(0, p_credits - m.spent);
+  SELECT q.rate_remaining, q.reset_s INTO rate_remaining, reset_s FROM ${s}.rate_status(p_key, m.seq, p_limit, p_window_ms, v_now) q;
+END $$;
+`;
+}

@@ -1,0 +1,168 @@
+// The few SQLite calls the embedded store makes, over whichever binding the runtime offers: Node's
+// built-in node:sqlite (no flag from Node 22.13 / 23.4; nothing to compile, nothing to break at
+// exit) and better-sqlite3 where it is missing (Node 20). better-sqlite3 is required lazily, so a
+// runtime with node:sqlite never loads its native addon. Transactions are explicit BEGIN /
+// COMMIT / ROLLBACK on both, and errors carry the same SQLite code names, so the store behaves
+// identically on either.
+import { createRequire } from "node:module";
+
+export type SqlValue = string | number | null;
+
+export interface SqlStatement<Row = unknown> {
+  run(...params: SqlValue[]): void;
+  get(...params: SqlValue[]): Row | undefined;
+  all(...params: SqlValue[]): Row[];
+}
+
+export interface SqlDatabase {
+  readonly driver: "node:sqlite" | "better-sqlite3";
+  readonly open: boolean;
+  exec(sql: string): void;
+  prepare<Row = unknown>(sql: string): SqlStatement<Row>;
+  /** Runs `fn` in one transaction (BEGIN IMMEDIATE takes the write lock first; BEGIN, a read snapshot). */
+  transaction<T>(mode: "immediate" | "deferred", fn: () => T): T;
+  close(): void;
+}
+
+export interface OpenOptions {
+  /** How long a statement waits for another connection's lock before failing with SQLITE_BUSY. */
+  busyTimeoutMs: number;
+  readOnly?: boolean;
+}
+
+// The part of node:sqlite used here (this project's @types/node is Node 20's, which has no node:sqlite).
+interface NodeSqlite {
+  DatabaseSync: new (path: string, options?: { readOnly?: boolean }) => {
+    exec(sql: string): void;
+    prepare(sql: string): { run(...p: SqlValue[]): unknown; get(...p: SqlValue[]): unknown; all(...p: SqlValue[]): unknown[] };
+    close(): void;
+  };
+}
+type BetterSqlite = typeof import("better-sqlite3");
+
+let nodeSqlite: NodeSqlite | null | undefined;
+
+/**
+ * node:sqlite when the runtime has it without a flag, else null. Loading it prints an
+ * ExperimentalWarning on stderr; only that warning is dropped (stderr is the operator's log and
+ * the warning says nothing about this program).
+ */
+export function builtinSqlite(): NodeSqlite | null {
+  if (nodeSqlite !== undefined) return nodeSqlite;
+  const emitWarning = process.emitWarning;
+  process.emitWarning = function (this: unknown, ...args: Parameters<typeof process.emitWarning>) {
+    if (!isSqliteWarning(args[0], args[1])) Reflect.apply(emitWarning, process, args);
+  } as typeof process.emitWarning;
+  try {
+    nodeSqlite = (process.getBuiltinModule?.("node:sqlite") as NodeSqlite | undefined) ?? null;
+  } catch {
+    // Node 22.5–22.12 know the module but refuse it without --experimental-sqlite.
+    nodeSqlite = null;
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+  if (nodeSqlite && typeof nodeSqlite.DatabaseSync !== "function") nodeSqlite = null;
+  return nodeSqlite;
+}
+
+function isSqliteWarning(warning: unknown, typeOrOptions: unknown): boolean {
+  const type = typeof typeOrOptions === "string" ? typeOrOptions : (typeOrOptions as { type?: string } | undefined)?.type;
+  const message = typeof warning === "string" ? warning : (warning as Error | undefined)?.message ?? "";
+  const name = (warning as Error | undefined)?.name;
+  return (type === "ExperimentalWarning" || name === "ExperimentalWarning") && /^SQLite\b/.test(message);
+}
+
+/** What the checkpoint worker must load to open its own connection with the same binding. */
+export function driverModule(): string {
+  return builtinSqlite() ? "node:sqlite" : createRequire(import.meta.url).resolve("better-sqlite3");
+}
+
+export function openSqlite(path: string, options: OpenOptions): SqlDatabase {
+  const builtin = builtinSqlite();
+  return builtin ? openBuiltin(builtin, path, options) : openBetter(path, options);
+}
+
+// SQLite's primary result codes by number, for node:sqlite's errors (which give numbers).
+const PRIMARY: Record<number, string> = {
+  1: "SQLITE_ERROR", 2: "SQLITE_INTERNAL", 3: "SQLITE_PERM", 4: "SQLITE_ABORT", 5: "SQLITE_BUSY", 6: "SQLITE_LOCKED",
+  7: "SQLITE_NOMEM", 8: "SQLITE_READONLY", 9: "SQLITE_INTERRUPT", 10: "SQLITE_IOERR", 11: "SQLITE_CORRUPT",
+  12: "SQLITE_NOTFOUND", 13: "SQLITE_FULL", 14: "SQLITE_CANTOPEN", 15: "SQLITE_PROTOCOL", 16: "SQLITE_EMPTY",
+  17: "SQLITE_SCHEMA", 18: "SQLITE_TOOBIG", 19: "SQLITE_CONSTRAINT", 20: "SQLITE_MISMATCH", 21: "SQLITE_MISUSE",
+  22: "SQLITE_NOLFS", 23: "SQLITE_AUTH", 24: "SQLITE_FORMAT", 25: "SQLITE_RANGE", 26: "SQLITE_NOTADB",
+};
+
+/**
+ * The primary SQLite result code of an error from either binding ("SQLITE_FULL", "SQLITE_BUSY"),
+ * or undefined for anything that is not an SQLite failure. better-sqlite3 names the extended code
+ * (SQLITE_READONLY_DBMOVED), node:sqlite gives its number: both come down to the primary name, so
+ * the same failure reads the same on either binding.
+ */
+export function sqliteCode(err: unknown): string | undefined {
+  if (!(err instanceof Error)) return undefined;
+  const e = err as Error & { code?: unknown; errcode?: unknown };
+  if (e.name === "SqliteError" && typeof e.code === "string") return /^SQLITE_[A-Z]+/.exec(e.code)?.[0];
+  if (e.code === "ERR_SQLITE_ERROR" && typeof e.errcode === "number") return PRIMARY[e.errcode & 0xff] ?? `SQLITE_${e.errcode & 0xff}`;
+  return undefined;
+}
+
+function transact<T>(db: { exec(sql: string): unknown }, mode: "immediate" | "deferred", fn: () => T): T {
+  db.exec(mode === "immediate" ? "BEGIN IMMEDIATE" : "BEGIN");
+  try {
+    const result = fn();
+    db.exec("COMMIT");
+    return result;
+  } catch (err) {
+    // After a failed COMMIT (SQLITE_BUSY) the transaction is still open; after some I/O errors
+    // SQLite has already rolled it back and ROLLBACK itself fails: either way nothing stays applied.
+    try { db.exec("ROLLBACK"); } catch { /* already rolled back */ }
+    throw err;
+  }
+}
+
+function openBuiltin(mod: NodeSqlite, path: string, options: OpenOptions): SqlDatabase {
+  const db = new mod.DatabaseSync(path, { readOnly: options.readOnly ?? false });
+  let open = true;
+  try {
+    // The `timeout` option only exists from Node 22.16; the pragma works on every version.
+    db.exec(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs)}`);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return {
+    driver: "node:sqlite",
+    get open() { return open; },
+    exec: (sql) => void db.exec(sql),
+    prepare<Row>(sql: string): SqlStatement<Row> {
+      const st = db.prepare(sql);
+      return {
+        run: (...p) => void st.run(...p),
+        get: (...p) => st.get(...p) as Row | undefined,
+        all: (...p) => st.all(...p) as Row[],
+      };
+    },
+    transaction: (mode, fn) => transact(db, mode, fn),
+    close() { if (open) { open = false; db.close(); } },
+  };
+}
+
+function openBetter(path: string, options: OpenOptions): SqlDatabase {
+  const Database = createRequire(import.meta.url)("better-sqlite3") as BetterSqlite;
+  const db = new Database(path, { timeout: options.busyTimeoutMs, readonly: options.readOnly ?? false });
+  return {
+    driver: "better-sqlite3",
+    get open() { return db.open; },
+    exec: (sql) => void db.exec(sql),
+    prepare<Row>(sql: string): SqlStatement<Row> {
+      const st = db.prepare(sql);
+      // Statements that return no rows cannot be read with get/all in better-sqlite3 (and the store never does).
+      return {
+        run: (...p) => void st.run(...p),
+        get: (...p) => st.get(...p) as Row | undefined,
+        all: (...p) => st.all(...p) as Row[],
+      };
+    },
+    transaction: (mode, fn) => transact(db, mode, fn),
+    close() { if (db.open) db.close(); },
+  };
+}

@@ -1,0 +1,250 @@
+// The embedded metering store: one SQLite file (WAL) shared by every local process. Each charge
+// is one BEGIN IMMEDIATE transaction, so processes serialize on SQLite's write lock and never
+// need to know of each other; a killed process leaves nothing half-written.
+import { closeSync, mkdirSync, openSync } from "node:fs";
+import { dirname } from "node:path";
+import { startCheckpointer, type Checkpointer } from "./checkpointer.js";
+import { openSqlite, sqliteCode, type SqlDatabase } from "./sqlite-driver.js";
+import { hasLegacyUsage, readLegacyUsage, retireLegacyUsage } from "./legacy-usage.js";
+import { ceilSeconds, StoreConfigError, StoreUnavailableError, type ChargeOutcome, type MeterKey, type MeteringStore, type MeterStatus } from "./store.js";
+
+export const SQLITE_SCHEMA_VERSION = 1;
+/** How long a charge waits for another process's transaction before failing as store_unavailable. */
+const BUSY_TIMEOUT_MS = 5_000;
+
+const SCHEMA = `
+CREATE TABLE meter (
+  key_id TEXT PRIMARY KEY,           -- SHA-256 of the key, hex
+  spent INTEGER NOT NULL DEFAULT 0,  -- credits debited, ever
+  requests INTEGER NOT NULL DEFAULT 0,
+  seq INTEGER NOT NULL DEFAULT 0,    -- number of the next request in rate_log
+  last_ms INTEGER NOT NULL DEFAULT 0 -- latest window time: a key's clock never runs backwards
+) WITHOUT ROWID;
+-- The last R accepted requests of each key (R = its rate limit), numbered by seq.
+CREATE TABLE rate_log (key_id TEXT NOT NULL, seq INTEGER NOT NULL, t_ms INTEGER NOT NULL, PRIMARY KEY (key_id, seq)) WITHOUT ROWID;
+CREATE INDEX rate_log_time ON rate_log (key_id, t_ms, seq);
+CREATE TABLE imports (source TEXT PRIMARY KEY, at_ms INTEGER NOT NULL, credits INTEGER NOT NULL) WITHOUT ROWID;
+`;
+
+const SLEEP = new Int32Array(new SharedArrayBuffer(4));
+const isBusy = (code: string | undefined) => code === "SQLITE_BUSY" || code === "SQLITE_LOCKED";
+
+interface MeterRow { spent: number; seq: number; last_ms: number }
+interface Pending { key: MeterKey; cost: number; nowMs: number; resolve(outcome: ChargeOutcome): void; reject(err: Error): void }
+interface LogRow { seq: number; t_ms: number }
+
+/** The store's words for an SQLite failure during a request. */
+function unavailable(err: unknown, path: string): Error {
+  const code = sqliteCode(err);
+  if (!code) return err as Error;
+  const why = code === "SQLITE_FULL" ? "the disk holding it is full"
+    : code === "SQLITE_READONLY" ? "it cannot be written (read-only file or file system)"
+      : code === "SQLITE_BUSY" ? `another process held it locked for more than ${BUSY_TIMEOUT_MS / 1000} s`
+        : code === "SQLITE_IOERR" ? "the file system reported an I/O error"
+          : `SQLite failed with ${code}`;
+  return new StoreUnavailableError(`The metering store ${path} cannot record the charge: ${why}. Nothing was served or charged; retry once it is writable again.`);
+}
+
+export class SqliteStore implements MeteringStore {
+  readonly kind = "sqlite" as const;
+  readonly location: string;
+  private readonly db: SqlDatabase;
+  private readonly stmt;
+  private queue: Pending[] = [];
+  private checkpointer: Checkpointer | undefined;
+
+  private constructor(readonly path: string, db: SqlDatabase) {
+    this.location = `sqlite:${path}`;
+    this.db = db;
+    this.stmt = {
+      meter: db.prepare<MeterRow>("SELECT spent, seq, last_ms FROM meter WHERE key_id = ?"),
+      at: db.prepare<{ t_ms: number }>("SELECT t_ms FROM rate_log WHERE key_id = ? AND seq = ?"),
+      first: db.prepare<LogRow>("SELECT seq, t_ms FROM rate_log WHERE key_id = ? AND t_ms > ? ORDER BY t_ms, seq LIMIT 1"),
+      log: db.prepare("INSERT INTO rate_log (key_id, seq, t_ms) VALUES (?, ?, ?)"),
+      trim: db.prepare("DELETE FROM rate_log WHERE key_id = ? AND seq <= ?"),
+      debit: db.prepare(`INSERT INTO meter (key_id, spent, requests, seq, last_ms) VALUES (?, ?, 1, ?, ?)
+        ON CONFLICT (key_id) DO UPDATE SET spent = spent + excluded.spent, requests = requests + 1, seq = excluded.seq, last_ms = excluded.last_ms`),
+      refund: db.prepare("UPDATE meter SET spent = max(0, spent - ?) WHERE key_id = ?"),
+      add: db.prepare("INSERT INTO meter (key_id, spent) VALUES (?, ?) ON CONFLICT (key_id) DO UPDATE SET spent = spent + excluded.spent"),
+    };
+  }
+
+  private chargeTx(batch: readonly Pending[]): ChargeOutcome[] {
+    return this.db.transaction("immediate", () => batch.map((p) => this.chargeIn(p.key, p.cost, p.nowMs)));
+  }
+
+  /** Balance and window read in one snapshot (a read transaction), never across another's commit. */
+  private statusTx(key: MeterKey, nowMs: number): MeterStatus {
+    return this.db.transaction("deferred", () => {
+      const row = this.stmt.meter.get(key.id);
+      const now = Math.max(nowMs, row?.last_ms ?? 0);
+      return { creditsRemaining: Math.max(0, key.credits - (row?.spent ?? 0)), rate: this.rate(key, row?.seq ?? 0, now) };
+    });
+  }
+
+  /** Opens (creating if needed) the store file; imports an earlier version's usage from `legacyDir` once. */
+  static open(path: string, options: { legacyDir?: string; checkpointInWorker?: boolean } = {}): SqliteStore {
+    // Some lock conflicts while a connection opens a WAL file are answered with SQLITE_BUSY at once,
+    // without waiting on the busy timeout (another process running WAL recovery, or its last
+    // connection checkpointing and removing the WAL as it closes): those starts are tried again.
+    const deadline = Date.now() + BUSY_TIMEOUT_MS;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return SqliteStore.openOnce(path, options);
+      } catch (err) {
+        if (!(err instanceof StoreConfigError) || !err.busy || Date.now() >= deadline) throw err;
+        Atomics.wait(SLEEP, 0, 0, Math.min(100, 5 * attempt) * (0.5 + Math.random()));
+      }
+    }
+  }
+
+  private static openOnce(path: string, options: { legacyDir?: string; checkpointInWorker?: boolean }): SqliteStore {
+    let db: SqlDatabase;
+    try {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      // Created owner-only before SQLite opens it (the -wal and -shm files take its mode).
+      closeSync(openSync(path, "a", 0o600));
+      db = openSqlite(path, { busyTimeoutMs: BUSY_TIMEOUT_MS });
+      db.exec("PRAGMA journal_mode = WAL");
+      // In WAL mode NORMAL survives any process crash (kill -9); only a power cut may lose the
+      // last commits before a checkpoint, against an fsync per charge (~0.3 ms) with FULL.
+      db.exec("PRAGMA synchronous = NORMAL");
+      // The WAL is cut back to 4 MB after a checkpoint that reaches its end. Servers under load
+      // checkpoint in a worker thread (checkpointer.ts) instead of inline on the request path.
+      db.exec("PRAGMA journal_size_limit = 4194304");
+      if (options.checkpointInWorker) db.exec("PRAGMA wal_autocheckpoint = 0");
+    } catch (err) {
+      const code = sqliteCode(err) ?? (err as { code?: string }).code ?? (err as Error).message;
+      throw new StoreConfigError(`the metering store ${path} cannot be opened for writing (${code}); make its directory writable, or set CRYPTO_METRICS_STATE_DIR or --store (CRYPTO_METRICS_STORE) to a writable place`, isBusy(code));
+    }
+    try {
+      SqliteStore.migrate(db, path);
+      const store = new SqliteStore(path, db);
+      if (options.legacyDir) store.importLegacy(options.legacyDir);
+      if (options.checkpointInWorker) store.checkpointer = startCheckpointer(path);
+      return store;
+    } catch (err) {
+      db.close();
+      if (err instanceof StoreConfigError) throw err;
+      throw new StoreConfigError(`the metering store ${path} cannot be prepared: ${unavailable(err, path).message}`, isBusy(sqliteCode(err)));
+    }
+  }
+
+  private static migrate(db: SqlDatabase, path: string): void {
+    const userVersion = db.prepare<{ user_version: number }>("PRAGMA user_version");
+    // The common start finds the schema current: no write lock for it.
+    if (userVersion.get()?.user_version === SQLITE_SCHEMA_VERSION) return;
+    db.transaction("immediate", () => {
+      const version = userVersion.get()?.user_version ?? 0;
+      if (version > SQLITE_SCHEMA_VERSION) {
+        throw new StoreConfigError(`the metering store ${path} has schema version ${version}, newer than this release understands (${SQLITE_SCHEMA_VERSION}); upgrade crypto-metrics-mcp, or point --store (CRYPTO_METRICS_STORE) at another file`);
+      }
+      if (version === SQLITE_SCHEMA_VERSION) return;
+      db.exec(SCHEMA);
+      db.exec(`PRAGMA user_version = ${SQLITE_SCHEMA_VERSION}`);
+    });
+  }
+
+  /** Under the write lock: a concurrent start finds the import recorded and the files gone. */
+  private importLegacy(dir: string): void {
+    if (!hasLegacyUsage(dir)) return;
+    const seen = this.db.prepare<{ n: number }>("SELECT 1 AS n FROM imports WHERE source = ?");
+    const record = this.db.prepare("INSERT INTO imports (source, at_ms, credits) VALUES (?, ?, ?)");
+    let undo: (() => void) | undefined;
+    try {
+      this.db.transaction("immediate", () => {
+        const legacy = readLegacyUsage(dir);
+        if (!legacy) return;
+        if (!seen.get(legacy.id)) {
+          for (const [id, n] of legacy.spent) this.stmt.add.run(id, n);
+          record.run(legacy.id, Date.now(), legacy.total);
+        }
+        undo = retireLegacyUsage(dir, legacy.files);
+      });
+    } catch (err) {
+      undo?.();
+      throw err;
+    }
+  }
+
+  private chargeIn(key: MeterKey, cost: number, nowMs: number): ChargeOutcome {
+    const row = this.stmt.meter.get(key.id);
+    const seq = row?.seq ?? 0;
+    const now = Math.max(nowMs, row?.last_ms ?? 0);
+    const limit = key.rateLimit.requests;
+    const windowMs = key.rateLimit.windowSeconds * 1000;
+    const spent = row?.spent ?? 0;
+    const left = Math.max(0, key.credits - spent);
+    // The request R places back: while it is inside the window, the window is full.
+    const oldest = seq >= limit ? this.stmt.at.get(key.id, seq - limit) : undefined;
+    if (oldest && oldest.t_ms > now - windowMs) {
+      const retryAfterS = ceilSeconds(oldest.t_ms + windowMs - now);
+      return { ok: false, reason: "rate_limited", retryAfterS, creditsRemaining: left, rate: this.rate(key, seq, now) };
+    }
+    if (left < cost) return { ok: false, reason: "credits_exhausted", creditsRemaining: left, rate: this.rate(key, seq, now) };
+    this.stmt.log.run(key.id, seq, now);
+    this.stmt.trim.run(key.id, seq - limit);
+    this.stmt.debit.run(key.id, cost, seq + 1, now);
+    return { ok: true, creditsRemaining: left - cost, rate: this.rate(key, seq + 1, now) };
+  }
+
+  private rate(key: MeterKey, seq: number, now: number): MeterStatus["rate"] {
+    const windowMs = key.rateLimit.windowSeconds * 1000;
+    const first = this.stmt.first.get(key.id, now - windowMs);
+    if (!first) return { remaining: key.rateLimit.requests, resetS: 0 };
+    return { remaining: Math.max(0, key.rateLimit.requests - (seq - first.seq)), resetS: ceilSeconds(first.t_ms + windowMs - now) };
+  }
+
+  /**
+   * Charges that arrive in the same turn of the event loop share one transaction (group commit):
+   * each is still decided in turn against the state the previous ones left, and none is answered
+   * before the commit that records it. Under concurrent load the commit's WAL write is paid once
+   * per batch instead of once per request.
+   */
+  charge(key: MeterKey, cost: number, nowMs: number = Date.now()): Promise<ChargeOutcome> {
+    return new Promise((resolve, reject) => {
+      if (this.queue.push({ key, cost, nowMs, resolve, reject }) === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const batch = this.queue;
+    this.queue = [];
+    let outcomes: ChargeOutcome[];
+    try {
+      outcomes = this.chargeTx(batch);
+    } catch (err) {
+      // The transaction rolled back as a whole: nothing in the batch was charged.
+      const error = unavailable(err, this.path);
+      for (const p of batch) p.reject(error);
+      return;
+    }
+    batch.forEach((p, i) => p.resolve(outcomes[i]!));
+  }
+
+  async refund(key: MeterKey, cost: number): Promise<void> {
+    try {
+      this.stmt.refund.run(cost, key.id);
+    } catch (err) {
+      throw unavailable(err, this.path);
+    }
+  }
+
+  async status(key: MeterKey, nowMs: number = Date.now()): Promise<MeterStatus> {
+    try {
+      return this.statusTx(key, nowMs);
+    } catch (err) {
+      throw unavailable(err, this.path);
+    }
+  }
+
+  async spent(keyId: string): Promise<number> {
+    return this.stmt.meter.get(keyId)?.spent ?? 0;
+  }
+
+  async close(): Promise<void> {
+    if (this.queue.length && this.db.open) this.flush();
+    await this.checkpointer?.stop();
+    if (this.db.open) this.db.close();
+  }
+}
