@@ -1,0 +1,177 @@
+// Builds what the views and PNGs draw from a tool's data: the heatmap re-binned to a size a browser
+// paints at once (cells as 16-bit fractions of the largest), candles per column, and series
+// downsampled with LTTB. Pure functions of the service's answer and the digest.
+import type { Heatmap } from "../catalog/responses.js";
+import type { HeatmapDigest } from "../summary/heatmap-schema.js";
+import { lttb } from "../summary/lttb.js";
+import type { ColumnCandles, HeatmapMark, HeatmapView, SeriesLine, SeriesView } from "./types.js";
+
+/** A view needs no more: ~400 columns and ~200 price bands fill an 800-pixel chart. */
+export const VIEW_MAX_COLS = 400;
+export const VIEW_MAX_ROWS = 200;
+export const VIEW_MAX_POINTS = 1_000;
+/** Candles stay readable (≥ ~2 px each) at about 600 across a wide view. */
+export const VIEW_MAX_CANDLES = 600;
+
+export const CELL_RULE = "sum over the band's price levels, mean over the column's time steps (USD notional)";
+
+export interface HeatmapViewOptions {
+  choices: HeatmapView["choices"];
+  maxCols?: number;
+  maxRows?: number;
+}
+
+export function heatmapView(h: Heatmap, digest: HeatmapDigest, opts: HeatmapViewOptions): HeatmapView | null {
+  const rows = Math.min(h.y.length, h.z.length);
+  const cols = h.x.length;
+  if (rows < 1 || cols < 1) return null;
+  const rowK = Math.ceil(rows / (opts.maxRows ?? VIEW_MAX_ROWS));
+  const colK = Math.ceil(cols / (opts.maxCols ?? VIEW_MAX_COLS));
+  const R = Math.ceil(rows / rowK);
+  const C = Math.ceil(cols / colK);
+  const cells = new Float64Array(R * C);
+  const binOf = new Int32Array(cols);
+  for (let j = 0; j < cols; j++) binOf[j] = Math.floor(j / colK);
+  for (let i = 0; i < rows; i++) {
+    const row = h.z[i];
+    if (!row) continue;
+    const base = Math.floor(i / rowK) * C;
+    const width = Math.min(cols, row.length);
+    for (let j = 0; j < width; j++) {
+      const v = row[j] as number;
+      // null, negative and non-finite cells add nothing (null > 0 is false).
+      if (v > 0 && v < Infinity) cells[base + binOf[j]!]! += v;
+    }
+  }
+  let zMax = 0;
+  for (let c = 0; c < C; c++) {
+    const width = Math.min(cols, (c + 1) * colK) - c * colK;
+    for (let r = 0; r < R; r++) {
+      const v = (cells[r * C + c]! /= width);
+      if (v > zMax) zMax = v;
+    }
+  }
+  const bytes = new Uint8Array(R * C * 2);
+  for (let k = 0; k < R * C; k++) {
+    const q = zMax > 0 ? Math.round((cells[k]! / zMax) * 65535) : 0;
+    bytes[2 * k] = q & 255;
+    bytes[2 * k + 1] = q >> 8;
+  }
+  const times = h.x.map((x) => Date.parse(x));
+  const step = rows >= 2 ? h.y[1]! - h.y[0]! : 1;
+  const colTimes = Array.from({ length: C }, (_, c) => times[c * colK]!);
+  const baseMs = cols >= 2 ? times[1]! - times[0]! : 0;
+  const anchor = digest.anchor.price !== null && digest.anchor.time !== null ? { price: digest.anchor.price, time: Date.parse(digest.anchor.time) } : null;
+  return {
+    kind: "heatmap",
+    asset: h.asset,
+    timeframe: h.timeframe,
+    lookback: h.lookback,
+    scope: h.scope,
+    exchange: h.exchange,
+    rows: R,
+    cols: C,
+    // Centre of the first band: the mean of the level prices it holds.
+    priceLow: h.y[0]! + ((Math.min(rowK, rows) - 1) * step) / 2,
+    priceStep: step * rowK,
+    times: colTimes,
+    columnMs: baseMs * colK,
+    zMax,
+    z: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
+    cellRule: CELL_RULE,
+    candles: columnCandles(h, colTimes, baseMs * colK),
+    last: anchor && Number.isFinite(anchor.time) ? anchor : null,
+    marks: marks(digest),
+    choices: opts.choices,
+  };
+}
+
+/** The service's candles placed into the view's columns (OHLC of the candles inside each). */
+function columnCandles(h: Heatmap, colTimes: number[], colMs: number): ColumnCandles {
+  const C = colTimes.length;
+  const out: ColumnCandles = { open: new Array(C).fill(null), high: new Array(C).fill(null), low: new Array(C).fill(null), close: new Array(C).fill(null) };
+  const t0 = colTimes[0] ?? 0;
+  const sorted = h.df
+    .map((c) => ({ t: Date.parse(c.date), c }))
+    .filter(({ t, c }) => Number.isFinite(t) && [c.open, c.high, c.low, c.close].every(Number.isFinite))
+    .sort((a, b) => a.t - b.t);
+  for (const { t, c } of sorted) {
+    const k = colMs > 0 ? Math.floor((t - t0) / colMs) : 0;
+    if (k < 0 || k >= C) continue;
+    if (out.open[k] === null) out.open[k] = c.open;
+    out.high[k] = Math.max(out.high[k] ?? -Infinity, c.high);
+    out.low[k] = Math.min(out.low[k] ?? Infinity, c.low);
+    out.close[k] = c.close;
+  }
+  return out;
+}
+
+function marks(digest: HeatmapDigest): HeatmapMark[] {
+  const out: HeatmapMark[] = [];
+  for (const side of ["above", "below"] as const) {
+    const s = digest.latest?.[side];
+    if (!s) continue;
+    for (const kind of ["nearest", "largest"] as const) {
+      const c = s[kind];
+      if (c) out.push({ kind, side, low: c.low, high: c.high, intensity: c.intensity, distancePercent: c.distanceEdgePercent });
+    }
+  }
+  return out;
+}
+
+/** One series line, LTTB-downsampled to at most `maxPoints`, non-finite points dropped. */
+export function seriesLine(label: string, unit: string, times: ArrayLike<number>, values: ArrayLike<number>, maxPoints = VIEW_MAX_POINTS): SeriesLine {
+  const t: number[] = [];
+  const v: number[] = [];
+  for (let i = 0; i < Math.min(times.length, values.length); i++) {
+    if (Number.isFinite(values[i]!) && Number.isFinite(times[i]!)) {
+      t.push(times[i]!);
+      v.push(values[i]!);
+    }
+  }
+  if (t.length <= maxPoints) return { label, unit, times: t, values: v };
+  const keep = lttb(t, v, maxPoints);
+  return { label, unit, times: keep.map((i) => t[i]!), values: keep.map((i) => v[i]!) };
+}
+
+/** A series view, or null when nothing in it can be drawn (an empty range). */
+export function seriesView(title: string, series: SeriesLine[], candles?: SeriesView["candles"]): SeriesView | null {
+  const drawable = series.filter((s) => s.times.length > 0);
+  const hasCandles = candles !== undefined && candles.times.length > 0;
+  if (drawable.length === 0 && !hasCandles) return null;
+  const units = new Set(drawable.map((s) => s.unit));
+  const layout: SeriesView["layout"] = drawable.length <= 1 ? "single" : units.size === 2 && drawable.length === 2 ? "twin" : "rebased";
+  return { kind: "series", title, series: drawable, ...(hasCandles ? { candles } : {}), layout };
+}
+
+export interface CandleInput {
+  times: ArrayLike<number>;
+  open: ArrayLike<number>;
+  high: ArrayLike<number>;
+  low: ArrayLike<number>;
+  close: ArrayLike<number>;
+}
+
+/** Candles merged k at a time (first open, highest high, lowest low, last close) to at most `max`. */
+export function viewCandles(c: CandleInput, max = VIEW_MAX_CANDLES): NonNullable<SeriesView["candles"]> {
+  const n = Math.min(c.times.length, c.open.length, c.high.length, c.low.length, c.close.length);
+  const k = Math.max(1, Math.ceil(n / max));
+  const out: NonNullable<SeriesView["candles"]> = { times: [], open: [], high: [], low: [], close: [] };
+  for (let s = 0; s < n; s += k) {
+    let o = NaN, h = -Infinity, l = Infinity, cl = NaN;
+    for (let j = s; j < Math.min(n, s + k); j++) {
+      if (![c.open[j]!, c.high[j]!, c.low[j]!, c.close[j]!].every(Number.isFinite)) continue;
+      if (Number.isNaN(o)) o = c.open[j]!;
+      h = Math.max(h, c.high[j]!);
+      l = Math.min(l, c.low[j]!);
+      cl = c.close[j]!;
+    }
+    if (Number.isNaN(o)) continue;
+    out.times.push(c.times[s]!);
+    out.open.push(o);
+    out.high.push(h);
+    out.low.push(l);
+    out.close.push(cl);
+  }
+  return out;
+}

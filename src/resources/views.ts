@@ -1,0 +1,119 @@
+// MCP Apps: the two views (ui:// resources, one self-contained HTML file each) and the charts as
+// PNG resources. The HTML is read or built on the first read, never at start: a client that does
+// not render views pays nothing for them.
+import { existsSync, readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { Variables } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
+import { ErrorCode, McpError, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { endpointById, ENDPOINTS, HEATMAP_ID } from "../catalog/index.js";
+import type { Backend } from "../backend/types.js";
+import { runTool, type Tool } from "../tools/define-tool.js";
+import { allTools } from "../tools/index.js";
+import { completeAssetFor, completeGroup, completeSegment, completeSeriesAsset } from "./completions.js";
+import { QueryTolerantTemplate, SCHEME } from "./uris.js";
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+export const UI_EXTENSION = "io.modelcontextprotocol/ui";
+export const VIEW_MIME = "text/html;profile=mcp-app";
+export type ViewName = "heatmap" | "chart";
+
+export function viewUri(name: ViewName): string {
+  return `ui://${SCHEME}/${name}.html`;
+}
+
+/** Whether the connected client declared that it renders MCP Apps HTML views. */
+export function rendersViews(server: McpServer): boolean {
+  const ext = server.server.getClientCapabilities()?.extensions?.[UI_EXTENSION] as { mimeTypes?: unknown } | undefined;
+  return Array.isArray(ext?.mimeTypes) && ext.mimeTypes.includes(VIEW_MIME);
+}
+
+const HTML = new Map<ViewName, Promise<string>>();
+
+/** dist/views/NAME.html from the build; from sources (tests, tsx) the same build run in memory. */
+export function viewHtml(name: ViewName): Promise<string> {
+  let html = HTML.get(name);
+  if (!html) {
+    html = (async () => {
+      for (const rel of [`./views/${name}.html`, `../views/${name}.html`]) {
+        const url = new URL(rel, import.meta.url);
+        if (existsSync(url)) return readFileSync(url, "utf8");
+      }
+      const script = new URL("../../scripts/build-views.mjs", import.meta.url);
+      const { buildViewHtml } = (await import(pathToFileURL(script.pathname).href)) as { buildViewHtml(name: string): Promise<string> };
+      return buildViewHtml(name);
+    })();
+    html.catch(() => HTML.delete(name));
+    HTML.set(name, html);
+  }
+  return html;
+}
+
+const HEATMAP_PNG = `${SCHEME}://chart/heatmap/{asset}.png{?timeframe,lookback,scope,exchange}`;
+const SERIES_QUERY = [...new Set(ENDPOINTS.filter((e) => e.kind === "series" || e.kind === "ohlcv").flatMap((e) => e.params))];
+const SERIES_PNG = `${SCHEME}://chart/series/{asset}/{group}/{segment}.png{?${SERIES_QUERY.join(",")}}`;
+
+export function registerViews(server: McpServer, backend: Backend): void {
+  const views: Array<[ViewName, string, string]> = [
+    ["heatmap", "Liquidation heatmap view", "Interactive price × time liquidation heatmap with candles, clusters and hover (MCP Apps)."],
+    ["chart", "Chart view", "Interactive line and candle chart of series results (MCP Apps)."],
+  ];
+  for (const [name, title, description] of views) {
+    const uri = viewUri(name);
+    server.registerResource(`${name}-view`, uri, { title, description, mimeType: VIEW_MIME }, async () => ({
+      contents: [{ uri, mimeType: VIEW_MIME, text: await viewHtml(name), _meta: { ui: { prefersBorder: true } } }],
+    }));
+  }
+
+  const tool = (name: string) => allTools.find((t) => t.name === name)!;
+  server.registerResource(
+    "heatmap-chart",
+    new ResourceTemplate(new QueryTolerantTemplate(HEATMAP_PNG), {
+      list: undefined,
+      complete: { asset: (value) => completeAssetFor(endpointById(HEATMAP_ID), value) },
+    }),
+    { title: "Liquidation heatmap chart (PNG)", description: "The heatmap of get_liquidation_heatmap as an 800 × 500 PNG. Each read is a charged request.", mimeType: "image/png" },
+    (uri, vars, extra) => pngRead(uri, tool("get_liquidation_heatmap"), vars, ["asset"], backend, extra),
+  );
+  server.registerResource(
+    "series-chart",
+    new ResourceTemplate(new QueryTolerantTemplate(SERIES_PNG), {
+      list: undefined,
+      complete: {
+        asset: (value, context) => completeSeriesAsset(value, context?.arguments),
+        group: (value) => completeGroup(value),
+        segment: (value, context) => completeSegment(value, context?.arguments),
+      },
+    }),
+    { title: "Series chart (PNG)", description: "A get_series/get_ohlcv series as an 800 × 500 PNG line chart. Each read is a charged request.", mimeType: "image/png" },
+    (uri, vars, extra) => {
+      const id = `${one(vars.group)}/${one(vars.segment)}`;
+      const kind = endpointById(id)?.kind;
+      const t = tool(kind === "ohlcv" ? "get_ohlcv" : "get_series");
+      return pngRead(uri, t, { ...vars, metric: id }, ["asset", "metric"], backend, extra);
+    },
+  );
+}
+
+function one(value: string | string[] | undefined): string {
+  return Array.isArray(value) ? (value[0] ?? "") : (value ?? "");
+}
+
+/** Runs the tool with chart: true and answers its image; failures carry the tool's fix-it text. */
+async function pngRead(uri: URL, tool: Tool, vars: Variables, keep: readonly string[], backend: Backend, extra: Extra) {
+  const args: Record<string, unknown> = { chart: true };
+  const allowed = new Set(Object.keys(tool.input.shape));
+  for (const [name, value] of Object.entries(vars)) {
+    if (keep.includes(name) || (allowed.has(name) && name !== "chart")) args[name] = one(value);
+  }
+  const apiKey = extra.authInfo?.token;
+  const result = await runTool(tool, args, { backend, call: apiKey ? { apiKey, signal: extra.signal } : { signal: extra.signal }, secret: apiKey });
+  const text = result.content.find((c) => c.type === "text");
+  const message = text?.type === "text" ? text.text : "no result";
+  if (result.isError) throw new McpError(ErrorCode.InvalidParams, message);
+  const image = result.content.find((c) => c.type === "image");
+  if (image?.type !== "image") throw new McpError(ErrorCode.InvalidParams, `Nothing to draw for ${uri.href}: ${message.split("\n")[0]}`);
+  return { contents: [{ uri: uri.href, mimeType: "image/png", blob: image.data }] };
+}

@@ -1,0 +1,229 @@
+// What both views share: the handshake, host theme and size, turning a tool result into something
+// to draw or a clear message, re-drawing on resize, and tool calls back through the host.
+import { DARK, LIGHT, type Theme } from "../src/charts/types.js";
+import { Bridge, type HostContext } from "./bridge.js";
+
+export interface ToolResult {
+  content?: Array<{ type: string; text?: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export type Accepted<V> = { view: V } | { message: string };
+
+export interface Size {
+  width: number;
+  height: number;
+}
+
+export interface ViewApp<V> {
+  name: string;
+  accept(result: ToolResult): Accepted<V>;
+  render(root: HTMLElement, view: V, size: Size, theme: Theme, shell: Shell): void;
+}
+
+export interface Shell {
+  callTool(name: string, args: Record<string, unknown>): Promise<void>;
+  status(text: string): void;
+}
+
+/** The first line of a result's text: the model's view says why there is nothing to draw. */
+export function firstText(result: ToolResult): string {
+  const text = result.content?.find((c) => c.type === "text" && typeof c.text === "string")?.text ?? "";
+  return text.split("\n")[0]!.slice(0, 300);
+}
+
+/**
+ * The checks every view makes before drawing: an error result, a result without a `view` of this
+ * kind, or one whose payload `check` finds wrong, each becomes the message shown instead.
+ */
+export function viewOf(
+  result: ToolResult,
+  kind: string,
+  noun: { missing: string; title: string; subject: string },
+  check: (v: Record<string, unknown>) => string | null,
+): { view: Record<string, unknown> } | { message: string } {
+  if (result.isError) return { message: firstText(result) || "The tool reported an error." };
+  const v = result.structuredContent?.["view"] as Record<string, unknown> | undefined;
+  if (!v || typeof v !== "object") {
+    const why = firstText(result);
+    return { message: why ? `Nothing to draw. ${why}` : `Nothing to draw: the result carries no ${noun.missing}.` };
+  }
+  if (v["kind"] !== kind) return { message: `This result is not a ${noun.title}.` };
+  const problem = check(v);
+  return problem ? { message: `This ${noun.subject} cannot be drawn: ${problem}.` } : { view: v };
+}
+
+export function showMessage(root: HTMLElement, text: string, kind: "info" | "error" = "info"): void {
+  root.replaceChildren();
+  const box = document.createElement("div");
+  box.className = `msg ${kind}`;
+  box.textContent = text;
+  root.append(box);
+}
+
+export function decodeBase64(b64: string): Uint8Array {
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** A host colour (which may be a light-dark() pair) resolved to what the page shows. */
+function resolveColor(variable: string, fallback: string): string {
+  const probe = document.createElement("span");
+  probe.style.color = `var(${variable}, ${fallback})`;
+  probe.style.display = "none";
+  document.body.append(probe);
+  const color = getComputedStyle(probe).color;
+  probe.remove();
+  return color || fallback;
+}
+
+function hostTheme(context: HostContext): Theme {
+  const dark = context.theme ? context.theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
+  const root = document.documentElement;
+  root.style.colorScheme = dark ? "dark" : "light";
+  root.dataset.theme = dark ? "dark" : "light";
+  for (const [name, value] of Object.entries(context.styles?.variables ?? {})) {
+    if (name.startsWith("--") && typeof value === "string") root.style.setProperty(name, value);
+  }
+  const base = dark ? DARK : LIGHT;
+  const font = getComputedStyle(root).getPropertyValue("--font-sans").trim();
+  return {
+    ...base,
+    background: resolveColor("--color-background-primary", base.background),
+    text: resolveColor("--color-text-primary", base.text),
+    muted: resolveColor("--color-text-secondary", base.muted),
+    grid: resolveColor("--color-border-tertiary", base.grid),
+    font: font || "system-ui, -apple-system, 'Segoe UI', sans-serif",
+  };
+}
+
+export function start<V>(app: ViewApp<V>): void {
+  const root = document.getElementById("app")!;
+  const bridge = new Bridge();
+  let context: HostContext = {};
+  let theme = hostTheme(context);
+  let current: V | null = null;
+  let lastSize = "";
+
+  const size = (): Size => {
+    const width = Math.max(320, Math.floor(root.clientWidth || window.innerWidth || 640));
+    const fixed = context.containerDimensions?.height;
+    const max = context.containerDimensions?.maxHeight;
+    let height = Math.round(Math.min(520, Math.max(300, width * 0.58)));
+    if (fixed) height = Math.max(240, fixed - 44);
+    else if (max) height = Math.min(height, Math.max(240, max - 44));
+    return { width, height };
+  };
+
+  const reportSize = () => {
+    const el = document.documentElement;
+    const next = `${el.scrollWidth}x${el.scrollHeight}`;
+    if (next === lastSize) return;
+    lastSize = next;
+    bridge.notify("ui/notifications/size-changed", { width: el.scrollWidth, height: el.scrollHeight });
+  };
+
+  const draw = () => {
+    if (current === null) return reportSize();
+    try {
+      app.render(root, current, size(), theme, shell);
+    } catch (error) {
+      current = null;
+      showMessage(root, `This result cannot be drawn: ${error instanceof Error ? error.message : String(error)}`, "error");
+    }
+    reportSize();
+  };
+
+  const show = (result: unknown) => {
+    let accepted: Accepted<V>;
+    try {
+      accepted = app.accept((result && typeof result === "object" ? result : {}) as ToolResult);
+    } catch (error) {
+      accepted = { message: `This result cannot be drawn: ${error instanceof Error ? error.message : String(error)}.` };
+    }
+    if ("message" in accepted) {
+      current = null;
+      showMessage(root, accepted.message, (result as ToolResult | null)?.isError ? "error" : "info");
+      reportSize();
+      return;
+    }
+    current = accepted.view;
+    draw();
+  };
+
+  const shell: Shell = {
+    async callTool(name, args) {
+      shell.status("Loading…");
+      try {
+        show(await bridge.request("tools/call", { name, arguments: args }));
+      } catch (error) {
+        shell.status(`The host could not run ${name}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    },
+    status(text) {
+      const el = root.querySelector<HTMLElement>(".status");
+      if (el) el.textContent = text;
+    },
+  };
+
+  bridge.on("ui/notifications/tool-input", () => {
+    if (current === null) showMessage(root, "Loading…");
+  });
+  bridge.on("ui/notifications/tool-result", (params) => show(params));
+  bridge.on("ui/notifications/tool-cancelled", (params) => {
+    current = null;
+    const reason = typeof params?.["reason"] === "string" ? `: ${params["reason"]}` : "";
+    showMessage(root, `The tool call was cancelled${reason}.`);
+    reportSize();
+  });
+  bridge.on("ui/notifications/host-context-changed", (params) => {
+    context = { ...context, ...(params as HostContext) };
+    theme = hostTheme(context);
+    draw();
+  });
+
+  let pending = 0;
+  window.addEventListener("resize", () => {
+    cancelAnimationFrame(pending);
+    pending = requestAnimationFrame(draw);
+  });
+
+  showMessage(root, "Waiting for the tool result…");
+  bridge
+    .connect(app.name)
+    .then((hostContext) => {
+      context = hostContext;
+      theme = hostTheme(context);
+      draw();
+    })
+    .catch((error: unknown) => {
+      showMessage(root, `Could not connect to the host: ${error instanceof Error ? error.message : String(error)}`, "error");
+    });
+}
+
+/** A tooltip and crosshair over a chart; returns the element to fill. */
+export function hoverLayer(container: HTMLElement): { tip: HTMLElement; vline: HTMLElement; hline: HTMLElement; hide(): void } {
+  const tip = document.createElement("div");
+  tip.className = "tip";
+  const vline = document.createElement("div");
+  vline.className = "cross v";
+  const hline = document.createElement("div");
+  hline.className = "cross h";
+  container.append(vline, hline, tip);
+  const hide = () => {
+    tip.style.display = vline.style.display = hline.style.display = "none";
+  };
+  hide();
+  return { tip, vline, hline, hide };
+}
+
+export function placeTip(tip: HTMLElement, x: number, y: number, bounds: Size): void {
+  tip.style.display = "block";
+  const w = tip.offsetWidth;
+  const h = tip.offsetHeight;
+  tip.style.left = `${x + 14 + w > bounds.width ? x - 14 - w : x + 14}px`;
+  tip.style.top = `${Math.min(bounds.height - h - 4, Math.max(4, y - h / 2))}px`;
+}
