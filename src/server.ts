@@ -4,16 +4,20 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { ErrorCode, ListToolsRequestSchema, McpError, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { InProcessBackend } from "./backend/inprocess/backend.js";
 import type { Backend, BackendContext } from "./backend/types.js";
 import type { Config } from "./config.js";
 import { PROMPT_COMPLETERS, registerPrompts } from "./prompts/index.js";
 import { installCompletions } from "./resources/completions.js";
 import { registerResources, TEMPLATE_COMPLETERS } from "./resources/index.js";
 import { runTool, type ToolContext } from "./tools/define-tool.js";
+import { errorResult } from "./tools/errors.js";
+import { droppedArgument } from "./tools/validation.js";
 import { allTools } from "./tools/index.js";
 import { toolListing, type ListedTool } from "./tools/listing.js";
 import { DATES_NOTE } from "./tools/params.js";
+import { NO_JSON_SCHEMA_VALIDATION } from "./json-schema.js";
+import { installLogging, type McpLogChannel } from "./mcp-logging.js";
+import { registerViews, rendersViews, viewUri } from "./resources/views.js";
 
 export const SERVER_NAME = "crypto-metrics-mcp";
 
@@ -28,21 +32,13 @@ export const INSTRUCTIONS =
 
 export interface CreateServerOptions {
   backend: Backend;
-  /** The configured key, redacted from any text that reaches a client. */
-  config?: Pick<Config, "apiKey">;
+  /** The configured key, redacted from any text that reaches a client; "now" of the data, for the prompts' dates. */
+  config?: Pick<Config, "apiKey"> & Partial<Pick<Config, "now">>;
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/**
- * The real service over HTTP when a base URL is configured, else the in-process service. The HTTP
- * client (undici) is imported only then: loading it costs a fifth of a stdio server's start.
- */
-export async function createBackend(config: Config): Promise<Backend> {
-  if (!config.baseUrl) return InProcessBackend.create(config);
-  const { createHttpBackend } = await import("./backend/http/index.js");
-  return createHttpBackend(config);
-}
+export { createBackend } from "./backend/create.js";
 
 /**
  * Tools are registered with a permissive input schema so that our wrapper, not the SDK, validates
@@ -55,22 +51,39 @@ const RAW_ARGUMENTS = z.object({}).loose();
  * tools/list as served, per openWorld value. The HTTP transport builds a server per request, and
  * turning the zod schemas into JSON Schema was about half of that server's construction time.
  */
-const LISTINGS = new Map<boolean, ListedTool[]>();
+const LISTINGS = new Map<string, ListedTool[]>();
 
-function listedTools(openWorld: boolean): ListedTool[] {
-  let listed = LISTINGS.get(openWorld);
+/** Clients that do not render MCP Apps views get no `_meta.ui`: their tools/list stays as it was. */
+function listedTools(openWorld: boolean, ui: boolean): ListedTool[] {
+  const key = `${openWorld}:${ui}`;
+  let listed = LISTINGS.get(key);
   if (!listed) {
-    listed = allTools.map((tool) => toolListing(tool, openWorld));
-    LISTINGS.set(openWorld, listed);
+    listed = allTools.map((tool) => {
+      const listing = toolListing(tool, openWorld);
+      return ui && tool.view ? { ...listing, _meta: { ui: { resourceUri: viewUri(tool.view) } } } : listing;
+    });
+    LISTINGS.set(key, listed);
   }
   return listed;
+}
+
+const LOGGING = new WeakMap<McpServer, McpLogChannel>();
+
+/** The server's MCP log channel (logging/setLevel and notifications/message). */
+export function loggingOf(server: McpServer): McpLogChannel {
+  return LOGGING.get(server)!;
 }
 
 export function createServer({ backend, config }: CreateServerOptions): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, title: "Crypto Metrics", version: SERVER_VERSION },
     // Bounds the work zod does on hostile argument objects (GHSA-46jr-4wx8-v453).
-    { instructions: INSTRUCTIONS, maxToolInputElements: 512 },
+    {
+      capabilities: { logging: {} },
+      instructions: INSTRUCTIONS,
+      maxToolInputElements: 512,
+      jsonSchemaValidator: NO_JSON_SCHEMA_VALIDATION,
+    },
   );
   const openWorld = backend.kind === "http";
   for (const tool of allTools) {
@@ -83,14 +96,17 @@ export function createServer({ backend, config }: CreateServerOptions): McpServe
         outputSchema: tool.output,
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: openWorld },
       },
-      (args, extra) => runTool(tool, args, toolContext(backend, extra, config?.apiKey)),
+      (args, extra) => runTool(tool, args, { ...toolContext(backend, extra, config?.apiKey), ui: rendersViews(server) }),
     );
   }
-  const listed = listedTools(openWorld);
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  // Built on the first tools/list, not at start: a call-only client never pays for JSON Schema.
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(openWorld, rendersViews(server)) }));
   registerResources(server, backend);
-  registerPrompts(server);
+  registerViews(server, backend);
+  registerPrompts(server, config?.now);
   installCompletions(server, PROMPT_COMPLETERS, TEMPLATE_COMPLETERS);
+  LOGGING.set(server, installLogging(server));
+  refuseDroppedArguments(server);
   // Last: it wraps every request handler registered so far.
   invalidParamsAsCallerErrors(server);
   return server;
@@ -124,6 +140,20 @@ function invalidParamsAsCallerErrors(server: McpServer): void {
   }
 }
 
+/** tools/call sees the raw request here, before the SDK's schema drops an own "__proto__" argument. */
+function refuseDroppedArguments(server: McpServer): void {
+  const handlers = (server.server as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  if (!(handlers instanceof Map)) return;
+  const call = (handlers as Map<string, RequestHandler>).get("tools/call");
+  if (!call) return;
+  handlers.set("tools/call", async (request: unknown, extra: unknown) => {
+    const params = (request as { params?: { name?: unknown; arguments?: unknown } }).params;
+    const tool = allTools.find((t) => t.name === params?.name);
+    const refused = tool && droppedArgument(tool, params?.arguments);
+    return refused ? errorResult(refused, { tool: tool.name }) : call(request, extra);
+  });
+}
+
 function toolContext(backend: Backend, extra: Extra, configuredKey: string | undefined): ToolContext {
   const apiKey = extra.authInfo?.token;
   const call: BackendContext = { signal: extra.signal };
@@ -131,6 +161,8 @@ function toolContext(backend: Backend, extra: Extra, configuredKey: string | und
   const progressToken = extra._meta?.progressToken;
   if (progressToken !== undefined) {
     call.onProgress = ({ done, total, message }) => {
+      // Once the request is over (its transport closed) the server may be serving another caller.
+      if (extra.signal.aborted) return;
       void extra
         .sendNotification({
           method: "notifications/progress",

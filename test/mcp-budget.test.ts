@@ -16,11 +16,12 @@ afterAll(async () => {
 });
 
 describe("token budgets", () => {
-  it("keeps tools/list and the instructions within 1,200 tokens", async () => {
+  it("keeps tools/list and the instructions within 1,300 tokens with six tools", async () => {
     const listed = await f.client.listTools();
     expect(f.client.getInstructions()).toBe(INSTRUCTIONS);
     const total = tokens(JSON.stringify({ tools: listed.tools })) + tokens(INSTRUCTIONS);
-    expect(total).toBeLessThanOrEqual(1_200);
+    expect(listed.tools).toHaveLength(6);
+    expect(total).toBeLessThanOrEqual(1_300);
   });
 
   const defaults: Array<[string, Record<string, unknown>, number]> = [
@@ -34,11 +35,24 @@ describe("token budgets", () => {
     ["get_metrics_variation", { asset: "btc" }, 1_500],
     ["get_liquidation_heatmap", { asset: "btc" }, 2_000],
     ["get_liquidation_heatmap", { asset: "btc", include_matrix: true, top_k: 10 }, 2_000],
+    ["get_ohlcv", { metric: "price", asset: "btc" }, 1_500],
+    ["compare", { metric: "price", assets: ["btc", "eth", "sol", "xrp", "bnb", "doge", "ada", "link"] }, 1_500],
+    ["compare", { metric: "derivatives/Volume_usd", assets: ["btc", "eth", "sol", "xrp", "bnb", "doge", "ada", "link"] }, 1_500],
+    ["compare", { asset: "btc", metrics: ["price", "lifespan/Lth_mvrv", "exchange_flow/exchange_reserve", "holder_supply/sth_supply_in_profit"] }, 1_500],
   ];
   it.each(defaults)("%s %j answers within its budget", async (name, args, budget) => {
     const r = await f.call(name, args);
     expect(r.isError).toBeFalsy();
     expect(tokens(textOf(r))).toBeLessThanOrEqual(budget);
+  });
+
+  it("answers a 60-day 1-minute price series in about the size of a 1-day one", async () => {
+    const base = { metric: "price", asset: "btc", timeframe: "1m", endDate: "2025-12-28T00:00:00Z" };
+    const day = await f.call("get_ohlcv", { ...base, startDate: "2025-12-27T00:00:00Z" });
+    const sixty = await f.call("get_ohlcv", { ...base, startDate: "2025-10-29T00:00:00Z" });
+    expect(day.isError).toBeFalsy();
+    expect(sixty.isError).toBeFalsy();
+    expect(tokens(textOf(sixty)) / tokens(textOf(day))).toBeLessThanOrEqual(1.3);
   });
 
   it("answers a 60-day 1-minute series in about the size of a 1-day one", async () => {

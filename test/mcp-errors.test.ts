@@ -22,12 +22,23 @@ async function creditsLeft(f: Fixture): Promise<number> {
 }
 
 describe("asset and metric errors", () => {
-  it("answers an unknown asset with did-you-mean and the metric's coverage", async () => {
+  it("answers an unknown asset with did-you-mean among the metric's coverage only", async () => {
     const f = await fixture();
-    const r = await f.call("get_series", { metric: "lifespan/Cvdd", asset: "ethh" });
+    const r = await f.call("get_series", { metric: "lifespan/Cvdd", asset: "btcc" });
     expect(r.isError).toBe(true);
-    expect(textOf(r)).toBe('Asset "ethh" is not covered by lifespan/Cvdd (covers bch, btc, dash, doge, ltc, zec). Did you mean "eth"? list_assets shows coverage.');
-    expect(errorOf(r)).toMatchObject({ code: "unknown_asset", retryable: false, parameter: "asset", suggestions: ["eth"] });
+    expect(textOf(r)).toBe('Asset "btcc" is not covered by lifespan/Cvdd (covers bch, btc, dash, doge, ltc, zec). Did you mean "btc" (Bitcoin)? list_assets shows coverage.');
+    expect(errorOf(r)).toMatchObject({ code: "unknown_asset", retryable: false, parameter: "asset", suggestions: ["btc"] });
+    // eth is near "ethh" but Cvdd does not cover it: proposing it would only fail again.
+    const near = await f.call("get_series", { metric: "lifespan/Cvdd", asset: "ethh" });
+    expect(textOf(near)).toBe('Asset "ethh" is not covered by lifespan/Cvdd (covers bch, btc, dash, doge, ltc, zec). list_assets shows coverage.');
+  });
+
+  it("reads the names people use: a covered one is proposed, an uncovered one explained", async () => {
+    const f = await fixture();
+    expect(textOf(await f.call("get_series", { metric: "lifespan/Cvdd", asset: "dogecoin" }))).toContain('Did you mean "doge" (Dogecoin)?');
+    expect(textOf(await f.call("get_series", { metric: "lifespan/Cvdd", asset: "Ethereum" }))).toContain('"ethereum" is the name of eth, which lifespan/Cvdd does not cover.');
+    const spaced = await f.call("get_ohlcv", { metric: "derivatives/Volume_usd", asset: "shiba inu" });
+    expect(errorOf(spaced)).toMatchObject({ code: "invalid_arguments", suggestions: ["shib"] });
   });
 
   it("points a real ticker outside the coverage at its other metrics", async () => {

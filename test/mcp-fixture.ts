@@ -46,14 +46,16 @@ export function writeKeys(dir: string): string {
  * `key` is the key the in-process backend uses when a call carries none (as with stdio, where the
  * configured CRYPTO_METRICS_API_KEY applies); by default the keys file's generous "demo-key".
  */
-export async function connect(options: { key?: string; backend?: InProcessBackend } = {}): Promise<Fixture> {
+export async function connect(options: { key?: string; backend?: InProcessBackend; ui?: boolean } = {}): Promise<Fixture> {
   const dir = tempDir();
   const keysFile = writeKeys(dir);
   const stateDir = join(dir, "state");
   const backend =
-    options.backend ?? InProcessBackend.create({ apiKey: options.key ?? "demo-key", keysFile, stateDir, now: () => NOW });
-  const server = createServer({ backend, config: { apiKey: options.key ?? "demo-key" } });
-  const client = new Client({ name: "mcp-test", version: "1.0.0" });
+    options.backend ?? await InProcessBackend.create({ apiKey: options.key ?? "demo-key", keysFile, stateDir, now: () => NOW });
+  const server = createServer({ backend, config: { apiKey: options.key ?? "demo-key", now: () => NOW } });
+  // `ui`: the client declares the MCP Apps extension, as hosts that render views do.
+  const capabilities = options.ui ? { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } : {};
+  const client = new Client({ name: "mcp-test", version: "1.0.0" }, { capabilities });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await Promise.all([client.connect(clientSide), server.connect(serverSide)]);
   // The SDK client validates structuredContent against the advertised output schemas once it has listed the tools.

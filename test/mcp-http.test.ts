@@ -20,7 +20,7 @@ let strict: RunningHttpServer;
 
 beforeAll(async () => {
   const dir = tempDir("cm-http-");
-  backend = InProcessBackend.create({ apiKey: "demo-key", keysFile: writeKeys(dir), stateDir: join(dir, "state"), now: () => NOW });
+  backend = await InProcessBackend.create({ apiKey: "demo-key", keysFile: writeKeys(dir), stateDir: join(dir, "state"), now: () => NOW });
   open = await startHttpServer({ backend, host: "127.0.0.1", port: 0, requireKey: false, apiKey: "demo-key" });
   strict = await startHttpServer({ backend, host: "127.0.0.1", port: 0, requireKey: true });
 });
@@ -103,7 +103,7 @@ describe("Streamable HTTP transport", () => {
     expect(res.status).toBe(401);
     expect(res.headers["www-authenticate"]).toBe("Bearer");
     const client = await session(strict.url, "second-key");
-    expect((await client.listTools()).tools).toHaveLength(5);
+    expect((await client.listTools()).tools).toHaveLength(6);
     await client.close();
   });
 
@@ -119,7 +119,7 @@ describe("Streamable HTTP transport", () => {
 describe("progress", () => {
   it("forwards a paged backend's progress as notifications/progress", async () => {
     const dir = tempDir("cm-progress-");
-    const service = createInProcessService({ apiKey: "demo-key", keysFile: writeKeys(dir), stateDir: join(dir, "state"), now: () => NOW });
+    const service = await createInProcessService({ apiKey: "demo-key", keysFile: writeKeys(dir), stateDir: join(dir, "state"), now: () => NOW });
     const rest = await startRestServer(service, { host: "127.0.0.1", port: 0 });
     const upstream = new HttpBackend({ baseUrl: rest.url, apiKey: "demo-key", paging: { perWindow: 500 }, now: () => NOW });
     const server = createServer({ backend: upstream });
@@ -139,6 +139,6 @@ describe("progress", () => {
     await client.close();
     await upstream.close();
     await rest.close();
-    service.close();
+    await service.close();
   });
 });

@@ -1,5 +1,5 @@
 // tools/list: a committed snapshot (a changed description shows up in review), annotations,
-// flat strict schemas with bounded strings, and the units list covering all 24 series ids.
+// flat strict schemas with bounded strings, and every series' unit stated where a model reads it.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { z } from "zod";
@@ -8,7 +8,7 @@ import { HttpBackend } from "../src/backend/http/index.js";
 import { ENDPOINTS, SERIES_IDS } from "../src/catalog/index.js";
 import { createServer } from "../src/server.js";
 import { allTools } from "../src/tools/index.js";
-import { metricsByUnit } from "../src/tools/metric-list.js";
+import { listAssets } from "../src/tools/list-assets.js";
 import { connect, type Fixture } from "./mcp-fixture.js";
 
 let f: Fixture;
@@ -25,9 +25,9 @@ describe("tools/list", () => {
     expect(tools).toMatchSnapshot();
   });
 
-  it("lists the five contract tools with read-only, idempotent, non-destructive, closed-world annotations", async () => {
+  it("lists the six contract tools with read-only, idempotent, non-destructive, closed-world annotations", async () => {
     const { tools } = await f.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["list_assets", "get_series", "get_ohlcv", "get_metrics_variation", "get_liquidation_heatmap"]);
+    expect(tools.map((t) => t.name)).toEqual(["list_assets", "get_series", "get_ohlcv", "get_metrics_variation", "get_liquidation_heatmap", "compare"]);
     for (const t of tools) {
       expect(t.title).toBeTruthy();
       expect(t.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
@@ -52,10 +52,11 @@ describe("tools/list", () => {
     const args = Object.fromEntries(tools.map((t) => [t.name, Object.keys(t.inputSchema.properties ?? {})]));
     expect(args).toEqual({
       list_assets: ["metric", "asset", "search"],
-      get_series: ["metric", "asset", "startDate", "endDate", "entity_name", "max_points"],
-      get_ohlcv: ["metric", "asset", "timeframe", "exchange", "symbol", "market_type", "startDate", "endDate", "max_points"],
+      get_series: ["metric", "asset", "startDate", "endDate", "entity_name", "max_points", "resample", "chart"],
+      get_ohlcv: ["metric", "asset", "timeframe", "exchange", "symbol", "market_type", "startDate", "endDate", "max_points", "resample", "chart"],
       get_metrics_variation: ["asset"],
-      get_liquidation_heatmap: ["asset", "timeframe", "lookback", "scope", "exchange", "top_k", "include_matrix"],
+      get_liquidation_heatmap: ["asset", "timeframe", "lookback", "scope", "exchange", "top_k", "include_matrix", "chart"],
+      compare: ["metric", "assets", "asset", "metrics", "startDate", "endDate", "timeframe", "max_points", "chart"],
     });
     const series = tools.find((t) => t.name === "get_series")!.inputSchema.properties as Record<string, { enum?: string[] }>;
     expect(series.metric!.enum).toEqual(SERIES_IDS);
@@ -63,34 +64,29 @@ describe("tools/list", () => {
 });
 
 describe("tool definitions", () => {
-  it("are flat, strict objects with a length cap on every string", () => {
+  it("are flat, strict objects with a length cap on every string (lists hold capped strings only)", () => {
     for (const tool of allTools) {
-      const json = z.toJSONSchema(tool.input) as { properties: Record<string, { type?: string; maxLength?: number; enum?: unknown[] }>; additionalProperties?: boolean };
+      const json = z.toJSONSchema(tool.input, { io: "input" }) as {
+        properties: Record<string, { type?: string; maxLength?: number; maxItems?: number; enum?: unknown[]; items?: { type?: string; maxLength?: number } }>;
+        additionalProperties?: boolean;
+      };
       expect(json.additionalProperties, tool.name).toBe(false);
       for (const [name, prop] of Object.entries(json.properties)) {
         expect(prop.type, `${tool.name}.${name}`).not.toBe("object");
-        expect(prop.type, `${tool.name}.${name}`).not.toBe("array");
+        if (prop.type === "array") {
+          expect(prop.items?.type, `${tool.name}.${name}`).toBe("string");
+          expect(prop.items?.maxLength, `${tool.name}.${name}`).toBeLessThanOrEqual(64);
+          expect(prop.maxItems, `${tool.name}.${name}`).toBeLessThanOrEqual(16);
+        }
         if (prop.type === "string" && !prop.enum) expect(prop.maxLength, `${tool.name}.${name}`).toBeLessThanOrEqual(64);
       }
     }
   });
 
-  it("name every series id with its unit in get_series' description", () => {
-    const list = metricsByUnit();
-    const [defaultUnit, ...groups] = list.split("; ");
-    const unitOf = new Map<string, string>();
-    for (const group of groups) {
-      const [unit, members] = group.split(": ") as [string, string];
-      for (const member of members.split(", ")) unitOf.set(member, unit);
+  it("state every series' unit in its answer and in list_assets, not in get_series' description", async () => {
+    for (const e of ENDPOINTS.filter((x) => x.kind === "series")) {
+      const { text } = await listAssets.handle({ metric: e.id }, undefined as never);
+      expect(text, e.id).toContain(`unit ${e.unit}`);
     }
-    const labelOf = (segment: string) => {
-      for (const [member, unit] of unitOf) {
-        if (member === segment || (member.endsWith("*") && segment.startsWith(member.slice(0, -1))) || (member.startsWith("*") && segment.endsWith(member.slice(1)))) return unit;
-      }
-      return defaultUnit!.replace(" unless noted", "");
-    };
-    const expected: Record<string, string> = { "native units": "coins", addresses: "count", "USD per TH/s per day": "USD" };
-    for (const e of ENDPOINTS.filter((x) => x.kind === "series")) expect(labelOf(e.segment), e.id).toBe(expected[e.unit] ?? e.unit);
-    expect(allTools.find((t) => t.name === "get_series")!.description).toContain(list);
   });
 });

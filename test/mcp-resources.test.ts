@@ -27,7 +27,7 @@ describe("resources", () => {
       asset_sets: Record<string, { size?: number }>;
       output_schemas: Record<string, { properties: Record<string, unknown> }>;
     };
-    expect(Object.keys(doc.output_schemas)).toEqual(["list_assets", "get_series", "get_ohlcv", "get_metrics_variation", "get_liquidation_heatmap"]);
+    expect(Object.keys(doc.output_schemas)).toEqual(["list_assets", "get_series", "get_ohlcv", "get_metrics_variation", "get_liquidation_heatmap", "compare"]);
     expect(doc.output_schemas.get_series!.properties.digest).toMatchObject({ type: "object" });
     expect(doc.endpoints).toHaveLength(ENDPOINTS.length);
     expect(doc.venues).toEqual([...VENUES]);
@@ -40,6 +40,8 @@ describe("resources", () => {
       "crypto-metrics://series/{asset}/{group}/{segment}{?startDate,endDate,timeframe,exchange,symbol,market_type,entity_name}",
       "crypto-metrics://heatmap/{asset}{?timeframe,lookback,scope,exchange}",
       "crypto-metrics://variation/{asset}",
+      "crypto-metrics://chart/heatmap/{asset}.png{?timeframe,lookback,scope,exchange}",
+      "crypto-metrics://chart/series/{asset}/{group}/{segment}.png{?startDate,endDate,timeframe,exchange,symbol,market_type,entity_name}",
     ]);
   });
 
@@ -63,7 +65,7 @@ describe("resources", () => {
   });
 
   it("answers a read for an uncovered asset with the tools' did-you-mean text", async () => {
-    await expect(read("crypto-metrics://series/ethh/lifespan/Cvdd")).rejects.toThrow(/not covered by lifespan\/Cvdd .*Did you mean "eth"\?/);
+    await expect(read("crypto-metrics://series/btcc/lifespan/Cvdd")).rejects.toThrow(/not covered by lifespan\/Cvdd .*Did you mean "btc" \(Bitcoin\)\?/);
     await expect(read("crypto-metrics://series/btc/lifespan/Nope")).rejects.toThrow(/Unknown metric "lifespan\/Nope"/);
     await expect(read("crypto-metrics://heatmap/btc?colour=red")).rejects.toThrow(/not found/);
   });
@@ -78,6 +80,14 @@ describe("completions", () => {
     expect(await complete(SERIES, "asset", "b", { group: "lifespan", segment: "Cvdd" })).toEqual(["bch", "btc"]);
     expect(await complete(SERIES, "asset", "e", { group: "lifespan", segment: "Lth_mvrv" })).toEqual([]);
     expect(await complete(SERIES, "asset", "bt")).toContain("btc");
+  });
+
+  it("completes names people use to the tickers they name, within the metric's coverage", async () => {
+    expect(await complete(SERIES, "asset", "bitc", { group: "lifespan", segment: "Cvdd" })).toEqual(["bch", "btc"]);
+    expect(await complete(SERIES, "asset", "dogeco", { group: "lifespan", segment: "Cvdd" })).toEqual(["doge"]);
+    expect(await complete(SERIES, "asset", "ether", { group: "lifespan", segment: "Cvdd" })).toEqual([]);
+    const prompt = await f.client.complete({ ref: { type: "ref/prompt", name: "asset_brief" }, argument: { name: "asset", value: "ethere" } });
+    expect(prompt.completion.values).toContain("eth");
   });
 
   it("completes an unknown prompt, template or argument to nothing instead of failing", async () => {
@@ -113,6 +123,20 @@ describe("prompts", () => {
     expect(text).toContain("get_series metric=exchange_flow/exchange_reserve asset=eth");
     expect(text).toContain("get_metrics_variation asset=eth");
     expect(text).not.toContain("Lth_mvrv");
+    // Concrete dates from the service's now (2025-12-28T12:00Z in the fixture), not placeholders.
+    expect(text).toContain("get_ohlcv metric=price asset=eth startDate=2024-12-28");
+    expect(text).toContain("get_ohlcv metric=derivatives/Volume_usd asset=eth startDate=2025-09-29");
+    expect(text).not.toMatch(/<[^>]*ago>/);
+  });
+
+  it("plans only calls that cover the asset", async () => {
+    // usdc: on-chain series and no derivatives: no price, volume, variation or heatmap step.
+    const { messages } = await f.client.getPrompt({ name: "asset_brief", arguments: { asset: "usdc" } });
+    const text = (messages[0]!.content as { text: string }).text;
+    expect(text).toContain("get_series metric=exchange_flow/exchange_reserve asset=usdc startDate=2024-12-28");
+    expect(text).not.toMatch(/get_ohlcv|get_liquidation_heatmap|get_metrics_variation/);
+    const liq = await f.client.getPrompt({ name: "liquidation_risk_brief", arguments: { asset: "btc" } });
+    expect((liq.messages[0]!.content as { text: string }).text).toContain("timeframe=1h startDate=2025-12-25T12:00:00Z");
   });
 
   it("builds a liquidation brief for the given timeframe", async () => {
@@ -123,7 +147,8 @@ describe("prompts", () => {
   it("refuses an unknown asset with a suggestion, and completes the asset argument", async () => {
     await expect(f.client.getPrompt({ name: "asset_brief", arguments: { asset: "soll" } })).rejects.toThrow(/Did you mean "sol"\?/);
     const { completion } = await f.client.complete({ ref: { type: "ref/prompt", name: "liquidation_risk_brief" }, argument: { name: "asset", value: "et" } });
-    expect(completion.values).toEqual(["etc", "eth", "ethfi"]);
+    // Tickers by prefix first, then those whose name starts so (Ethena, Ethereum Name Service).
+    expect(completion.values).toEqual(["etc", "eth", "ethfi", "ena", "ens"]);
     const brief = await f.client.complete({ ref: { type: "ref/prompt", name: "asset_brief" }, argument: { name: "asset", value: "all_" } });
     expect(brief.completion.values).toEqual(["all_stablecoins"]);
   });

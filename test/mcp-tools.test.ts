@@ -46,17 +46,19 @@ describe("list_assets", () => {
     expect(r.structuredContent).toMatchObject({ view: "metric", assets: [...SET_L1] });
   });
 
-  it("describes the open set of TxTfrValMedNtv instead of listing members", async () => {
+  it("the open set of TxTfrValMedNtv is every known ticker, not any string", async () => {
     const r = await f.call("list_assets", { metric: "transactions/TxTfrValMedNtv", asset: "anything_new" });
-    expect(textOf(r)).toMatch(/any lowercase ticker/);
-    expect(r.structuredContent).toMatchObject({ covered: true });
+    expect(textOf(r)).toMatch(/every ticker the catalog knows/);
+    expect(r.structuredContent).toMatchObject({ covered: false });
+    const known = await f.call("list_assets", { metric: "transactions/TxTfrValMedNtv", asset: "usdt_omni" });
+    expect(known.structuredContent).toMatchObject({ covered: true });
   });
 
   it("lists the endpoints that cover an asset, grouped by tool", async () => {
     const r = await f.call("list_assets", { asset: "ETH" });
     const ids = (r.structuredContent as { endpoints: Array<{ id: string }> }).endpoints.map((e) => e.id);
     expect(ids).toEqual(endpointsForAsset("eth").map((e) => e.id));
-    expect(textOf(r)).toMatch(/^eth: \d+ endpoints/);
+    expect(textOf(r)).toMatch(/^eth \(Ethereum\): \d+ endpoints and price\./);
     expect(textOf(r)).not.toContain("lifespan/Lth_mvrv");
   });
 
@@ -110,7 +112,11 @@ describe("get_ohlcv", () => {
     const d = (r.structuredContent as Structured).digest;
     expect(d.count).toBe(rows.length);
     expect(d.max.value).toBe(Math.max(...rows.map((x) => x.volume_usd as number)));
-    expect(textOf(r)).toContain(`max ${formatNumber(d.max.value, "USD")}`);
+    // A flow: its largest bucket is the peak, written in the answer's one scale.
+    const peak = /peak bucket \$([\d,.]+)([KMBT]?) \(([^)]+)\)/.exec(textOf(r))!;
+    const scale = { "": 1, K: 1e3, M: 1e6, B: 1e9, T: 1e12 }[peak[2]!]!;
+    expect(Math.abs(Number(peak[1]!.replace(/,/g, "")) * scale - d.max.value)).toBeLessThanOrEqual(0.5 * scale);
+    expect(peak[3]).toBe(d.max.time.slice(0, 16).replace("T", " "));
     expect((r.structuredContent as Structured).timeframe).toBe("1h");
   });
 

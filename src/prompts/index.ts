@@ -5,7 +5,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import {
-  CANONICAL_LOOKBACK, coverage, covers, endpointById, HEATMAP_ID, KNOWN_ASSETS, TIMEFRAMES, VARIATION_ID, type Endpoint, type Timeframe,
+  CANONICAL_LOOKBACK, coverage, covers, DAY_MS, endpointById, HEATMAP_ID, KNOWN_ASSETS, PRICE, TIMEFRAMES, VARIATION_ID, type Endpoint, type Timeframe,
 } from "../catalog/index.js";
 import { completeAssetFor, completeSeriesAsset, type CompleterTable } from "../resources/completions.js";
 import { closest, normalizeAsset } from "../tools/coverage.js";
@@ -50,11 +50,25 @@ export const PROMPT_COMPLETERS: CompleterTable = {
   },
 };
 
+/** The date `days` before now, as a startDate (YYYY-MM-DD, UTC). */
+function daysAgo(nowMs: number, days: number): string {
+  return new Date(nowMs - days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** An hour-aligned instant `hours` before now, as a startDate. */
+function hoursAgo(nowMs: number, hours: number): string {
+  return `${new Date(Math.floor(nowMs / 3_600_000) * 3_600_000 - hours * 3_600_000).toISOString().slice(0, 16)}:00Z`;
+}
+
 function userMessage(text: string) {
   return { messages: [{ role: "user" as const, content: { type: "text" as const, text } }] };
 }
 
-export function registerPrompts(server: McpServer): void {
+/**
+ * `now` is the service's "now" (CRYPTO_METRICS_NOW when pinned, else the clock): the prompts write
+ * concrete dates from it, so a model need not guess today's date.
+ */
+export function registerPrompts(server: McpServer, now: () => number = Date.now): void {
   server.registerPrompt(
     "asset_brief",
     {
@@ -64,17 +78,19 @@ export function registerPrompts(server: McpServer): void {
     },
     ({ asset: raw }) => {
       const asset = knownAsset(raw, null);
+      const nowMs = now();
       const series = BRIEF_SERIES.filter((id) => covers(endpointById(id)!, asset));
       const steps = [
         `list_assets asset=${asset} — what is covered.`,
         covers(VARIATION, asset) ? `get_metrics_variation asset=${asset} — every metric's 24h move and 7-day trend.` : "",
-        covers(VOLUME, asset) ? `get_ohlcv metric=${VOLUME.id} asset=${asset} startDate=<90 days ago> — perpetuals volume trend.` : "",
-        ...series.map((id) => `get_series metric=${id} asset=${asset} startDate=<1 year ago> — ${endpointById(id)!.purpose}.`),
+        covers(PRICE, asset) ? `get_ohlcv metric=price asset=${asset} startDate=${daysAgo(nowMs, 365)} — price, its range, largest moves and volatility over a year.` : "",
+        covers(VOLUME, asset) ? `get_ohlcv metric=${VOLUME.id} asset=${asset} startDate=${daysAgo(nowMs, 90)} — perpetuals volume trend.` : "",
+        ...series.map((id) => `get_series metric=${id} asset=${asset} startDate=${daysAgo(nowMs, 365)} — ${endpointById(id)!.purpose}.`),
         covers(HEATMAP, asset) ? `get_liquidation_heatmap asset=${asset} — where liquidations cluster around the price.` : "",
       ].filter(Boolean);
       return userMessage(
         [
-          `Write a brief on ${asset} using the crypto-metrics tools. Call them in this order:`,
+          `Write a brief on ${asset} as of ${new Date(nowMs).toISOString().slice(0, 16).replace("T", " ")} UTC using the crypto-metrics tools. Call them in this order:`,
           ...steps.map((s, i) => `${i + 1}. ${s}`),
           "Then report in under 250 words: price and volume trend, the valuation/on-chain readings (with their dates and how the latest value compares with the range, e.g. the z-score), notable 24h movers, and the nearest liquidation clusters above and below with distance %.",
           "Quote only numbers the tools returned. If a call fails, follow its error text (it says whether to retry) and say what is missing.",
@@ -102,7 +118,7 @@ export function registerPrompts(server: McpServer): void {
         [
           `Assess liquidation risk for ${asset} using the crypto-metrics tools:`,
           `1. get_liquidation_heatmap asset=${asset} timeframe=${tf} top_k=5 (lookback defaults to ${CANONICAL_LOOKBACK[tf]}).`,
-          `2. get_ohlcv metric=${VOLUME.id} asset=${asset} timeframe=1h startDate=<3 days ago> — is activity rising into the clusters?`,
+          `2. get_ohlcv metric=${VOLUME.id} asset=${asset} timeframe=1h startDate=${hoursAgo(now(), 72)} — is activity rising into the clusters?`,
           `3. Optionally get_liquidation_heatmap asset=${asset} scope=exchange exchange=binance to compare one venue with the aggregate.`,
           "Report: the anchor price and time; the nearest and the largest cluster above and below (price band, distance %, share); the ±2 % and ±5 % above/below intensities and the imbalance; the top-trader long/short ratio against its range; which side a move would liquidate first and how far price must travel.",
           "Use only numbers the tools returned; say plainly when the map is thin or empty.",

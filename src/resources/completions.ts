@@ -2,7 +2,7 @@
 // one completion/complete handler answers at most 100 with the total and whether there are more.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CompleteRequestSchema, type CompleteResult } from "@modelcontextprotocol/sdk/types.js";
-import { coverage, endpointById, ENDPOINTS, KNOWN_ASSETS, type Endpoint } from "../catalog/index.js";
+import { ASSET_NAMES, coverage, endpointById, ENDPOINTS, KNOWN_ASSETS, normalizeName, type Endpoint } from "../catalog/index.js";
 
 /** The protocol's cap on values per completion response. */
 export const MAX_COMPLETIONS = 100;
@@ -35,9 +35,18 @@ export function installCompletions(server: McpServer, prompts: CompleterTable, t
   });
 }
 
-/** Assets the endpoint covers; the open set (and no endpoint) offers every known ticker. */
+/**
+ * Assets the endpoint covers whose ticker starts with the prefix, then those whose name or alias
+ * does ("bitc" → btc, "ether" → eth); the open set (and no endpoint) offers every known ticker.
+ */
 export function completeAssetFor(endpoint: Endpoint | undefined, prefix: string): string[] {
-  return byPrefix((endpoint && coverage(endpoint)) ?? KNOWN_ASSETS, prefix);
+  const pool = (endpoint && coverage(endpoint)) ?? KNOWN_ASSETS;
+  const byTicker = byPrefix(pool, prefix);
+  const q = normalizeName(prefix);
+  if (!q) return byTicker;
+  const seen = new Set(byTicker);
+  const byName = pool.filter((t) => !seen.has(t) && (ASSET_NAMES.get(t) ?? []).some((n) => normalizeName(n).startsWith(q)));
+  return [...byTicker, ...byName];
 }
 
 /** Assets the endpoint named by group/segment covers; every known ticker until both are known. */

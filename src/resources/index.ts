@@ -5,7 +5,7 @@ import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/proto
 import type { UriTemplate, Variables } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import { ErrorCode, McpError, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { endpointById, HEATMAP_ID, VARIATION_ID, type Endpoint } from "../catalog/index.js";
-import type { Backend, BackendContext, BackendRequest, TimeRecord } from "../backend/types.js";
+import { ServiceError, type Backend, type BackendContext, type BackendRequest, type TimeRecord } from "../backend/types.js";
 import { errorPayload } from "../tools/errors.js";
 import { normalizeAsset, requireCoverage, requireEndpoint } from "../tools/coverage.js";
 import { catalogDocument } from "./catalog.js";
@@ -104,7 +104,11 @@ function checkedAsset(endpoint: Endpoint, vars: Variables): string {
 
 function request(endpoint: Endpoint, asset: string, vars: Variables, pathVars: readonly string[]): BackendRequest {
   const query: Record<string, string> = {};
-  for (const [name, value] of Object.entries(vars)) if (!pathVars.includes(name)) query[name] = one(value);
+  for (const [name, value] of Object.entries(vars)) {
+    if (pathVars.includes(name)) continue;
+    if (Array.isArray(value)) throw new ServiceError(400, "invalid_parameter", `Query parameter "${name}" is repeated; give it once.`, { parameter: name });
+    query[name] = value ?? "";
+  }
   return { endpoint: endpoint.id, asset, query };
 }
 

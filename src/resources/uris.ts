@@ -59,7 +59,9 @@ export class QueryTolerantTemplate extends UriTemplate {
     if (q !== -1) {
       for (const [name, value] of new URLSearchParams(uri.slice(q + 1))) {
         if (!this.queryNames.has(name)) return null;
-        decoded[name] = value;
+        // A repeated parameter is kept as a list, for the reader to refuse as the REST face does.
+        const prior = decoded[name];
+        decoded[name] = prior === undefined ? value : [...(Array.isArray(prior) ? prior : [prior]), value];
       }
     }
     return decoded;

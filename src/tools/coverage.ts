@@ -2,6 +2,8 @@
 // asset is covered, and the did-you-mean errors when it is not (nothing is charged for these).
 import {
   ASSET_PATTERN,
+  assetName,
+  assetsByName,
   ENDPOINTS,
   KNOWN_ASSETS,
   coverage,
@@ -9,6 +11,7 @@ import {
   editDistance,
   endpointById,
   endpointsForAsset,
+  metricById,
   nearestAssets,
   nearestEndpoints,
   type Endpoint,
@@ -26,21 +29,41 @@ export const TOOL_OF_KIND: Record<EndpointKind, string> = {
 /** Coverage lists longer than this are summarised by size in error text. */
 const LIST_INLINE = 12;
 
-/** Trimmed, lowercased ticker; rejects what no endpoint could ever accept. */
-export function normalizeAsset(raw: string): string {
+/**
+ * Trimmed, lowercased ticker; rejects what no endpoint could ever accept. A name people use
+ * ("usd coin") is answered with its ticker, among those `endpoint` covers when one is given.
+ */
+export function normalizeAsset(raw: string, endpoint?: Endpoint): string {
   const asset = raw.trim().toLowerCase();
   if (!ASSET_PATTERN.test(asset)) {
+    const named = assetsByName(raw, endpoint ? (coverage(endpoint) ?? KNOWN_ASSETS) : KNOWN_ASSETS).slice(0, 3);
+    const elsewhere = named.length || !endpoint ? [] : assetsByName(raw).slice(0, 3);
+    const hint = named.length
+      ? ` Did you mean ${named.map(labelled).join(" or ")}?`
+      : elsewhere.length ? ` "${raw.slice(0, 40)}" is the name of ${elsewhere.join(", ")}, which ${endpoint!.id} does not cover.` : "";
     throw new ToolInputError(
       "invalid_arguments",
-      `asset must be a lowercase ticker of letters, digits or _ (got ${JSON.stringify(raw.slice(0, 40))}), e.g. btc. list_assets search=<text> finds tickers.`,
-      { parameter: "asset" },
+      `asset must be a lowercase ticker of letters, digits or _ (got ${JSON.stringify(raw.slice(0, 40))}), e.g. btc.${hint} list_assets search=<name> finds tickers.`,
+      { parameter: "asset", ...(named.length && { suggestions: named }) },
     );
   }
   return asset;
 }
 
+/** `"usdc" (USD Coin)`: a suggested ticker with the name that led to it. */
+export function labelled(ticker: string): string {
+  const name = assetName(ticker);
+  return name && name.toLowerCase() !== ticker ? `"${ticker}" (${name})` : `"${ticker}"`;
+}
+
+/** Tickers of the pool the input may mean: by name or alias first ("bitcoin" → btc), else by spelling. */
+export function suggestAssets(input: string, pool: readonly string[]): string[] {
+  const named = assetsByName(input, pool).slice(0, 3);
+  return named.length ? named : closest(input, pool);
+}
+
 export function requireEndpoint(id: string, kinds?: readonly EndpointKind[]): Endpoint {
-  const endpoint = endpointById(id);
+  const endpoint = metricById(id);
   if (endpoint && (!kinds || kinds.includes(endpoint.kind))) return endpoint;
   if (endpoint) {
     throw new ToolInputError("unknown_metric", `metric "${id}" is served by ${TOOL_OF_KIND[endpoint.kind]}, not this tool.`, {
@@ -57,20 +80,24 @@ export function requireEndpoint(id: string, kinds?: readonly EndpointKind[]): En
   );
 }
 
-/** Throws the did-you-mean error when the endpoint carries no data for the asset. */
+/**
+ * Throws the did-you-mean error when the endpoint carries no data for the asset. Suggestions are
+ * only tickers the endpoint covers; a name of an uncovered ticker is explained, not proposed.
+ */
 export function requireCoverage(endpoint: Endpoint, asset: string): void {
   if (covers(endpoint, asset)) return;
   const members = coverage(endpoint) ?? [];
   const listed = members.length <= LIST_INLINE ? members.join(", ") : `${members.length} assets`;
   const known = KNOWN_ASSETS.includes(asset);
   // A real ticker this metric lacks gets pointed at its other metrics, not at look-alike tickers.
-  const inCoverage = known ? [] : closest(asset, members);
-  const candidates = known ? [] : inCoverage.length ? inCoverage : closest(asset, KNOWN_ASSETS);
+  const candidates = known ? [] : suggestAssets(asset, members);
+  const elsewhere = known || candidates.length ? [] : assetsByName(asset).slice(0, 3);
   const parts = [`Asset "${asset}" is not covered by ${endpoint.id} (covers ${listed}).`];
-  if (candidates.length) parts.push(`Did you mean ${candidates.map((c) => `"${c}"`).join(" or ")}?`);
+  if (candidates.length) parts.push(`Did you mean ${candidates.map(labelled).join(" or ")}?`);
+  if (elsewhere.length) parts.push(`"${asset}" is the name of ${elsewhere.join(", ")}, which ${endpoint.id} does not cover.`);
   if (known) parts.push(`${endpointsForAsset(asset).length} other endpoints cover ${asset}: list_assets asset=${asset}.`);
   else parts.push("list_assets shows coverage.");
-  throw new ToolInputError(known ? "asset_not_supported" : "unknown_asset", parts.join(" "), {
+  throw new ToolInputError(known || elsewhere.length ? "asset_not_supported" : "unknown_asset", parts.join(" "), {
     parameter: "asset",
     suggestions: candidates,
   });

@@ -3,6 +3,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { Backend, BackendContext } from "../backend/types.js";
+import type { ChartView } from "../charts/types.js";
+import { log } from "../log.js";
 import { errorResult } from "./errors.js";
 import { parseArgs } from "./validation.js";
 
@@ -12,6 +14,10 @@ export interface ToolContext {
   call: BackendContext;
   /** A key to redact from any error text (the caller's, else the server's configured one). */
   secret?: string;
+  /** The client renders MCP Apps views: results carry the chart data in structuredContent.view. */
+  ui?: boolean;
+  /** Set by runTool: build `view` (for the client's view or a PNG requested with `chart`). */
+  wantView?: boolean;
 }
 
 export interface ToolOutput<S> {
@@ -19,6 +25,8 @@ export interface ToolOutput<S> {
   text: string;
   /** Typed result matching the tool's output schema. */
   structured: S;
+  /** What a view or PNG draws; null when the result holds nothing to draw (an empty range). */
+  view?: ChartView | null;
 }
 
 export interface Tool<In extends z.ZodObject = z.ZodObject, Out extends z.ZodObject = z.ZodObject> {
@@ -28,8 +36,12 @@ export interface Tool<In extends z.ZodObject = z.ZodObject, Out extends z.ZodObj
   /** Flat and strict: every field is a top-level argument; unknown fields are refused. */
   input: In;
   output: Out;
+  /** One typical call: `call TOOL --help` shows it and a test runs it, so it stays valid. */
+  example?: z.input<In>;
   /** The endpoint a tool always calls (tools selecting one by `metric` leave this out). */
   endpoint?: string;
+  /** The MCP Apps view that draws this tool's results. */
+  view?: "heatmap" | "chart";
   // Method syntax keeps parameters bivariant, so specific tools fit in one `Tool[]`.
   handle(args: z.output<In>, context: ToolContext): Promise<ToolOutput<z.input<Out>>>;
 }
@@ -42,11 +54,31 @@ export function defineTool<In extends z.ZodObject, Out extends z.ZodObject>(tool
 export async function runTool(tool: Tool, rawArgs: unknown, context: ToolContext): Promise<CallToolResult> {
   try {
     const args = parseArgs(tool, rawArgs);
-    const out = await tool.handle(args, context);
-    return { content: [{ type: "text", text: out.text }], structuredContent: out.structured as Record<string, unknown> };
+    const chart = (args as { chart?: unknown }).chart === true;
+    const out = await tool.handle(args, { ...context, wantView: context.ui === true || chart });
+    const structured = out.structured as Record<string, unknown>;
+    if (context.ui && out.view) structured.view = out.view;
+    const result: CallToolResult = { content: [{ type: "text", text: out.text }], structuredContent: structured };
+    if (chart && out.view) result.content.push(await chartContent(out.view));
+    return result;
   } catch (error) {
     const metric = (rawArgs as { metric?: unknown } | undefined)?.metric;
     const endpoint = tool.endpoint ?? (typeof metric === "string" ? metric : undefined);
     return errorResult(error, { tool: tool.name, endpoint, secret: context.secret ?? context.call.apiKey });
+  }
+}
+
+/**
+ * The PNG block of a result. The renderer is imported on the first chart only; a failure to draw
+ * becomes a line of text, since the data the model asked for is still there.
+ */
+async function chartContent(view: ChartView): Promise<CallToolResult["content"][number]> {
+  try {
+    const { chartPng } = await import("../charts/png.js");
+    const png = await chartPng(view);
+    return { type: "image", data: Buffer.from(png).toString("base64"), mimeType: "image/png" };
+  } catch (error) {
+    log.warn(`chart rendering failed: ${error instanceof Error ? error.message : String(error)}`);
+    return { type: "text", text: "(The chart could not be drawn on this server; the text above holds the data.)" };
   }
 }

@@ -110,8 +110,12 @@ function serviceText(error: ServiceError, endpoint: string): string {
       return `The API key was rejected (401 unauthorized). Configure a valid key (CRYPTO_METRICS_API_KEY, or Authorization: Bearer over HTTP). ${NO_RETRY}`;
     case "conflicting_credentials":
       return `${said} Send the key one way only. ${NO_RETRY}`;
-    case "metric_not_allowed":
-      return `This key is not entitled to ${endpoint} (403 metric_not_allowed; nothing was charged). Use a metric the key's plan includes, or a key that includes ${endpoint}. ${NO_RETRY}`;
+    case "metric_not_allowed": {
+      // Price is read from the heatmap: say so, since the key's list names endpoints.
+      const via = said.includes("price is read from") ? " (price is read from it)" : "";
+      const may = allowed?.length ? ` This key may call: ${allowed.join(", ")}.` : " Use a metric the key's plan includes.";
+      return `This key is not entitled to ${endpoint}${via} (403 metric_not_allowed; nothing was charged).${may} Or use a key that includes ${endpoint}. ${NO_RETRY}`;
+    }
     case "credits_exhausted": {
       const left = creditsRemaining !== undefined ? `${creditsRemaining} credit${creditsRemaining === 1 ? "" : "s"} left` : "balance too low";
       return `Credits exhausted (402): ${left}, not enough for this call; nothing was charged. Retrying will not help until the key is topped up; a smaller range costs less.`;

@@ -1,14 +1,16 @@
 // get_liquidation_heatmap: where liquidations cluster above and below the last price, digested from
 // the service's price × time matrix (optionally re-binned to at most 24 × 24).
 import { z } from "zod";
-import { allowedLookbacks, HEATMAP_ID, LOOKBACKS, SCOPES, TIMEFRAMES } from "../catalog/index.js";
+import { allowedLookbacks, HEATMAP_ID, isTimeframe, LOOKBACKS, SCOPES, TIMEFRAMES, VENUES, type Timeframe } from "../catalog/index.js";
 import { ServiceError, type Heatmap } from "../backend/types.js";
 import { DEFAULT_TOP_K, digestHeatmap, heatmapDigestSchema, MAX_TOP_K, renderHeatmapText } from "../summary/index.js";
 import { heatmapResourceUri } from "../resources/uris.js";
+import { heatmapView } from "../charts/view-data.js";
+import { viewField } from "../charts/view-schema.js";
 import { defineTool } from "./define-tool.js";
 import { normalizeAsset, requireCoverage, requireEndpoint } from "./coverage.js";
 import { ToolInputError } from "./errors.js";
-import { assetParam, venueParam } from "./params.js";
+import { assetParam, chartParam, venueParam } from "./params.js";
 import { credits, creditsSchema, definedOnly, footer, venueArg } from "./series-common.js";
 
 const output = z.object({
@@ -17,7 +19,15 @@ const output = z.object({
   digest: heatmapDigestSchema,
   credits: creditsSchema,
   resource: z.string(),
+  ...viewField,
 });
+
+/** What the view offers to switch to: every timeframe with the lookbacks it accepts. */
+const CHOICES = {
+  timeframes: [...TIMEFRAMES],
+  lookbacks: Object.fromEntries(TIMEFRAMES.map((tf) => [tf, allowedLookbacks(tf)])),
+  exchanges: [...VENUES],
+};
 
 export const getLiquidationHeatmap = defineTool({
   name: "get_liquidation_heatmap",
@@ -25,21 +35,25 @@ export const getLiquidationHeatmap = defineTool({
   description:
     "Liquidation clusters near the last price: ±1–10 % intensity, nearest/largest, imbalance, top-trader L/S.",
   endpoint: HEATMAP_ID,
+  view: "heatmap",
   input: z
     .object({
       asset: assetParam,
-      timeframe: z.enum(TIMEFRAMES).optional(),
+      // Described by reference: the nine values are get_ohlcv's, and tools/list has no tokens to spare.
+      timeframe: z.string().max(8).optional().describe("As get_ohlcv"),
       lookback: z.enum(LOOKBACKS).optional(),
       scope: z.enum(SCOPES).optional(),
       exchange: venueParam,
       top_k: z.number().int().min(1).max(MAX_TOP_K).optional().describe(`Per side, default ${DEFAULT_TOP_K}`),
       include_matrix: z.boolean().optional().describe("Add ≤24×24 matrix"),
+      chart: chartParam,
     })
     .strict(),
+  example: { asset: "btc", timeframe: "1h", lookback: "90d", include_matrix: true },
   output,
   async handle(args, context) {
     const endpoint = requireEndpoint(HEATMAP_ID);
-    const asset = normalizeAsset(args.asset);
+    const asset = normalizeAsset(args.asset, endpoint);
     requireCoverage(endpoint, asset);
     const exchange = args.exchange === undefined ? undefined : venueArg("exchange", args.exchange);
     const scope = args.scope ?? (exchange ? "exchange" : undefined);
@@ -49,11 +63,18 @@ export const getLiquidationHeatmap = defineTool({
     if (scope === "all" && exchange) {
       throw new ToolInputError("invalid_arguments", `exchange only applies with scope=exchange; drop scope (it is implied) or drop exchange for all venues.`, { parameter: "scope" });
     }
-    if (args.timeframe && args.lookback && !allowedLookbacks(args.timeframe).includes(args.lookback)) {
+    if (args.timeframe !== undefined && !isTimeframe(args.timeframe)) {
+      throw new ToolInputError("invalid_arguments", `timeframe must be one of ${TIMEFRAMES.join(", ")} (got "${args.timeframe.slice(0, 8)}").`, {
+        parameter: "timeframe",
+        suggestions: [...TIMEFRAMES],
+      });
+    }
+    const timeframe = args.timeframe as Timeframe | undefined;
+    if (timeframe && args.lookback && !allowedLookbacks(timeframe).includes(args.lookback)) {
       throw new ToolInputError(
         "invalid_arguments",
-        `lookback ${args.lookback} is too long for timeframe ${args.timeframe}; accepted: ${allowedLookbacks(args.timeframe).join(", ")} (or a coarser timeframe).`,
-        { parameter: "lookback", suggestions: allowedLookbacks(args.timeframe) },
+        `lookback ${args.lookback} is too long for timeframe ${timeframe}; accepted: ${allowedLookbacks(timeframe).join(", ")} (or a coarser timeframe).`,
+        { parameter: "lookback", suggestions: allowedLookbacks(timeframe) },
       );
     }
     const query = { timeframe: args.timeframe, lookback: args.lookback, scope, exchange };
@@ -63,6 +84,7 @@ export const getLiquidationHeatmap = defineTool({
     const sent = definedOnly(query);
     const resource = heatmapResourceUri(asset, sent);
     const text = [renderHeatmapText({ asset, ...sent }, digest), footer(usage, undefined) + `. Full matrix (JSON): ${resource}`].join("\n");
-    return { text, structured: { asset, query: sent, digest, credits: credits(usage), resource } };
+    const view = context.wantView ? heatmapView(body as Heatmap, digest, { choices: CHOICES }) : undefined;
+    return { text, structured: { asset, query: sent, digest, credits: credits(usage), resource }, view };
   },
 });

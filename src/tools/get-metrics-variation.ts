@@ -18,14 +18,15 @@ export const getMetricsVariation = defineTool({
     "One asset's metrics: last value, 24h change, 7-day sparkline, trend.",
   endpoint: VARIATION_ID,
   input: z.object({ asset: assetParam }).strict(),
+  example: { asset: "sol" },
   output,
   async handle(args, context) {
     const endpoint = requireEndpoint(VARIATION_ID);
-    const asset = normalizeAsset(args.asset);
+    const asset = normalizeAsset(args.asset, endpoint);
     requireCoverage(endpoint, asset);
     const { body, usage } = await context.backend.fetch({ endpoint: VARIATION_ID, asset, query: {} }, context.call);
     if (!Array.isArray(body)) throw new ServiceError(502, "upstream_invalid_response", "metrics-variation returned no array", { endpoint: VARIATION_ID });
-    const rows = variationTable(body as VariationRecord[]);
+    const rows = variationTable(body as VariationRecord[], asset);
     const resource = variationResourceUri(asset);
     const text = `${renderVariationText(asset, rows)}\n${footer(usage)}. Raw records (JSON): ${resource}`;
     return { text, structured: { asset, count: rows.length, rows, credits: credits(usage), resource } };

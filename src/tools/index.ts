@@ -1,4 +1,5 @@
 // Every tool the server exposes, in the order tools/list shows them.
+import { compare } from "./compare.js";
 import type { Tool } from "./define-tool.js";
 import { getLiquidationHeatmap } from "./get-liquidation-heatmap.js";
 import { getMetricsVariation } from "./get-metrics-variation.js";
@@ -6,4 +7,4 @@ import { getOhlcv } from "./get-ohlcv.js";
 import { getSeries } from "./get-series.js";
 import { listAssets } from "./list-assets.js";
 
-export const allTools: readonly Tool[] = [listAssets, getSeries, getOhlcv, getMetricsVariation, getLiquidationHeatmap];
+export const allTools: readonly Tool[] = [listAssets, getSeries, getOhlcv, getMetricsVariation, getLiquidationHeatmap, compare];

@@ -3,6 +3,12 @@
 import { z } from "zod";
 import {
   ASSET_SETS,
+  assetName,
+  assetsByName,
+  metricsBySynonym,
+  PRICE,
+  PRICE_ID,
+  PRICE_SOURCE_ID,
   ENDPOINTS,
   KNOWN_ASSETS,
   VENUES,
@@ -12,7 +18,7 @@ import {
   type Endpoint,
 } from "../catalog/index.js";
 import { defineTool } from "./define-tool.js";
-import { TOOL_OF_KIND, closest, normalizeAsset, requireEndpoint } from "./coverage.js";
+import { TOOL_OF_KIND, closest, labelled, normalizeAsset, requireEndpoint, suggestAssets } from "./coverage.js";
 
 const endpointRow = z.object({
   id: z.string(),
@@ -21,6 +27,7 @@ const endpointRow = z.object({
   assets: z.number().nullable(),
   unit: z.string(),
   purpose: z.string(),
+  allowed: z.boolean().optional().describe("whether the caller's key may call it (absent when the key may call every endpoint or it cannot be known)"),
 });
 type EndpointRow = z.infer<typeof endpointRow>;
 
@@ -29,6 +36,8 @@ const output = z.object({
   endpoints: z.array(endpointRow),
   assets: z.array(z.string()).optional(),
   covered: z.boolean().optional(),
+  /** Endpoint ids the key may call, when it is restricted. */
+  key_may_call: z.array(z.string()).optional(),
 });
 type Output = z.infer<typeof output>;
 
@@ -46,14 +55,28 @@ export const listAssets = defineTool({
       search: z.string().max(40).optional(),
     })
     .strict(),
+  example: { metric: "lifespan/Lth_mvrv" },
   output,
-  async handle({ metric, asset, search }) {
-    if (metric !== undefined) return metricView(metric, asset);
-    if (asset !== undefined) return assetView(normalizeAsset(asset));
-    if (search !== undefined && search.trim()) return searchView(search.trim().toLowerCase());
-    return overview();
+  async handle({ metric, asset, search }, context) {
+    const view = metric !== undefined ? metricView(metric, asset)
+      : asset !== undefined ? assetView(normalizeAsset(asset))
+      : search !== undefined && search.trim() ? searchView(search.trim().toLowerCase())
+      : overview();
+    return withEntitlements(view, context?.backend.entitlements?.(context.call));
   },
 });
+
+/** Marks what a restricted key may call: a flag per endpoint row and one line of text. */
+function withEntitlements(view: { text: string; structured: Output }, allowed: readonly string[] | null | undefined): { text: string; structured: Output } {
+  if (!allowed) return view;
+  const may = new Set(allowed);
+  const gate = (id: string) => (id === PRICE_ID ? PRICE_SOURCE_ID : id);
+  const endpoints = view.structured.endpoints.map((e) => ({ ...e, allowed: may.has(gate(e.id)) }));
+  const shown = endpoints.filter((e) => !e.allowed).map((e) => e.id);
+  const line = `This key may call only ${allowed.join(", ")}${may.has(PRICE_SOURCE_ID) ? " (and price)" : ""}; others answer metric_not_allowed` +
+    (shown.length && view.structured.view !== "overview" ? ` (here: ${shown.join(", ")}).` : ".");
+  return { text: `${view.text}\n${line}`, structured: { ...view.structured, endpoints, key_may_call: [...allowed] } };
+}
 
 function row(e: Endpoint): EndpointRow {
   const members = coverage(e);
@@ -75,11 +98,12 @@ function overview(): { text: string; structured: Output } {
   const ohlcv = byKind("ohlcv");
   const text = [
     `${ENDPOINTS.length} endpoints. [set·size] = assets covered.`,
-    `get_ohlcv (set ${setShort(ohlcv[0]!)}; timeframe 1m–1d, ${VENUES.length} venues): ${ohlcv.map((e) => e.id).join(", ")}`,
+    `get_ohlcv (set ${setShort(ohlcv[0]!)}; timeframe 1m–1d, ${VENUES.length} venues): ${ohlcv.map((e) => e.id).join(", ")}, ${PRICE_ID} (OHLC candles)`,
     `get_series (${series.length} metrics, daily):`,
     ...seriesLines,
     `get_metrics_variation: every metric of one asset, 24h change + 7d sparkline (set ${setShort(byKind("variation")[0]!)})`,
     `get_liquidation_heatmap: liquidation clusters around the last price (set ${setShort(byKind("heatmap")[0]!)})`,
+    "compare: one series id or price over 2–8 assets, or 2–4 of them for one asset, on one time grid",
     "Drill down: list_assets metric=<id> (its assets), asset=<ticker> (its endpoints), search=<text>.",
   ].join("\n");
   return { text, structured: { view: "overview", endpoints: ENDPOINTS.map(row) } };
@@ -100,8 +124,8 @@ function metricView(id: string, rawAsset: string | undefined): { text: string; s
     const asset = normalizeAsset(rawAsset);
     const covered = covers(endpoint, asset);
     structured.covered = covered;
-    const near = covered || !members ? [] : closest(asset, members);
-    lines.push(covered ? `${asset}: covered.` : `${asset}: not covered.${near.length ? ` Nearest covered: ${near.join(", ")}.` : ""}`);
+    const near = covered || !members ? [] : suggestAssets(asset, members);
+    lines.push(covered ? `${asset}: covered.` : `${asset}: not covered.${near.length ? ` Nearest covered: ${near.map(labelled).join(", ")}.` : ""}`);
   }
   return { text: lines.join("\n"), structured };
 }
@@ -109,10 +133,11 @@ function metricView(id: string, rawAsset: string | undefined): { text: string; s
 function assetView(asset: string): { text: string; structured: Output } {
   const found = endpointsForAsset(asset);
   const known = KNOWN_ASSETS.includes(asset);
-  const lines = [`${asset}: ${found.length} endpoint${found.length === 1 ? "" : "s"}.`];
+  const name = assetName(asset);
+  const lines = [`${asset}${name && name.toLowerCase() !== asset ? ` (${name})` : ""}: ${found.length} endpoint${found.length === 1 ? "" : "s"}${covers(PRICE, asset) ? " and price" : ""}.`];
   if (!known) {
-    const near = closest(asset, KNOWN_ASSETS);
-    lines[0] = `${asset} is not a known ticker; only ${found.map((e) => e.id).join(", ")} accepts any ticker.${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""}`;
+    const near = suggestAssets(asset, KNOWN_ASSETS);
+    lines[0] = `${asset} is not a known ticker; only ${found.map((e) => e.id).join(", ")} accepts any ticker.${near.length ? ` Did you mean ${near.map(labelled).join(" or ")}?` : ""}`;
   } else {
     for (const kind of ["ohlcv", "series", "variation", "heatmap"] as const) {
       const list = found.filter((e) => e.kind === kind);
@@ -123,19 +148,26 @@ function assetView(asset: string): { text: string; structured: Output } {
       }
       const groups = [...new Set(list.map((e) => e.group))];
       const body = groups.map((g) => `${g}/${list.filter((e) => e.group === g).map((e) => e.segment).join(",")}`).join(" ");
-      lines.push(`${TOOL_OF_KIND[kind]} (${list.length}): ${body}`);
+      const price = kind === "ohlcv" && covers(PRICE, asset) ? ` ${PRICE_ID}` : "";
+      lines.push(`${TOOL_OF_KIND[kind]} (${list.length + (price ? 1 : 0)}): ${body}${price}`);
     }
   }
   return { text: lines.join("\n"), structured: { view: "asset", endpoints: found.map(row), assets: [asset] } };
 }
 
 function searchView(query: string): { text: string; structured: Output } {
-  const rank = (a: string) => (a === query ? 0 : a.startsWith(query) ? 1 : 2);
-  const tickers = KNOWN_ASSETS.filter((a) => a.includes(query)).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
-  const endpoints = ENDPOINTS.filter((e) => e.id.toLowerCase().includes(query) || e.purpose.toLowerCase().includes(query));
+  const named = new Set(assetsByName(query));
+  const rank = (a: string) => (a === query ? 0 : named.has(a) ? 1 : a.startsWith(query) ? 2 : 3);
+  const tickers = KNOWN_ASSETS.filter((a) => a.includes(query) || named.has(a)).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  const synonyms = new Set(metricsBySynonym(query));
+  const endpoints = [...ENDPOINTS, PRICE].filter((e) => e.id.toLowerCase().includes(query) || e.purpose.toLowerCase().includes(query) || synonyms.has(e.id));
   const shown = tickers.slice(0, SEARCH_LIMIT);
+  const withName = (t: string) => {
+    const name = assetName(t);
+    return name && name.toLowerCase() !== t ? `${t} (${name})` : t;
+  };
   const lines = [
-    `Tickers matching "${query}" (${tickers.length}): ${shown.join(", ") || "none"}${tickers.length > shown.length ? ", …" : ""}`,
+    `Tickers matching "${query}" by ticker or name (${tickers.length}): ${shown.map(withName).join(", ") || "none"}${tickers.length > shown.length ? ", …" : ""}`,
     `Endpoints (${endpoints.length}): ${endpoints.map((e) => `${e.id} (${TOOL_OF_KIND[e.kind]})`).join(", ") || "none"}`,
   ];
   if (!tickers.length && !endpoints.length) {

@@ -10,6 +10,8 @@ export interface ListedTool {
   title: string;
   description: string;
   inputSchema: JsonSchema & { type: "object" };
+  /** MCP Apps: the view that draws the results (only listed for clients that render views). */
+  _meta?: { ui: { resourceUri: string } };
   outputSchema: JsonSchema & { type: "object" };
   annotations: {
     readOnlyHint: boolean;
@@ -32,7 +34,7 @@ export function toolListing(tool: Tool, openWorld: boolean): ListedTool {
 
 /**
  * The strict input schema as JSON Schema, minus what a model does not need on every tools/list:
- * `$schema`, safe-integer bounds, `maxLength` and `additionalProperties` (the wrapper still enforces
+ * `$schema`, safe-integer bounds, `maxLength`, `maxItems` and `additionalProperties` (the wrapper still enforces
  * every one of them and names the field when a call breaks one).
  */
 export function inputJsonSchema(schema: z.ZodObject): JsonSchema & { type: "object" } {
@@ -65,9 +67,10 @@ function trim(node: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) {
     if ((k === "minimum" || k === "maximum") && typeof v === "number" && Math.abs(v) >= Number.MAX_SAFE_INTEGER) continue;
-    // Lower bounds of counts (max_points ≥ 4, top_k ≥ 1) are left to the wrapper's error message.
-    if (k === "minimum" && "maximum" in (node as object)) continue;
-    if (k === "maxLength") continue;
+    // Bounds of counts (max_points 4–5,000, top_k 1–10) are left to the wrapper's error message,
+    // which names the range; the descriptions give the defaults.
+    if ((k === "minimum" || k === "maximum") && (node as { type?: unknown }).type === "integer") continue;
+    if (k === "maxLength" || k === "maxItems") continue;
     // An enum already says it holds strings.
     if (k === "type" && v === "string" && "enum" in (node as object)) continue;
     out[k] = trim(v);

@@ -24,3 +24,9 @@ export const marketTypeParam = z.enum(MARKET_TYPES).optional();
 
 /** The date format, stated once in the server instructions rather than on every date field. */
 export const DATES_NOTE = "Dates: YYYY-MM-DD or ISO date-time, inclusive; default last 1,000 buckets.";
+
+/**
+ * Opt-in PNG: image content costs some clients thousands of tokens. No description: the name says
+ * it, and tools/list has no tokens to spare with six tools.
+ */
+export const chartParam = z.boolean().optional();

@@ -1,12 +1,18 @@
 // What get_series and get_ohlcv share: argument checks, one fetch turned into columns, the digest,
 // and the structured result around it.
 import { z } from "zod";
-import { ENTITY_ALL, isVenue, nearestEndpoints, VENUES, type Endpoint } from "../catalog/index.js";
-import { ServiceError, type TimeRecord, type Usage } from "../backend/types.js";
-import { digestSeries, renderSeriesText, seriesDigestSchema, seriesFromRecords, type SeriesDigest } from "../summary/index.js";
+import { ENTITY_ALL, isVenue, nearestEndpoints, VENUES, type Endpoint, type SeriesNature } from "../catalog/index.js";
+import { ServiceError, type BackendResult, type TimeRecord, type Usage } from "../backend/types.js";
+import {
+  digestResampled, digestSeries, displayUnit, parseDateArg, renderSeriesText, resampleProblem, RESAMPLES, seriesDigestSchema, seriesFromRecords,
+  type Resample, type SeriesDigest,
+} from "../summary/index.js";
 import type { ToolContext, ToolOutput } from "./define-tool.js";
 import { ToolInputError } from "./errors.js";
 import { seriesResourceUri } from "../resources/uris.js";
+import { seriesLine, seriesView } from "../charts/view-data.js";
+import { viewField } from "../charts/view-schema.js";
+import type { ChartView } from "../charts/types.js";
 
 export const creditsSchema = z.object({
   charged: z.number(),
@@ -24,6 +30,7 @@ export const seriesOutput = z.object({
   credits: creditsSchema,
   /** The full records behind the digest (reading it is a new, charged request). */
   resource: z.string(),
+  ...viewField,
 });
 export type SeriesOutput = z.infer<typeof seriesOutput>;
 
@@ -60,26 +67,52 @@ export interface SeriesRequest {
   timeframe: string;
   timeframeMs: number;
   maxPoints: number | undefined;
+  /** Calendar re-bucketing of the answer (checked by `resampleArg` before the fetch). */
+  resample?: Resample;
+}
+
+/** The optional `resample` argument: its values say what it does, and every word here is paid on each tools/list. */
+export const resampleParam = z.enum(RESAMPLES).optional();
+
+/** Refuses a resample the series' buckets cannot be aggregated into, before anything is charged. */
+export function resampleArg(resample: Resample | undefined, timeframe: string, timeframeMs: number): Resample | undefined {
+  if (resample === undefined) return undefined;
+  const problem = resampleProblem(resample, timeframeMs);
+  if (problem) throw new ToolInputError("invalid_arguments", `${problem} (timeframe ${timeframe}).`, { parameter: "resample", suggestions: [...RESAMPLES] });
+  return resample;
 }
 
 export async function fetchSeries(context: ToolContext, req: SeriesRequest): Promise<ToolOutput<SeriesOutput>> {
   const { endpoint, asset } = req;
   const result = await context.backend.fetch({ endpoint: endpoint.id, asset, query: req.query }, context.call);
   const { usage, columns } = result;
-  let digest: SeriesDigest;
   // Columns when the backend has them (in-process): reading `body` would build every record.
-  if (columns) digest = digestSeries(columns.times, columns.values, { timeframeMs: req.timeframeMs, maxPoints: req.maxPoints });
+  let series: { times: ArrayLike<number>; values: ArrayLike<number> };
+  if (columns) series = columns;
   else {
     const body = result.body;
     if (!Array.isArray(body)) {
       throw new ServiceError(502, "upstream_invalid_response", `${endpoint.id} returned no record array`, { endpoint: endpoint.id });
     }
-    digest = digestRecords(body as TimeRecord[], endpoint.field, req.timeframeMs, req.maxPoints);
+    series = seriesFromRecords(body as TimeRecord[], endpoint.field);
   }
+  const digest = digestFetched(series, { ...req, nature: endpoint.nature }, { extent: result.extent, asOfMs: result.asOfMs });
   const query = definedOnly(req.query);
+  let view: ChartView | null | undefined;
+  if (context.wantView) {
+    const venue = query.exchange ?? query.entity_name;
+    const title = `${asset.toUpperCase()} ${endpoint.field} · ${req.timeframe}${venue ? ` · ${venue}` : ""}`;
+    view = seriesView(title, [seriesLine(endpoint.field, displayUnit(endpoint.unit, asset), series.times, series.values)]);
+  }
   const resource = seriesResourceUri(endpoint, asset, query);
+  const unit = displayUnit(endpoint.unit, asset);
+  // Without market_type the derivatives endpoints aggregate every market type, spot included: say so.
+  const marketTypes = endpoint.params.includes("market_type") && !query.market_type ? { market_type: "all (spot, swap, future)" } : {};
   const text = [
-    renderSeriesText({ metric: endpoint.id, asset, unit: endpoint.unit, field: endpoint.field, timeframe: req.timeframe, query: { ...query, timeframe: undefined } }, digest),
+    renderSeriesText(
+      { metric: endpoint.id, asset, unit, field: endpoint.field, timeframe: req.timeframe, query: { ...query, ...marketTypes, timeframe: undefined, resample: req.resample } },
+      digest,
+    ),
     footer(usage, resource),
   ].join("\n");
   return {
@@ -88,14 +121,36 @@ export async function fetchSeries(context: ToolContext, req: SeriesRequest): Pro
       metric: endpoint.id,
       asset,
       field: endpoint.field,
-      unit: endpoint.unit,
+      unit,
       timeframe: req.timeframe,
       query,
       digest,
       credits: credits(usage),
       resource,
     },
+    view,
   };
+}
+
+/**
+ * The digest of fetched columns: nature-aware, with the asked range (from the query's dates), the
+ * history and "now" when the backend reported them, re-bucketed on request. Any tool with columns
+ * (price candles' closes too, as `level`) gets the same digest.
+ */
+export function digestFetched(
+  series: { times: ArrayLike<number>; values: ArrayLike<number> },
+  req: Pick<SeriesRequest, "query" | "timeframeMs" | "maxPoints" | "resample"> & { nature: SeriesNature },
+  known: Pick<BackendResult, "extent" | "asOfMs">,
+): SeriesDigest {
+  const nature = req.nature;
+  const context = {
+    requestedFromMs: parseDateArg(req.query.startDate),
+    requestedToMs: parseDateArg(req.query.endDate),
+    extent: known.extent,
+    asOfMs: known.asOfMs,
+  };
+  const opts = { timeframeMs: req.timeframeMs, maxPoints: req.maxPoints, nature, ...context };
+  return req.resample ? digestResampled(series.times, series.values, req.resample, opts) : digestSeries(series.times, series.values, opts);
 }
 
 export function digestRecords(records: readonly TimeRecord[], field: string, timeframeMs: number, maxPoints: number | undefined): SeriesDigest {

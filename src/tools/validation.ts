@@ -24,6 +24,16 @@ export function parseArgs<T extends Tool>(tool: T, raw: unknown): z.output<T["in
   });
 }
 
+/**
+ * Argument names that the SDK's own parsing drops before the tool sees them (zod skips an own
+ * "__proto__" key): checked on the raw request, refused like any unknown argument.
+ */
+export function droppedArgument(tool: Tool, raw: unknown): ToolInputError | undefined {
+  if (typeof raw !== "object" || raw === null || !Object.hasOwn(raw, "__proto__")) return undefined;
+  const accepted = Object.keys(tool.input.shape as object).join(", ");
+  return new ToolInputError("invalid_arguments", `Invalid arguments for ${tool.name}: unknown argument "__proto__"; ${tool.name} accepts: ${accepted}. Fix and call again; nothing was charged.`, { parameter: "__proto__" });
+}
+
 function describeIssue(issue: z.core.$ZodIssue, shape: Record<string, z.ZodType>, toolName: string): string {
   if (issue.code === "unrecognized_keys") {
     const accepted = Object.keys(shape);
@@ -71,6 +81,7 @@ export function expected(schema: z.ZodType): string {
     return options.length <= 12 ? `one of ${options.join(", ")}` : `one of ${options.length} ids`;
   }
   if (inner instanceof z.ZodBoolean) return "true or false";
+  if (inner instanceof z.ZodArray) return `a list of ${expected(inner.element as z.ZodType).replace(/^an? /, "")}s`;
   if (inner instanceof z.ZodString) return inner.maxLength !== null ? `a string of at most ${inner.maxLength} characters` : "a string";
   return "a valid value";
 }
@@ -80,13 +91,15 @@ function enumOptions(schema: z.ZodType): string[] {
   return inner instanceof z.ZodEnum ? inner.options.map(String) : [];
 }
 
-/** The schema inside optional/default/nullable wrappers. */
+/** The schema inside optional/default/nullable/preprocess wrappers. */
 export function unwrap(schema: z.ZodType): z.ZodType {
   let current: z.ZodType = schema;
-  while (current instanceof z.ZodOptional || current instanceof z.ZodDefault || current instanceof z.ZodNullable) {
-    current = current.unwrap() as z.ZodType;
+  for (;;) {
+    if (current instanceof z.ZodOptional || current instanceof z.ZodDefault || current instanceof z.ZodNullable) current = current.unwrap() as z.ZodType;
+    // A preprocessed field (a list that also accepts a comma-separated string) is described by its output.
+    else if (current instanceof z.ZodPipe) current = current.out as z.ZodType;
+    else return current;
   }
-  return current;
 }
 
 function caseInsensitive(key: string, accepted: readonly string[]): string | undefined {

@@ -1,0 +1,45 @@
+// The MCP logging capability: logging/setLevel and notifications/message carrying what the server
+// logs. Opt-in: nothing is sent until the client sets a level (clients that never ask are not sent
+// log traffic), then every event at or above it. A configured or caller key is cut out of the text
+// as a last guard (log lines carry key digests' prefixes only).
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { SetLevelRequestSchema, type LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+import { addLogSink, type EmittedLevel } from "./log.js";
+
+/** RFC 5424 severities as MCP names them, most verbose first. */
+const SEVERITY: Record<LoggingLevel, number> = {
+  debug: 0, info: 1, notice: 2, warning: 3, error: 4, critical: 5, alert: 6, emergency: 7,
+};
+
+const AS_MCP: Record<EmittedLevel, LoggingLevel> = { debug: "debug", info: "info", warn: "warning", error: "error" };
+
+export interface McpLogChannel {
+  /** The level this client asked for, undefined until it asks. */
+  level(): LoggingLevel | undefined;
+  /** Forget the client's choice (a pooled server passes to another caller). */
+  reset(): void;
+  /** Start forwarding log events to the connected client (stdio: one client for the process). */
+  forward(secret?: string): () => void;
+}
+
+export function installLogging(server: McpServer): McpLogChannel {
+  let level: LoggingLevel | undefined;
+  // Replaces the SDK's own handler, which keeps levels per session in its internals and sends to
+  // clients that never asked.
+  server.server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    level = request.params.level;
+    return {};
+  });
+  return {
+    level: () => level,
+    reset: () => void (level = undefined),
+    forward(secret) {
+      return addLogSink((emitted, line) => {
+        const mcpLevel = AS_MCP[emitted];
+        if (level === undefined || SEVERITY[mcpLevel] < SEVERITY[level] || !server.isConnected()) return;
+        const data = secret ? line.split(secret).join("[redacted]") : line;
+        void server.server.notification({ method: "notifications/message", params: { level: mcpLevel, logger: "crypto-metrics-mcp", data } }).catch(() => undefined);
+      });
+    },
+  };
+}

@@ -1,0 +1,119 @@
+// compare: one metric over 2–8 assets, or 2–4 metrics of one asset, aligned on one time grid with
+// changes, ranks, correlation, lead/lag and co-sampled points.
+import { z } from "zod";
+import { isTimeframe, PRICE, TIMEFRAME_MS, TIMEFRAMES, type Timeframe } from "../catalog/index.js";
+import { ServiceError, type BackendResult, type TimeRecord, type Usage } from "../backend/types.js";
+import { compareDigestSchema, digestCompare, MAX_POINTS_LIMIT, MIN_POINTS, renderCompareText, seriesFromRecords, type CompareMember } from "../summary/index.js";
+import { checkEntitlements, resolveMembers, type Member } from "./compare-args.js";
+import { defineTool, type ToolContext } from "./define-tool.js";
+import { ToolInputError } from "./errors.js";
+import { chartParam, endDateParam, startDateParam } from "./params.js";
+import { seriesLine, seriesView } from "../charts/view-data.js";
+import { viewField } from "../charts/view-schema.js";
+import { candlesOf } from "./price.js";
+import { creditsSchema, credits, definedOnly, footer } from "./series-common.js";
+
+const output = z.object({
+  mode: z.enum(["assets", "metrics"]),
+  timeframe: z.string(),
+  query: z.record(z.string(), z.string()),
+  notes: z.array(z.string()),
+  digest: compareDigestSchema,
+  credits: creditsSchema,
+  ...viewField,
+});
+
+/** A list of strings; a comma-separated string is taken as the same list (scripts and CLIs send those). */
+function tickerList(max: number) {
+  const split = (v: unknown) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v);
+  return z.preprocess(split, z.array(z.string().max(max)).max(16)).optional();
+}
+
+export const compare = defineTool({
+  name: "compare",
+  title: "Compare series",
+  description:
+    "metric + 2–8 assets or asset + 2–4 metrics (price ok), aligned: change, rank, correlation, lead/lag.",
+  input: z
+    .object({
+      metric: z.string().max(64).optional(),
+      assets: tickerList(40),
+      asset: z.string().max(40).optional(),
+      metrics: tickerList(64),
+      startDate: startDateParam,
+      endDate: endDateParam,
+      timeframe: z.string().max(8).optional().describe("As get_ohlcv"),
+      // Default 160 / members (12–60), unlike the other tools: the answer says how many it returned.
+      max_points: z.number().int().min(MIN_POINTS).max(MAX_POINTS_LIMIT).optional(),
+      chart: chartParam,
+    })
+    .strict(),
+  example: { metric: "price", assets: ["btc", "eth", "sol"], startDate: "2025-06-01" },
+  output,
+  view: "chart",
+  async handle(args, context) {
+    const { mode, members } = resolveMembers(args);
+    if (args.timeframe !== undefined && !isTimeframe(args.timeframe)) {
+      throw new ToolInputError("invalid_arguments", `timeframe must be one of ${TIMEFRAMES.join(", ")} (got "${args.timeframe}").`, { parameter: "timeframe" });
+    }
+    const intraday = members.filter((m) => m.endpoint.kind === "ohlcv");
+    if (args.timeframe !== undefined && intraday.length === 0) {
+      throw new ToolInputError("invalid_arguments", "timeframe applies only to OHLCV metrics and price; daily series have no other timeframe. Remove timeframe.", { parameter: "timeframe" });
+    }
+    checkEntitlements(members, context.backend.entitlements?.(context.call));
+    // Daily series set the grid: intraday members are then asked for daily buckets too.
+    const daily = members.find((m) => m.endpoint.kind === "series");
+    const timeframe: Timeframe = daily ? "1d" : ((args.timeframe as Timeframe | undefined) ?? "1d");
+    const notes: string[] = daily && args.timeframe !== undefined && args.timeframe !== "1d"
+      ? [`timeframe ${args.timeframe} raised to 1d: ${daily.endpoint.id} is daily.`]
+      : [];
+    const query = definedOnly({ startDate: args.startDate, endDate: args.endDate });
+    // The first member alone: a bad date or range fails there, before the others are charged.
+    const first = await fetchMember(context, members[0]!, query, timeframe);
+    const rest = await Promise.all(members.slice(1).map((m) => fetchMember(context, m, query, timeframe)));
+    const fetched = [first, ...rest];
+    const digest = digestCompare(fetched.map((f) => f.member), { timeframeMs: TIMEFRAME_MS[timeframe], maxPoints: args.max_points });
+    const asOf = fetched.find((f) => f.asOfMs !== undefined)?.asOfMs;
+    const lastEnd = digest.grid.last === null ? undefined : Date.parse(digest.grid.last) + TIMEFRAME_MS[timeframe];
+    if (asOf !== undefined && lastEnd !== undefined && lastEnd > asOf) {
+      const at = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
+      notes.push(`The last bucket had not closed: it ends ${at(lastEnd)} UTC; data as of ${at(asOf)} UTC.`);
+    }
+    const usage = totalUsage(fetched.map((f) => f.usage));
+    const title = mode === "assets"
+      ? `${members[0]!.endpoint.id} (${members[0]!.endpoint.unit}, timeframe ${timeframe}) of ${members.map((m) => m.asset).join(", ")}`
+      : `${members[0]!.asset}: ${members.map((m) => m.endpoint.id).join(", ")} (timeframe ${timeframe})`;
+    const text = [renderCompareText({ title, query, notes }, digest), footer(usage)].join("\n");
+    const view = context.wantView ? seriesView(title, fetched.map((f) => seriesLine(f.member.label, f.member.unit, f.member.times, f.member.values))) : undefined;
+    return {
+      text,
+      structured: { mode, timeframe, query: { ...query, timeframe }, notes, digest, credits: credits(usage) },
+      view,
+    };
+  },
+});
+
+async function fetchMember(context: ToolContext, m: Member, query: Record<string, string>, timeframe: Timeframe): Promise<{ member: CompareMember; usage: Usage; asOfMs?: number }> {
+  const q = m.endpoint.kind === "ohlcv" ? { ...query, timeframe } : query;
+  const result = await context.backend.fetch({ endpoint: m.endpoint.id, asset: m.asset, query: q }, context.call);
+  const { times, values } = columnsOf(result, m);
+  const nature = m.endpoint === PRICE ? "price" : m.endpoint.nature;
+  const member: CompareMember = { label: m.label, metric: m.endpoint.id, asset: m.asset, unit: m.endpoint.unit, nature, times, values };
+  return { member, usage: result.usage, ...(result.asOfMs !== undefined && { asOfMs: result.asOfMs }) };
+}
+
+function columnsOf(result: BackendResult, m: Member): { times: ArrayLike<number>; values: ArrayLike<number> } {
+  if (m.endpoint === PRICE) {
+    const c = candlesOf(result);
+    return { times: c.times, values: c.close };
+  }
+  if (result.columns) return result.columns;
+  if (!Array.isArray(result.body)) throw new ServiceError(502, "upstream_invalid_response", `${m.endpoint.id} returned no record array`, { endpoint: m.endpoint.id });
+  return seriesFromRecords(result.body as TimeRecord[], m.endpoint.field);
+}
+
+function totalUsage(all: readonly Usage[]): Usage {
+  const charged = all.reduce((s, u) => s + u.charged, 0);
+  const left = all.map((u) => u.creditsRemaining).filter((x): x is number => x !== undefined);
+  return left.length ? { charged, creditsRemaining: Math.min(...left) } : { charged };
+}
