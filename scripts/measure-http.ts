@@ -46,7 +46,7 @@ const stateDir = mkdtempSync(join(tmpdir(), "cm-measure-http-"));
 // A plan wide enough that neither the rate window nor the credits interfere with timing.
 const keysFile = join(stateDir, "keys.json");
 writeFileSync(keysFile, JSON.stringify({ plans: {}, keys: [{ key: "measure", credits: 1e12, rateLimit: { requests: 100_000, windowSeconds: 1 } }] }));
-const service = createInProcessService({ apiKey: undefined, keysFile, stateDir: join(stateDir, "state"), now: () => Date.parse("2025-12-31T12:00:00Z") });
+const service = await createInProcessService({ apiKey: undefined, keysFile, stateDir: join(stateDir, "state"), now: () => Date.parse("2025-12-31T12:00:00Z") });
 const rest = await startRestServer(service, { host: "127.0.0.1", port: 0 });
 const local = new InProcessBackend(service, "measure");
 const uncached = new HttpBackend({ baseUrl: rest.url, apiKey: "measure", cache: { maxEntries: 0 }, log: QUIET });
@@ -92,5 +92,5 @@ process.stdout.write(row("open breaker answer", open, "target < 5 ms"));
 await Promise.all([uncached.close(), cached.close(), tripped.close()]);
 dead.close();
 await rest.close();
-service.close();
+await service.close();
 rmSync(stateDir, { recursive: true, force: true });

@@ -42,7 +42,7 @@ const stateDir = mkdtempSync(join(tmpdir(), "cm-measure-"));
 // A key whose rate window does not stop the run (the local plan allows 600 per minute).
 const keysFile = join(stateDir, "keys.json");
 writeFileSync(keysFile, JSON.stringify({ keys: [{ key: "measure", rateLimit: { requests: 100_000, windowSeconds: 60 } }] }));
-const service = createInProcessService({ apiKey: "measure", keysFile, stateDir, now: () => Date.parse("2025-12-31T12:00:00Z") });
+const service = await createInProcessService({ apiKey: "measure", keysFile, stateDir, now: () => Date.parse("2025-12-31T12:00:00Z") });
 const rest = await startRestServer(service, { host: "127.0.0.1", port: 0 });
 const ours = await timeRequests(rest.url + PATH, { "x-api-key": "measure" });
 
@@ -61,5 +61,5 @@ process.stdout.write(row("bare node:http, same body size", baseline.samples) + "
 
 bare.close();
 await rest.close();
-service.close();
+await service.close();
 rmSync(stateDir, { recursive: true, force: true });

@@ -124,15 +124,18 @@ describe("dates and defaults", () => {
     expect(odd.json).toHaveLength(30);
   });
 
-  it("defaults to the last 1,000 buckets up to now, and clamps a future end to now", async () => {
+  // Now is 2025-12-31T12:00:00Z: the market has happened up to that minute, so the last hourly
+  // bucket is 11:00 (the 12:00 one has not begun) and the last daily metric is the 30th (the
+  // 31st's value appears once the day has ended).
+  it("defaults to the last 1,000 existing buckets up to now, and clamps a future end to now", async () => {
     const r = await get("/btc/market/lth_realized_cap");
     expect(r.json).toHaveLength(1000);
-    expect(r.json.at(-1).time).toBe("2025-12-31T00:00:00.000Z");
+    expect(r.json.at(-1).time).toBe("2025-12-30T00:00:00.000Z");
     const hourly = await get("/btc/derivatives/Volume_usd?timeframe=1h");
     expect(hourly.json).toHaveLength(1000);
-    expect(hourly.json.at(-1).time).toBe("2025-12-31T12:00:00.000Z");
+    expect(hourly.json.at(-1).time).toBe("2025-12-31T11:00:00.000Z");
     const future = await get("/btc/market/lth_realized_cap?startDate=2025-12-20&endDate=2030-01-01");
-    expect(future.json.at(-1).time).toBe("2025-12-31T00:00:00.000Z");
+    expect(future.json.at(-1).time).toBe("2025-12-30T00:00:00.000Z");
   });
 
   it("answers a range before the asset's history with an empty array", async () => {

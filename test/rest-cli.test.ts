@@ -1,10 +1,11 @@
 // The `api` command as a real child process: the listening line, a served request, a clean SIGTERM.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sha256 } from "../src/backend/inprocess/keys.js";
+import { SqliteStore } from "../src/backend/inprocess/metering/sqlite-store.js";
 import { call } from "./rest-fixtures.js";
 
 const CLI = ["--import", "tsx", "src/cli.ts"];
@@ -14,7 +15,7 @@ function env(stateDir: string): NodeJS.ProcessEnv {
 }
 
 describe("crypto-metrics-mcp api", () => {
-  it("prints the listening line, serves, and exits 0 on SIGTERM with usage flushed", async () => {
+  it("prints the listening line, serves, and exits 0 on SIGTERM with usage recorded", async () => {
     const stateDir = mkdtempSync(join(tmpdir(), "cm-cli-"));
     const child = spawn(process.execPath, [...CLI, "api", "--port", "0"], { env: env(stateDir), stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -32,7 +33,8 @@ describe("crypto-metrics-mcp api", () => {
 
     const r = await call(base, "/btc/lifespan/Lth_mvrv?startDate=2025-12-01", { key: "demo" });
     expect(r.status).toBe(200);
-    expect(r.json).toHaveLength(31);
+    // Dec 1–30: the 31st's daily value appears once that day has ended (now is 2025-12-31T12:00Z).
+    expect(r.json).toHaveLength(30);
     expect(r.headers["x-credits-remaining"]).toBe("999999");
 
     const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
@@ -40,8 +42,9 @@ describe("crypto-metrics-mcp api", () => {
     expect(await exit).toBe(0);
     expect(stdout).toBe("");
     expect(stderr.match(/listening on/g)).toHaveLength(1);
-    const usage = JSON.parse(readFileSync(join(stateDir, "usage.json"), "utf8"));
-    expect(usage.spent[sha256("demo").toString("hex")]).toBe(1);
+    const store = SqliteStore.open(join(stateDir, "metering.sqlite"));
+    expect(await store.spent(sha256("demo").toString("hex"))).toBe(1);
+    await store.close();
   });
 
   it("exits 2 with a message naming the flag on bad input", () => {

@@ -39,7 +39,7 @@ export function keysDir(): { dir: string; keysFile: string } {
 
 export async function startHarness(existing?: { dir: string; keysFile: string }): Promise<Harness> {
   const { dir, keysFile } = existing ?? keysDir();
-  const service = createInProcessService({ apiKey: undefined, keysFile, stateDir: join(dir, "state"), now: () => NOW });
+  const service = await createInProcessService({ apiKey: undefined, keysFile, stateDir: join(dir, "state"), now: () => NOW });
   const rest = await startRestServer(service, { host: "127.0.0.1", port: 0 });
   return {
     dir,
@@ -47,7 +47,7 @@ export async function startHarness(existing?: { dir: string; keysFile: string })
     rest,
     async stop() {
       await rest.close();
-      service.close();
+      await service.close();
     },
   };
 }

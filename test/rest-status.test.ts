@@ -146,18 +146,18 @@ describe("limits", () => {
     const refused = replies.filter((r) => r.status === 402).length;
     expect(ok).toBe(100);
     expect(refused).toBe(1900);
-    expect(h.service.creditsRemaining("hundred")).toBe(0);
+    expect(await h.service.creditsRemaining("hundred")).toBe(0);
   });
 
   it("charges 1 + 1 per 10,000 records", async () => {
-    const before = h.service.creditsRemaining("full-key")!;
+    const before = (await h.service.creditsRemaining("full-key"))!;
     await get("/btc/derivatives/Volume_usd?timeframe=1m&startDate=2025-12-01T00:00:00Z&endDate=2025-12-14T23:59:00Z");
-    expect(before - h.service.creditsRemaining("full-key")!).toBe(1 + Math.floor((14 * 1440) / 10_000));
-    const v = h.service.creditsRemaining("full-key")!;
+    expect(before - (await h.service.creditsRemaining("full-key"))!).toBe(1 + Math.floor((14 * 1440) / 10_000));
+    const v = (await h.service.creditsRemaining("full-key"))!;
     await get("/btc/derivatives/metrics-variation");
-    expect(v - h.service.creditsRemaining("full-key")!).toBe(2);
+    expect(v - (await h.service.creditsRemaining("full-key"))!).toBe(2);
     await get("/liquidation_levels/heatmap?asset=btc&timeframe=1d&lookback=90d");
-    expect(v - h.service.creditsRemaining("full-key")!).toBe(7);
+    expect(v - (await h.service.creditsRemaining("full-key"))!).toBe(7);
   });
 });
 

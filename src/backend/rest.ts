@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { listen } from "../listen.js";
 import { log } from "../log.js";
+import { hostAllowed, originAllowed } from "../transports/host-check.js";
 import type { InProcessService } from "./inprocess/service.js";
 import { ServiceError } from "./types.js";
 
@@ -55,24 +56,34 @@ function splitTarget(target: string): { path: string; query: string } {
   return q === -1 ? { path: rel, query: "" } : { path: rel.slice(0, q), query: rel.slice(q + 1) };
 }
 
-/** The request listener; exported so other servers can mount the same face. */
-export function restHandler(service: InProcessService): (req: IncomingMessage, res: ServerResponse) => void {
+/**
+ * The request listener; exported so other servers can mount the same face. With `bindHost`, Host
+ * and Origin are checked as the MCP HTTP transport checks them (localhost names only when bound to
+ * loopback): a page on another site cannot reach a local server through DNS rebinding.
+ */
+export function restHandler(service: InProcessService, bindHost?: string): (req: IncomingMessage, res: ServerResponse) => void {
+  const fail = (res: ServerResponse, err: unknown): void => {
+    log.error("REST face failed to answer", { error: (err as Error)?.message });
+    if (!res.headersSent) sendError(res, new ServiceError(500, "internal", "The service failed unexpectedly; retry."));
+    else res.destroy();
+  };
   const respond = (req: IncomingMessage, res: ServerResponse): void => {
-    try {
-      const { path, query } = splitTarget(req.url ?? "/");
-      const out = service.handle({ method: req.method ?? "GET", path, query: new URLSearchParams(query), headers: req.headers });
+    const { path, query } = splitTarget(req.url ?? "/");
+    service.handle({ method: req.method ?? "GET", path, query: new URLSearchParams(query), headers: req.headers }).then((out) => {
       // Bodies the service has serialized already (its cache) go out as they are.
       if (out.bytes) sendBytes(res, out.status, out.headers, out.bytes);
       else send(res, out.status, out.headers, out.body);
       log.debug("request", { method: req.method, path: path.slice(0, 120), status: out.status, charged: out.usage?.charged });
-    } catch (err) {
-      log.error("REST face failed to answer", { error: (err as Error)?.message });
-      if (!res.headersSent) sendError(res, new ServiceError(500, "internal", "The service failed unexpectedly; retry."));
-      else res.destroy();
-    }
+    }).catch((err: unknown) => fail(res, err));
   };
 
   return (req, res) => {
+    if (bindHost !== undefined && !(hostAllowed(req.headers.host, bindHost) && originAllowed(req.headers.origin, bindHost))) {
+      req.resume();
+      const which = hostAllowed(req.headers.host, bindHost) ? "Origin" : "Host";
+      send(res, 403, {}, { error: { status: 403, code: "forbidden", message: `The ${which} header names a host this server does not answer to; call it by the address it listens on (${bindHost}).` } });
+      return;
+    }
     const declared = Number(req.headers["content-length"] ?? 0);
     const hasBody = declared > 0 || req.headers["transfer-encoding"] !== undefined;
     if (!hasBody) {
@@ -106,7 +117,7 @@ export function restHandler(service: InProcessService): (req: IncomingMessage, r
 export async function startRestServer(service: InProcessService, options: RestServerOptions): Promise<RestServer> {
   // Node checks header and request timeouts only every connectionsCheckingInterval (30 s by default),
   // which would let a slow-header client hold a socket for up to 40 s; check every second.
-  const server = createServer({ connectionsCheckingInterval: 1_000 }, restHandler(service));
+  const server = createServer({ connectionsCheckingInterval: 1_000 }, restHandler(service, options.host));
   // Slow or idle clients must not hold sockets open (Node's own defaults are minutes long).
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
@@ -122,7 +133,7 @@ export async function startRestServer(service: InProcessService, options: RestSe
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
-        // In-flight requests are synchronous and short; whatever remains after a grace period is dropped.
+        // In-flight requests are short; whatever remains after a grace period is dropped.
         setTimeout(() => server.closeAllConnections(), 2_000).unref();
       });
       return closing;

@@ -45,6 +45,15 @@ export interface SeriesColumns {
   values: Float64Array;
 }
 
+/** OHLC candles as parallel columns: bucket starts (epoch ms), ascending, and the four prices. */
+export interface CandleColumns {
+  times: Float64Array;
+  open: Float64Array;
+  high: Float64Array;
+  low: Float64Array;
+  close: Float64Array;
+}
+
 export interface BackendResult<T extends BackendBody = BackendBody> {
   body: T;
   usage: Usage;
@@ -53,11 +62,25 @@ export interface BackendResult<T extends BackendBody = BackendBody> {
    * digests read these, and `body` is then only built if something reads it.
    */
   columns?: SeriesColumns;
+  /** Price candles (endpoint `price`): every backend returns them as columns. */
+  candles?: CandleColumns;
+  /**
+   * First and last bucket starts (epoch ms) the series has for this asset over its whole history,
+   * whatever range was asked, when the backend knows them: digests say where data begins or ends.
+   */
+  extent?: { firstMs: number; lastMs: number };
+  /** The service's "now" (epoch ms) when the result was produced: a bucket ending after it is partial. */
+  asOfMs?: number;
 }
 
 export interface Backend {
   readonly kind: "inprocess" | "http";
   fetch(request: BackendRequest, context?: BackendContext): Promise<BackendResult>;
+  /**
+   * Endpoint ids the caller's key may call: null when it may call every one, undefined when the
+   * backend cannot tell before calling (the real service publishes no entitlements).
+   */
+  entitlements?(context?: BackendContext): readonly string[] | null | undefined;
   close(): Promise<void>;
 }
 
@@ -78,6 +101,7 @@ export type ErrorCode =
   | "upstream_timeout"
   | "upstream_invalid_response"
   | "circuit_open"
+  | "store_unavailable"
   | "internal";
 
 export interface ErrorDetails {
@@ -97,6 +121,7 @@ const RETRYABLE: ReadonlySet<ErrorCode> = new Set([
   "upstream_unavailable",
   "upstream_timeout",
   "circuit_open",
+  "store_unavailable",
   "internal",
 ]);
 

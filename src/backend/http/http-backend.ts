@@ -2,7 +2,8 @@
 // paging of ranges wider than one response, and the resilient fetcher underneath.
 import { createHash } from "node:crypto";
 import { Agent, type Dispatcher } from "undici";
-import { endpointById, type Endpoint } from "../../catalog/index.js";
+import { endpointById, HEATMAP_ID, PRICE_ID, type Endpoint } from "../../catalog/index.js";
+import type { Heatmap } from "../../catalog/responses.js";
 import {
   API_KEY_PATTERN,
   ServiceError,
@@ -19,6 +20,7 @@ import { Coalescer } from "./coalesce.js";
 import { UpstreamFetcher, type Fetched } from "./fetcher.js";
 import { resolveOptions, type HttpBackendOptions, type ResolvedOptions } from "./options.js";
 import { mergeWindows, planWindows } from "./paging.js";
+import { candlesFromHeatmap, planPrice } from "./price.js";
 import { buildUpstreamRequest, type UpstreamRequest } from "./request.js";
 
 /** SHA-256 of a key: the only form in which keys are compared, stored or logged (by prefix). */
@@ -79,6 +81,7 @@ export class HttpBackend implements Backend {
   }
 
   async fetch(request: BackendRequest, context: BackendContext = {}): Promise<BackendResult> {
+    if (request.endpoint === PRICE_ID) return this.fetchPrice(request, context);
     const endpoint = endpointById(request.endpoint);
     if (!endpoint) {
       throw new ServiceError(404, "not_found", `Unknown endpoint "${request.endpoint.slice(0, 80)}"; list_assets shows the endpoint ids.`, { endpoint: request.endpoint.slice(0, 80) });
@@ -108,6 +111,20 @@ export class HttpBackend implements Backend {
       context.onProgress?.({ done: i + 1, total: windows.length, message: `window ${i + 1} of ${windows.length}` });
     }
     return { body: mergeWindows(parts), usage: creditsRemaining === undefined ? { charged } : { charged, creditsRemaining } };
+  }
+
+  /** Price candles read from the heatmap view that covers the range (one heatmap call, its cost). */
+  private async fetchPrice(request: BackendRequest, context: BackendContext): Promise<BackendResult> {
+    const asOfMs = this.options.now();
+    const plan = planPrice(request.query, asOfMs);
+    const { timeframe, lookback } = plan;
+    const result = await this.fetch({ endpoint: HEATMAP_ID, asset: request.asset, query: { timeframe, lookback } }, context);
+    const candles = candlesFromHeatmap(result.body as Heatmap, plan);
+    const records = Array.from(candles.times, (t, i) => ({
+      time: new Date(t).toISOString(), open: candles.open[i]!, high: candles.high[i]!, low: candles.low[i]!, close: candles.close[i]!,
+    }));
+    // Our clock stands in for the service's: the heatmap's last column is the candle open at its "now".
+    return { body: records, candles, usage: result.usage, asOfMs };
   }
 
   async close(): Promise<void> {

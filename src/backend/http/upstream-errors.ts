@@ -124,6 +124,8 @@ export function errorFromStatus(ctx: ErrorContext): ServiceError {
     return new ServiceError(402, "credits_exhausted", `The API key has no credits left for ${ctx.endpoint} (upstream ${status}); wait for the billing cycle to reset or use another key.${upstreamSaid}`, details);
   }
   if (status === 403) {
+    // The ids the key may call, when the service lists them.
+    if (parsed.allowed) details.allowed = parsed.allowed.slice(0, MAX_ALLOWED).map((a) => sanitize(a, ctx.secrets, MAX_DETAIL));
     return new ServiceError(403, "metric_not_allowed", `The API key's plan does not include ${ctx.endpoint} (upstream 403); use an endpoint the plan covers or upgrade the key.${upstreamSaid}`, details);
   }
   if (status === 404) {
