@@ -1,7 +1,7 @@
 // `npm run demo`: builds if needed, starts `node dist/cli.js` over stdio as Claude Desktop would,
 // and drives a short scripted session through every tool, printing what the model reads.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -11,14 +11,18 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 const ROOT = join(import.meta.dirname, "..");
 const ENTRY = join(ROOT, "dist", "cli.js");
 const NOW = "2025-12-28T12:00:00Z";
+/** Where the charts the session asks for (`chart: true`) are written as PNG files. */
+const CHARTS = join(ROOT, "demo-output");
 
 const STEPS: Array<{ why: string; tool: string; args: Record<string, unknown> }> = [
   { why: "Which assets does the CVDD price floor cover?", tool: "list_assets", args: { metric: "lifespan/Cvdd" } },
   { why: "ETH held on exchanges this year", tool: "get_series", args: { metric: "exchange_flow/exchange_reserve", asset: "eth", startDate: "2025-01-01" } },
-  { why: "BTC perpetuals volume, hourly, last 7 days", tool: "get_ohlcv", args: { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1h", startDate: "2025-12-21" } },
+  { why: "BTC derivatives volume (all market types), hourly, last 7 days", tool: "get_ohlcv", args: { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1h", startDate: "2025-12-21" } },
   { why: "Everything tracked for SOL at a glance", tool: "get_metrics_variation", args: { asset: "sol" } },
-  { why: "Where would BTC longs and shorts be liquidated?", tool: "get_liquidation_heatmap", args: { asset: "btc", timeframe: "1h" } },
-  { why: "A typo: the error says how to fix it", tool: "get_series", args: { metric: "lifespan/Cvdd", asset: "ethh" } },
+  { why: "Where would BTC longs and shorts be liquidated? (with a chart)", tool: "get_liquidation_heatmap", args: { asset: "btc", timeframe: "1h", chart: true } },
+  { why: "BTC's price this quarter: candles, range, largest moves (with a chart)", tool: "get_ohlcv", args: { metric: "price", asset: "btc", startDate: "2025-10-01", chart: true } },
+  { why: "Four majors side by side this year (with a chart)", tool: "compare", args: { metric: "price", assets: ["btc", "eth", "sol", "xrp"], startDate: "2025-01-01", chart: true } },
+  { why: "A name instead of a ticker: the error says which ticker", tool: "get_series", args: { metric: "lifespan/Cvdd", asset: "dogecoin" } },
 ];
 
 function newestMtime(dir: string): number {
@@ -62,7 +66,16 @@ async function main(): Promise<void> {
       const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
       out(`━━ ${step.why}`);
       out(`▶ ${step.tool} ${JSON.stringify(step.args)}${result.isError ? "  → isError" : ""}`);
-      out(`${text}\n`);
+      out(`${text}`);
+      for (const block of result.content) {
+        if (block.type !== "image") continue;
+        mkdirSync(CHARTS, { recursive: true });
+        const who = Array.isArray(step.args.assets) ? step.args.assets.join("_") : String(step.args.asset);
+        const file = join(CHARTS, `${step.tool}-${who}${step.args.metric ? `-${String(step.args.metric).replace(/\W+/g, "_")}` : ""}.png`);
+        writeFileSync(file, Buffer.from(block.data, "base64"));
+        out(`[chart: ${block.mimeType}, ${Math.round(Buffer.from(block.data, "base64").length / 1024)} KB, written to ${file}]`);
+      }
+      out("");
     }
   } finally {
     await client.close();

@@ -1,10 +1,12 @@
-// Regenerates manifest.json (MCPB 0.3, tools from the tool definitions) and the README's tool table
-// between <!-- tools:start --> and <!-- tools:end -->. `--check` exits 1 when either has drifted.
+// Regenerates manifest.json (MCPB 0.3, tools from the tool definitions), server.json (MCP Registry,
+// from package.json) and the README's tool table between <!-- tools:start --> and <!-- tools:end -->.
+// `--check` exits 1 when any has drifted.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ASSET_SETS, ENDPOINTS } from "../src/catalog/index.js";
 import { allTools } from "../src/tools/index.js";
 import { toolListing, type ListedTool } from "../src/tools/listing.js";
+import { buildServerJson } from "./server-json.js";
 
 const ROOT = join(import.meta.dirname, "..");
 export const README_START = "<!-- tools:start -->";
@@ -12,6 +14,7 @@ export const README_END = "<!-- tools:end -->";
 
 interface PackageJson {
   name: string;
+  mcpName: string;
   version: string;
   description: string;
   license: string;
@@ -100,6 +103,7 @@ function main(): void {
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as PackageJson;
   const files = [
     { path: join(ROOT, "manifest.json"), next: `${JSON.stringify(buildManifest(pkg, tools), null, 2)}\n` },
+    { path: join(ROOT, "server.json"), next: `${JSON.stringify(buildServerJson(pkg), null, 2)}\n` },
     { path: join(ROOT, "README.md"), next: spliceReadme(readFileSync(join(ROOT, "README.md"), "utf8"), toolTable(tools)) },
   ];
   let drift = false;

@@ -1,61 +1,124 @@
-// `crypto-metrics-mcp call TOOL --name value …`: one tool call through a real MCP client and server
-// in memory; the text result goes to stdout, an error's text to stderr with exit code 1.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { z } from "zod";
-import { nearestEndpoints } from "./catalog/index.js";
+// `crypto-metrics-mcp call`: one tool call (text, JSON or CSV on stdout), a batch of calls from JSON
+// Lines, or help generated from the tools' definitions. stdout carries only the result; errors go to
+// stderr (as JSON with --format json or --batch) and the exit code says what kind of failure it was.
+import { readFileSync } from "node:fs";
+import { endpointById, nearestEndpoints } from "./catalog/index.js";
 import type { Config } from "./config.js";
-import { createBackend, createServer, SERVER_NAME, SERVER_VERSION } from "./server.js";
+import { DEFAULT_CONCURRENCY, parseBatch, runBatch } from "./scripting/batch.js";
+import { EXIT, exitCodeOf } from "./scripting/exit-codes.js";
+import { parseCallOptions, parseToolArgs, UsageError, type CallOptions } from "./scripting/flags.js";
+import { errorJson, stableJson, wantsJson } from "./scripting/json-mode.js";
+import { callHelp, toolHelp } from "./scripting/help.js";
+import { csvOfCall } from "./scripting/output.js";
+import { findTool, openSession } from "./scripting/session.js";
 import type { Tool } from "./tools/define-tool.js";
+import type { ErrorPayload } from "./tools/errors.js";
 import { allTools } from "./tools/index.js";
-import { unwrap } from "./tools/validation.js";
 
-/** Command-line values are strings: numbers and booleans are converted where the tool's schema wants them. */
-export function coerceArgs(tool: Tool, raw: Readonly<Record<string, string>>): Record<string, unknown> {
-  const shape = tool.input.shape as Record<string, z.ZodType>;
-  const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    const field = shape[name];
-    const inner = field ? unwrap(field) : undefined;
-    if (inner instanceof z.ZodNumber && /^-?\d+(\.\d+)?$/.test(value.trim())) out[name] = Number(value);
-    else if (inner instanceof z.ZodBoolean && /^(true|false)$/i.test(value.trim())) out[name] = value.trim().toLowerCase() === "true";
-    // Anything else is passed as given, so the tool's own validation names the problem.
-    else out[name] = value;
+function out(text: string): void {
+  process.stdout.write(text); // stdout-ok: the call command's output is its result
+}
+
+/** An error on stderr, in words or as {"error": {...}}, and the exit code it stands for. */
+function report(error: Pick<ErrorPayload, "code" | "message"> & Partial<ErrorPayload>, json: boolean): void {
+  const exit = exitCodeOf(error.code);
+  if (json) {
+    process.stderr.write(errorJson({ ...error, exit_code: exit }));
+  } else {
+    const wait = error.retry_after_s !== undefined && !/retry after \d+ s/i.test(error.message) ? ` (retry after ${error.retry_after_s} s)` : "";
+    process.stderr.write(`crypto-metrics-mcp: ${error.message}${wait}\n`);
   }
-  return out;
+  process.exitCode = exit;
+}
+
+function usage(err: UsageError, json: boolean): void {
+  report({ code: err.code, message: err.message, retryable: false }, json);
+}
+
+function toolNamed(name: string): Tool {
+  const tool = findTool(name);
+  if (tool) return tool;
+  const names = allTools.map((t) => t.name);
+  const near = nearestEndpoints(name, names, 1)[0];
+  throw new UsageError(`unknown tool "${name.slice(0, 60)}"${near ? ` (did you mean ${near}?)` : ""}; tools: ${names.join(", ")} (call --help)`, "unknown_tool");
+}
+
+/**
+ * A tool whose one endpoint returns no records (the heatmap's matrix) cannot give CSV: refused before
+ * the call, so nothing is charged. A tool that reads nothing (list_assets) is refused after it.
+ */
+function refuseCsv(tool: Tool): UsageError {
+  return new UsageError(
+    `--format csv needs a tool that reads records; ${tool.name} has no table behind its result. Use --format json for its structured result${tool.endpoint ? " (the full data is the resource its result links to)" : ""}`,
+    "no_tabular_data",
+  );
+}
+
+async function single(config: Config, options: CallOptions): Promise<void> {
+  const tool = toolNamed(options.tool!);
+  const args = parseToolArgs(tool, options.toolTokens);
+  if (options.format === "csv" && tool.endpoint && endpointById(tool.endpoint)?.kind === "heatmap") throw refuseCsv(tool);
+  const session = await openSession(config);
+  try {
+    const outcome = await session.run(tool, args, { capture: options.format === "csv" });
+    if (!outcome.ok) return report(outcome.error, options.format === "json");
+    if (options.format === "json") return out(`${stableJson(outcome.structured, 2)}\n`);
+    if (options.format === "csv") {
+      const table = csvOfCall(outcome.fetched);
+      if (table === undefined) throw refuseCsv(tool);
+      return out(table);
+    }
+    out(`${outcome.text}\n`);
+    if (outcome.images) process.stderr.write(`crypto-metrics-mcp: the result's ${outcome.images === 1 ? "image is" : `${outcome.images} images are`} not printed: call writes text, JSON or CSV only\n`);
+  } finally {
+    await session.close();
+  }
+}
+
+function readInput(source: string): string {
+  try {
+    return readFileSync(source === "-" ? 0 : source, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read the batch ${source === "-" ? "from stdin" : `file ${source}`} (${code ?? (err as Error).message}); give a JSON Lines file, or - for stdin`);
+  }
+}
+
+async function batch(config: Config, options: CallOptions): Promise<void> {
+  const lines = parseBatch(readInput(options.batch!));
+  const session = await openSession(config);
+  try {
+    const summary = await runBatch(session, lines, {
+      concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+      format: options.format === "text" ? "text" : "json",
+      write: out,
+    });
+    if (summary.failed) {
+      const codes = Object.entries(summary.codes).map(([code, n]) => `${n} ${code}`).join(", ");
+      const wait = summary.retryAfterS !== undefined ? `; retry after ${summary.retryAfterS} s` : "";
+      process.stderr.write(`crypto-metrics-mcp: ${summary.failed} of ${summary.total} batch lines failed (${codes}${wait}); each carries its error on its line\n`);
+    }
+    process.exitCode = summary.exitCode;
+  } finally {
+    await session.close();
+  }
 }
 
 export async function runCall(config: Config): Promise<void> {
-  const spec = config.call;
-  if (!spec) throw new Error("call needs a tool name");
-  const tool = allTools.find((t) => t.name === spec.tool);
-  if (!tool) {
-    const names = allTools.map((t) => t.name);
-    const near = nearestEndpoints(spec.tool, names, 1);
-    process.stderr.write(`unknown tool "${spec.tool}"${near.length ? ` (did you mean ${near[0]}?)` : ""}; tools: ${names.join(", ")}\n`);
-    process.exitCode = 2;
-    return;
-  }
-  const backend = await createBackend(config);
-  const server = createServer({ backend, config });
-  const client = new Client({ name: `${SERVER_NAME}-call`, version: SERVER_VERSION });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  // A reader that stops early (`| head`) is not an error of ours: stop quietly.
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+  const argv = config.call?.argv ?? [];
+  const json = wantsJson(["call", ...argv]);
   try {
-    await Promise.all([client.connect(clientSide), server.connect(serverSide)]);
-    const result = await client.callTool({ name: tool.name, arguments: coerceArgs(tool, spec.args) });
-    const text = (result.content as Array<{ type: string; text?: string }>)
-      .filter((c) => c.type === "text")
-      .map((c) => c.text ?? "")
-      .join("\n");
-    if (result.isError) {
-      process.stderr.write(`${text}\n`);
-      process.exitCode = 1;
-    } else {
-      process.stdout.write(`${text}\n`); // stdout-ok: the call command's output is the tool's text
-    }
-  } finally {
-    await client.close().catch(() => undefined);
-    await server.close().catch(() => undefined);
-    await backend.close();
+    const options = parseCallOptions(argv);
+    if (options.help) return out(options.tool ? toolHelp(toolNamed(options.tool)) : callHelp());
+    await (options.batch !== undefined ? batch(config, options) : single(config, options));
+  } catch (err) {
+    if (err instanceof UsageError) return usage(err, json);
+    throw err;
   }
 }
+

@@ -3,9 +3,10 @@
 import { readFileSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
 import { KeysFileError } from "./backend/inprocess/keys.js";
-import { UsageStateError } from "./backend/inprocess/usage-store.js";
+import { StoreConfigError, StoreUnavailableError } from "./backend/inprocess/metering/store.js";
 import { ConfigError, describeConfig, loadConfig, type Config } from "./config.js";
 import { log, setLogLevel } from "./log.js";
+import { errorJson, wantsJson } from "./scripting/json-mode.js";
 
 const USAGE = `crypto-metrics-mcp — crypto market and on-chain metrics for AI assistants (MCP)
 
@@ -14,16 +15,23 @@ Usage:
   crypto-metrics-mcp http [--host 127.0.0.1] [--port 3000] [--require-key]
                                                                MCP over Streamable HTTP at /mcp
   crypto-metrics-mcp api [--host 127.0.0.1] [--port 8080]      the REST API of the in-process service
-  crypto-metrics-mcp call TOOL [--name value ...]              one tool call, text result on stdout
+  crypto-metrics-mcp call TOOL [--name value ...] [--format text|json|csv]
+                                                               one tool call, result on stdout
+  crypto-metrics-mcp call --batch FILE|-                       many calls: JSON Lines in and out
+  crypto-metrics-mcp call --help                               tools, batches, exit codes
 
-Flags: --keys-file PATH  --state-dir DIR  --log-level silent|error|warn|info|debug  --help  --version
+Flags: --keys-file PATH  --state-dir DIR  --store URL  --log-level silent|error|warn|info|debug  --help  --version
+  --store postgres://USER@HOST:5432/DB shares credits and rate windows between machines
+  (default: an SQLite file in the state directory, shared by the processes of this machine)
 Environment: CRYPTO_METRICS_API_KEY, CRYPTO_METRICS_BASE_URL, CRYPTO_METRICS_KEYS_FILE,
-  CRYPTO_METRICS_STATE_DIR, CRYPTO_METRICS_NOW, CRYPTO_METRICS_LOG_LEVEL
+  CRYPTO_METRICS_STATE_DIR, CRYPTO_METRICS_STORE, CRYPTO_METRICS_NOW, CRYPTO_METRICS_LOG_LEVEL
 `;
 
-function fail(message: string, code: number): never {
-  process.stderr.write(`crypto-metrics-mcp: ${message}\n`);
-  process.exit(code);
+/** `code` names the failure for `call --format json` and `call --batch`, which answer errors in JSON. */
+function fail(message: string, exit: number, code = exit === 2 ? "config" : "internal"): never {
+  if (wantsJson(process.argv.slice(2))) process.stderr.write(errorJson({ code, message, exit_code: exit }));
+  else process.stderr.write(`crypto-metrics-mcp: ${message}\n`);
+  process.exit(exit);
 }
 
 function version(): string {
@@ -46,12 +54,12 @@ async function runApi(config: Config): Promise<void> {
   if (config.baseUrl) log.info("the api command serves the in-process service; CRYPTO_METRICS_BASE_URL is not used");
   const { createInProcessService } = await import("./backend/inprocess/backend.js");
   const { startRestServer, BODY_CACHE_BYTES } = await import("./backend/rest.js");
-  const service = createInProcessService({ ...config, bodyCacheBytes: BODY_CACHE_BYTES });
+  const service = await createInProcessService({ ...config, bodyCacheBytes: BODY_CACHE_BYTES });
   let rest;
   try {
     rest = await startRestServer(service, { host: config.host, port: config.port });
   } catch (err) {
-    service.close();
+    await service.close();
     const problem = listenProblem(err, config);
     if (problem) fail(problem, 1);
     throw err;
@@ -62,10 +70,7 @@ async function runApi(config: Config): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info("shutting down", { signal });
-    void server.close().finally(() => {
-      service.close();
-      process.exit(0);
-    });
+    void server.close().then(() => service.close()).finally(() => process.exit(0));
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
@@ -123,7 +128,12 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   if (err instanceof KeysFileError) fail(err.message, 2);
-  if (err instanceof UsageStateError) fail(err.message, 1);
+  if (err instanceof StoreConfigError) fail(err.message, 2);
+  if (err instanceof StoreUnavailableError) fail(err.message, 1);
+  // A chunk of dist/ missing (a partial copy or unpacking): the same line as dist/cli.js gives.
+  if ((err as NodeJS.ErrnoException | undefined)?.code === "ERR_MODULE_NOT_FOUND") {
+    fail(`the installation is damaged (${(err as Error).message.split("\n")[0]}); reinstall it (npm install -g crypto-metrics-mcp, or the .mcpb bundle again)`, 1);
+  }
   // Written whatever the log level: a program that stops owes the reason, even under --log-level silent.
   fail(err instanceof Error ? err.message : String(err), 1);
 });

@@ -3,6 +3,8 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseDateInput } from "./backend/inprocess/dates.js";
+import { parseStoreSetting, type StoreSpec } from "./backend/inprocess/metering/store-url.js";
+import { StoreConfigError } from "./backend/inprocess/metering/store.js";
 import { isLogLevel, LOG_LEVELS, type LogLevel } from "./log.js";
 
 export const COMMANDS = ["stdio", "http", "api", "call"] as const;
@@ -13,10 +15,12 @@ export const DEFAULT_HOST = "127.0.0.1";
 export const APP_DIR = "crypto-metrics-mcp";
 
 export interface CallSpec {
-  /** Tool name as given, e.g. `get_series`. */
-  tool: string;
-  /** `--name value` pairs after the tool name; values stay strings (the tool layer coerces). */
-  args: Record<string, string>;
+  /**
+   * Everything after `call` but the configuration flags (--keys-file, --state-dir, --store,
+   * --log-level), as given: the tool name, its arguments and the call's own options. Reading them
+   * needs the tool's schema (which flags are booleans or arrays), so the call command parses them.
+   */
+  argv: string[];
 }
 
 export interface Config {
@@ -31,6 +35,8 @@ export interface Config {
   baseUrl: string | undefined;
   keysFile: string | undefined;
   stateDir: string;
+  /** Where credits and rate windows are kept (--store / CRYPTO_METRICS_STORE); default: SQLite in stateDir. */
+  store: StoreSpec;
   /** Wall clock for data ("now" of the service); pinned when CRYPTO_METRICS_NOW is set. */
   now: () => number;
   /** The pinned instant, when there is one. */
@@ -100,7 +106,7 @@ function parseLevel(raw: string, source: string): LogLevel {
   return level;
 }
 
-const VALUE_FLAGS = ["host", "port", "keys-file", "state-dir", "log-level"] as const;
+const VALUE_FLAGS = ["host", "port", "keys-file", "state-dir", "store", "log-level"] as const;
 type ValueFlag = (typeof VALUE_FLAGS)[number];
 const SWITCHES = ["require-key", "help", "version"] as const;
 type Switch = (typeof SWITCHES)[number];
@@ -120,20 +126,18 @@ function splitFlag(token: string): [name: string, inline: string | undefined] {
 
 function parseArgs(argv: readonly string[]): ParsedArgs {
   const out: ParsedArgs = { command: undefined, values: {}, switches: new Set(), call: undefined };
-  let i = 0;
-  for (; i < argv.length; i++) {
+  for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
+    if (out.call && !isConfigFlag(token)) { out.call.argv.push(token); continue; }
     if (token === "-h") { out.switches.add("help"); continue; }
     if (token === "-v") { out.switches.add("version"); continue; }
     if (!token.startsWith("--")) {
-      if (out.command !== undefined) {
-        if (out.command === "call") { out.call = { tool: token, args: {} }; i++; break; }
-        throw new ConfigError(`unexpected argument "${token}"; run with --help for usage`);
-      }
+      if (out.command !== undefined) throw new ConfigError(`unexpected argument "${token}"; run with --help for usage`);
       if (!(COMMANDS as readonly string[]).includes(token)) {
         throw new ConfigError(`unknown command "${token}"; use one of ${COMMANDS.join(", ")} (default stdio)`);
       }
       out.command = token as Command;
+      if (out.command === "call") out.call = { argv: [] };
       continue;
     }
     const [name, inline] = splitFlag(token);
@@ -150,26 +154,14 @@ function parseArgs(argv: readonly string[]): ParsedArgs {
       throw new ConfigError(`unknown flag --${name}; accepted: ${[...VALUE_FLAGS, ...SWITCHES].map((f) => `--${f}`).join(", ")}`);
     }
   }
-  if (out.call) out.call.args = parseToolArgs(argv.slice(i));
   return out;
 }
 
-/** `--name value`, `--name=value`, or a bare `--name` meaning "true". */
-function parseToolArgs(tokens: readonly string[]): Record<string, string> {
-  const args: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i]!;
-    if (!token.startsWith("--") || token.length === 2) {
-      throw new ConfigError(`unexpected "${token}" in tool arguments; write them as --name value`);
-    }
-    const [name, inline] = splitFlag(token);
-    if (Object.hasOwn(args, name)) throw new ConfigError(`tool argument --${name} given twice`);
-    const next = tokens[i + 1];
-    if (inline !== undefined) args[name] = inline;
-    else if (next !== undefined && !next.startsWith("--")) { args[name] = next; i++; }
-    else args[name] = "true";
-  }
-  return args;
+/** The flags of the configuration that `call` takes anywhere among its own tokens. */
+const CALL_CONFIG_FLAGS: readonly ValueFlag[] = ["keys-file", "state-dir", "store", "log-level"];
+
+function isConfigFlag(token: string): boolean {
+  return token.startsWith("--") && (CALL_CONFIG_FLAGS as readonly string[]).includes(splitFlag(token)[0]);
 }
 
 /** Reads the whole configuration; throws ConfigError with a message fit for the terminal. */
@@ -178,9 +170,6 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
   const command = args.command ?? "stdio";
   const help = args.switches.has("help");
   const version = args.switches.has("version");
-  if (command === "call" && !args.call && !help) {
-    throw new ConfigError("call needs a tool name: crypto-metrics-mcp call get_series --metric lifespan/Lth_mvrv --asset btc");
-  }
   for (const flag of ["host", "port"] as const) {
     if (args.values[flag] !== undefined && !NETWORK_COMMANDS.includes(command)) {
       throw new ConfigError(`--${flag} applies to the http and api commands, not ${command}`);
@@ -198,6 +187,14 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
   const fixedNowMs = rawNow ? parseNow(rawNow) : undefined;
   const keysFile = args.values["keys-file"] ?? (env["CRYPTO_METRICS_KEYS_FILE"]?.trim() || undefined);
   const stateDir = args.values["state-dir"] ?? (env["CRYPTO_METRICS_STATE_DIR"]?.trim() || defaultStateDir(env));
+  const rawStore = args.values.store ?? env["CRYPTO_METRICS_STORE"];
+  let store: StoreSpec;
+  try {
+    store = parseStoreSetting(unexpanded(rawStore), resolve(stateDir));
+  } catch (err) {
+    if (err instanceof StoreConfigError) throw new ConfigError(err.message);
+    throw err;
+  }
   const rawLevel = args.values["log-level"];
   const envLevel = env["CRYPTO_METRICS_LOG_LEVEL"]?.trim();
   const host = args.values.host ?? DEFAULT_HOST;
@@ -212,6 +209,7 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
     baseUrl: rawBase ? parseBaseUrl(rawBase) : undefined,
     keysFile: keysFile ? resolve(keysFile) : undefined,
     stateDir: resolve(stateDir),
+    store,
     now: fixedNowMs === undefined ? Date.now : () => fixedNowMs,
     fixedNowMs,
     logLevel: rawLevel !== undefined
@@ -232,6 +230,7 @@ export function describeConfig(config: Config): string {
     `key=${config.apiKey ? "set" : "unset"}`,
     config.keysFile ? `keys_file=${config.keysFile}` : "",
     `state_dir=${config.stateDir}`,
+    `store=${config.store.display}`,
     config.fixedNowMs !== undefined ? `now=${new Date(config.fixedNowMs).toISOString()}` : "",
   ].filter(Boolean).join(" ");
 }

@@ -1,5 +1,6 @@
 // The one logger: plain lines on stderr (stdout carries JSON-RPC in stdio mode), level from
-// CRYPTO_METRICS_LOG_LEVEL. Callers pass key digests' prefixes, never keys.
+// CRYPTO_METRICS_LOG_LEVEL, and to sinks (an MCP client's notifications/message). Callers pass key
+// digests' prefixes, never keys.
 
 export const LOG_LEVELS = ["silent", "error", "warn", "info", "debug"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -38,9 +39,24 @@ function format(fields: LogFields | undefined): string {
   return out;
 }
 
-function emit(level: Exclude<LogLevel, "silent">, message: string, fields?: LogFields): void {
+export type EmittedLevel = Exclude<LogLevel, "silent">;
+
+/** Receives every log event whatever the stderr level (an MCP client filters by its own level). */
+export type LogSink = (level: EmittedLevel, line: string) => void;
+
+const sinks = new Set<LogSink>();
+
+/** Adds a sink; returns the function that removes it. */
+export function addLogSink(sink: LogSink): () => void {
+  sinks.add(sink);
+  return () => void sinks.delete(sink);
+}
+
+function emit(level: EmittedLevel, message: string, fields?: LogFields): void {
+  const line = `${message}${format(fields)}`;
+  for (const sink of sinks) sink(level, line);
   if (RANK[level] > RANK[current]) return;
-  process.stderr.write(`crypto-metrics-mcp ${level}: ${message}${format(fields)}\n`);
+  process.stderr.write(`crypto-metrics-mcp ${level}: ${line}\n`);
 }
 
 export const log = {

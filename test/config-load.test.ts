@@ -60,16 +60,18 @@ describe("loadConfig", () => {
     expect(loadConfig({ ...HOME, CRYPTO_METRICS_NOW: "1767182400000" }, []).fixedNowMs).toBe(1767182400000);
   });
 
-  it("parses call with its tool and --arg value pairs kept as strings", () => {
-    const c = loadConfig(HOME, ["call", "get_series", "--metric", "lifespan/Lth_mvrv", "--asset=btc", "--max_points", "50", "--include_matrix"]);
+  it("hands call its tokens as given, for the call command to read with the tool's schema", () => {
+    const c = loadConfig(HOME, ["call", "get_series", "--metric", "lifespan/Lth_mvrv", "--asset=btc", "--max_points", "50", "--help"]);
     expect(c.command).toBe("call");
-    expect(c.call).toEqual({ tool: "get_series", args: { metric: "lifespan/Lth_mvrv", asset: "btc", max_points: "50", include_matrix: "true" } });
+    expect(c.help).toBe(false);
+    expect(c.call).toEqual({ argv: ["get_series", "--metric", "lifespan/Lth_mvrv", "--asset=btc", "--max_points", "50", "--help"] });
   });
 
-  it("keeps global flags given before the tool name", () => {
-    const c = loadConfig(HOME, ["call", "--state-dir", "/s", "list_assets", "--search", "bit"]);
+  it("takes the configuration flags anywhere among call's tokens", () => {
+    const c = loadConfig(HOME, ["call", "--state-dir", "/s", "list_assets", "--search", "bit", "--log-level=error"]);
     expect(c.stateDir).toBe("/s");
-    expect(c.call).toEqual({ tool: "list_assets", args: { search: "bit" } });
+    expect(c.logLevel).toBe("error");
+    expect(c.call).toEqual({ argv: ["list_assets", "--search", "bit"] });
   });
 
   const bad: [string, Record<string, string>, string[], RegExp][] = [
@@ -80,8 +82,7 @@ describe("loadConfig", () => {
     ["port without value", HOME, ["api", "--port"], /--port needs a value/],
     ["port on stdio", HOME, ["--port", "1"], /--port applies to the http and api commands/],
     ["require-key on api", HOME, ["api", "--require-key"], /--require-key applies to the http command/],
-    ["call without tool", HOME, ["call"], /call needs a tool name/],
-    ["repeated tool arg", HOME, ["call", "t", "--a", "1", "--a", "2"], /--a given twice/],
+    ["port on call", HOME, ["--port", "1", "call", "list_assets"], /--port applies to the http and api commands/],
     ["bad base URL", { ...HOME, CRYPTO_METRICS_BASE_URL: "not a url" }, [], /CRYPTO_METRICS_BASE_URL is not a URL/],
     ["ftp base URL", { ...HOME, CRYPTO_METRICS_BASE_URL: "ftp://x.example" }, [], /must use http or https/],
     ["base URL with credentials", { ...HOME, CRYPTO_METRICS_BASE_URL: "https://u:p@x.example" }, [], /must not carry credentials/],

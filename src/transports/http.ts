@@ -1,14 +1,16 @@
-// MCP over Streamable HTTP at /mcp, stateless: a new McpServer and transport per request around ONE
-// shared backend (so credits are metered centrally), the caller's key taken from
-// `Authorization: Bearer`, Host and Origin checked against DNS rebinding, no CORS.
+// MCP over Streamable HTTP at /mcp, stateless: a transport per request, served by an McpServer taken
+// from a pool of idle ones (cleared of the previous caller first) around ONE shared backend (so
+// credits are metered centrally), the caller's key taken from `Authorization: Bearer`, Host and
+// Origin checked against DNS rebinding, no CORS.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { listen } from "../listen.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { API_KEY_PATTERN, type Backend } from "../backend/types.js";
 import type { Config } from "../config.js";
 import { log } from "../log.js";
-import { createBackend, createServer } from "../server.js";
+import { createBackend, createServer, loggingOf } from "../server.js";
 import { hostAllowed, isLoopback, originAllowed } from "./host-check.js";
 
 export const MCP_PATH = "/mcp";
@@ -23,6 +25,8 @@ export interface HttpServerOptions {
   requireKey: boolean;
   /** The configured key (redacted from error text); calls without a bearer key use the backend's default. */
   apiKey?: string | undefined;
+  /** "Now" of the data (CRYPTO_METRICS_NOW when pinned), for the prompts' dates. */
+  now?: () => number;
 }
 
 export interface RunningHttpServer {
@@ -31,10 +35,56 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
+/** Idle servers kept for reuse; beyond this many a released one is dropped. */
+const MAX_IDLE_SERVERS = 64;
+
+/**
+ * Servers for the stateless requests. Building one (every tool, resource and prompt registered)
+ * was most of a request's own cost; a server is reused only once its transport has closed (the SDK
+ * then has aborted that request's handlers and forgotten its response routes) and after what the
+ * SDK keeps of the caller is cleared: the client's capabilities and info from an initialize (the
+ * SDK's internals; a test pins them) and the log level set with logging/setLevel. Over stateless
+ * HTTP there is no stream for messages outside a request, so setLevel is accepted and applies to
+ * nothing after its own request.
+ */
+export class ServerPool {
+  private readonly idle: McpServer[] = [];
+  constructor(private readonly make: () => McpServer) {}
+
+  acquire(): McpServer {
+    return this.idle.pop() ?? this.make();
+  }
+
+  release(server: McpServer): void {
+    if (server.isConnected() || this.idle.length >= MAX_IDLE_SERVERS) return void server.close().catch(() => undefined);
+    forgetCaller(server);
+    this.idle.push(server);
+  }
+
+  get idleCount(): number {
+    return this.idle.length;
+  }
+}
+
+interface CallerState {
+  _clientCapabilities?: unknown;
+  _clientVersion?: unknown;
+  _loggingLevels?: Map<unknown, unknown>;
+}
+
+export function forgetCaller(server: McpServer): void {
+  const state = server.server as unknown as CallerState;
+  state._clientCapabilities = undefined;
+  state._clientVersion = undefined;
+  state._loggingLevels?.clear();
+  loggingOf(server).reset();
+}
+
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  const pool = new ServerPool(() => createServer({ backend: options.backend, config: { apiKey: options.apiKey, ...(options.now && { now: options.now }) } }));
   // Timeouts are enforced only every connectionsCheckingInterval (30 s by default): check every second.
   const server = createHttpServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
-    handle(req, res, options).catch((err: unknown) => {
+    handle(req, res, options, pool).catch((err: unknown) => {
       log.error("http request failed", { error: err instanceof Error ? err.message : String(err) });
       if (!res.headersSent) sendError(res, 500, -32603, "Internal error");
       else res.end();
@@ -55,7 +105,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions, pool: ServerPool): Promise<void> {
   const path = (req.url ?? "/").split("?")[0];
   if (!hostAllowed(req.headers.host, options.host)) return sendError(res, 403, -32000, "Forbidden: Host header not allowed");
   if (!originAllowed(req.headers.origin, options.host)) return sendError(res, 403, -32000, "Forbidden: Origin not allowed");
@@ -78,11 +128,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: HttpSe
   }
   if (auth) (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: auth, clientId: "bearer", scopes: [] };
 
-  const mcp = createServer({ backend: options.backend, config: { apiKey: options.apiKey } });
+  const mcp = pool.acquire();
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: MAX_BODY_BYTES });
   res.on("close", () => {
-    void transport.close().catch(() => undefined);
-    void mcp.close().catch(() => undefined);
+    // Closing the transport closes the server's side of it (handlers aborted) before reuse.
+    void transport.close().catch(() => undefined).finally(() => pool.release(mcp));
   });
   await mcp.connect(transport);
   await transport.handleRequest(req, res);
@@ -105,7 +155,7 @@ export async function runHttp(config: Config): Promise<void> {
   const backend = await createBackend(config);
   let running: RunningHttpServer;
   try {
-    running = await startHttpServer({ backend, host: config.host, port: config.port, requireKey: config.requireKey, apiKey: config.apiKey });
+    running = await startHttpServer({ backend, host: config.host, port: config.port, requireKey: config.requireKey, apiKey: config.apiKey, now: config.now });
   } catch (err) {
     await backend.close();
     throw err;

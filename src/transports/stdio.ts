@@ -1,24 +1,71 @@
 // MCP over stdio: stdout carries JSON-RPC only, logs go to stderr; a signal or the end of stdin
-// closes the server and the backend (flushing usage) and exits 0.
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+// closes the server and the backend (flushing usage) and exits 0. The front (stdio-front.ts) reads
+// stdin from the start and answers the handshake while the server below is still loading.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { Backend } from "../backend/types.js";
 import type { Config } from "../config.js";
 import { log } from "../log.js";
-import { createBackend, createServer } from "../server.js";
+import { precomputedHandshake } from "./handshake.js";
+import { StdioFront } from "./stdio-front.js";
+
+/** With no message waiting, the server loads this long after start anyway, ready for the first call. */
+const QUIET_MS = 150;
+/** After the front's last handshake answer, this long without another before the server loads. */
+const HANDSHAKE_GAP_MS = 15;
 
 export async function runStdio(config: Config): Promise<void> {
-  const backend = await createBackend(config);
-  const server = createServer({ backend, config });
-  const transport = new StdioServerTransport();
+  const handshake = precomputedHandshake();
+  // The same choice createBackend makes: a base URL means the HTTP backend (open-world tools).
+  const front = new StdioFront(handshake, handshake?.byKind[config.baseUrl ? "http" : "inprocess"]);
+  front.onerror = (err) => log.warn("stdio transport error", { error: err.message });
+  front.listen();
   // The SDK waits for 'drain' once per response written while stdout is full: a client with many
   // calls in flight would trip Node's 10-listener warning, a false "memory leak" report on stderr.
   process.stdout.setMaxListeners(Math.max(process.stdout.getMaxListeners(), 1_000));
+
+  // Loading the server blocks the event loop while its modules evaluate (on Node 22, from the
+  // import to the end), so it starts only when something needs it: a message the front cannot
+  // answer, the end of the handshake, or a moment of quiet; never while a handshake reply is due.
+  let ready: Promise<{ server: McpServer; backend: Backend }> | undefined;
+  let loaded!: (running: { server: McpServer; backend: Backend }) => void;
+  let failed!: (err: unknown) => void;
+  const whenLoaded = new Promise<{ server: McpServer; backend: Backend }>((res, rej) => ((loaded = res), (failed = rej)));
+  const load = () => {
+    if (ready) return ready;
+    ready = (async () => {
+      const [{ createBackend, createServer, loggingOf }, { deserializeMessage }] = await Promise.all([
+        import("../server.js"),
+        import("@modelcontextprotocol/sdk/shared/stdio.js"),
+      ]);
+      const backend = await createBackend(config);
+      const server = createServer({ backend, config });
+      await server.connect(front);
+      // One client per process: what the server logs goes to it too, once it sets a level.
+      loggingOf(server).forward(config.apiKey);
+      front.attach(deserializeMessage);
+      return { server, backend };
+    })();
+    ready.then(loaded, failed);
+    return ready;
+  };
+  const quiet = setTimeout(load, QUIET_MS);
+  front.onwait = () => void load();
+  // Once the lists stop coming (a client may ask them one after another, each after its answer).
+  let settling: NodeJS.Timeout | undefined;
+  front.onhandshake = () => {
+    clearTimeout(settling);
+    settling = setTimeout(load, HANDSHAKE_GAP_MS);
+  };
 
   let closing: Promise<void> | undefined;
   const shutdown = (reason: string): Promise<void> => {
     closing ??= (async () => {
       log.debug("stdio session ending", { reason });
-      await server.close().catch(() => undefined);
-      await backend.close().catch((err: unknown) => log.warn("closing the backend failed", { error: String(err) }));
+      clearTimeout(quiet);
+      clearTimeout(settling);
+      const running = ready ? await ready.catch(() => undefined) : undefined;
+      await running?.server.close().catch(() => undefined);
+      await running?.backend.close().catch((err: unknown) => log.warn("closing the backend failed", { error: String(err) }));
       // Let any response already queued reach the client before the process goes.
       await new Promise<void>((resolve) => (process.stdout.writableNeedDrain ? process.stdout.once("drain", resolve) : resolve()));
       process.exit(0);
@@ -32,8 +79,10 @@ export async function runStdio(config: Config): Promise<void> {
   process.stdin.once("close", () => void shutdown("stdin closed"));
   // A client that goes away leaves EPIPE on stdout: that is the end of the session, not a crash.
   process.stdout.on("error", () => void shutdown("stdout closed"));
-  transport.onerror = (err) => log.warn("stdio transport error", { error: err.message });
+  // The front closes itself on a line over its size cap; without this the process would stay up
+  // with stdin paused (and a database pool keeping it alive), answering nothing.
+  front.onclose = () => void shutdown("transport closed");
 
-  await server.connect(transport);
+  const { backend } = await whenLoaded;
   log.info("ready on stdio", { backend: backend.kind });
 }

@@ -24,8 +24,12 @@ export function cleanEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...base, ...env };
 }
 
-export function spawnCli(args: string[], env: Record<string, string> = {}, nodeFlags: string[] = []): Spawned {
-  const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", CLI, ...args], { cwd: ROOT, env: cleanEnv(env), stdio: ["pipe", "pipe", "pipe"] });
+/** `shell`: commands run by sh before exec'ing node (e.g. "ulimit -f 256" for a small disk). */
+export function spawnCli(args: string[], env: Record<string, string> = {}, nodeFlags: string[] = [], shell?: string): Spawned {
+  const argv = [...nodeFlags, "--import", "tsx", CLI, ...args];
+  const child = shell === undefined
+    ? spawn(process.execPath, argv, { cwd: ROOT, env: cleanEnv(env), stdio: ["pipe", "pipe", "pipe"] })
+    : spawn("sh", ["-c", `${shell} && exec "$0" "$@"`, process.execPath, ...argv], { cwd: ROOT, env: cleanEnv(env), stdio: ["pipe", "pipe", "pipe"] });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   child.stdout.on("data", (b: Buffer) => stdout.push(b));

@@ -1,0 +1,122 @@
+// `call --batch FILE|-`: JSON Lines of {"tool", "arguments", "id"?} in, one JSON result per line out
+// in input order, calls run with bounded concurrency in one process. The whole input is checked
+// before any call: a malformed line stops the batch before anything is charged or printed.
+import type { Tool } from "../tools/define-tool.js";
+import { allTools } from "../tools/index.js";
+import { nearestEndpoints } from "../catalog/index.js";
+import type { ErrorPayload } from "../tools/errors.js";
+import { EXIT, exitCodeOf, type ExitCode } from "./exit-codes.js";
+import { UsageError } from "./flags.js";
+import { stableJson } from "./json-mode.js";
+import type { Session } from "./session.js";
+
+export const DEFAULT_CONCURRENCY = 8;
+
+export interface BatchLine {
+  /** 1-based line number in the input. */
+  line: number;
+  tool: Tool;
+  arguments: Record<string, unknown>;
+  id?: string | number;
+}
+
+const LINE_KEYS = ["tool", "arguments", "id"];
+
+function lineError(line: number, message: string): UsageError {
+  return new UsageError(`batch line ${line}: ${message}`, "invalid_batch_line");
+}
+
+/** Every non-blank line, parsed and checked; throws on the first bad one, naming it and the fix. */
+export function parseBatch(input: string): BatchLine[] {
+  const out: BatchLine[] = [];
+  const names = allTools.map((t) => t.name);
+  const lines = input.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const text = lines[i]!.trim();
+    if (!text) continue;
+    const n = i + 1;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      throw lineError(n, `not valid JSON (${(err as Error).message}); each line is one object such as {"tool": "get_metrics_variation", "arguments": {"asset": "btc"}}`);
+    }
+    if (!value || typeof value !== "object" || Array.isArray(value)) {
+      throw lineError(n, `expected an object {"tool": "...", "arguments": {...}}, got ${Array.isArray(value) ? "an array" : JSON.stringify(value)}`);
+    }
+    const record = value as Record<string, unknown>;
+    const extra = Object.keys(record).filter((k) => !LINE_KEYS.includes(k));
+    if (extra.length) throw lineError(n, `unknown key ${extra.map((k) => `"${k.slice(0, 40)}"`).join(", ")}; a line has "tool", "arguments" and optionally "id"`);
+    if (typeof record.tool !== "string") throw lineError(n, `"tool" must be a tool name (${names.join(", ")})`);
+    const tool = allTools.find((t) => t.name === record.tool);
+    if (!tool) {
+      const near = nearestEndpoints(record.tool, names, 1)[0];
+      throw lineError(n, `unknown tool "${record.tool.slice(0, 60)}"${near ? ` (did you mean "${near}"?)` : ""}; tools: ${names.join(", ")}`);
+    }
+    const args = record.arguments ?? {};
+    if (!args || typeof args !== "object" || Array.isArray(args)) throw lineError(n, `"arguments" must be an object of named arguments, e.g. {"asset": "btc"}`);
+    const id = record.id;
+    if (id !== undefined && typeof id !== "string" && typeof id !== "number") throw lineError(n, `"id" must be a string or a number`);
+    out.push({ line: n, tool, arguments: args as Record<string, unknown>, ...(id !== undefined && { id }) });
+  }
+  if (out.length === 0) throw new UsageError("the batch has no lines; give one JSON object per line: {\"tool\": \"...\", \"arguments\": {...}}", "invalid_batch_line");
+  return out;
+}
+
+export interface BatchSummary {
+  total: number;
+  failed: number;
+  /** Failed lines by error code. */
+  codes: Record<string, number>;
+  /** The longest wait a rate-limited line was told, in seconds. */
+  retryAfterS: number | undefined;
+  exitCode: ExitCode;
+}
+
+/**
+ * Runs the lines with at most `concurrency` in flight and writes each result as soon as every
+ * earlier one is written, so the output is in input order and streams.
+ */
+export async function runBatch(
+  session: Session,
+  lines: readonly BatchLine[],
+  options: { concurrency: number; format: "json" | "text"; write: (line: string) => void },
+): Promise<BatchSummary> {
+  const done = new Array<string | undefined>(lines.length);
+  let next = 0;
+  let written = 0;
+  const failures: ErrorPayload[] = [];
+  const flush = () => {
+    while (written < lines.length && done[written] !== undefined) {
+      options.write(`${done[written]}\n`);
+      done[written++] = "";
+    }
+  };
+  const worker = async () => {
+    while (next < lines.length) {
+      const index = next++;
+      const item = lines[index]!;
+      const head = { line: item.line, ...(item.id !== undefined && { id: item.id }), tool: item.tool.name };
+      const outcome = await session.run(item.tool, item.arguments);
+      if (outcome.ok) {
+        done[index] = stableJson({ ...head, ok: true, ...(options.format === "text" ? { text: outcome.text } : { result: outcome.structured }) }, 0, true);
+      } else {
+        failures.push(outcome.error);
+        done[index] = stableJson({ ...head, ok: false, error: outcome.error }, 0, true);
+      }
+      flush();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency, lines.length) }, worker));
+  const exits = new Set(failures.map((f) => exitCodeOf(f.code)));
+  const codes: Record<string, number> = {};
+  for (const f of failures) codes[f.code] = (codes[f.code] ?? 0) + 1;
+  const waits = failures.flatMap((f) => (f.retry_after_s !== undefined ? [f.retry_after_s] : []));
+  return {
+    total: lines.length,
+    failed: failures.length,
+    codes,
+    retryAfterS: waits.length ? Math.max(...waits) : undefined,
+    exitCode: failures.length === 0 ? EXIT.ok : exits.size === 1 ? [...exits][0]! : EXIT.other,
+  };
+}

@@ -1,0 +1,182 @@
+// The tokens after `call`: the call's own options (--format, --batch, --concurrency, --help) and a
+// tool's arguments as flags, read with the tool's zod schema: numbers converted, booleans as bare
+// flags (or --no-NAME), arrays as repeated flags, comma lists or JSON arrays. Values the schema
+// would refuse are passed on as given, so the tool's own validation names the field and the fix.
+import { z } from "zod";
+import type { Tool } from "../tools/define-tool.js";
+import { unwrap } from "../tools/validation.js";
+
+export const FORMATS = ["text", "json", "csv"] as const;
+export type Format = (typeof FORMATS)[number];
+
+export interface CallOptions {
+  help: boolean;
+  format: Format;
+  /** The --format given, if any (batches refuse csv, and default to json). */
+  formatGiven: Format | undefined;
+  /** A JSON Lines file, or "-" for stdin. */
+  batch: string | undefined;
+  concurrency: number | undefined;
+  tool: string | undefined;
+  /** The tokens after the tool name that are not call options: the tool's arguments. */
+  toolTokens: string[];
+}
+
+/** A mistake in the command line itself: exit code 2, and nothing is called. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+  constructor(message: string, readonly code: "usage" | "unknown_tool" | "invalid_batch_line" | "no_tabular_data" = "usage") {
+    super(message);
+  }
+}
+
+const OPTION_FLAGS = ["format", "batch", "concurrency", "help"] as const;
+export const MAX_CONCURRENCY = 64;
+
+function split(token: string): [name: string, inline: string | undefined] {
+  const eq = token.indexOf("=");
+  return eq === -1 ? [token.slice(2), undefined] : [token.slice(2, eq), token.slice(eq + 1)];
+}
+
+export function parseCallOptions(argv: readonly string[]): CallOptions {
+  const out: CallOptions = { help: false, format: "text", formatGiven: undefined, batch: undefined, concurrency: undefined, tool: undefined, toolTokens: [] };
+  const seen = new Set<string>();
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token === "-h") { out.help = true; continue; }
+    if (!token.startsWith("--")) {
+      if (out.tool === undefined) { out.tool = token; continue; }
+      out.toolTokens.push(token);
+      continue;
+    }
+    const [name, inline] = split(token);
+    if (!(OPTION_FLAGS as readonly string[]).includes(name)) {
+      if (out.tool === undefined) {
+        throw new UsageError(`${token} comes before the tool name; write the tool first, then its arguments: call TOOL --name value (call --help lists the tools)`);
+      }
+      out.toolTokens.push(token);
+      continue;
+    }
+    if (name === "help") { out.help = true; continue; }
+    if (seen.has(name)) throw new UsageError(`--${name} is given twice; give it once`);
+    seen.add(name);
+    const value = inline ?? argv[++i];
+    if (value === undefined || (inline === undefined && value.startsWith("--"))) {
+      throw new UsageError(`--${name} needs a value, e.g. ${name === "format" ? "--format json" : name === "batch" ? "--batch calls.jsonl (or - for stdin)" : "--concurrency 8"}`);
+    }
+    if (name === "format") {
+      if (!(FORMATS as readonly string[]).includes(value)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")} (got "${value}")`);
+      out.format = out.formatGiven = value as Format;
+    } else if (name === "batch") {
+      out.batch = value;
+    } else {
+      if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_CONCURRENCY) {
+        throw new UsageError(`--concurrency must be an integer from 1 to ${MAX_CONCURRENCY} (got "${value}")`);
+      }
+      out.concurrency = Number(value);
+    }
+  }
+  if (out.help) return out;
+  if (out.batch !== undefined) {
+    if (out.tool !== undefined) {
+      throw new UsageError(`--batch reads each line's tool from ${out.batch === "-" ? "stdin" : out.batch}, so "${out.tool}" cannot be given as well; drop the tool name and its arguments, or drop --batch`);
+    }
+    if (out.formatGiven === "csv") {
+      throw new UsageError("--format csv cannot be combined with --batch (a batch writes one JSON result per line); use --format json, or one call per CSV");
+    }
+    out.format = out.formatGiven ?? "json";
+  } else {
+    if (out.concurrency !== undefined) throw new UsageError("--concurrency applies to --batch only; drop it, or run the calls with --batch FILE");
+    if (out.tool === undefined) {
+      throw new UsageError("call needs a tool name, e.g. call get_series --metric lifespan/Lth_mvrv --asset btc (call --help lists the tools), or --batch FILE");
+    }
+  }
+  return out;
+}
+
+type FieldKind = { kind: "boolean" } | { kind: "number" } | { kind: "string" } | { kind: "array"; element: "number" | "string" };
+
+/**
+ * The schema that says what a flag's value is: inside optional/default wrappers and, for a pipe
+ * (z.preprocess, z.pipe), its output when its input is a bare transform that accepts anything.
+ */
+function valueSchema(schema: z.ZodType): z.ZodType {
+  let inner = unwrap(schema);
+  for (let i = 0; i < 8 && "in" in inner && "out" in inner; i++) {
+    const pipe = inner as unknown as { in: z.ZodType; out: z.ZodType };
+    inner = unwrap(pipe.in instanceof z.ZodTransform ? pipe.out : pipe.in);
+  }
+  return inner;
+}
+
+function kindOf(schema: z.ZodType | undefined): FieldKind {
+  const inner = schema ? valueSchema(schema) : undefined;
+  if (inner instanceof z.ZodBoolean) return { kind: "boolean" };
+  if (inner instanceof z.ZodNumber) return { kind: "number" };
+  if (inner instanceof z.ZodArray) {
+    const element = valueSchema(inner.element as z.ZodType);
+    return { kind: "array", element: element instanceof z.ZodNumber ? "number" : "string" };
+  }
+  return { kind: "string" };
+}
+
+function numberOrText(value: string): number | string {
+  return /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(value.trim()) ? Number(value) : value;
+}
+
+/** A list flag's value: a JSON array (`'["btc","eth"]'`) or comma-separated values. */
+function listItems(value: string): string[] {
+  if (value.trim().startsWith("[")) {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (Array.isArray(parsed)) return parsed.map(String);
+    } catch {
+      // Not JSON after all: read it as a comma list, and let validation name what is wrong.
+    }
+  }
+  return value.split(",").map((v) => v.trim()).filter((v) => v !== "");
+}
+
+/** Flags after the tool name → the tool's argument object. */
+export function parseToolArgs(tool: Tool, tokens: readonly string[]): Record<string, unknown> {
+  const shape = tool.input.shape as Record<string, z.ZodType>;
+  const args: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (!token.startsWith("--") || token.length === 2) {
+      throw new UsageError(`unexpected "${token}" in ${tool.name}'s arguments; write them as --name value (call ${tool.name} --help)`);
+    }
+    let [name, inline] = split(token);
+    // --no-NAME turns a boolean off.
+    if (!Object.hasOwn(shape, name) && name.startsWith("no-") && kindOf(shape[name.slice(3)]).kind === "boolean" && inline === undefined) {
+      name = name.slice(3);
+      inline = "false";
+    }
+    const kind = kindOf(shape[name]);
+    const next = tokens[i + 1];
+    const takesNext = next !== undefined && !next.startsWith("--");
+    if (kind.kind === "boolean") {
+      if (Object.hasOwn(args, name)) throw new UsageError(`--${name} is given twice; give it once`);
+      let value = inline;
+      if (value === undefined && takesNext && /^(true|false)$/i.test(next)) { value = next; i++; }
+      args[name] = value === undefined ? true : /^(true|false)$/i.test(value) ? value.toLowerCase() === "true" : value;
+      continue;
+    }
+    const value = inline ?? (takesNext ? tokens[++i]! : undefined);
+    if (value === undefined) {
+      throw new UsageError(`--${name} needs a value${Object.hasOwn(shape, name) ? "" : ` (and ${tool.name} has no argument named ${name}: call ${tool.name} --help)`}`);
+    }
+    if (kind.kind === "array") {
+      const items = listItems(value);
+      const list = (args[name] as unknown[] | undefined) ?? [];
+      list.push(...items.map((v) => (kind.element === "number" ? numberOrText(v) : v)));
+      args[name] = list;
+      continue;
+    }
+    if (Object.hasOwn(args, name)) {
+      throw new UsageError(`--${name} is given twice with ${tool.name}, which takes one value for it; give it once`);
+    }
+    args[name] = kind.kind === "number" ? numberOrText(value) : value;
+  }
+  return { ...args };
+}

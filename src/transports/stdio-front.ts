@@ -1,0 +1,158 @@
+// The stdio transport, with a front: from the first byte on stdin it answers initialize and the
+// tools, prompts and resources lists from the handshake recorded at build time, while the SDK and the tools load; every other
+// message waits, in order, for the server. Once the server is attached, the initialize the front
+// answered is replayed to it (so it knows the client's capabilities, its answer dropped) and from
+// then on every message goes to the server. No SDK import here: this is what runs before it loads.
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { LIST_METHODS, type Handshake, type ListMethod } from "./handshake.js";
+
+type Answers = Handshake["byKind"]["inprocess"];
+
+/** The id under which the front's initialize is replayed: not one a client's numbering can produce. */
+const REPLAY_ID = "crypto-metrics-mcp:replayed-initialize";
+const MAX_LINE_BYTES = 10 * 1024 * 1024;
+
+interface Message {
+  jsonrpc?: unknown;
+  id?: unknown;
+  method?: unknown;
+  params?: unknown;
+}
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+
+/** A well-formed initialize request; anything less goes to the SDK, which names what is wrong. */
+function isInitialize(m: Message): boolean {
+  if (m.method !== "initialize" || !isObject(m.params)) return false;
+  const { protocolVersion, capabilities, clientInfo } = m.params;
+  return typeof protocolVersion === "string" && isObject(capabilities) && isObject(clientInfo) &&
+    typeof clientInfo.name === "string" && typeof clientInfo.version === "string";
+}
+
+export class StdioFront implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  /** A message is waiting for the server (it must be loaded now). */
+  onwait?: () => void;
+  /** The front answered a message of the handshake (the server may load once they stop coming). */
+  onhandshake?: () => void;
+
+  private buffer = "";
+  private queued: string[] = [];
+  private initialize: Message | undefined;
+  private parse: ((line: string) => JSONRPCMessage) | undefined;
+
+  constructor(
+    private readonly handshake: Handshake | undefined,
+    private readonly answers: Answers | undefined,
+    private readonly stdin: NodeJS.ReadableStream = process.stdin,
+    private readonly stdout: NodeJS.WritableStream = process.stdout,
+  ) {}
+
+  /** Starts reading stdin at once (called before the server exists). */
+  listen(): void {
+    this.stdin.on("data", this.ondata);
+    this.stdin.on("error", this.onstreamerror);
+  }
+
+  /** The SDK calls this from connect(); reading began in listen(). */
+  async start(): Promise<void> {}
+
+  /**
+   * The server is connected (onmessage set) and `parse` is the SDK's message validation: replay the
+   * initialize the front answered, then everything that waited, in arrival order.
+   */
+  attach(parse: (line: string) => JSONRPCMessage): void {
+    this.parse = parse;
+    if (this.initialize) this.deliver(JSON.stringify({ ...this.initialize, id: REPLAY_ID }));
+    const waiting = this.queued;
+    this.queued = [];
+    for (const line of waiting) this.deliver(line);
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if ("id" in message && message.id === REPLAY_ID) return;
+    return this.write(message);
+  }
+
+  async close(): Promise<void> {
+    this.stdin.off("data", this.ondata);
+    this.stdin.off("error", this.onstreamerror);
+    if (this.stdin.listenerCount("data") === 0) this.stdin.pause();
+    this.buffer = "";
+    this.onclose?.();
+  }
+
+  private write(message: unknown): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
+      else this.stdout.once("drain", resolve);
+    });
+  }
+
+  private readonly onstreamerror = (error: Error) => this.onerror?.(error);
+
+  private readonly ondata = (chunk: Buffer | string) => {
+    this.buffer += typeof chunk === "string" ? chunk : chunk.toString("utf8");
+    if (this.buffer.length > MAX_LINE_BYTES) {
+      // As the SDK's own transport: report and close (stdin released, so the process can end).
+      this.buffer = "";
+      this.onerror?.(new Error(`the input exceeded maximum size of ${MAX_LINE_BYTES} bytes without a line break`));
+      void this.close();
+      return;
+    }
+    let nl: number;
+    while ((nl = this.buffer.indexOf("\n")) >= 0) {
+      const line = this.buffer.slice(0, nl).replace(/\r$/, "");
+      this.buffer = this.buffer.slice(nl + 1);
+      if (this.parse) this.deliver(line);
+      else if (!this.answer(line)) {
+        this.queued.push(line);
+        this.onwait?.();
+      }
+    }
+  };
+
+  private deliver(line: string): void {
+    let message: JSONRPCMessage;
+    try {
+      message = this.parse!(line);
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  /** Answers a line from the recorded handshake; false when it must wait for the server. */
+  private answer(line: string): boolean {
+    if (!this.handshake || !this.answers) return false;
+    let m: Message;
+    try {
+      m = JSON.parse(line) as Message;
+    } catch {
+      return false;
+    }
+    if (!isObject(m) || m.jsonrpc !== "2.0" || (typeof m.id !== "string" && typeof m.id !== "number")) return false;
+    if (isInitialize(m) && this.initialize === undefined) {
+      const requested = (m.params as { protocolVersion: string }).protocolVersion;
+      const protocolVersion = this.handshake.supportedProtocolVersions.includes(requested) ? requested : this.handshake.latestProtocolVersion;
+      this.initialize = m;
+      void this.write({ result: { protocolVersion, ...this.answers.initialize }, jsonrpc: "2.0", id: m.id });
+      return true;
+    }
+    // Lists only after initialize, as a client does, and only whole (no cursor: no second page).
+    const list = LIST_METHODS.includes(m.method as ListMethod) ? this.answers.lists[m.method as ListMethod] : undefined;
+    // A client declaring extensions (MCP Apps views) may be listed differently: the server answers it.
+    const capabilities = (this.initialize?.params as { capabilities?: Record<string, unknown> } | undefined)?.capabilities;
+    if (capabilities?.extensions !== undefined) return false;
+    if (list && this.initialize && (m.params === undefined || (isObject(m.params) && m.params.cursor === undefined))) {
+      void this.write({ result: list, jsonrpc: "2.0", id: m.id });
+      this.onhandshake?.();
+      return true;
+    }
+    return false;
+  }
+}

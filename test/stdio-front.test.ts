@@ -1,0 +1,143 @@
+// The stdio front: answers initialize and tools/list from the recorded handshake before the server
+// exists, queues everything else in order, replays the initialize to the server once attached (its
+// answer dropped) and then hands every message to the server. Real server, real streams.
+import { PassThrough } from "node:stream";
+import { deserializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { InProcessBackend } from "../src/backend/inprocess/backend.js";
+import { createServer } from "../src/server.js";
+import type { Handshake } from "../src/transports/handshake.js";
+import { StdioFront } from "../src/transports/stdio-front.js";
+import { recordHandshake } from "../scripts/handshake.js";
+import { NOW, tempDir, writeKeys } from "./mcp-fixture.js";
+
+let handshake: Handshake;
+beforeAll(async () => {
+  handshake = await recordHandshake();
+});
+
+interface Rig {
+  front: StdioFront;
+  send(message: unknown): void;
+  /** Every JSON-RPC line written so far, parsed. */
+  out: () => Array<{ id?: unknown; result?: any; error?: any; method?: string }>;
+  waitFor(id: unknown): Promise<{ id?: unknown; result?: any; error?: any }>;
+  attach(): Promise<void>;
+  close(): Promise<void>;
+}
+
+let rigs: Rig[] = [];
+afterEach(async () => {
+  await Promise.all(rigs.map((r) => r.close()));
+  rigs = [];
+});
+
+function rig(withHandshake = true): Rig {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  let text = "";
+  stdout.on("data", (b: Buffer) => (text += b.toString("utf8")));
+  const front = new StdioFront(withHandshake ? handshake : undefined, withHandshake ? handshake.byKind.inprocess : undefined, stdin, stdout);
+  front.listen();
+  const out = () => text.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  const dir = tempDir();
+  let backend: InProcessBackend | undefined;
+  let server: ReturnType<typeof createServer> | undefined;
+  const r: Rig = {
+    front,
+    send: (m) => stdin.write(`${JSON.stringify(m)}\n`),
+    out,
+    waitFor: async (id) => {
+      for (let i = 0; i < 500; i++) {
+        const hit = out().find((m) => m.id === id);
+        if (hit) return hit;
+        await new Promise((res) => setTimeout(res, 10));
+      }
+      throw new Error(`no answer to ${String(id)}; got ${text}`);
+    },
+    attach: async () => {
+      backend = await InProcessBackend.create({ apiKey: "demo-key", keysFile: writeKeys(dir), stateDir: `${dir}/state`, now: () => NOW });
+      server = createServer({ backend, config: { apiKey: "demo-key" } });
+      await server.connect(front);
+      front.attach(deserializeMessage);
+    },
+    close: async () => {
+      await server?.close();
+      await backend?.close();
+    },
+  };
+  rigs.push(r);
+  return r;
+}
+
+const initialize = (id: unknown, protocolVersion = "2025-06-18", extra: Record<string, unknown> = {}) => ({
+  jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "t", version: "1" }, ...extra },
+});
+const settle = () => new Promise((res) => setTimeout(res, 30));
+
+describe("the stdio front", () => {
+  it("answers initialize and the four lists before the server exists, exactly as the server does", async () => {
+    const session = [
+      initialize(1),
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      { jsonrpc: "2.0", id: 3, method: "prompts/list" },
+      { jsonrpc: "2.0", id: 4, method: "resources/list" },
+      { jsonrpc: "2.0", id: 5, method: "resources/templates/list", params: {} },
+    ];
+    const early = rig();
+    for (const m of session) early.send(m);
+    const fromFront = [];
+    for (const id of [1, 2, 3, 4, 5]) fromFront.push(await early.waitFor(id));
+
+    const live = rig(false);
+    await live.attach();
+    for (const m of session) live.send(m);
+    for (const [i, id] of [1, 2, 3, 4, 5].entries()) expect(fromFront[i], `id ${id}`).toEqual(await live.waitFor(id));
+    expect(fromFront[1]!.result.tools.length).toBeGreaterThanOrEqual(5);
+    expect(fromFront[3]!.result.resources.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("answers an unknown protocol version with the latest, as the SDK does", async () => {
+    const r = rig();
+    r.send(initialize(1, "1999-01-01"));
+    expect((await r.waitFor(1)).result.protocolVersion).toBe(handshake.latestProtocolVersion);
+  });
+
+  it("keeps every other message, in order, for the server, which then knows the client", async () => {
+    const r = rig();
+    r.send(initialize(1, "2025-06-18", { capabilities: { roots: {} } }));
+    r.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    r.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "list_assets", arguments: { asset: "btc" } } });
+    r.send({ jsonrpc: "2.0", id: 3, method: "ping" });
+    await r.waitFor(1);
+    await settle();
+    expect(r.out().map((m) => m.id)).toEqual([1]);
+    await r.attach();
+    const call = await r.waitFor(2);
+    expect(call.result.isError).toBeFalsy();
+    expect(await r.waitFor(3)).toMatchObject({ result: {} });
+    // The replayed initialize reached the server (it holds the client's capabilities) and its answer went nowhere.
+    expect(r.out().filter((m) => m.id === 1)).toHaveLength(1);
+    expect(r.out().every((m) => typeof m.id === "number")).toBe(true);
+  });
+
+  it("leaves a malformed initialize and tools/list before initialize to the server", async () => {
+    const r = rig();
+    r.send({ jsonrpc: "2.0", id: 7, method: "tools/list" });
+    r.send({ jsonrpc: "2.0", id: 8, method: "initialize", params: { protocolVersion: "2025-06-18" } });
+    await settle();
+    expect(r.out()).toEqual([]);
+    await r.attach();
+    expect((await r.waitFor(7)).result.tools.length).toBeGreaterThanOrEqual(5);
+    expect((await r.waitFor(8)).error).toMatchObject({ code: -32602 });
+  });
+
+  it("after attaching, hands tools/list to the server like everything else", async () => {
+    const r = rig();
+    await r.attach();
+    r.send(initialize(1));
+    r.send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    expect((await r.waitFor(2)).result.tools.length).toBeGreaterThanOrEqual(5);
+  });
+});
