@@ -1,21 +1,30 @@
-// Cold start: wall time from spawn() to the `initialize` response on stdout, ours against a
-// minimal SDK server, runs interleaved so drift on a shared machine hits both alike.
+// Start-up as a client sees it, every kind of child interleaved in the same run so drift on a shared
+// machine hits all alike: spawn → tools/list response (the first answer that needs the whole server;
+// initialize alone could be answered before anything loads) for our server, the minimal SDK server
+// and a raw JSON-RPC responder, next to `node -e 0`; and a one-shot `call get_series` end to end.
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import { BENCH_DIR, CLI, stop, type Sandbox } from "./proc.js";
+import { BENCH_DIR, CLI, cleanEnv, peakRssMb, stop, type Sandbox } from "./proc.js";
 import { median, msSince, round } from "./stats.js";
 
-const INITIALIZE = `${JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } },
-})}\n`;
+const jsonLine = (m: unknown) => `${JSON.stringify(m)}\n`;
+const INITIALIZE = jsonLine({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } } });
+/** What a client sends once initialize is answered, as the protocol has it (not before). */
+const AFTER_INITIALIZE = jsonLine({ jsonrpc: "2.0", method: "notifications/initialized" }) + jsonLine({ jsonrpc: "2.0", id: 2, method: "tools/list" });
 
-/** One cold start in ms; rejects if the child answers anything but a successful initialize. */
-export async function timeInitialize(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+interface Start {
+  ms: number;
+  /** Peak RSS (VmHWM) at the moment tools/list arrived, MB. */
+  rssMb: number;
+  toolsList: string;
+}
+
+/**
+ * One cold start: wall time from spawn() to the tools/list response on stdout, the client behaving
+ * as a real one does: initialize first, then the rest only after its answer.
+ */
+async function timeToolsList(args: string[], env: NodeJS.ProcessEnv): Promise<Start> {
   const t0 = process.hrtime.bigint();
   const child = spawn(process.execPath, args, { env, stdio: ["pipe", "pipe", "pipe"] });
   // Written before the child reads: the pipe holds it, as a client's first message would wait.
@@ -23,16 +32,22 @@ export async function timeInitialize(args: string[], env: NodeJS.ProcessEnv): Pr
   let stderr = "";
   child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
   try {
-    return await new Promise<number>((resolve, reject) => {
+    return await new Promise<Start>((resolve, reject) => {
       let out = "";
+      let sentRest = false;
       child.stdout.on("data", (chunk: Buffer) => {
         out += chunk.toString("utf8");
-        const nl = out.indexOf("\n");
-        if (nl < 0) return;
-        const ms = msSince(t0);
-        const msg = JSON.parse(out.slice(0, nl)) as { id?: number; result?: { serverInfo?: unknown } };
-        if (msg.id === 1 && msg.result?.serverInfo) resolve(ms);
-        else reject(new Error(`unexpected first line from ${args.join(" ")}: ${out.slice(0, 300)}`));
+        for (const line of out.split("\n").slice(0, -1)) {
+          const msg = JSON.parse(line) as { id?: number; result?: { tools?: unknown[] } };
+          if (msg.id === 1 && !sentRest) {
+            sentRest = true;
+            child.stdin.write(AFTER_INITIALIZE);
+          }
+          if (msg.id !== 2) continue;
+          const ms = msSince(t0);
+          if (!msg.result?.tools?.length) return reject(new Error(`${args.join(" ")}: no tools in tools/list: ${line.slice(0, 300)}`));
+          resolve({ ms, rssMb: peakRssMb(child.pid!), toolsList: JSON.stringify(msg.result) });
+        }
       });
       child.once("error", reject);
       child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited (${code}) before answering: ${stderr.slice(0, 500)}`)));
@@ -43,40 +58,93 @@ export async function timeInitialize(args: string[], env: NodeJS.ProcessEnv): Pr
   }
 }
 
-export interface ColdStart {
-  runs: number;
-  oursMs: number[];
-  minimalMs: number[];
-  oursMedianMs: number;
-  minimalMedianMs: number;
+/** Wall time from spawn() to exit, and the exit must be 0. */
+async function timeRun(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const t0 = process.hrtime.bigint();
+  const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
+  child.stderr.on("data", (c: Buffer) => (out += c.toString("utf8")));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const ms = msSince(t0);
+  if (code !== 0) throw new Error(`${args.join(" ")} exited ${code}: ${out.slice(0, 500)}`);
+  return ms;
 }
 
+export interface Spread {
+  median: number;
+  runs: number[];
+}
+
+const spread = (xs: number[]): Spread => ({ median: round(median(xs)), runs: xs.map(round) });
+
+export interface ColdStart {
+  runs: number;
+  nodeE0: Spread;
+  raw: Spread;
+  minimal: Spread;
+  ours: Spread;
+  oursRssMb: number;
+  minimalRssMb: number;
+  callGetSeries: Spread;
+  callNodeE0: Spread;
+  callArgs: string[];
+}
+
+export const CALL_ARGS = ["call", "get_series", "--metric", "lifespan/Lth_mvrv", "--asset", "btc"];
+
 export async function measureColdStart(sandbox: Sandbox, runs: number): Promise<ColdStart> {
-  const ours = [CLI];
-  const minimal = [join(BENCH_DIR, "minimal-server.mjs")];
   // One state dir for all runs, as a user's persists between starts; the untimed first start
-  // creates it (and reads every module from disk once, for both servers).
+  // creates it (and reads every module from disk once, and fills Node's compile cache where it has one).
   const stateDir = mkdtempSync(join(sandbox.dir, "cold-"));
-  const env = () => sandbox.bareEnv(stateDir);
-  await timeInitialize(ours, env());
-  await timeInitialize(minimal, env());
-  const oursMs: number[] = [];
-  const minimalMs: number[] = [];
+  const oursEnv = sandbox.bareEnv(stateDir);
+  const plain = cleanEnv();
+  const first = await timeToolsList([CLI], oursEnv);
+  const listing = join(sandbox.dir, "tools-list.json");
+  writeFileSync(listing, first.toolsList);
+  const kinds = {
+    nodeE0: () => timeRun(["-e", "0"], plain),
+    raw: async () => (await timeToolsList([join(BENCH_DIR, "raw-responder.mjs"), listing], plain)).ms,
+    minimal: async () => (await timeToolsList([join(BENCH_DIR, "minimal-server.mjs")], plain)),
+    ours: async () => timeToolsList([CLI], oursEnv),
+  };
+  await kinds.minimal();
+  const samples = { nodeE0: [] as number[], raw: [] as number[], minimal: [] as number[], ours: [] as number[] };
+  const rss = { minimal: [] as number[], ours: [] as number[] };
+  const order = ["nodeE0", "raw", "minimal", "ours"] as const;
   for (let i = 0; i < runs; i++) {
-    // Alternate which goes first so neither always follows the other's exit.
-    if (i % 2 === 0) {
-      oursMs.push(await timeInitialize(ours, env()));
-      minimalMs.push(await timeInitialize(minimal, env()));
-    } else {
-      minimalMs.push(await timeInitialize(minimal, env()));
-      oursMs.push(await timeInitialize(ours, env()));
+    // Rotate which goes first so none always follows the same neighbour's exit.
+    for (let k = 0; k < order.length; k++) {
+      const kind = order[(i + k) % order.length]!;
+      if (kind === "nodeE0") samples.nodeE0.push(await kinds.nodeE0());
+      else if (kind === "raw") samples.raw.push(await kinds.raw());
+      else {
+        const s = await kinds[kind]();
+        samples[kind].push(s.ms);
+        rss[kind].push(s.rssMb);
+      }
     }
+  }
+  // The scripted one-shot: the whole process, from spawn to exit, against `node -e 0`.
+  const callEnv = { ...sandbox.env };
+  await timeRun([CLI, ...CALL_ARGS], callEnv);
+  const call: number[] = [];
+  const callFloor: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    if (i % 2) call.push(await timeRun([CLI, ...CALL_ARGS], callEnv));
+    callFloor.push(await timeRun(["-e", "0"], plain));
+    if (i % 2 === 0) call.push(await timeRun([CLI, ...CALL_ARGS], callEnv));
   }
   return {
     runs,
-    oursMs: oursMs.map(round),
-    minimalMs: minimalMs.map(round),
-    oursMedianMs: round(median(oursMs)),
-    minimalMedianMs: round(median(minimalMs)),
+    nodeE0: spread(samples.nodeE0),
+    raw: spread(samples.raw),
+    minimal: spread(samples.minimal),
+    ours: spread(samples.ours),
+    oursRssMb: round(median(rss.ours)),
+    minimalRssMb: round(median(rss.minimal)),
+    callGetSeries: spread(call),
+    callNodeE0: spread(callFloor),
+    callArgs: CALL_ARGS,
   };
 }

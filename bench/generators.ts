@@ -5,7 +5,7 @@ import { generateColumns, generateHeatmap, generateRecords, type SeriesQuery } f
 import { digestHeatmap, renderHeatmapText } from "../src/summary/index.js";
 import { execFile } from "node:child_process";
 import { join } from "node:path";
-import { BENCH_DIR, NOW } from "./proc.js";
+import { BENCH_DIR, cleanEnv, NOW } from "./proc.js";
 import { median, round } from "./stats.js";
 
 const nowMs = Date.parse(NOW);
@@ -32,12 +32,30 @@ function timeIt(fn: () => unknown, batches: number, minBatchMs: number): number 
   return median(runs);
 }
 
+/**
+ * The in-run floor the generator and heatmap rows are shown against: one pass writing `n` doubles
+ * into a typed array, each from a few integer hash steps (what a pure function of (asset, t) must
+ * at least do per point). A lower bound for scale, not a target.
+ */
+export function typedArrayFloor(n: number): Float64Array {
+  const out = new Float64Array(n);
+  let h = 0x9e3779b9;
+  for (let i = 0; i < n; i++) {
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) + i;
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+    out[i] = ((h ^ (h >>> 16)) >>> 0) / 4_294_967_296;
+  }
+  return out;
+}
+
 export interface GeneratorFigure {
   range: string;
   output: "columns" | "records";
   points: number;
   ms: number;
   pointsPerSecond: number;
+  /** typedArrayFloor(points) in the same process, ms. */
+  floorMs: number;
 }
 
 /** 1m buckets: a day, a month, the most one response may hold (MAX_RECORDS), a year. */
@@ -56,10 +74,11 @@ export function measureGenerators(): GeneratorFigure[] {
     const q: SeriesQuery = { endpoint, asset: "btc", timeframe: "1m", startMs: endMs + 60_000 - expected * 60_000, endMs };
     const points = generateColumns(q).values.length;
     if (points !== expected) throw new Error(`expected ${expected} points for ${range}, got ${points}`);
+    const floorMs = round(timeIt(() => typedArrayFloor(points), 7, 20));
     for (const output of ["columns", "records"] as const) {
       const fn = output === "columns" ? () => generateColumns(q) : () => generateRecords(q);
       const ms = timeIt(fn, points > MAX_RECORDS ? 5 : 7, 40);
-      out.push({ range, output, points, ms: round(ms), pointsPerSecond: round((points / ms) * 1000) });
+      out.push({ range, output, points, ms: round(ms), pointsPerSecond: round((points / ms) * 1000), floorMs });
     }
   }
   return out;
@@ -73,6 +92,8 @@ export interface HeatmapFigure {
   cells: number;
   buildMs: number;
   digestMs: number;
+  /** typedArrayFloor(cells) in the same process, ms. */
+  floorMs: number;
 }
 
 /** Pairs spanning the matrix sizes the service allows (the 4,500-column cap bounds the top). */
@@ -97,7 +118,8 @@ export function measureHeatmaps(): HeatmapFigure[] {
     const buildMs = timeIt(() => generateHeatmap(query), 5, 30);
     // What the tool does with the matrix: the digest and its text.
     const digestMs = timeIt(() => renderHeatmapText({ asset: "btc", timeframe, lookback }, digestHeatmap(heatmap)), 7, 20);
-    out.push({ timeframe, lookback, columns, rows, cells: columns * rows, buildMs: round(buildMs), digestMs: round(digestMs) });
+    const floorMs = timeIt(() => typedArrayFloor(columns * rows), 7, 20);
+    out.push({ timeframe, lookback, columns, rows, cells: columns * rows, buildMs: round(buildMs), digestMs: round(digestMs), floorMs: round(floorMs) });
   }
   return out.sort((a, b) => a.cells - b.cells);
 }
@@ -107,10 +129,14 @@ export interface InProcessFigures {
   heatmaps: HeatmapFigure[];
 }
 
-/** Both measurements in a child process of their own (see generators-child.ts). */
+/** The heap-growth bounds the stdio and http servers set at start (src/cli.ts), so the GC behaves alike. */
+export const SERVER_V8_FLAGS = ["--semi-space-growth-factor=1", "--heap-growing-percent=50"];
+
+/** Both measurements in a child process of their own (see generators-child.ts), with the server's V8 flags. */
 export function measureInChild(): Promise<InProcessFigures> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ["--import", "tsx", join(BENCH_DIR, "generators-child.ts")], { maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
+    const args = [...SERVER_V8_FLAGS, "--import", "tsx", join(BENCH_DIR, "generators-child.ts")];
+    execFile(process.execPath, args, { maxBuffer: 1 << 20, env: cleanEnv() }, (err, stdout, stderr) => {
       if (err) reject(new Error(`generator measurements failed: ${err.message}\n${stderr}`));
       else resolve(JSON.parse(stdout) as InProcessFigures);
     });

@@ -1,13 +1,14 @@
 // Child processes of the bench: the pinned environment our server runs with, spawning servers
 // that announce `listening on URL` on stderr, stopping them, and reading their peak RSS.
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-export const CLI = join(ROOT, "dist", "cli.js");
+/** The build measured: this checkout's, or another's with BENCH_CLI=/path/to/dist/cli.js (before/after runs). */
+export const CLI = process.env["BENCH_CLI"] ?? join(ROOT, "dist", "cli.js");
 export const BENCH_DIR = join(ROOT, "bench");
 /** "Now" for every run: the same data, so the same bytes and tokens, run after run. */
 export const NOW = "2025-12-31T12:00:00Z";
@@ -23,11 +24,46 @@ export interface Sandbox {
   dispose(): void;
 }
 
+/**
+ * What every child starts from: PATH, HOME and the temp dir, nothing else. In particular no
+ * NODE_EXTRA_CA_CERTS (on Node 20 it makes every start parse the CA file: +40–60 ms), no NODE_OPTIONS
+ * (tsx registers its loader there) and none of the caller's CRYPTO_METRICS_*.
+ */
+export const CLEAN_ENV_NOTE = "children get only PATH, HOME, TMPDIR (NODE_EXTRA_CA_CERTS, NODE_OPTIONS and the rest stripped)";
+
 function baseEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(env)) if (name.startsWith("CRYPTO_METRICS_")) delete env[name];
-  delete env["NODE_OPTIONS"]; // tsx registers its loader there; the children are plain node
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of ["PATH", "HOME", "TMPDIR"]) if (process.env[name] !== undefined) env[name] = process.env[name];
   return env;
+}
+
+/** The clean environment plus `extra`: for children that are not our server (floors, baselines). */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...baseEnv(), ...extra };
+}
+
+export interface Pinning {
+  /** Command prefix that puts a server on its CPU (empty when not pinned). */
+  server: string[];
+  note: string;
+  pinned: boolean;
+}
+
+let pinning: Pinning = { server: [], note: "not pinned", pinned: false };
+
+/**
+ * CPU placement for the load sections: from here on the bench process (the load generator) runs on
+ * CPU 0 and servers started by spawnListening on CPU 1, so neither steals the other's core
+ * unnoticed. Called only once the start-up figures are taken (children inherit the mask). Needs
+ * taskset and two CPUs; otherwise nothing is pinned and the rows say so.
+ */
+export function pinLoadGenerator(): Pinning {
+  if (pinning.pinned) return pinning;
+  const taskset = ["/usr/bin/taskset", "/bin/taskset"].find((p) => existsSync(p));
+  if (!taskset || cpus().length < 2) return (pinning = { server: [], note: "not pinned (needs taskset and 2 CPUs)", pinned: false });
+  const r = spawnSync(taskset, ["-a", "-p", "-c", "0", String(process.pid)], { stdio: "ignore" });
+  if (r.status !== 0) return (pinning = { server: [], note: "not pinned (taskset refused)", pinned: false });
+  return (pinning = { server: [taskset, "-c", "1"], note: "client on CPU 0, server on CPU 1", pinned: true });
 }
 
 export function createSandbox(): Sandbox {
@@ -58,9 +94,10 @@ export interface Listening {
   url: string;
 }
 
-/** Spawns `node args…` and resolves once it prints `listening on URL` to stderr. */
+/** Spawns `node args…` (on the server CPU) and resolves once it prints `listening on URL` to stderr. */
 export function spawnListening(args: string[], env: NodeJS.ProcessEnv): Promise<Listening> {
-  const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
+  const [cmd, ...pre] = [...pinning.server, process.execPath];
+  const child = spawn(cmd!, [...pre, ...args], { env, stdio: ["ignore", "ignore", "pipe"] });
   return new Promise((resolve, reject) => {
     let err = "";
     const onData = (chunk: Buffer) => {

@@ -3,7 +3,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { countTokens } from "gpt-tokenizer";
-import { CLI, peakRssMb, type Sandbox } from "./proc.js";
+import { join } from "node:path";
+import { BENCH_DIR, CLI, cleanEnv, peakRssMb, type Sandbox } from "./proc.js";
 import { latency, msSince, round, type Latency } from "./stats.js";
 
 /** gpt-tokenizer's default encoding (GPT-4o family). */
@@ -17,6 +18,9 @@ export interface ToolCase {
   /** Token budget of the text content, when one applies. */
   maxTokens?: number;
 }
+
+/** The eight assets the compare rows line up. */
+export const COMPARE_ASSETS = ["btc", "eth", "sol", "xrp", "bnb", "doge", "ada", "link"];
 
 export const TOOL_CASES: readonly ToolCase[] = [
   { id: "list_assets", label: "list_assets (default)", tool: "list_assets", args: {}, maxTokens: 1_500 },
@@ -33,6 +37,18 @@ export const TOOL_CASES: readonly ToolCase[] = [
     args: { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1m", startDate: "2025-11-01", endDate: "2025-12-30" },
   },
   { id: "heatmap_30m_30d", label: "get_liquidation_heatmap btc 30m/30d", tool: "get_liquidation_heatmap", args: { asset: "btc", timeframe: "30m", lookback: "30d" }, maxTokens: 2_000 },
+  {
+    id: "price_1y", label: "get_ohlcv price btc, 1 year daily", tool: "get_ohlcv",
+    args: { metric: "price", asset: "btc", startDate: "2025-01-01", endDate: "2025-12-30" }, maxTokens: 1_500,
+  },
+  {
+    id: "compare_8", label: "compare price of 8 assets, 1 year daily", tool: "compare",
+    args: { metric: "price", assets: COMPARE_ASSETS, startDate: "2025-01-01", endDate: "2025-12-30" }, maxTokens: 1_500,
+  },
+  {
+    id: "compare_8_default", label: "compare price of 8 assets (default range)", tool: "compare",
+    args: { metric: "price", assets: COMPARE_ASSETS }, maxTokens: 1_500,
+  },
   { id: "heatmap_6h_2y", label: "get_liquidation_heatmap btc 6h/2y", tool: "get_liquidation_heatmap", args: { asset: "btc", timeframe: "6h", lookback: "2y" }, maxTokens: 2_000 },
 ];
 
@@ -103,6 +119,33 @@ export async function measureStdio(sandbox: Sandbox, calls: number, warmup: numb
     };
   } catch (err) {
     throw new Error(`${err instanceof Error ? err.message : String(err)}\nserver stderr: ${stderr}`);
+  } finally {
+    await client.close();
+  }
+}
+
+export interface MinimalStdioRun {
+  latencyMs: Latency;
+  peakRssMb: number;
+}
+
+/** The minimal SDK server over the same kind of session: a trivial tool's round trip and its peak RSS. */
+export async function measureMinimalStdio(sandbox: Sandbox, calls: number): Promise<MinimalStdioRun> {
+  const transport = new StdioClientTransport({
+    command: process.execPath, args: [join(BENCH_DIR, "minimal-server.mjs")], env: cleanEnv() as Record<string, string>, stderr: "pipe",
+    cwd: sandbox.dir,
+  });
+  const client = new Client({ name: "crypto-metrics-bench", version: "1.0.0" });
+  try {
+    await client.connect(transport);
+    const samples: number[] = [];
+    for (let i = 0; i < calls + 3; i++) {
+      const t0 = process.hrtime.bigint();
+      await client.callTool({ name: "echo", arguments: { text: "hello" } });
+      if (i >= 3) samples.push(msSince(t0));
+    }
+    const pid = transport.pid;
+    return { latencyMs: latency(samples), peakRssMb: round(pid === null ? NaN : peakRssMb(pid)) };
   } finally {
     await client.close();
   }

@@ -1,21 +1,21 @@
-// Second build step: bundles the compiled entry (dist/cli.js) and everything it loads, node_modules
-// included, into dist/cli.js plus one chunk per lazily loaded part (transports, call, REST face,
-// HTTP backend). A start then reads and compiles a few files instead of ~400: about a third less
-// time to `initialize` and a third less memory (measured by `npm run bench`). Without esbuild the
-// tsc output is left as it is and works the same, only slower to start.
-import { readdirSync, rmSync } from "node:fs";
-import { dirname, join } from "node:path";
+// `npm run build`: bundles the program with esbuild straight from TypeScript into dist/: cli.js (a
+// thin entry, src/bin.ts) plus one chunk per lazily loaded part (transports, call, REST face, HTTP
+// backend). Nothing is left external but Node's built-ins and the packages package.json lists as
+// runtime `dependencies` (none while everything can be bundled), so the npm package pulls nothing
+// else and the .mcpb bundle holds dist/ plus those packages alone. Source maps are
+// written beside the chunks without a link (the packages leave them out; `node --enable-source-maps`
+// users can point at them). Type checking is `npm run typecheck`'s job.
+import { execFileSync } from "node:child_process";
+import { isBuiltin } from "node:module";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
 
-const DIST = join(dirname(fileURLToPath(import.meta.url)), "..", "dist");
-
-let esbuild;
-try {
-  esbuild = await import("esbuild");
-} catch {
-  process.stderr.write("bundle: esbuild is not installed; dist/ keeps the unbundled tsc output\n");
-  process.exit(0);
-}
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+// `--outdir DIR` builds elsewhere (the package test builds into a temporary directory).
+const outdirFlag = process.argv.indexOf("--outdir");
+const DIST = outdirFlag > 0 ? resolve(process.argv[outdirFlag + 1]) : join(ROOT, "dist");
 
 /**
  * zod re-exports all of its ~40 message locales from its namespaces, so none can be tree-shaken:
@@ -37,13 +37,62 @@ const englishOnlyZodLocales = {
   },
 };
 
-// Chunks are named by content hash: drop the previous build's before writing new ones.
-for (const name of readdirSync(DIST)) if (/^chunk-[\w-]+\.js(\.map)?$/.test(name)) rmSync(join(DIST, name));
+/**
+ * The SDK's Server and Client construct an Ajv JSON Schema validator unless given one. Ours are
+ * always given one (src/json-schema.ts: the server never validates a client's JSON, the call
+ * command never lists tools), so Ajv and ajv-formats (~190 KB, ~25 ms of every start) are dead
+ * code that esbuild cannot drop on its own: CommonJS imports count as side effects. The SDK's
+ * provider module is replaced by one whose validator says it is not bundled.
+ */
+const noAjv = {
+  name: "no-ajv",
+  setup(build) {
+    build.onResolve({ filter: /validation\/ajv-provider\.js$/ }, (args) =>
+      /[\\/]@modelcontextprotocol[\\/]sdk[\\/]/.test(args.importer) ? { path: "ajv-provider", namespace: "no-ajv" } : undefined);
+    build.onLoad({ filter: /.*/, namespace: "no-ajv" }, () => ({
+      contents:
+        "export class AjvJsonSchemaValidator { getValidator() { " +
+        "throw new Error('JSON Schema validation (Ajv) is not part of this build'); } }",
+    }));
+  },
+};
 
-await esbuild.build({
-  entryPoints: [join(DIST, "cli.js")],
+/**
+ * initialize and tools/list as the real server answers them (scripts/handshake.ts, run here through a
+ * throw-away bundle), compiled into dist/ for the stdio front: a client gets them while the SDK and
+ * the tools load. Recorded from the same sources in the same build, so they cannot drift.
+ */
+async function recordHandshake() {
+  // Beside this script, so the recorder finds ../package.json and node_modules as the sources do.
+  const script = join(ROOT, "scripts", `.handshake-${process.pid}.mjs`);
+  try {
+    await esbuild.build({
+      absWorkingDir: ROOT, entryPoints: ["scripts/handshake.ts"], outfile: script, bundle: true, format: "esm",
+      platform: "node", target: "node20", packages: "external", logLevel: "warning",
+    });
+    const out = execFileSync(process.execPath, [script], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+    JSON.parse(out); // fail the build here rather than ship something unreadable
+    return out;
+  } finally {
+    rmSync(script, { force: true });
+  }
+}
+
+const handshake = await recordHandshake();
+rmSync(DIST, { recursive: true, force: true });
+mkdirSync(DIST, { recursive: true });
+
+// Packages in `dependencies` are what an install pulls: they stay external (a native module cannot
+// be bundled). Everything else the program imports is bundled and belongs in devDependencies.
+const RUNTIME_DEPENDENCIES = Object.keys(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).dependencies ?? {});
+/** Optional modules a bundled package names but never loads here. */
+const NEVER_LOADED = ["pg-native"];
+
+const result = await esbuild.build({
+  absWorkingDir: ROOT,
+  // The command, and the library entry when there is one (it shares the command's chunks).
+  entryPoints: { cli: "src/bin.ts", ...(existsSync(join(ROOT, "src", "index.ts")) && { index: "src/index.ts" }) },
   outdir: DIST,
-  allowOverwrite: true,
   bundle: true,
   splitting: true,
   format: "esm",
@@ -52,10 +101,35 @@ await esbuild.build({
   // Chunks sit next to cli.js so `new URL("../package.json", import.meta.url)` still finds the package.
   chunkNames: "chunk-[hash]",
   minify: true,
-  sourcemap: true,
-  // CommonJS dependencies (ajv, undici) call require() for Node built-ins; ESM has no require.
+  sourcemap: "external",
+  // CommonJS dependencies (undici) call require() for Node built-ins; ESM has no require.
   banner: { js: 'import { createRequire as __cmCreateRequire } from "node:module"; const require = __cmCreateRequire(import.meta.url);' },
   legalComments: "none",
-  plugins: [englishOnlyZodLocales],
+  metafile: true,
+  // better-sqlite3 (a runtime dependency, loaded only where node:sqlite is missing) loads its compiled addon (build/Release/*.node) relative to
+  // its own files, so it stays in node_modules; pg's optional native binding is never loaded (its
+  // pure-JS client is), so it is left unresolved rather than required.
+  external: [...RUNTIME_DEPENDENCIES, ...NEVER_LOADED],
+  define: { __CRYPTO_METRICS_HANDSHAKE__: JSON.stringify(handshake) },
+  plugins: [englishOnlyZodLocales, noAjv],
   logLevel: "warning",
 });
+
+// Anything not bundled comes from node_modules at run time: only the declared runtime dependencies may.
+const packageOf = (path) => path.split("/").slice(0, path.startsWith("@") ? 2 : 1).join("/");
+const external = new Set();
+for (const output of Object.values(result.metafile.outputs)) {
+  for (const imp of output.imports) {
+    const name = packageOf(imp.path);
+    if (imp.external && !imp.path.startsWith("node:") && !isBuiltin(imp.path) && !RUNTIME_DEPENDENCIES.includes(name) && !NEVER_LOADED.includes(name)) external.add(imp.path);
+  }
+}
+if (external.size) {
+  process.stderr.write(`bundle: dist/ would need packages that are not runtime dependencies: ${[...external].join(", ")}\n`);
+  process.exit(1);
+}
+writeFileSync(join(DIST, "meta.json"), JSON.stringify(result.metafile));
+const bytes = Object.entries(result.metafile.outputs)
+  .filter(([path]) => path.endsWith(".js"))
+  .reduce((sum, [, o]) => sum + o.bytes, 0);
+process.stderr.write(`bundle: ${relative(ROOT, DIST)}/ holds ${(bytes / 1024).toFixed(0)} KB of JavaScript\n`);

@@ -1,0 +1,105 @@
+// `npm run pack`: the MCPB bundle, crypto-metrics-mcp-<version>.mcpb, holding only what runs: the
+// manifest, a package.json trimmed to what Node and the program read (module type, version), the
+// README, what dist/ runs (bundled JavaScript, views, wasm and fonts; no source maps) and, only if package.json lists runtime
+// dependencies (what esbuild cannot bundle), those packages as installed here.
+// `--dist DIR` packs another build, `--out DIR` writes elsewhere (the package test uses both).
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { writeZip, type ZipEntry } from "./zip.js";
+
+const ROOT = join(import.meta.dirname, "..");
+
+interface PackageJson {
+  name: string;
+  version: string;
+  description: string;
+  type: string;
+  license: string;
+  bin: Record<string, string>;
+  engines: Record<string, string>;
+  dependencies?: Record<string, string>;
+}
+
+/**
+ * Files of an installed package that only building it from source needs (a native module ships its
+ * C sources for machines without a prebuilt binary): left out of the bundle, which carries the
+ * binary built for this platform.
+ */
+const BUILD_ONLY = /^(deps|src|test|tests|docs?|benchmark|\.github)\/|\.(c|cc|cpp|h|hpp|gyp|gypi|md|map|ts)$|^build\/(?!Release\/[^/]+\.node$)|^build\/Release\/test_/;
+
+/** Dependencies that only installing needs (fetching or building a native addon), never running. */
+const INSTALL_ONLY = new Set(["prebuild-install"]);
+
+/** The packages `dependencies` name and what they depend on, as installed under node_modules (hoisted). */
+export function runtimeModules(root: string, names: readonly string[]): ZipEntry[] {
+  const seen = new Set<string>();
+  const queue = [...names];
+  const out: ZipEntry[] = [];
+  while (queue.length) {
+    const name = queue.shift()!;
+    if (seen.has(name) || INSTALL_ONLY.has(name)) continue;
+    seen.add(name);
+    const dir = join(root, "node_modules", name);
+    if (!existsSync(join(dir, "package.json"))) throw new Error(`${name} is a runtime dependency but is not installed: run npm ci`);
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+    queue.push(...Object.keys(pkg.dependencies ?? {}));
+    const walk = (d: string): void => {
+      for (const entry of readdirSync(d)) {
+        const path = join(d, entry);
+        const rel = relative(dir, path).split("\\").join("/");
+        if (statSync(path).isDirectory()) {
+          if (entry !== "node_modules") walk(path);
+        } else if (!BUILD_ONLY.test(rel)) {
+          out.push({ name: `node_modules/${name}/${rel}`, data: readFileSync(path), mode: statSync(path).mode & 0o777 });
+        }
+      }
+    };
+    walk(dir);
+  }
+  return out;
+}
+
+/** The package.json inside the bundle: no scripts and no dependency lists, which nothing there uses. */
+export function bundlePackageJson(pkg: PackageJson): string {
+  const { name, version, description, type, license, bin, engines } = pkg;
+  return `${JSON.stringify({ name, version, description, type, license, bin, engines }, null, 2)}\n`;
+}
+
+export function bundleEntries(dist: string): ZipEntry[] {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as PackageJson;
+  // What runs: the JavaScript, the views' HTML, the PNG renderer's wasm and fonts (with their
+  // licence); not source maps, type declarations or the build's metafile.
+  const scripts = (readdirSync(dist, { recursive: true }) as string[])
+    .map((f) => f.split("\\").join("/"))
+    .filter((f) => statSync(join(dist, f)).isFile() && !/\.(map|d\.ts)$|^meta\.json$/.test(f))
+    .sort();
+  if (!scripts.includes("cli.js")) throw new Error(`${dist} has no cli.js: run npm run build first`);
+  return [
+    { name: "manifest.json", data: readFileSync(join(ROOT, "manifest.json")) },
+    { name: "package.json", data: Buffer.from(bundlePackageJson(pkg)) },
+    { name: "README.md", data: readFileSync(join(ROOT, "README.md")) },
+    ...scripts.map((f) => ({ name: `dist/${f}`, data: readFileSync(join(dist, f)), ...(f === "cli.js" && { mode: 0o755 }) })),
+    // Whatever could not be bundled (a native module, for this platform only).
+    ...runtimeModules(ROOT, Object.keys(pkg.dependencies ?? {})),
+  ];
+}
+
+export function bundleFileName(): string {
+  const { name, version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as PackageJson;
+  return `${name}-${version}.mcpb`;
+}
+
+function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+if (process.argv[1] && import.meta.filename === process.argv[1]) {
+  const dist = resolve(flag("--dist") ?? join(ROOT, "dist"));
+  const out = join(resolve(flag("--out") ?? ROOT), bundleFileName());
+  const entries = bundleEntries(dist);
+  const zip = writeZip(entries);
+  writeFileSync(out, zip);
+  const unpacked = entries.reduce((sum, e) => sum + e.data.length, 0);
+  process.stderr.write(`pack: ${out}: ${entries.length} files, ${(zip.length / 1024).toFixed(0)} KB (${(unpacked / 1024).toFixed(0)} KB unpacked)\n`);
+}
