@@ -147,6 +147,9 @@ describe("argument validation", () => {
       ["get_liquidation_heatmap", { asset: "btc", include_matrix: "yes" }, /include_matrix must be true or false/],
       ["get_liquidation_heatmap", { asset: "btc", top_k: 11 }, /top_k must be an integer from 1 to 10 \(got 11\)/],
       ["list_assets", { search: "x".repeat(41) }, /search must be a string of at most 40 characters/],
+      // An object whose toString is not a function cannot be turned into a string: shown as JSON.
+      ["get_ohlcv", { metric: { toString: "" }, asset: "btc" }, /metric must be one of .* \(got \{"toString":""\}\)/],
+      ["get_series", { metric: ["lifespan/Cvdd"], asset: "btc" }, /metric must be one of .* \(got \["lifespan\/Cvdd"\]\)/],
     ];
     for (const [tool, args, pattern] of cases) {
       const r = await f.call(tool, args);

@@ -13,7 +13,8 @@ export function parseArgs<T extends Tool>(tool: T, raw: unknown): z.output<T["in
   const shape = tool.input.shape as Record<string, z.ZodType>;
   const issues = result.error.issues.slice(0, 6);
   const lines = issues.map((issue) => describeIssue(issue, shape, tool.name));
-  const metricIssue = issues.find((i) => i.path[0] === "metric" && i.code === "invalid_value");
+  // A string that is not one of the ids is an unknown metric; a value of another type is a malformed argument.
+  const metricIssue = issues.find((i) => i.path[0] === "metric" && i.code === "invalid_value" && typeof i.input === "string");
   const parameter = issues.length === 1 ? String(issues[0]!.path[0] ?? "") || undefined : undefined;
   const suggestions = metricIssue ? metricSuggestions(metricIssue.input, shape.metric) : undefined;
   const joined = lines.join("; ");
@@ -49,15 +50,14 @@ function describeIssue(issue: z.core.$ZodIssue, shape: Record<string, z.ZodType>
   const schema = shape[field];
   if (issue.path.length === 0) return `arguments must be an object of named fields (got ${show(issue.input)})`;
   if (issue.input === undefined) return `${field} is required: ${schema ? expected(schema) : "a value"}`;
-  if (field === "metric" && issue.code === "invalid_value") return metricText(issue.input, schema);
+  if (field === "metric" && issue.code === "invalid_value" && typeof issue.input === "string") return metricText(issue.input, schema);
   return `${field} must be ${schema ? expected(schema) : "valid"} (got ${show(issue.input)})`;
 }
 
-function metricText(input: unknown, schema: z.ZodType | undefined): string {
-  const value = String(input);
+function metricText(value: string, schema: z.ZodType | undefined): string {
   const other = endpointById(value);
   if (other) return `metric "${value}" is served by ${TOOL_OF_KIND[other.kind]}, not this tool`;
-  const near = metricSuggestions(input, schema);
+  const near = metricSuggestions(value, schema);
   if (near.length) return `metric "${clip(value)}" is not one of this tool's ids. Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?`;
   return `metric "${clip(value)}" is not one of this tool's ids (${(schema ? enumOptions(schema) : []).join(", ")})`;
 }
