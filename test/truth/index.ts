@@ -3,6 +3,7 @@ import { beforeListing, calibrationAll, calibrationMonthly, calibrationRef } fro
 import { addressCounts, bands, capitalInLoss, floors, hashprice, hostChain, inProfit } from "./chain.js";
 import type { Check } from "./common.js";
 import { dailyCorrelation, hourlyCorrelation } from "./correlation.js";
+import { dailyRanges, highsUnderAth } from "./extremes.js";
 import { candlesNest, pegs, venueHours, wholeCounts } from "./market.js";
 import { noLookAhead } from "./time.js";
 
@@ -11,5 +12,6 @@ export type { Check, CheckResult } from "./common.js";
 export const CHECKS: readonly Check[] = [
   calibrationMonthly, calibrationAll, calibrationRef, dailyCorrelation, hourlyCorrelation, beforeListing,
   noLookAhead,
+  highsUnderAth, dailyRanges,
   bands, wholeCounts, candlesNest, inProfit, capitalInLoss, floors, hashprice, venueHours, pegs, addressCounts, hostChain,
 ];

@@ -46,7 +46,11 @@ export function interpolate(table: AnchorTable, day: number): { log: number; dis
   return { log: logs[i]! + (logs[i + 1]! - logs[i]!) * f, distance: Math.min(day - d0, d1 - day) };
 }
 
-/** BTC daily closes (USD): year-end closes from the brief, plus tops and bottoms for the shape. */
+/**
+ * BTC daily closes (USD): year-end closes, plus tops and bottoms for the shape (a top is the day's
+ * close: 2025-10-06 closed at ~124,750 under its intraday all-time high of ~126,080; 10-10 and
+ * 10-17 are the October liquidation cascade and its low week).
+ */
 export const BTC_PRICE = anchorTable([
   ["2010-07-18", 0.05], ["2010-11-06", 0.39], ["2010-12-31", 0.3], ["2011-02-10", 1.05],
   ["2011-06-08", 29.6], ["2011-11-18", 2.05], ["2011-12-31", 4.7], ["2012-08-16", 13.5],
@@ -61,7 +65,8 @@ export const BTC_PRICE = anchorTable([
   ["2022-06-18", 19000], ["2022-11-21", 15790], ["2022-12-31", 16550], ["2023-07-13", 31450],
   ["2023-12-31", 42300], ["2024-03-13", 73080], ["2024-08-05", 54020], ["2024-12-17", 106100],
   ["2024-12-31", 93400], ["2025-01-21", 106150], ["2025-04-08", 75500], ["2025-05-22", 111700],
-  ["2025-08-13", 123350], ["2025-10-06", 126080], ["2025-11-21", 84600], ["2025-12-28", 87747.65],
+  ["2025-08-13", 123350], ["2025-10-06", 124750], ["2025-10-10", 113200], ["2025-10-17", 106450],
+  ["2025-11-21", 84600], ["2025-12-28", 87747.65],
 ]);
 
 /** ETH daily closes (USD). */

@@ -7,15 +7,64 @@ import { octaveNoise, seedOf, type Octave } from "./hash.js";
 import { DailyPath, type PathSpec } from "./market/path.js";
 import { loadingsOf, MinuteFactor, type Loadings } from "./market/factor.js";
 import { candleOf, priceAtInstant, type IntradaySource, type Ohlc } from "./market/intraday.js";
-import type { Points } from "./market/reference.js";
+import { monthEndDay, type Points } from "./market/reference.js";
 import { profileOf, type Profile } from "./profiles.js";
 
-/** All-time highs that held through the reference day: the path is reflected below them. */
-const CEILINGS: Record<string, PathSpec["ceilings"]> = {
-  btc: [{ from: dayOf("2024-12-18"), to: dayOf("2026-12-31"), log: Math.log(126_080) }],
-  // ETH's close of 2025-08-24 (4,830) stayed its highest: BTC's run to October did not lift it.
-  eth: [{ from: dayOf("2024-12-18"), to: dayOf("2026-12-31"), log: Math.log(4_950) }, { from: dayOf("2025-08-25"), to: dayOf("2026-12-31"), log: Math.log(4_830) }],
+/**
+ * The highest price the market printed (intraday, USD) over each span of days: every all-time high
+ * bounds the days from the previous one to it, and the last one the days since. No close, minute or
+ * wick of the path goes above the span's figure (the daily path is reflected below it, the minute
+ * path too, and wicks stop at it). Figures are CoinGecko's aggregate all-time highs (the lower of
+ * the large aggregators', so a venue printed at least as high), by the day they were set; BTC's of
+ * 2013 is Bitstamp's.
+ */
+const ATHS: Record<string, ReadonlyArray<readonly [string, number]>> = {
+  btc: [
+    ["2013-12-04", 1_163], ["2017-12-17", 19_665], ["2021-04-14", 64_805], ["2021-11-10", 69_045], ["2024-03-14", 73_738],
+    ["2024-12-17", 108_135], ["2025-01-20", 108_786], ["2025-05-22", 111_814], ["2025-07-14", 122_838], ["2025-08-14", 124_128],
+    ["2025-10-06", 126_080],
+  ],
+  // ETH's high of 2025-08-24 held; after it, no day traded above 4,830 (September and October tops ~4,770).
+  eth: [["2018-01-13", 1_432], ["2021-11-10", 4_878], ["2025-08-24", 4_946], ["2025-08-25", 4_830]],
+  sol: [["2021-11-06", 259.96], ["2025-01-19", 293.31]],
+  xrp: [["2018-01-07", 3.4], ["2025-07-18", 3.65]],
+  bnb: [["2021-05-10", 686.31], ["2025-10-13", 1_369.99]],
+  ada: [["2021-09-02", 3.09]],
+  doge: [["2021-05-08", 0.7316]],
 };
+
+/**
+ * Highest prints of single months (USD): BTC through 2025 (CoinGecko daily highs, rounded down),
+ * so a month between two all-time highs does not climb to the later one.
+ */
+const MONTH_HIGHS: Record<string, Record<string, number>> = {
+  btc: {
+    "2025-01": 108_786, "2025-02": 102_500, "2025-03": 94_900, "2025-04": 95_500, "2025-05": 111_814, "2025-06": 110_400,
+    "2025-07": 122_838, "2025-08": 124_128, "2025-09": 117_800, "2025-10": 126_080, "2025-11": 110_500, "2025-12": 94_500,
+  },
+};
+
+/** How long the last all-time high is taken to hold (the continuation past the anchors). */
+const HELD_UNTIL = dayOf("2026-12-31");
+
+/** ATHS as spans of log ceilings ((previous high, this one] ≤ this one), plus the months' highs. */
+const CEILINGS: Record<string, PathSpec["ceilings"]> = Object.fromEntries(Object.entries(ATHS).map(([base, highs]) => {
+  const spans = highs.map(([date, high], i) => ({ from: i ? dayOf(highs[i - 1]![0]) + 1 : -Infinity, to: dayOf(date), log: Math.log(high) }));
+  spans.push({ from: spans.at(-1)!.to + 1, to: HELD_UNTIL, log: spans.at(-1)!.log });
+  for (const [month, high] of Object.entries(MONTH_HIGHS[base] ?? {})) {
+    spans.push({ from: dayOf(`${month}-01`), to: monthEndDay(month), log: Math.log(high) });
+  }
+  return [base, spans];
+}));
+
+/** Log ceiling of a base on a day (Infinity where no high is known). */
+export function ceilingLog(base: string, day: number): number {
+  const spans = CEILINGS[base];
+  if (!spans) return Infinity;
+  let c = Infinity;
+  for (const s of spans) if (day >= s.from && day <= s.to && s.log < c) c = s.log;
+  return c;
+}
 
 /** Intramonth tops and bottoms that shape BTC and ETH between their month-end closes. */
 const SHAPES: Record<string, AnchorTable> = { btc: BTC_PRICE, eth: ETH_PRICE };
@@ -35,10 +84,9 @@ function anchorsOf(profile: Profile): Points {
   shape.days.forEach((d, i) => {
     if (d >= ref.listedDay && !near(d)) keep.push([d, shape.logs[i]!]);
   });
-  // The all-time high is a fact of its own: it wins over a close next to it.
-  const ath = CEILINGS[profile.base]?.[0];
+  // The all-time highs are facts of their own: they win over a close next to them.
   const all = [...merged, ...keep].sort((a, b) => a[0] - b[0]);
-  return { days: Int32Array.from(all, ([d]) => d), logs: Float64Array.from(all, ([, v]) => (ath && v > ath.log ? ath.log : v)) };
+  return { days: Int32Array.from(all, ([d]) => d), logs: Float64Array.from(all, ([d, v]) => Math.min(v, ceilingLog(profile.base, d))) };
 }
 
 const paths = new Map<string, DailyPath>();
@@ -140,6 +188,13 @@ function minuteFactor(): MinuteFactor {
   return (factor ??= new MinuteFactor(btc.seed ^ 0x1b873593, btc.sigma / Math.sqrt(1440)));
 }
 
+/**
+ * Scale of a day's own excursions (its minute bridges) against its daily volatility. At 1 a day
+ * ranges as a free random walk would (high/low ~1.6 σ); markets range less (intraday moves partly
+ * revert), so BTC's median day spans ~2.5–3 % of its price with a daily volatility of ~2.4 %.
+ */
+const INTRADAY_AMPLITUDE = 0.6;
+
 /** The minute path's view of an asset: keyed by its base, so variants share candles with it. */
 export function intradayOf(asset: string): IntradaySource {
   const base = profileOf(asset).base;
@@ -149,7 +204,10 @@ export function intradayOf(asset: string): IntradaySource {
     const sigma = Math.max(owner.sigma, 0.001);
     // Pegged and gold tokens (and stablecoins off their peg) move on their own.
     const { beta, noise } = owner.model === "btc" ? { beta: 1, noise: 0 } : loadings({ ...owner, sigma });
-    src = { key: base, seed: owner.seed, sigma, noise, beta, factor: minuteFactor(), dailyLog: (day) => dailyLogPrice(base, day) };
+    src = {
+      key: base, seed: owner.seed, sigma, noise, beta, amplitude: INTRADAY_AMPLITUDE, factor: minuteFactor(),
+      dailyLog: (day) => dailyLogPrice(base, day), ceiling: (day) => ceilingLog(base, day),
+    };
     sources.set(base, src);
   }
   return src;

@@ -22,8 +22,12 @@ export interface IntradaySource {
   noise: number;
   /** Loading on the market factor's minute bridge (0: none). */
   beta: number;
+  /** Scale of the day's bridges against the daily volatility (1: a day's own moves as large as a day's return). */
+  amplitude: number;
   factor: MinuteFactor;
   dailyLog(day: number): number;
+  /** Log of the highest price the market printed over the span holding `day` (Infinity: none known). */
+  ceiling(day: number): number;
 }
 
 /** Minute log prices of a day (1,441 boundaries) and minute highs/lows (1,440 each, USD). */
@@ -53,13 +57,15 @@ function fillMinuteDay(src: IntradaySource, day: number, { logs, highs, lows }: 
   const base = day * MINUTES;
   const wick = wickScale(src);
   const seed = src.seed ^ 0x48c13d3b;
+  const cap = Math.exp(src.ceiling(day));
   let prev = Math.exp(logs[0]!);
   for (let m = 0; m < MINUTES; m++) {
     const next = Math.exp(logs[m + 1]!);
     const h = hash2(seed, base + m);
     const up = h >>> 16;
     const down = h & 0xffff;
-    highs[m] = Math.max(prev, next) * (1 + wick * up * up);
+    // A wick stops at the ceiling (the minute path itself stays under it).
+    highs[m] = Math.min(cap, Math.max(prev, next) * (1 + wick * up * up));
     lows[m] = Math.min(prev, next) * (1 - wick * down * down);
     prev = next;
   }
@@ -73,18 +79,22 @@ function wickScale(src: IntradaySource): number {
   return (0.8 * (src.sigma / Math.sqrt(MINUTES))) / 65536 ** 2;
 }
 
-/** The minute log prices of a day: 1,441 boundaries, from one daily close to the next. */
+/**
+ * The minute log prices of a day: 1,441 boundaries, from one daily close to the next, reflected
+ * below the day's ceiling (both closes are under it, so the ends stay where they are).
+ */
 function fillMinuteLogs(src: IntradaySource, day: number, logs: Float64Array): void {
   const a = src.dailyLog(day - 1);
   const b = src.dailyLog(day);
-  const { beta } = src;
+  const { amplitude } = src;
+  const beta = src.beta * amplitude;
   // Both walks are bridged (their straight line to the day's end taken off), so they add nothing
   // at either end: the day still runs from one daily close to the next.
   const market = beta ? src.factor.walk(day) : undefined;
   const marketEnd = market ? market[MINUTES]! : 0;
   let own = 0;
   if (src.noise) {
-    fillMinuteWalk(logs, src.seed ^ 0x1b873593, src.noise / Math.sqrt(MINUTES), day);
+    fillMinuteWalk(logs, src.seed ^ 0x1b873593, (amplitude * src.noise) / Math.sqrt(MINUTES), day);
     own = logs[MINUTES]!;
   } else logs.fill(0);
   for (let m = 0; m <= MINUTES; m++) {
@@ -93,6 +103,8 @@ function fillMinuteLogs(src: IntradaySource, day: number, logs: Float64Array): v
     if (market) v += beta * (market[m]! - f * marketEnd);
     logs[m] = v;
   }
+  const ceiling = src.ceiling(day);
+  if (ceiling !== Infinity) for (let m = 1; m < MINUTES; m++) if (logs[m]! > ceiling) logs[m] = 2 * ceiling - logs[m]!;
   // Both ends exactly the daily closes, whatever the rounding of the sums above.
   logs[0] = a;
   logs[MINUTES] = b;
@@ -118,6 +130,7 @@ function summaryChunk(src: IntradaySource, chunk: number): Float64Array {
     for (let k = 0; k < CHUNK; k++) {
       const day = chunk * CHUNK + k;
       fillMinuteLogs(src, day, logs);
+      const cap = Math.exp(src.ceiling(day));
       const base = day * MINUTES;
       const o = k * SUMMARY;
       let dayHigh = -Infinity;
@@ -158,6 +171,8 @@ function summaryChunk(src: IntradaySource, chunk: number): Float64Array {
             if (v < lo) lo = v;
           }
         }
+        // The clipped maximum is the maximum of the clipped wicks, as fillMinuteDay clips them.
+        if (hi > cap) hi = cap;
         out[o + 25 + h] = hi;
         out[o + 49 + h] = lo;
         if (hi > dayHigh) dayHigh = hi;

@@ -1,0 +1,95 @@
+// Intraday extremes: no candle at any timeframe above the highest price the market printed over
+// its span, and days that range as the market's do.
+import fc from "fast-check";
+import { DAY_MS, TIMEFRAME_MS, type Timeframe } from "../../src/catalog/index.js";
+import { candleColumns } from "../../src/backend/inprocess/data/candles.js";
+import { fmt, sample, type Check } from "./common.js";
+
+const dayOf = (d: string) => Math.round(Date.parse(d) / DAY_MS);
+/** The clock of these checks: the last day of 2025, midday. */
+const CLOCK = Date.parse("2025-12-31T12:00:00Z");
+
+/**
+ * The highest prices ever printed (any large venue, USD) up to a day: [asset, up to, high]. Each
+ * bounds every candle from the row before it (or the listing) through its day.
+ * Sources: CoinMarketCap and CoinGecko all-time-high records (the higher of the two, a venue may
+ * print a little above an aggregate).
+ */
+const HIGHEST: ReadonlyArray<readonly [string, string, number]> = [
+  ["btc", "2021-11-10", 69_100], ["btc", "2024-03-14", 73_850], ["btc", "2024-12-17", 108_400], ["btc", "2025-12-31", 126_300],
+  ["eth", "2021-11-10", 4_900], ["eth", "2025-12-31", 4_960],
+  ["sol", "2021-11-06", 261], ["sol", "2025-12-31", 295],
+  ["xrp", "2025-12-31", 3.85], ["bnb", "2021-05-10", 691], ["bnb", "2025-12-31", 1_375],
+  ["ada", "2025-12-31", 3.11], ["doge", "2025-12-31", 0.74],
+];
+
+const FROM = "2020-06-01";
+
+export const highsUnderAth: Check = {
+  id: "highs-under-ath", group: "calibration",
+  claim: "no candle high (1m to 1d) of BTC, ETH, SOL, XRP, BNB, ADA or DOGE above the highest price the market had printed by then (2020-06 to 2025-12)",
+  run() {
+    const assets = [...new Set(HIGHEST.map(([a]) => a))];
+    let worst = 0;
+    let where = "";
+    let candles = 0;
+    const bound = (asset: string, t: number) => {
+      const day = Math.floor(t / DAY_MS);
+      const row = HIGHEST.find(([a, until]) => a === asset && day <= dayOf(until));
+      return row ? row[2] : Infinity;
+    };
+    const note = (asset: string, tf: string, t: number, high: number) => {
+      candles++;
+      const over = high / bound(asset, t) - 1;
+      if (over > worst) [worst, where] = [over, `${asset} ${tf} ${new Date(t).toISOString().slice(0, 16)} high ${fmt(high, 7)}`];
+    };
+    // Every day, then finer candles of sampled days (the days holding the path's highest days first).
+    for (const a of assets) {
+      const days = candleColumns(a, DAY_MS, Date.parse(FROM), CLOCK, CLOCK);
+      days.times.forEach((t, i) => note(a, "1d", t, days.high[i]!));
+      const top = [...days.times.keys()].sort((i, j) => days.high[j]! / bound(a, days.times[j]!) - days.high[i]! / bound(a, days.times[i]!)).slice(0, 3);
+      const picks = top.map((i) => days.times[i]!).concat(sample(fc.integer({ min: dayOf(FROM), max: dayOf("2025-12-30") }), 3, a.length).map((d) => d * DAY_MS));
+      for (const start of picks) {
+        for (const tf of ["1m", "15m", "1h", "4h"] as Timeframe[]) {
+          const c = candleColumns(a, TIMEFRAME_MS[tf], start, start + DAY_MS - 1, CLOCK);
+          c.times.forEach((t, i) => note(a, tf, t, c.high[i]!));
+        }
+      }
+    }
+    return {
+      ok: worst === 0,
+      checked: `${assets.length} assets, ${candles} candles (every day since ${FROM}; 1m–4h of 6 days each) at clock ${new Date(CLOCK).toISOString()}`,
+      worst: worst === 0 ? "none above" : `${fmt(100 * worst)} % above the record (${where})`,
+    };
+  },
+};
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Median of (high / low − 1) over the daily candles of [from, to]. */
+function medianRange(asset: string, from: string, to: string): number {
+  const c = candleColumns(asset, DAY_MS, Date.parse(from), Date.parse(to), CLOCK);
+  return median(Array.from(c.high, (h, i) => h / c.low[i]! - 1));
+}
+
+export const dailyRanges: Check = {
+  id: "daily-ranges", group: "calibration",
+  claim: "median daily high–low range in 2025: BTC 2–3 %, ETH 2.5–6 %, each large alt (SOL, XRP, DOGE, ADA, LINK) above BTC's and below 12 %, USDT and USDC 0.03–0.15 %",
+  run() {
+    const [from, to] = ["2025-01-01", "2025-12-30"];
+    const rows: Array<[string, number, number, number]> = [
+      ["btc", 0.02, 0.03, 0], ["eth", 0.025, 0.06, 0], ["usdt", 0.0003, 0.0015, 0], ["usdc", 0.0003, 0.0015, 0],
+    ];
+    for (const a of ["sol", "xrp", "doge", "ada", "link"]) rows.push([a, 0, 0.12, 0]);
+    for (const r of rows) r[3] = medianRange(r[0], from, to);
+    const btc = rows[0]![3];
+    for (const r of rows.slice(4)) r[1] = btc;
+    const bad = rows.filter(([, lo, hi, v]) => !(v >= lo && v <= hi));
+    const show = ([a, , , v]: (typeof rows)[number]) => `${a} ${fmt(100 * v, 2)} %`;
+    return {
+      ok: bad.length === 0,
+      checked: `${rows.length} assets, daily candles ${from} to ${to}`,
+      worst: bad.length ? `outside bounds: ${bad.map(show).join(", ")}` : rows.map(show).join(", "),
+    };
+  },
+};
