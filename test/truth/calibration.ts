@@ -58,6 +58,26 @@ export const calibrationAll: Check = {
   },
 };
 
+export const supplyPoints: Check = {
+  id: "supply-points", group: "calibration",
+  claim: "circulating supply equals the anchors' month-end supply points (within 0.1 %) for every anchored coin but BTC and ETH (whose supply is computed), before and after burns that lowered the maximum",
+  run() {
+    let worst = 1;
+    let where = "";
+    let points = 0;
+    const assets = REFERENCE_TICKERS.filter((t) => t !== "btc" && t !== "eth" && t !== "all_stablecoins" && profileOf(t).base === t && profileOf(t).supplyShare === 1);
+    for (const t of assets) {
+      const ref = referenceOf(t)!;
+      ref.supply.days.forEach((d, i) => {
+        const r = supplyOf(t, d) / Math.exp(ref.supply.logs[i]!);
+        points++;
+        if (Math.max(r, 1 / r) > worst) [worst, where] = [Math.max(r, 1 / r), `${t} ${iso(d)}`];
+      });
+    }
+    return { ok: worst <= 1.001, checked: `${assets.length} assets, ${points} supply points`, worst: `×${fmt(worst, 6)}${where && ` (${where})`}` };
+  },
+};
+
 export const calibrationRef: Check = {
   id: "reference-day", group: "calibration",
   claim: "price and supply on 2025-12-28 within ×10 of the reference for every ticker the catalog knows (variants: their slice of the base)",

@@ -33,5 +33,7 @@ export function supplyFromPoints(points: Points, day: number, growth: number, ma
     log = logs[i]! + (logs[i + 1]! - logs[i]!) * f;
   }
   const value = Math.exp(log);
-  return maxSupply ? Math.min(value, Math.max(maxSupply, Math.exp(logs[n - 1]!))) : value;
+  // The maximum bounds the growth past the points only: it is today's, and burns (SHIB's in 2021,
+  // OKB's in 2025) lowered it below supply the points record before them.
+  return maxSupply && i === n - 1 ? Math.min(value, Math.max(maxSupply, Math.exp(logs[n - 1]!))) : value;
 }
