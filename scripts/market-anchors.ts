@@ -1,18 +1,26 @@
-// Merges reference anchor files (one JSON object per file, keyed by ticker; fields as in the
-// market-data schema: listed, closes, ref, supply, maxSupply, mined, host, peg, sources…) into the
-// one compact data file the embedded market is built on, after checking every entry. Run:
-//   npx tsx scripts/market-anchors.ts <dir with part-*.json> [--out <file>]
-// Entries that fail a check are fixed (a single absurd close dropped) or left out, and every change
-// is printed, so the data file can be regenerated and its corrections reviewed.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+// The embedded market's reference anchors (src/backend/inprocess/data/market/anchors.json) are the
+// record: this script checks them and merges new entries into them.
+//   npx tsx scripts/market-anchors.ts [--file <anchors.json>]
+//     checks every entry (dates, months, closes that spike and come back, implausible market caps,
+//     supply paths far from the reference supply, sources) and prints what it finds; exits 1 when an
+//     entry has an error (a finding marked "check" is printed for review only).
+//   npx tsx scripts/market-anchors.ts --merge <part.json | dir with part-*.json>… [--file <anchors.json>]
+//     reads part files (one JSON object keyed by ticker; fields: name, listed, delisted, closes,
+//     ref {date, price, supply}, supply, maxSupply, mined, minedUntil, host, peg, confidence,
+//     sources, notes), fixes or leaves out what fails a check (each change printed and recorded
+//     under "corrections"), and writes the file back with the merged entries (a part's entry
+//     replaces the file's entry for the same ticker); untouched entries keep their bytes.
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import type { AnchorEntry } from "../src/backend/inprocess/data/market/reference.js";
 
-const OUT_DEFAULT = "src/backend/inprocess/data/market/anchors.json";
+const FILE_DEFAULT = "src/backend/inprocess/data/market/anchors.json";
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ALGORITHMS = new Set(["sha256", "scrypt", "x11", "equihash", "randomx", "etchash", "kheavyhash", "blake3", "other-pow"]);
 const PEGS = new Set(["usd", "eur", "gold"]);
+/** The month of the reference day: nothing is anchored after it. */
+const END_MONTH = "2025-12";
 
 interface Part {
   name?: string;
@@ -32,24 +40,19 @@ interface Part {
   notes?: string;
 }
 
-
-const args = process.argv.slice(2);
-const dir = args[0];
-if (!dir) {
-  process.stderr.write("usage: tsx scripts/market-anchors.ts <dir with part-*.json> [--out <file>]\n");
-  process.exit(2);
+interface AnchorFile {
+  about: string;
+  generated: string[];
+  corrections: string[];
+  sources: string[];
+  assets: Record<string, AnchorEntry>;
 }
-const outIndex = args.indexOf("--out");
-const out = outIndex >= 0 ? args[outIndex + 1]! : OUT_DEFAULT;
 
-const sources: string[] = [];
-const sourceIndex = (s: string) => {
-  let i = sources.indexOf(s);
-  if (i < 0) i = sources.push(s) - 1;
-  return i;
-};
-const report: string[] = [];
-const say = (line: string) => report.push(line);
+/** A finding: an error is what a merge fixes or refuses; "check" is printed for review. */
+interface Finding {
+  level: "error" | "check";
+  text: string;
+}
 
 const monthsBetween = (a: string, b: string) => {
   const [ya, ma] = a.split("-").map(Number);
@@ -58,104 +61,215 @@ const monthsBetween = (a: string, b: string) => {
 };
 const positive = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v > 0;
 
-function cleanSeries(ticker: string, label: string, series: Record<string, number> | undefined, listedMonth: string, endMonth: string): Record<string, number> {
-  const outSeries: Record<string, number> = {};
-  for (const [month, value] of Object.entries(series ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
-    if (!MONTH.test(month)) say(`${ticker}: ${label} ${month} is not a month: dropped`);
-    else if (!positive(value)) say(`${ticker}: ${label} ${month} = ${value} is not a positive number: dropped`);
-    else if (month < listedMonth && label === "close") say(`${ticker}: close ${month} precedes the listing (${listedMonth}): dropped`);
-    else if (month > endMonth) say(`${ticker}: ${label} ${month} is after ${endMonth}: dropped`);
-    else outSeries[month] = value;
+/** Months of a series that are malformed, not positive, before the listing (closes) or after the end: each with why. */
+function badMonths(ticker: string, label: string, series: Record<string, number>, listedMonth: string, endMonth: string): Map<string, string> {
+  const bad = new Map<string, string>();
+  for (const [month, value] of Object.entries(series)) {
+    if (!MONTH.test(month)) bad.set(month, `${ticker}: ${label} ${month} is not a month`);
+    else if (!positive(value)) bad.set(month, `${ticker}: ${label} ${month} = ${value} is not a positive number`);
+    else if (label === "close" && month < listedMonth) bad.set(month, `${ticker}: close ${month} precedes the listing (${listedMonth})`);
+    else if (month > endMonth) bad.set(month, `${ticker}: ${label} ${month} is after ${endMonth}`);
   }
-  return outSeries;
+  return bad;
 }
 
-/** Drops closes that jump by more than `limit`× from both neighbours in opposite directions (a typo, not a market). */
-function dropSpikes(ticker: string, closes: Record<string, number>, peg: string | undefined): void {
-  const months = Object.keys(closes);
+/**
+ * Closes that jump by more than `limit`× from both neighbours in opposite directions (a typo, not a
+ * market: 8× for a market, 1.5× for a pegged token), and month-to-month moves over 100× (kept:
+ * real listings can do 10×, review anything beyond).
+ */
+function spikes(ticker: string, closes: Record<string, number>, peg: string | undefined): { spikes: Map<string, string>; moves: string[] } {
+  const months = Object.keys(closes).filter((m) => MONTH.test(m) && positive(closes[m])).sort();
   const limit = peg ? 1.5 : 8;
+  const found = new Map<string, string>();
   for (let i = 1; i < months.length - 1; i++) {
     const [a, b, c] = [closes[months[i - 1]!]!, closes[months[i]!]!, closes[months[i + 1]!]!];
     if (monthsBetween(months[i - 1]!, months[i]!) !== 1 || monthsBetween(months[i]!, months[i + 1]!) !== 1) continue;
     const up = b / a;
     const back = b / c;
     if ((up > limit && back > limit) || (up < 1 / limit && back < 1 / limit)) {
-      say(`${ticker}: close ${months[i]} = ${b} jumps ${up.toPrecision(3)}× and back (${a} → ${b} → ${c}): dropped`);
-      delete closes[months[i]!];
+      found.set(months[i]!, `${ticker}: close ${months[i]} = ${b} jumps ${up.toPrecision(3)}× and back (${a} → ${b} → ${c})`);
     }
   }
-  // Any remaining month-to-month move over 100× is reported for review (real listings can do 10×).
-  const kept = Object.keys(closes);
+  const kept = months.filter((m) => !found.has(m));
+  const moves: string[] = [];
   for (let i = 1; i < kept.length; i++) {
     const r = closes[kept[i]!]! / closes[kept[i - 1]!]!;
-    if (monthsBetween(kept[i - 1]!, kept[i]!) === 1 && (r > 100 || r < 0.01)) say(`${ticker}: close ${kept[i - 1]} → ${kept[i]} moves ${r.toPrecision(3)}× (kept; check)`);
+    if (monthsBetween(kept[i - 1]!, kept[i]!) === 1 && (r > 100 || r < 0.01)) moves.push(`${ticker}: close ${kept[i - 1]} → ${kept[i]} moves ${r.toPrecision(3)}×`);
   }
+  return { spikes: found, moves };
 }
 
-const merged: Record<string, AnchorEntry> = {};
-const files = readdirSync(dir).filter((f) => /^part-.*\.json$/.test(f)).sort();
-for (const file of files) {
-  let parsed: Record<string, Part>;
-  try {
-    parsed = JSON.parse(readFileSync(join(dir, file), "utf8")) as Record<string, Part>;
-  } catch (err) {
-    say(`${file}: not valid JSON (${(err as Error).message}): skipped`);
-    continue;
-  }
-  for (const [rawTicker, p] of Object.entries(parsed)) {
-    const ticker = rawTicker.toLowerCase();
-    const problems: string[] = [];
-    if (!p.listed || !DATE.test(p.listed)) problems.push("no listing date");
-    if (!p.ref || !positive(p.ref.price) || !positive(p.ref.supply)) problems.push("no reference price and supply");
-    if (problems.length) {
-      say(`${ticker} (${file}): ${problems.join(", ")}: left out`);
-      continue;
-    }
-    if (merged[ticker]) say(`${ticker}: in ${merged[ticker]!.from} and ${file}: the later file wins`);
-    const listed = p.listed!;
-    const delisted = p.delisted && DATE.test(p.delisted) ? p.delisted : undefined;
-    const endMonth = delisted ? delisted.slice(0, 7) : "2025-12";
-    const peg = p.peg && PEGS.has(p.peg) ? p.peg : undefined;
-    const closes = cleanSeries(ticker, "close", p.closes, listed.slice(0, 7), endMonth);
-    dropSpikes(ticker, closes, peg);
-    const supply = cleanSeries(ticker, "supply", p.supply, "0000-00", "2025-12");
-    const [price, refSupply] = [p.ref!.price!, p.ref!.supply!];
-    const lastClose = Object.entries(closes).at(-1);
-    if (lastClose && !delisted && lastClose[0] >= "2025-06") {
-      const r = price / lastClose[1];
-      if (r > 4 || r < 0.25) say(`${ticker}: reference price ${price} is ${r.toPrecision(3)}× the ${lastClose[0]} close ${lastClose[1]} (kept; check)`);
-    }
-    const lastSupply = Object.entries(supply).at(-1);
-    if (lastSupply && (lastSupply[1] / refSupply > 5 || refSupply / lastSupply[1] > 5)) {
-      say(`${ticker}: supply ${lastSupply[0]} = ${lastSupply[1]} vs reference ${refSupply}: the supply path is dropped, the reference kept`);
-      for (const k of Object.keys(supply)) delete supply[k];
-    }
-    const cap = price * refSupply;
-    if (!peg && !delisted && ticker !== "btc" && cap > 1e12) say(`${ticker}: market cap ${cap.toPrecision(3)} USD is above a trillion (kept; check)`);
-    const entry: AnchorEntry = {
-      name: p.name ?? ticker, listed, closes, ref: [price, refSupply], supply,
-      confidence: p.confidence ?? "low", sources: (p.sources ?? []).map(sourceIndex), from: file,
-    };
-    if (delisted) entry.delisted = delisted;
-    if (positive(p.maxSupply)) entry.maxSupply = p.maxSupply;
-    if (p.mined && ALGORITHMS.has(p.mined)) entry.mined = p.mined;
-    else if (p.mined) say(`${ticker}: unknown mining algorithm "${p.mined}": treated as "other-pow"`), (entry.mined = "other-pow");
-    if (p.minedUntil && DATE.test(p.minedUntil)) entry.minedUntil = p.minedUntil;
-    if (p.host) entry.host = p.host;
-    if (peg) entry.peg = peg;
-    if (p.notes) entry.notes = p.notes;
-    merged[ticker] = entry;
-  }
+/** The reference price far from the last close of 2025's second half (review only). */
+function refVsClose(ticker: string, price: number, closes: Record<string, number>, delisted: string | undefined): string | undefined {
+  const last = Object.entries(closes).filter(([m]) => MONTH.test(m)).sort(([a], [b]) => a.localeCompare(b)).at(-1);
+  if (!last || delisted || last[0] < "2025-06") return undefined;
+  const r = price / last[1];
+  return r > 4 || r < 0.25 ? `${ticker}: reference price ${price} is ${r.toPrecision(3)}× the ${last[0]} close ${last[1]}` : undefined;
 }
 
-const tickers = Object.keys(merged).sort();
-const lines = tickers.map((t) => `    ${JSON.stringify(t)}: ${JSON.stringify(merged[t])}`);
-const header = {
-  about: "Reference anchors of the embedded market: listing dates, month-end USD closes, circulating supply at month-ends, the 2025-12-28 price and supply, mining algorithm, host chain and peg. Figures are approximate public-knowledge levels (see sources and each entry's confidence); generated by scripts/market-anchors.ts from reviewed part files.",
-  generated: files,
-  corrections: report,
-  sources,
-};
-const text = `{\n${Object.entries(header).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(",\n")},\n  "assets": {\n${lines.join(",\n")}\n  }\n}\n`;
-writeFileSync(out, text);
-process.stdout.write(`${tickers.length} assets from ${files.join(", ")} → ${out}\n${report.map((r) => `  ${r}`).join("\n")}\n`);
+/** The last supply point more than 5× from the reference supply: the path cannot be right. */
+function supplyFar(ticker: string, supply: Record<string, number>, refSupply: number): string | undefined {
+  const last = Object.entries(supply).filter(([m]) => MONTH.test(m)).sort(([a], [b]) => a.localeCompare(b)).at(-1);
+  if (!last || !(last[1] / refSupply > 5 || refSupply / last[1] > 5)) return undefined;
+  return `${ticker}: supply ${last[0]} = ${last[1]} vs reference ${refSupply}`;
+}
+
+/** A market cap above a trillion USD for anything but BTC, a pegged or a dead token (review only). */
+function capHigh(ticker: string, price: number, refSupply: number, peg: string | undefined, delisted: string | undefined): string | undefined {
+  const cap = price * refSupply;
+  return !peg && !delisted && ticker !== "btc" && cap > 1e12 ? `${ticker}: market cap ${cap.toPrecision(3)} USD is above a trillion` : undefined;
+}
+
+/** Every finding on a stored entry. */
+function checkEntry(ticker: string, e: AnchorEntry, sourceCount: number): Finding[] {
+  const out: Finding[] = [];
+  const error = (text: string) => out.push({ level: "error", text });
+  const check = (text: string | undefined) => text && out.push({ level: "check", text });
+  if (ticker !== ticker.toLowerCase()) error(`${ticker}: ticker is not lowercase`);
+  if (typeof e.name !== "string" || !e.name) error(`${ticker}: no name`);
+  if (!DATE.test(e.listed ?? "")) error(`${ticker}: listing date ${e.listed} is not a date`);
+  if (e.delisted !== undefined && (!DATE.test(e.delisted) || e.delisted < e.listed)) error(`${ticker}: delisting date ${e.delisted} is not a date after the listing`);
+  if (!Array.isArray(e.ref) || !positive(e.ref[0]) || !positive(e.ref[1])) {
+    error(`${ticker}: no reference price and supply`);
+    return out;
+  }
+  const endMonth = e.delisted ? e.delisted.slice(0, 7) : END_MONTH;
+  for (const text of badMonths(ticker, "close", e.closes ?? {}, (e.listed ?? "").slice(0, 7), endMonth).values()) error(text);
+  for (const text of badMonths(ticker, "supply", e.supply ?? {}, "0000-00", END_MONTH).values()) error(text);
+  const { spikes: found, moves } = spikes(ticker, e.closes ?? {}, e.peg);
+  for (const text of found.values()) error(text);
+  moves.forEach(check);
+  const far = supplyFar(ticker, e.supply ?? {}, e.ref[1]);
+  if (far) error(far);
+  check(refVsClose(ticker, e.ref[0], e.closes ?? {}, e.delisted));
+  check(capHigh(ticker, e.ref[0], e.ref[1], e.peg, e.delisted));
+  if (e.maxSupply !== undefined && !positive(e.maxSupply)) error(`${ticker}: maxSupply ${e.maxSupply} is not a positive number`);
+  else if (e.maxSupply !== undefined) {
+    // The maximum is today's: burns (SHIB 2021, OKB 2025) lowered it under earlier supply.
+    if (e.ref[1] > e.maxSupply * 1.001) error(`${ticker}: reference supply ${e.ref[1]} is above the maximum supply ${e.maxSupply}`);
+    const over = Object.entries(e.supply ?? {}).filter(([, v]) => v > e.maxSupply! * 1.001);
+    if (over.length) check(`${ticker}: supply above today's maximum ${e.maxSupply} (${over.map(([m, v]) => `${m} ${v}`).join(", ")}): a burn since?`);
+  }
+  if (e.peg === "usd") {
+    const off = Object.entries(e.closes ?? {}).filter(([, v]) => Math.abs(v - 1) > 0.03);
+    if (off.length) check(`${ticker}: USD-pegged closes off the peg by more than 3 % (${off.map(([m, v]) => `${m} ${v}`).join(", ")})`);
+  }
+  if (e.mined !== undefined && !ALGORITHMS.has(e.mined)) error(`${ticker}: unknown mining algorithm "${e.mined}"`);
+  if (e.minedUntil !== undefined && !DATE.test(e.minedUntil)) error(`${ticker}: minedUntil ${e.minedUntil} is not a date`);
+  if (e.peg !== undefined && !PEGS.has(e.peg)) error(`${ticker}: unknown peg "${e.peg}"`);
+  if (!["high", "medium", "low"].includes(e.confidence)) error(`${ticker}: confidence "${e.confidence}" is not high, medium or low`);
+  if (!Array.isArray(e.sources) || e.sources.some((i) => !Number.isInteger(i) || i < 0 || i >= sourceCount)) error(`${ticker}: a source index is outside the file's sources`);
+  return out;
+}
+
+/** A part file's entry as a stored entry, cleaned: what fails a check is dropped and said. */
+function fromPart(ticker: string, p: Part, file: string, sources: string[], say: (line: string) => void): AnchorEntry | undefined {
+  const problems: string[] = [];
+  if (!p.listed || !DATE.test(p.listed)) problems.push("no listing date");
+  if (!p.ref || !positive(p.ref.price) || !positive(p.ref.supply)) problems.push("no reference price and supply");
+  if (problems.length) {
+    say(`${ticker} (${file}): ${problems.join(", ")}: left out`);
+    return undefined;
+  }
+  const listed = p.listed!;
+  const delisted = p.delisted && DATE.test(p.delisted) ? p.delisted : undefined;
+  const endMonth = delisted ? delisted.slice(0, 7) : END_MONTH;
+  const peg = p.peg && PEGS.has(p.peg) ? p.peg : undefined;
+  const sorted = (s: Record<string, number> | undefined) => Object.fromEntries(Object.entries(s ?? {}).sort(([a], [b]) => a.localeCompare(b)));
+  const closes = sorted(p.closes);
+  for (const [month, text] of badMonths(ticker, "close", closes, listed.slice(0, 7), endMonth)) say(`${text}: dropped`), delete closes[month];
+  const { spikes: found, moves } = spikes(ticker, closes, peg);
+  for (const [month, text] of found) say(`${text}: dropped`), delete closes[month];
+  for (const text of moves) say(`${text} (kept; check)`);
+  const supply = sorted(p.supply);
+  for (const [month, text] of badMonths(ticker, "supply", supply, "0000-00", END_MONTH)) say(`${text}: dropped`), delete supply[month];
+  const [price, refSupply] = [p.ref!.price!, p.ref!.supply!];
+  const ref = refVsClose(ticker, price, closes, delisted);
+  if (ref) say(`${ref} (kept; check)`);
+  const far = supplyFar(ticker, supply, refSupply);
+  if (far) {
+    say(`${far}: the supply path is dropped, the reference kept`);
+    for (const k of Object.keys(supply)) delete supply[k];
+  }
+  const cap = capHigh(ticker, price, refSupply, peg, delisted);
+  if (cap) say(`${cap} (kept; check)`);
+  const sourceIndex = (s: string) => {
+    const i = sources.indexOf(s);
+    return i >= 0 ? i : sources.push(s) - 1;
+  };
+  const entry: AnchorEntry = {
+    name: p.name ?? ticker, listed, closes, ref: [price, refSupply], supply,
+    confidence: p.confidence ?? "low", sources: (p.sources ?? []).map(sourceIndex), from: file,
+  };
+  if (delisted) entry.delisted = delisted;
+  if (positive(p.maxSupply)) entry.maxSupply = p.maxSupply;
+  if (p.mined && ALGORITHMS.has(p.mined)) entry.mined = p.mined;
+  else if (p.mined) say(`${ticker}: unknown mining algorithm "${p.mined}": treated as "other-pow"`), (entry.mined = "other-pow");
+  if (p.minedUntil && DATE.test(p.minedUntil)) entry.minedUntil = p.minedUntil;
+  if (p.host) entry.host = p.host;
+  if (peg) entry.peg = peg;
+  if (p.notes) entry.notes = p.notes;
+  return entry;
+}
+
+/** The file's text: header fields one per line, one asset per line, sorted by ticker. */
+function serialize(file: AnchorFile): string {
+  const { assets, ...header } = file;
+  const lines = Object.keys(assets).sort().map((t) => `    ${JSON.stringify(t)}: ${JSON.stringify(assets[t])}`);
+  return `{\n${Object.entries(header).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(",\n")},\n  "assets": {\n${lines.join(",\n")}\n  }\n}\n`;
+}
+
+function partFiles(paths: string[]): string[] {
+  return paths.flatMap((p) => statSync(p).isDirectory() ? readdirSync(p).filter((f) => /^part-.*\.json$/.test(f)).sort().map((f) => join(p, f)) : [p]);
+}
+
+function main(): number {
+  const args = process.argv.slice(2);
+  const fileIndex = args.indexOf("--file");
+  const path = fileIndex >= 0 ? args[fileIndex + 1] : FILE_DEFAULT;
+  const mergeIndex = args.indexOf("--merge");
+  const inputs = mergeIndex >= 0 ? args.slice(mergeIndex + 1).filter((a, i, all) => a !== "--file" && all[i - 1] !== "--file") : [];
+  if (!path || (mergeIndex >= 0 && inputs.length === 0) || args.some((a) => a.startsWith("--") && a !== "--file" && a !== "--merge")) {
+    process.stderr.write("usage: tsx scripts/market-anchors.ts [--file <anchors.json>]                    check the anchors\n"
+      + "       tsx scripts/market-anchors.ts --merge <part.json | dir>… [--file <anchors.json>]  merge part files into them\n");
+    return 2;
+  }
+  const text = readFileSync(path, "utf8");
+  const file = JSON.parse(text) as AnchorFile;
+  if (serialize(file) !== text) process.stdout.write(`note: ${path} is not in the script's layout; a merge rewrites it in that layout\n`);
+
+  if (inputs.length) {
+    const report: string[] = [];
+    const say = (line: string) => report.push(line);
+    const files = partFiles(inputs);
+    for (const f of files) {
+      let parsed: Record<string, Part>;
+      try {
+        parsed = JSON.parse(readFileSync(f, "utf8")) as Record<string, Part>;
+      } catch (err) {
+        say(`${basename(f)}: not valid JSON (${(err as Error).message}): skipped`);
+        continue;
+      }
+      for (const [rawTicker, p] of Object.entries(parsed)) {
+        const ticker = rawTicker.toLowerCase();
+        const entry = fromPart(ticker, p, basename(f), file.sources, say);
+        if (!entry) continue;
+        if (file.assets[ticker]) say(`${ticker}: in ${file.assets[ticker]!.from ?? "the file"} and ${basename(f)}: ${basename(f)} wins`);
+        file.assets[ticker] = entry;
+      }
+    }
+    file.generated = [...file.generated, ...files.map((f) => basename(f)).filter((f) => !file.generated.includes(f))];
+    file.corrections = [...file.corrections, ...report];
+    writeFileSync(path, serialize(file));
+    process.stdout.write(`merged ${files.map((f) => basename(f)).join(", ")} → ${path}\n${report.map((r) => `  ${r}\n`).join("")}`);
+  }
+
+  const findings = Object.entries(file.assets).flatMap(([t, e]) => checkEntry(t, e, file.sources.length));
+  const errors = findings.filter((f) => f.level === "error");
+  for (const f of findings) process.stdout.write(`${f.level === "error" ? "error" : "check"}  ${f.text}\n`);
+  process.stdout.write(`${Object.keys(file.assets).length} assets in ${path}: ${errors.length} errors, ${findings.length - errors.length} to review\n`);
+  return errors.length ? 1 : 0;
+}
+
+process.exit(main());
