@@ -1,4 +1,5 @@
-// Co-movement: coins move with BTC as the market does (daily and hourly), pegged tokens do not.
+// Co-movement: coins move with BTC as the market does (daily and hourly), majors with each other
+// more than BTC alone explains, exchange tokens with buyback support barely, pegged tokens not at all.
 import { DAY_MS } from "../../src/catalog/index.js";
 import { dailyLogPrice, priceAt } from "../../src/backend/inprocess/data/price.js";
 import { profileOf } from "../../src/backend/inprocess/data/profiles.js";
@@ -70,18 +71,60 @@ function within(rows: Array<Bound & { r: number }>): { ok: boolean; worst: strin
 
 export const dailyCorrelation: Check = {
   id: "correlation-daily", group: "calibration",
-  claim: "daily log returns 2021–2025 correlate with BTC's as the market's do: ETH in [0.7, 0.9], each of the 20 largest other coins in [0.45, 0.9], pegged and gold tokens in [−0.15, 0.15]",
+  claim: "daily log returns 2021–2025 correlate with BTC's as the market's do: ETH in [0.7, 0.9], each of the 20 largest other coins in [0.45, 0.9] but exchange tokens held up by buybacks (LEO in [0.1, 0.4], OKB in [0.3, 0.6]), pegged and gold tokens in [−0.15, 0.15]",
   run() {
     const rows: Array<Bound & { r: number }> = [];
     const pair = (b: string, lo: number, hi: number) => {
       const from = Math.max(FROM, profileOf(b).inceptionDay);
       rows.push({ a: "btc", b, lo, hi, r: pearson(dailyReturns("btc", from), dailyReturns(b, from)) });
     };
+    const exchangeTokens: Record<string, [number, number]> = { leo: [0.1, 0.4], okb: [0.3, 0.6] };
     pair("eth", 0.7, 0.9);
-    for (const t of largestAlts(20)) pair(t, 0.45, 0.9);
+    for (const t of largestAlts(20)) pair(t, ...(exchangeTokens[t] ?? [0.45, 0.9]));
+    for (const t of Object.keys(exchangeTokens)) if (!rows.some((r) => r.b === t)) pair(t, ...exchangeTokens[t]!);
     for (const t of ["usdt", "usdc", "paxg"]) pair(t, -0.15, 0.15);
     const { ok, worst } = within(rows);
     return { ok, checked: `${rows.length} pairs with BTC, daily from 2021-01-01 (or listing) to the reference day`, worst };
+  },
+};
+
+/** Daily log returns of two coins over [from, REF], from the later listing on. */
+function pairReturns(a: string, b: string, from: number): [number[], number[]] {
+  const start = Math.max(from, profileOf(a).inceptionDay, profileOf(b).inceptionDay);
+  return [dailyReturns(a, start), dailyReturns(b, start)];
+}
+
+export const altCorrelation: Check = {
+  id: "correlation-alts", group: "calibration",
+  claim: "daily log returns 2022–2025 of majors correlate with each other as the market's do (ETH–SOL, ETH–BNB, ETH–XRP, ETH–LINK, SOL–XRP in [0.65, 0.9]), above what their BTC correlations alone give; the median pair of the 20 largest other coins in [0.4, 0.7]",
+  run() {
+    const from = dayOf("2022-01-01");
+    const rows: Array<Bound & { r: number }> = [];
+    const viaBtc: string[] = [];
+    let belowBtc = 0;
+    for (const [a, b] of [["eth", "sol"], ["eth", "bnb"], ["eth", "xrp"], ["eth", "link"], ["sol", "xrp"]] as const) {
+      const [ra, rb] = pairReturns(a, b, from);
+      const r = pearson(ra, rb);
+      rows.push({ a, b, lo: 0.65, hi: 0.9, r });
+      // What BTC alone explains: the product of the two coins' correlations with it.
+      const [btcA, xa] = pairReturns("btc", a, from);
+      const [btcB, xb] = pairReturns("btc", b, from);
+      const implied = pearson(btcA, xa) * pearson(btcB, xb);
+      viaBtc.push(`${a}–${b} via BTC ${fmt(implied, 2)}`);
+      if (!(r > implied + 0.1)) belowBtc++;
+    }
+    const alts = largestAlts(20).filter((t) => t !== "leo" && t !== "okb");
+    const rs: number[] = [];
+    for (let i = 0; i < alts.length; i++) for (let j = i + 1; j < alts.length; j++) rs.push(pearson(...pairReturns(alts[i]!, alts[j]!, from)));
+    rs.sort((x, y) => x - y);
+    const med = rs[Math.floor(rs.length / 2)]!;
+    rows.push({ a: "median pair", b: `${alts.length} alts`, lo: 0.4, hi: 0.7, r: med });
+    const { ok, worst } = within(rows);
+    return {
+      ok: ok && belowBtc === 0,
+      checked: `${rows.length - 1} major pairs and ${rs.length} pairs of the largest alts, daily 2022-01-01 to the reference day`,
+      worst: `${worst}; ${belowBtc} major pairs not above their BTC-implied level (${viaBtc.join(", ")})`,
+    };
   },
 };
 

@@ -2,7 +2,7 @@
 import { beforeListing, calibrationAll, calibrationMonthly, calibrationRef, supplyPoints } from "./calibration.js";
 import { addressCounts, bands, capitalInLoss, floors, hashprice, hostChain, inProfit } from "./chain.js";
 import type { Check } from "./common.js";
-import { dailyCorrelation, hourlyCorrelation } from "./correlation.js";
+import { altCorrelation, dailyCorrelation, hourlyCorrelation } from "./correlation.js";
 import { dailyRanges, highsUnderAth } from "./extremes.js";
 import { candlesNest, pegs, venueHours, wholeCounts } from "./market.js";
 import { noLookAhead } from "./time.js";
@@ -10,7 +10,7 @@ import { noLookAhead } from "./time.js";
 export type { Check, CheckResult } from "./common.js";
 
 export const CHECKS: readonly Check[] = [
-  calibrationMonthly, calibrationAll, calibrationRef, supplyPoints, dailyCorrelation, hourlyCorrelation, beforeListing,
+  calibrationMonthly, calibrationAll, calibrationRef, supplyPoints, dailyCorrelation, altCorrelation, hourlyCorrelation, beforeListing,
   noLookAhead,
   highsUnderAth, dailyRanges,
   bands, wholeCounts, candlesNest, inProfit, capitalInLoss, floors, hashprice, venueHours, pegs, addressCounts, hostChain,

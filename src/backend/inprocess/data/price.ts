@@ -5,7 +5,7 @@ import {
 } from "./anchors.js";
 import { octaveNoise, seedOf, type Octave } from "./hash.js";
 import { DailyPath, type PathSpec } from "./market/path.js";
-import { loadingsOf, MinuteFactor, type Loadings } from "./market/factor.js";
+import { ALT_FACTOR_SEED, loadingsOf, MinuteFactor, type Loadings } from "./market/factor.js";
 import { candleOf, priceAtInstant, type IntradaySource, type Ohlc } from "./market/intraday.js";
 import { monthEndDay, type Points } from "./market/reference.js";
 import { profileOf, type Profile } from "./profiles.js";
@@ -101,7 +101,7 @@ function pathOf(key: string, make: () => PathSpec): DailyPath {
   return path;
 }
 
-/** A coin's loading on BTC and its own noise (the same daily and by the minute). */
+/** A coin's loadings on BTC and the alt factor and its own noise (the same daily and by the minute). */
 function loadings(profile: Profile): Loadings {
   return loadingsOf({ ...profile, marketCap: profile.refPrice * profile.refSupply }, profileOf("btc").sigma);
 }
@@ -114,8 +114,8 @@ function specOf(profile: Profile): PathSpec {
     return { firstDay: Math.min(firstDay, dayOf("2018-01-01")), anchors: tableToPoints(EURUSD), sigma, noise: sigma, seed: seedOf("eurusd"), beta: 0 };
   }
   // BTC is the factor: all of its noise is its own.
-  const { beta, noise } = profile.model === "btc" ? { beta: 0, noise: sigma } : loadings(profile);
-  const spec: PathSpec = { firstDay, anchors: anchorsOf(profile), sigma, noise, seed, beta };
+  const { beta, noise, alt } = profile.model === "btc" ? { beta: 0, noise: sigma, alt: 0 } : loadings(profile);
+  const spec: PathSpec = { firstDay, anchors: anchorsOf(profile), sigma, noise, seed, beta, alt };
   const ceilings = CEILINGS[profile.base];
   if (ceilings) spec.ceilings = ceilings;
   return spec;
@@ -195,6 +195,13 @@ function minuteFactor(): MinuteFactor {
  */
 const INTRADAY_AMPLITUDE = 0.6;
 
+let altFactor: MinuteFactor | undefined;
+
+/** The alt factor's minute walk (unit daily volatility: each coin scales it by its loading). */
+function altMinuteFactor(): MinuteFactor {
+  return (altFactor ??= new MinuteFactor(ALT_FACTOR_SEED, 1 / Math.sqrt(1440)));
+}
+
 /** The minute path's view of an asset: keyed by its base, so variants share candles with it. */
 export function intradayOf(asset: string): IntradaySource {
   const base = profileOf(asset).base;
@@ -203,9 +210,10 @@ export function intradayOf(asset: string): IntradaySource {
     const owner = profileOf(base);
     const sigma = Math.max(owner.sigma, 0.001);
     // Pegged and gold tokens (and stablecoins off their peg) move on their own.
-    const { beta, noise } = owner.model === "btc" ? { beta: 1, noise: 0 } : loadings({ ...owner, sigma });
+    const { beta, noise, alt } = owner.model === "btc" ? { beta: 1, noise: 0, alt: 0 } : loadings({ ...owner, sigma });
     src = {
       key: base, seed: owner.seed, sigma, noise, beta, amplitude: INTRADAY_AMPLITUDE, factor: minuteFactor(),
+      alt, altFactor: altMinuteFactor(),
       dailyLog: (day) => dailyLogPrice(base, day), ceiling: (day) => ceilingLog(base, day),
     };
     sources.set(base, src);

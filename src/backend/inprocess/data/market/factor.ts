@@ -1,9 +1,14 @@
-// The market factor: BTC's moves, which every other coin carries in part. Each coin's daily and
-// minute noise is a loading (beta) on BTC's plus a noise of its own, sized so that the two give
-// the coin's total volatility (what its anchors imply) and a chosen correlation with BTC:
-//   beta = rho · sigma / sigma_btc,   own noise = sigma · sqrt(1 − rho²).
-// Correlations follow what the market shows over 2021–2025: ETH ~0.8 with BTC, large caps ~0.7,
-// small caps ~0.55; pegged and gold tokens none (they track their peg).
+// The market factors: BTC's moves, which every other coin carries in part, and an alt factor,
+// the moves altcoins share beyond BTC's (rotation into and out of alts). Each coin's daily and
+// minute noise is a loading (beta) on BTC's, a loading (alt) on the alt factor and a noise of its
+// own, sized so that the three give the coin's total volatility (what its anchors imply), a chosen
+// correlation with BTC (rho) and a chosen correlation with the alt factor (gamma):
+//   beta = rho · sigma / sigma_btc,   alt = gamma · sigma,   own noise = sigma · sqrt(1 − rho² − gamma²).
+// Two coins then correlate by rho₁·rho₂ + gamma₁·gamma₂. What the market shows over 2021–2025:
+// ETH ~0.8 with BTC, large caps ~0.7, small caps ~0.55; majors with each other ~0.7–0.85 (ETH–SOL,
+// ETH–BNB), small caps with each other ~0.4–0.5; exchange tokens whose price is held up by
+// buybacks and burns from exchange revenue barely move with the market (LEO ~0.2–0.3 with BTC,
+// OKB ~0.4–0.5); pegged and gold tokens none (they track their peg).
 import { hash2, mix32, unit } from "../hash.js";
 
 export interface Loadings {
@@ -11,11 +16,15 @@ export interface Loadings {
   rho: number;
   /** Loading on BTC's excursions (daily and minute). */
   beta: number;
+  /** Loading on the alt factor (daily log volatility carried by it; 0 for BTC, pegs and gold). */
+  alt: number;
   /** Volatility of the coin's own noise (daily log). */
   noise: number;
 }
 
 export interface LoadingInput {
+  /** Ticker whose market the coin is (its nature may be known by name). */
+  base: string;
   model: "btc" | "eth" | "gold" | "stable" | "alt";
   seed: number;
   /** Total daily log volatility. */
@@ -29,23 +38,45 @@ const MIN_MARKET_SIGMA = 0.01;
 /** Correlation of the smallest caps and of the largest (ETH apart), and the cap range between. */
 const RHO_SMALL = 0.55;
 const RHO_LARGE = 0.7;
+/** Correlation with the alt factor of the smallest caps and of the largest. */
+const GAMMA_SMALL = 0.35;
+const GAMMA_LARGE = 0.5;
 const CAP_SMALL = 3e8;
 const CAP_LARGE = 3e10;
 /** Per-coin spread around the level its cap gives (uniform, ±). */
 const RHO_SPREAD = 0.05;
 
+/**
+ * Coins whose nature sets their co-movement rather than their size: exchange tokens with
+ * buyback-and-burn support (LEO: Bitfinex buys back with 27 % of iFinex revenue; OKB: OKX's
+ * buybacks and the 2025 burn to a 21M cap; HT: Huobi's buybacks).
+ */
+const NATURE: Record<string, { rho: number; gamma: number }> = {
+  leo: { rho: 0.25, gamma: 0.1 },
+  okb: { rho: 0.45, gamma: 0.25 },
+  ht: { rho: 0.45, gamma: 0.25 },
+};
+
 export function loadingsOf(p: LoadingInput, btcSigma: number): Loadings {
-  if (p.model === "btc") return { rho: 1, beta: 1, noise: 0 };
-  if (p.model === "stable" || p.model === "gold" || p.sigma < MIN_MARKET_SIGMA) return { rho: 0, beta: 0, noise: p.sigma };
+  if (p.model === "btc") return { rho: 1, beta: 1, alt: 0, noise: 0 };
+  if (p.model === "stable" || p.model === "gold" || p.sigma < MIN_MARKET_SIGMA) return { rho: 0, beta: 0, alt: 0, noise: p.sigma };
   let rho: number;
-  if (p.model === "eth") rho = 0.8;
+  let gamma: number;
+  const nature = NATURE[p.base];
+  if (p.model === "eth") [rho, gamma] = [0.8, 0.45];
+  else if (nature) [rho, gamma] = [nature.rho, nature.gamma];
   else {
     const x = (Math.log10(Math.max(p.marketCap, 1)) - Math.log10(CAP_SMALL)) / (Math.log10(CAP_LARGE) - Math.log10(CAP_SMALL));
-    const level = RHO_SMALL + (RHO_LARGE - RHO_SMALL) * Math.min(1, Math.max(0, x));
-    rho = level + RHO_SPREAD * (2 * unit(mix32(p.seed ^ 0x3c6ef372)) - 1);
+    const size = Math.min(1, Math.max(0, x));
+    const spread = RHO_SPREAD * (2 * unit(mix32(p.seed ^ 0x3c6ef372)) - 1);
+    rho = RHO_SMALL + (RHO_LARGE - RHO_SMALL) * size + spread;
+    gamma = GAMMA_SMALL + (GAMMA_LARGE - GAMMA_SMALL) * size + RHO_SPREAD * (2 * unit(mix32(p.seed ^ 0x7f4a7c15)) - 1);
   }
-  return { rho, beta: (rho * p.sigma) / btcSigma, noise: p.sigma * Math.sqrt(1 - rho * rho) };
+  return { rho, beta: (rho * p.sigma) / btcSigma, alt: gamma * p.sigma, noise: p.sigma * Math.sqrt(1 - rho * rho - gamma * gamma) };
 }
+
+/** Seed of the alt factor's daily and minute walks (one for the whole market). */
+export const ALT_FACTOR_SEED = 0x6a09e667;
 
 const MINUTES = 1440;
 /** 1 / standard deviation of a sum of four uniform bytes (each of variance (256² − 1) / 12). */

@@ -22,6 +22,9 @@ export interface IntradaySource {
   noise: number;
   /** Loading on the market factor's minute bridge (0: none). */
   beta: number;
+  /** Loading on the alt factor's minute bridge (daily log volatility; 0: none). */
+  alt: number;
+  altFactor: MinuteFactor;
   /** Scale of the day's bridges against the daily volatility (1: a day's own moves as large as a day's return). */
   amplitude: number;
   factor: MinuteFactor;
@@ -92,6 +95,9 @@ function fillMinuteLogs(src: IntradaySource, day: number, logs: Float64Array): v
   // at either end: the day still runs from one daily close to the next.
   const market = beta ? src.factor.walk(day) : undefined;
   const marketEnd = market ? market[MINUTES]! : 0;
+  const alt = src.alt * amplitude;
+  const alts = alt ? src.altFactor.walk(day) : undefined;
+  const altEnd = alts ? alts[MINUTES]! : 0;
   let own = 0;
   if (src.noise) {
     fillMinuteWalk(logs, src.seed ^ 0x1b873593, (amplitude * src.noise) / Math.sqrt(MINUTES), day);
@@ -101,6 +107,7 @@ function fillMinuteLogs(src: IntradaySource, day: number, logs: Float64Array): v
     const f = m / MINUTES;
     let v = a + (b - a) * f + logs[m]! - f * own;
     if (market) v += beta * (market[m]! - f * marketEnd);
+    if (alts) v += alt * (alts[m]! - f * altEnd);
     logs[m] = v;
   }
   const ceiling = src.ceiling(day);

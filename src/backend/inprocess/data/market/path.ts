@@ -5,6 +5,7 @@
 // last anchor the path goes on between hashed, bounded anchors. One Float64Array per base ticker,
 // built once.
 import { gauss, s11 } from "../hash.js";
+import { ALT_FACTOR_SEED } from "./factor.js";
 import type { Points } from "./reference.js";
 
 export interface PathSpec {
@@ -18,6 +19,8 @@ export interface PathSpec {
   seed: number;
   /** Loading on BTC's excursions from its own interpolation (0 for BTC, pegs and gold). */
   beta: number;
+  /** Loading on the alt factor's daily walk (daily log volatility; absent or 0: none). */
+  alt?: number;
   /** Log ceilings the path must not cross between two days (an all-time high that held). */
   ceilings?: ReadonlyArray<{ from: number; to: number; log: number }>;
 }
@@ -73,6 +76,7 @@ function continued(spec: PathSpec, lastDay: number): { days: number[]; logs: num
 function fill(spec: PathSpec, size: number, btc?: DailyPath): Float64Array {
   const out = new Float64Array(size);
   const { firstDay, seed, beta } = spec;
+  const alt = spec.alt ?? 0;
   const lastDay = firstDay + size - 1;
   const { days, logs } = continued(spec, lastDay);
   // Before the first anchor (listing to first month-end) the path runs flat into it.
@@ -93,6 +97,15 @@ function fill(spec: PathSpec, size: number, btc?: DailyPath): Float64Array {
       walk += sigma * gauss(seed, d0 + k);
       walks[k] = walk;
     }
+    // The alt factor's walk over the same days (one walk for every coin), bridged the same way.
+    let altWalk = 0;
+    const alts = alt ? new Float64Array(n + 1) : undefined;
+    if (alts) {
+      for (let k = 1; k <= n; k++) {
+        altWalk += alt * gauss(ALT_FACTOR_SEED, d0 + k);
+        alts[k] = altWalk;
+      }
+    }
     const btc0 = beta && btc ? btc.log(d0) : 0;
     const btc1 = beta && btc ? btc.log(d1) : 0;
     for (let k = 0; k <= n; k++) {
@@ -101,6 +114,7 @@ function fill(spec: PathSpec, size: number, btc?: DailyPath): Float64Array {
       if (i < 0 || i >= size) continue;
       const f = k / n;
       let v = logs[a]! + (logs[a + 1]! - logs[a]!) * f + walks[k]! - f * walk;
+      if (alts) v += alts[k]! - f * altWalk;
       if (beta && btc) v += beta * (btc.log(day) - (btc0 + (btc1 - btc0) * f));
       out[i] = v;
     }
