@@ -4,7 +4,7 @@ import { addressCounts, bands, capitalInLoss, floors, hashprice, hostChain, inPr
 import type { Check } from "./common.js";
 import { altCorrelation, dailyCorrelation, hourlyCorrelation } from "./correlation.js";
 import { dailyRanges, highsUnderAth } from "./extremes.js";
-import { candlesNest, pegs, venueHours, wholeCounts } from "./market.js";
+import { candlesNest, depegs, pegs, venueHours, wholeCounts } from "./market.js";
 import { noLookAhead } from "./time.js";
 
 export type { Check, CheckResult } from "./common.js";
@@ -13,5 +13,5 @@ export const CHECKS: readonly Check[] = [
   calibrationMonthly, calibrationAll, calibrationRef, supplyPoints, dailyCorrelation, altCorrelation, hourlyCorrelation, beforeListing,
   noLookAhead,
   highsUnderAth, dailyRanges,
-  bands, wholeCounts, candlesNest, inProfit, capitalInLoss, floors, hashprice, venueHours, pegs, addressCounts, hostChain,
+  bands, wholeCounts, candlesNest, inProfit, capitalInLoss, floors, hashprice, venueHours, pegs, depegs, addressCounts, hostChain,
 ];

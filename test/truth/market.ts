@@ -87,16 +87,55 @@ export const venueHours: Check = {
 
 export const pegs: Check = {
   id: "pegs", group: "invariant",
-  claim: "USD stablecoins stay within 1 % of $1; PAXG and XAUT (one ounce of gold each) within 1 % of each other",
+  claim: "USD stablecoins stay within 1 % of $1 outside their known depegs; PAXG and XAUT (one ounce of gold each) within 1 % of each other",
   run() {
     let worstUsd = 0;
     let worstGold = 0;
     let n = 0;
+    const inDepeg = (a: string, d: number) => DEPEG_DAYS.some(([b, from, to]) => a.startsWith(b) && d >= from && d <= to);
     for (let d = Math.round(Date.parse("2020-02-01") / DAY_MS); d <= REF + 300; d += 2) {
-      for (const a of ["usdt", "usdc", "dai", "usdt_eth", "fdusd"]) worstUsd = Math.max(worstUsd, Math.abs(dailyPrice(a, d) - 1));
+      for (const a of ["usdt", "usdc", "dai", "usdt_eth", "fdusd"]) if (!inDepeg(a, d)) worstUsd = Math.max(worstUsd, Math.abs(dailyPrice(a, d) - 1));
       worstGold = Math.max(worstGold, Math.abs(Math.log(dailyPrice("paxg", d) / dailyPrice("xaut", d))));
       n++;
     }
     return { ok: worstUsd <= 0.01 && worstGold <= 0.01, checked: `${n} days from 2020-02 to 2026-10`, worst: `USD peg ${fmt(worstUsd)}; PAXG/XAUT ${fmt(worstGold)}` };
+  },
+};
+
+const day = (iso: string) => Math.round(Date.parse(iso) / DAY_MS);
+
+/** Days of the depegs the market had (a day either side of the lows): [ticker prefix, first, last]. */
+const DEPEG_DAYS: ReadonlyArray<readonly [string, number, number]> = [
+  ["usdc", day("2023-03-10"), day("2023-03-13")], ["dai", day("2023-03-10"), day("2023-03-13")],
+  ["usdt", day("2022-05-11"), day("2022-05-13")], ["fdusd", day("2025-04-01"), day("2025-04-03")],
+];
+
+export const depegs: Check = {
+  id: "depegs", group: "calibration",
+  claim: "known stablecoin depegs are in the path with their real depth and recovery: USDC low 0.86–0.89 on 2023-03-11 and back within 0.5 % of $1 by the 2023-03-13 close (DAI low 0.88–0.92), USDT low 0.94–0.96 on 2022-05-12, FDUSD low 0.86–0.89 on 2025-04-02; the hours and minutes of each day hold its low",
+  run() {
+    const rows: Array<[string, string, number, number, number]> = [];
+    const low = (a: string, iso: string, lo: number, hi: number) => {
+      const start = Date.parse(iso);
+      const d = candleColumns(a, DAY_MS, start, start, NOW);
+      const hours = candleColumns(a, 3_600_000, start, start + DAY_MS - 1, NOW);
+      const minutes = candleColumns(a, 60_000, start, start + DAY_MS - 1, NOW);
+      const v = d.low[0]!;
+      // The day's low is its hours' lowest and its minutes' lowest: the depeg is inside the day's candles.
+      const nested = Math.min(...hours.low) === v && Math.min(...minutes.low) === v;
+      rows.push([`${a} low ${iso}`, nested ? "" : " (not its hours' and minutes' low)", lo, hi, nested ? v : NaN]);
+    };
+    low("usdc", "2023-03-11", 0.86, 0.89);
+    low("usdc_trx", "2023-03-11", 0.86, 0.89);
+    low("dai", "2023-03-11", 0.88, 0.92);
+    low("usdt", "2022-05-12", 0.94, 0.96);
+    low("fdusd", "2025-04-02", 0.86, 0.89);
+    const close = dailyPrice("usdc", day("2023-03-13"));
+    rows.push(["usdc close 2023-03-13", "", 0.995, 1.005, close]);
+    const before = dailyPrice("usdc", day("2023-03-09"));
+    rows.push(["usdc close 2023-03-09", "", 0.995, 1.005, before]);
+    const bad = rows.filter(([, , lo, hi, v]) => !(v >= lo && v <= hi));
+    const show = ([what, note, , , v]: (typeof rows)[number]) => `${what} ${fmt(v, 4)}${note}`;
+    return { ok: bad.length === 0, checked: `${rows.length} readings of 4 depegs`, worst: bad.length ? `outside bounds: ${bad.map(show).join(", ")}` : rows.map(show).join(", ") };
   },
 };

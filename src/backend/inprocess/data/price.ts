@@ -1,5 +1,6 @@
 // The latent price of each asset: daily closes (random access by day) on its base ticker's
 // anchored path, and the minute path under them. Everything USD-denominated derives from it.
+import { DAY_MS } from "../../../catalog/index.js";
 import {
   BTC_PRICE, ETH_PRICE, EURUSD, GOLD_PRICE, REF_DAY, dayOf, type AnchorTable,
 } from "./anchors.js";
@@ -132,6 +133,63 @@ const PEG_OCTAVES: readonly Octave[] = [
 /** A gold token's basis to gold (custody, redemption fees): a tenth of a percent or two. */
 const BASIS_OCTAVES: readonly Octave[] = [{ period: 20, amplitude: 0.0015 }, { period: 2, amplitude: 0.0008 }];
 
+/**
+ * Known losses of a USD peg (UTC instant, USD price), log-linear between the points and $1 outside
+ * them. USDC 2023-03: Circle's $3.3B at Silicon Valley Bank (closed Friday 03-10); USDC slid late
+ * that day, fell to $0.8774 early on 03-11 (CoinGecko low) after Circle's disclosure, and returned
+ * to $1 once the Fed, Treasury and FDIC backstopped SVB's deposits (03-12 22:15 UTC). DAI, then
+ * backed mostly by USDC, followed it down to ~$0.897. USDT 2022-05-12: redemptions in the Terra/UST
+ * collapse took it to ~$0.95. FDUSD 2025-04-02: allegations against its issuer took it to ~$0.87
+ * for hours (sources: CoinGecko daily lows, CoinDesk and The Block coverage).
+ */
+const USDC_2023: ReadonlyArray<readonly [string, number]> = [
+  ["2023-03-10T18:00", 1], ["2023-03-11T00:00", 0.985], ["2023-03-11T03:00", 0.97], ["2023-03-11T08:00", 0.8774],
+  ["2023-03-11T14:00", 0.93], ["2023-03-12T00:00", 0.96], ["2023-03-12T12:00", 0.965], ["2023-03-12T22:00", 0.975],
+  ["2023-03-13T00:00", 0.99], ["2023-03-13T12:00", 0.998], ["2023-03-14T00:00", 1],
+];
+const DEPEGS: Record<string, ReadonlyArray<readonly [string, number]>> = {
+  usdc: USDC_2023,
+  // DAI lost ~0.83 of USDC's discount (its USDC share through the PSM and vaults).
+  dai: USDC_2023.map(([t, p]) => [t, 1 - 0.83 * (1 - p)] as const),
+  usdt: [
+    ["2022-05-11T18:00", 1], ["2022-05-12T02:00", 0.997], ["2022-05-12T07:30", 0.95], ["2022-05-12T10:00", 0.985],
+    ["2022-05-12T16:00", 0.997], ["2022-05-13T00:00", 0.999], ["2022-05-13T12:00", 1],
+  ],
+  fdusd: [
+    ["2025-04-02T04:00", 1], ["2025-04-02T07:00", 0.87], ["2025-04-02T12:00", 0.96], ["2025-04-03T00:00", 0.985],
+    ["2025-04-03T12:00", 0.995], ["2025-04-04T00:00", 1],
+  ],
+};
+
+interface Depeg {
+  times: Float64Array;
+  logs: Float64Array;
+  /** First and last day the event touches. */
+  firstDay: number;
+  lastDay: number;
+}
+
+const depegs = new Map(Object.entries(DEPEGS).map(([base, points]) => {
+  const times = Float64Array.from(points, ([t]) => Date.parse(`${t}:00Z`));
+  return [base, { times, logs: Float64Array.from(points, ([, p]) => Math.log(p)), firstDay: Math.floor(times[0]! / DAY_MS), lastDay: Math.floor(times.at(-1)! / DAY_MS) }];
+}));
+
+/** Log of a depeg's price at an instant (0 outside it). */
+function depegLog(event: Depeg, ms: number): number {
+  const { times, logs } = event;
+  if (ms <= times[0]! || ms >= times[times.length - 1]!) return 0;
+  let i = 0;
+  while (times[i + 1]! < ms) i++;
+  const f = (ms - times[i]!) / (times[i + 1]! - times[i]!);
+  return logs[i]! + (logs[i + 1]! - logs[i]!) * f;
+}
+
+/** The depeg shaping a base's minute path on a day, if any. */
+function shockOf(base: string): IntradaySource["shock"] {
+  const event = depegs.get(base);
+  return event && { firstDay: event.firstDay, lastDay: event.lastDay, log: (ms) => depegLog(event, ms) };
+}
+
 /** A stablecoin whose anchors leave the peg (HUSD in 2022) follows them instead of $1. */
 function offPeg(profile: Profile): boolean {
   const ref = profile.reference;
@@ -142,7 +200,12 @@ function offPeg(profile: Profile): boolean {
 function computeLog(profile: Profile, day: number): number {
   switch (profile.model) {
     case "stable":
-      if (profile.reference?.peg !== "eur" && !offPeg(profile)) return octaveNoise(profile.seed, day, PEG_OCTAVES);
+      if (profile.reference?.peg !== "eur" && !offPeg(profile)) {
+        // The close of a day is the price at its end.
+        const event = depegs.get(profile.base);
+        const shock = event && day >= event.firstDay && day <= event.lastDay ? depegLog(event, (day + 1) * DAY_MS) : 0;
+        return octaveNoise(profile.seed, day, PEG_OCTAVES) + shock;
+      }
       break;
     case "gold":
       return goldPath().log(day) + octaveNoise(profile.seed ^ 0x5a5a, day, BASIS_OCTAVES);
@@ -213,7 +276,7 @@ export function intradayOf(asset: string): IntradaySource {
     const { beta, noise, alt } = owner.model === "btc" ? { beta: 1, noise: 0, alt: 0 } : loadings({ ...owner, sigma });
     src = {
       key: base, seed: owner.seed, sigma, noise, beta, amplitude: INTRADAY_AMPLITUDE, factor: minuteFactor(),
-      alt, altFactor: altMinuteFactor(),
+      alt, altFactor: altMinuteFactor(), shock: shockOf(base),
       dailyLog: (day) => dailyLogPrice(base, day), ceiling: (day) => ceilingLog(base, day),
     };
     sources.set(base, src);

@@ -29,6 +29,8 @@ export interface IntradaySource {
   amplitude: number;
   factor: MinuteFactor;
   dailyLog(day: number): number;
+  /** An event inside days (a stablecoin's depeg): its log price offset at an instant, 0 outside. */
+  shock?: { firstDay: number; lastDay: number; log(ms: number): number } | undefined;
   /** Log of the highest price the market printed over the span holding `day` (Infinity: none known). */
   ceiling(day: number): number;
 }
@@ -109,6 +111,14 @@ function fillMinuteLogs(src: IntradaySource, day: number, logs: Float64Array): v
     if (market) v += beta * (market[m]! - f * marketEnd);
     if (alts) v += alt * (alts[m]! - f * altEnd);
     logs[m] = v;
+  }
+  const { shock } = src;
+  if (shock && day >= shock.firstDay && day <= shock.lastDay) {
+    // The closes already hold the event at the day's ends: add its shape inside the day.
+    const start = day * DAY_MS;
+    const e0 = shock.log(start);
+    const e1 = shock.log(start + DAY_MS);
+    for (let m = 1; m < MINUTES; m++) logs[m] = logs[m]! + shock.log(start + m * MINUTE_MS) - (e0 + ((e1 - e0) * m) / MINUTES);
   }
   const ceiling = src.ceiling(day);
   if (ceiling !== Infinity) for (let m = 1; m < MINUTES; m++) if (logs[m]! > ceiling) logs[m] = 2 * ceiling - logs[m]!;
