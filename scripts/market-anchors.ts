@@ -11,7 +11,8 @@
 //     under "corrections"), and writes the file back with the merged entries (a part's entry
 //     replaces the file's entry for the same ticker); untouched entries keep their bytes.
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { AnchorEntry } from "../src/backend/inprocess/data/market/reference.js";
 
 const FILE_DEFAULT = "src/backend/inprocess/data/market/anchors.json";
@@ -40,7 +41,7 @@ interface Part {
   notes?: string;
 }
 
-interface AnchorFile {
+export interface AnchorFile {
   about: string;
   generated: string[];
   corrections: string[];
@@ -49,7 +50,7 @@ interface AnchorFile {
 }
 
 /** A finding: an error is what a merge fixes or refuses; "check" is printed for review. */
-interface Finding {
+export interface Finding {
   level: "error" | "check";
   text: string;
 }
@@ -122,7 +123,7 @@ function capHigh(ticker: string, price: number, refSupply: number, peg: string |
 }
 
 /** Every finding on a stored entry. */
-function checkEntry(ticker: string, e: AnchorEntry, sourceCount: number): Finding[] {
+export function checkEntry(ticker: string, e: AnchorEntry, sourceCount: number): Finding[] {
   const out: Finding[] = [];
   const error = (text: string) => out.push({ level: "error", text });
   const check = (text: string | undefined) => text && out.push({ level: "check", text });
@@ -214,7 +215,7 @@ function fromPart(ticker: string, p: Part, file: string, sources: string[], say:
 }
 
 /** The file's text: header fields one per line, one asset per line, sorted by ticker. */
-function serialize(file: AnchorFile): string {
+export function serialize(file: AnchorFile): string {
   const { assets, ...header } = file;
   const lines = Object.keys(assets).sort().map((t) => `    ${JSON.stringify(t)}: ${JSON.stringify(assets[t])}`);
   return `{\n${Object.entries(header).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(",\n")},\n  "assets": {\n${lines.join(",\n")}\n  }\n}\n`;
@@ -265,11 +266,16 @@ function main(): number {
     process.stdout.write(`merged ${files.map((f) => basename(f)).join(", ")} → ${path}\n${report.map((r) => `  ${r}\n`).join("")}`);
   }
 
-  const findings = Object.entries(file.assets).flatMap(([t, e]) => checkEntry(t, e, file.sources.length));
+  const findings = checkFile(file);
   const errors = findings.filter((f) => f.level === "error");
   for (const f of findings) process.stdout.write(`${f.level === "error" ? "error" : "check"}  ${f.text}\n`);
   process.stdout.write(`${Object.keys(file.assets).length} assets in ${path}: ${errors.length} errors, ${findings.length - errors.length} to review\n`);
   return errors.length ? 1 : 0;
 }
 
-process.exit(main());
+/** Every finding on every entry of a file. */
+export function checkFile(file: AnchorFile): Finding[] {
+  return Object.entries(file.assets).flatMap(([t, e]) => checkEntry(t, e, file.sources.length));
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exit(main());

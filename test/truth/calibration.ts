@@ -1,5 +1,8 @@
 // Calibration of the latent market to its reference anchors, and no data before listing.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import fc from "fast-check";
+import { checkFile, serialize, type AnchorFile } from "../../scripts/market-anchors.js";
 import { DAY_MS, SET_A, SET_M1 } from "../../src/catalog/index.js";
 import { generateColumns, generateHeatmap, inceptionMs } from "../../src/backend/inprocess/data/index.js";
 import { candleColumns } from "../../src/backend/inprocess/data/candles.js";
@@ -55,6 +58,23 @@ export const calibrationAll: Check = {
       });
     }
     return { ok: worst <= 2, checked: `${assets.length} assets, ${points} closes`, worst: `×${fmt(worst, 12)}${where && ` (${where})`}` };
+  },
+};
+
+export const anchorsRecord: Check = {
+  id: "anchors-record", group: "invariant",
+  claim: "anchors.json, the record of the reference anchors, passes the checks of scripts/market-anchors.ts (no spike, no supply path far from its reference, no supply above its maximum, valid months and sources) and is in the layout a merge writes",
+  run() {
+    const text = readFileSync(fileURLToPath(new URL("../../src/backend/inprocess/data/market/anchors.json", import.meta.url)), "utf8");
+    const file = JSON.parse(text) as AnchorFile;
+    const findings = checkFile(file);
+    const errors = findings.filter((f) => f.level === "error");
+    const layout = serialize(file) === text;
+    return {
+      ok: errors.length === 0 && layout,
+      checked: `${Object.keys(file.assets).length} entries, ${file.sources.length} sources`,
+      worst: `${errors.length} errors${errors.length ? ` (${errors.slice(0, 3).map((e) => e.text).join("; ")})` : ""}; ${findings.length - errors.length} to review; ${layout ? "layout as written" : "layout differs from what a merge writes"}`,
+    };
   },
 };
 

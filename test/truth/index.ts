@@ -1,5 +1,5 @@
 // Every data-truth check, in the order `npm run truth` prints them.
-import { beforeListing, calibrationAll, calibrationMonthly, calibrationRef, supplyPoints } from "./calibration.js";
+import { anchorsRecord, beforeListing, calibrationAll, calibrationMonthly, calibrationRef, supplyPoints } from "./calibration.js";
 import { addressCounts, bands, capitalInLoss, floors, hashprice, hostChain, inProfit } from "./chain.js";
 import type { Check } from "./common.js";
 import { altCorrelation, dailyCorrelation, hourlyCorrelation } from "./correlation.js";
@@ -10,7 +10,7 @@ import { noLookAhead } from "./time.js";
 export type { Check, CheckResult } from "./common.js";
 
 export const CHECKS: readonly Check[] = [
-  calibrationMonthly, calibrationAll, calibrationRef, supplyPoints, dailyCorrelation, altCorrelation, hourlyCorrelation, beforeListing,
+  calibrationMonthly, calibrationAll, calibrationRef, anchorsRecord, supplyPoints, dailyCorrelation, altCorrelation, hourlyCorrelation, beforeListing,
   noLookAhead,
   highsUnderAth, dailyRanges,
   bands, wholeCounts, candlesNest, inProfit, capitalInLoss, floors, hashprice, venueHours, pegs, depegs, addressCounts, hostChain,
