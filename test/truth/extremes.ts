@@ -3,6 +3,7 @@
 import fc from "fast-check";
 import { DAY_MS, TIMEFRAME_MS, type Timeframe } from "../../src/catalog/index.js";
 import { candleColumns } from "../../src/backend/inprocess/data/candles.js";
+import { dailyLogPrice } from "../../src/backend/inprocess/data/price.js";
 import { fmt, sample, type Check } from "./common.js";
 
 const dayOf = (d: string) => Math.round(Date.parse(d) / DAY_MS);
@@ -16,9 +17,9 @@ const CLOCK = Date.parse("2025-12-31T12:00:00Z");
  * print a little above an aggregate).
  */
 const HIGHEST: ReadonlyArray<readonly [string, string, number]> = [
-  ["btc", "2021-11-10", 69_100], ["btc", "2024-03-14", 73_850], ["btc", "2024-12-17", 108_400], ["btc", "2025-12-31", 126_300],
-  ["eth", "2021-11-10", 4_900], ["eth", "2025-12-31", 4_960],
-  ["sol", "2021-11-06", 261], ["sol", "2025-12-31", 295],
+  ["btc", "2021-11-10", 69_100], ["btc", "2024-03-04", 69_100], ["btc", "2024-03-14", 73_850], ["btc", "2024-12-17", 108_400], ["btc", "2025-12-31", 126_300],
+  ["eth", "2021-11-10", 4_900], ["eth", "2025-08-21", 4_900], ["eth", "2025-12-31", 4_960],
+  ["sol", "2021-11-06", 261], ["sol", "2024-11-21", 261], ["sol", "2025-12-31", 295],
   ["xrp", "2025-12-31", 3.85], ["bnb", "2021-05-10", 691], ["bnb", "2025-12-31", 1_375],
   ["ada", "2025-12-31", 3.11], ["doge", "2025-12-31", 0.74],
 ];
@@ -74,13 +75,13 @@ function medianRange(asset: string, from: string, to: string): number {
 
 export const dailyRanges: Check = {
   id: "daily-ranges", group: "calibration",
-  claim: "median daily high–low range in 2025: BTC 2–3 %, ETH 2.5–6 %, each large alt (SOL, XRP, DOGE, ADA, LINK) above BTC's and below 12 %, USDT and USDC 0.03–0.15 %",
+  claim: "median daily high–low range in 2025: BTC 2–3 %, ETH 2.5–6 %, each large alt (SOL, XRP, DOGE, ADA, LINK) above BTC's and below 8 %, USDT and USDC 0.03–0.15 %",
   run() {
     const [from, to] = ["2025-01-01", "2025-12-30"];
     const rows: Array<[string, number, number, number]> = [
       ["btc", 0.02, 0.03, 0], ["eth", 0.025, 0.06, 0], ["usdt", 0.0003, 0.0015, 0], ["usdc", 0.0003, 0.0015, 0],
     ];
-    for (const a of ["sol", "xrp", "doge", "ada", "link"]) rows.push([a, 0, 0.12, 0]);
+    for (const a of ["sol", "xrp", "doge", "ada", "link"]) rows.push([a, 0, 0.08, 0]);
     for (const r of rows) r[3] = medianRange(r[0], from, to);
     const btc = rows[0]![3];
     for (const r of rows.slice(4)) r[1] = btc;
@@ -91,5 +92,31 @@ export const dailyRanges: Check = {
       checked: `${rows.length} assets, daily candles ${from} to ${to}`,
       worst: bad.length ? `outside bounds: ${bad.map(show).join(", ")}` : rows.map(show).join(", "),
     };
+  },
+};
+
+export const dailyVolatility: Check = {
+  id: "daily-volatility", group: "calibration",
+  claim: "standard deviation of daily log returns 2021–2025 as the market's: BTC 2–4 %, ETH 3–5 %, BNB 3–4.5 %, XRP, SOL, DOGE, ADA 3.5–6.5 %, LEO under 2.5 %",
+  run() {
+    const [from, to] = [dayOf("2021-01-01"), dayOf("2025-12-28")];
+    const rows: Array<[string, number, number, number]> = [
+      ["btc", 0.02, 0.04, 0], ["eth", 0.03, 0.05, 0], ["bnb", 0.03, 0.045, 0], ["xrp", 0.035, 0.065, 0], ["sol", 0.035, 0.065, 0],
+      ["doge", 0.035, 0.065, 0], ["ada", 0.035, 0.065, 0], ["leo", 0, 0.025, 0],
+    ];
+    for (const r of rows) {
+      let s = 0;
+      let ss = 0;
+      for (let d = from + 1; d <= to; d++) {
+        const x = dailyLogPrice(r[0], d) - dailyLogPrice(r[0], d - 1);
+        s += x;
+        ss += x * x;
+      }
+      const n = to - from;
+      r[3] = Math.sqrt(ss / n - (s / n) ** 2);
+    }
+    const bad = rows.filter(([, lo, hi, v]) => !(v >= lo && v <= hi));
+    const show = ([a, , , v]: (typeof rows)[number]) => `${a} ${fmt(100 * v, 2)} %`;
+    return { ok: bad.length === 0, checked: `${rows.length} assets, daily 2021-01-01 to 2025-12-28`, worst: bad.length ? `outside bounds: ${bad.map(show).join(", ")}` : rows.map(show).join(", ") };
   },
 };
