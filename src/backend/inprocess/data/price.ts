@@ -14,15 +14,16 @@ import { profileOf, type Profile } from "./profiles.js";
 /**
  * The highest price the market printed (intraday, USD) over each span of days: every all-time high
  * bounds the days from the previous row to it, and the last one the days since; a repeated figure
- * is an all-time high that held until that day (the day before the market first went above it). No close, minute or
- * wick of the path goes above the span's figure (the daily path is reflected below it, the minute
- * path too, and wicks stop at it). Figures are CoinGecko's aggregate all-time highs (the lower of
- * the large aggregators', so a venue printed at least as high), by the day they were set; BTC's of
- * 2013 is Bitstamp's.
+ * is an all-time high that held until that day (the day before the market first went above it).
+ * No close, minute or wick of the path goes above the span's figure (the daily path is reflected
+ * below it, the minute path too, and wicks stop at it). Figures are CoinGecko's aggregate all-time
+ * highs (the lower of the large aggregators', so a venue printed at least as high), by the day they
+ * were set; BTC's of 2013 is Mt.Gox's, then the largest venue (month-end closes of late 2013 were
+ * above Bitstamp's high).
  */
 const ATHS: Record<string, ReadonlyArray<readonly [string, number]>> = {
   btc: [
-    ["2013-12-04", 1_163], ["2017-02-28", 1_163], ["2017-12-17", 19_665], ["2020-11-29", 19_665], ["2021-04-14", 64_805],
+    ["2013-12-04", 1_242], ["2017-02-28", 1_242], ["2017-12-17", 19_665], ["2020-11-29", 19_665], ["2021-04-14", 64_805],
     ["2021-10-19", 64_805], ["2021-11-10", 69_045], ["2024-03-04", 69_045], ["2024-03-14", 73_738], ["2024-11-10", 73_738],
     ["2024-12-17", 108_135], ["2025-01-20", 108_786], ["2025-05-22", 111_814], ["2025-07-14", 122_838], ["2025-08-14", 124_128],
     ["2025-10-06", 126_080],
