@@ -12,15 +12,15 @@ export const MMR = 0.005;
 /** Spread of one tier's notional over neighbouring levels (liquidation prices scatter with entries). */
 const SPREAD = [0.5, 0.3, 0.2];
 
-export interface Candle {
-  open: number;
-  high: number;
-  low: number;
-  close: number;
+/** Candles as columns: the model reads each column's high, low and close. */
+export interface CandleRange {
+  high: Float64Array;
+  low: Float64Array;
+  close: Float64Array;
 }
 
 export interface LiquidationInput {
-  candles: readonly Candle[];
+  candles: CandleRange;
   /** New leveraged notional per column (USD). */
   entries: Float64Array;
   /** Long share of new notional per column (0..1). */
@@ -40,18 +40,23 @@ export interface LiquidationOutput {
   shorts: Float64Array[];
 }
 
-export function simulateLiquidations(input: LiquidationInput): LiquidationOutput {
+/**
+ * Runs the model over the columns; `emit(col, long, short)` receives, for each output column, the
+ * open long and short liquidation notional per level. Both arrays are the model's state: read them
+ * before returning, they change with the next column.
+ */
+export function runLiquidations(input: LiquidationInput, emit: (col: number, long: Float64Array, short: Float64Array) => void): void {
   const { candles, entries, longShare, keep, levels, firstOutput } = input;
   const n = levels.length;
-  const columns = candles.length - firstOutput;
   const lo = levels[0]!;
   const step = n > 1 ? levels[1]! - lo : 1;
-  const longs = Array.from({ length: n }, () => new Float64Array(columns));
-  const shorts = Array.from({ length: n }, () => new Float64Array(columns));
   const long = new Float64Array(n);
   const short = new Float64Array(n);
-  for (let c = 0; c < candles.length; c++) {
-    const { high, low, close } = candles[c]!;
+  const { high: highs, low: lows, close: closes } = candles;
+  for (let c = 0; c < closes.length; c++) {
+    const high = highs[c]!;
+    const low = lows[c]!;
+    const close = closes[c]!;
     // Longs liquidate at or above the low, shorts at or below the high: those levels are swept.
     const firstAlive = Math.max(0, Math.ceil((low - lo) / step));
     const lastAlive = Math.min(n - 1, Math.floor((high - lo) / step));
@@ -75,13 +80,21 @@ export function simulateLiquidations(input: LiquidationInput): LiquidationOutput
         }
       }
     }
-    if (c >= firstOutput) {
-      const col = c - firstOutput;
-      for (let i = 0; i < n; i++) {
-        longs[i]![col] = long[i]!;
-        shorts[i]![col] = short[i]!;
-      }
-    }
+    if (c >= firstOutput) emit(c - firstOutput, long, short);
   }
+}
+
+/** The model's output per side, [level][column]. */
+export function simulateLiquidations(input: LiquidationInput): LiquidationOutput {
+  const n = input.levels.length;
+  const columns = input.candles.close.length - input.firstOutput;
+  const longs = Array.from({ length: n }, () => new Float64Array(columns));
+  const shorts = Array.from({ length: n }, () => new Float64Array(columns));
+  runLiquidations(input, (col, long, short) => {
+    for (let i = 0; i < n; i++) {
+      longs[i]![col] = long[i]!;
+      shorts[i]![col] = short[i]!;
+    }
+  });
   return { longs, shorts };
 }
