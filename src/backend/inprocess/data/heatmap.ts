@@ -7,7 +7,7 @@ import type { Heatmap } from "../../../catalog/responses.js";
 import type { TypedHeatmap } from "../../types.js";
 import { heatmapBody } from "./heatmap-json.js";
 import { octaveNoise, type Octave } from "./hash.js";
-import { runLiquidations } from "./liquidation-model.js";
+import { liquidationMatrix } from "./liquidation-model.js";
 import { candle, dailyLogPrice } from "./price.js";
 import { dataClock } from "./clock.js";
 import { profileOf } from "./profiles.js";
@@ -152,19 +152,10 @@ export function buildHeatmap(q: HeatmapQuery): TypedHeatmap {
     longShare[c] = lsr[c]! / (1 + lsr[c]!);
   }
 
-  // One matrix, row-major (a level's columns are contiguous, as the body's rows are): each output
-  // column's longs and shorts are summed into it as the model produces them.
-  const rows = levels.length;
-  const cells = new Float64Array(rows * visible);
-  let peak = 0;
+  // One matrix, row-major (a level's columns are contiguous, as the body's rows are): longs and
+  // shorts summed as the model produces them.
   const keep = Math.pow(0.5, step / HALF_LIFE_MS);
-  runLiquidations({ candles, entries, longShare, keep, levels, firstOutput: warmup }, (col, long, short) => {
-    for (let i = 0, k = col; i < rows; i++, k += visible) {
-      const v = long[i]! + short[i]!;
-      cells[k] = v;
-      if (v > peak) peak = v;
-    }
-  });
+  const { cells, peak } = liquidationMatrix({ candles, entries, longShare, keep, levels, firstOutput: warmup });
   const floor = peak * THRESHOLD;
   for (let k = 0; k < cells.length; k++) cells[k] = cells[k]! < floor ? 0 : Math.round(cells[k]!);
 

@@ -40,32 +40,63 @@ export interface LiquidationOutput {
   shorts: Float64Array[];
 }
 
+/** Which side's notional a matrix holds: both summed (the heatmap), or one (to look at a side alone). */
+export type Sides = "both" | "long" | "short";
+
 /**
- * Runs the model over the columns; `emit(col, long, short)` receives, for each output column, the
- * open long and short liquidation notional per level. Both arrays are the model's state: read them
- * before returning, they change with the next column.
+ * Runs the model and writes the open liquidation notional per level and output column into one
+ * row-major matrix (levels × output columns); returns it with its largest cell. A column is
+ * written in the same pass over the levels that decays it into the next one: one pass per column.
  */
-export function runLiquidations(input: LiquidationInput, emit: (col: number, long: Float64Array, short: Float64Array) => void): void {
+export function liquidationMatrix(input: LiquidationInput, sides: Sides = "both"): { cells: Float64Array; peak: number } {
   const { candles, entries, longShare, keep, levels, firstOutput } = input;
   const n = levels.length;
+  const total = candles.close.length;
+  const cols = Math.max(0, total - firstOutput);
   const lo = levels[0]!;
   const step = n > 1 ? levels[1]! - lo : 1;
+  // × 1 and + 0 are exact: a one-sided matrix holds that side's values bit for bit.
+  const wl = sides === "short" ? 0 : 1;
+  const ws = sides === "long" ? 0 : 1;
+  const cells = new Float64Array(n * cols);
+  let peak = 0;
   const long = new Float64Array(n);
   const short = new Float64Array(n);
-  const { high: highs, low: lows, close: closes } = candles;
-  for (let c = 0; c < closes.length; c++) {
-    const high = highs[c]!;
-    const low = lows[c]!;
-    const close = closes[c]!;
+  for (let c = 0; c <= total; c++) {
+    // The state now holds column c − 1 in full: write it if it is an output column.
+    const out = c - 1 - firstOutput;
+    if (c === total) {
+      if (out >= 0) {
+        for (let i = 0, k = out; i < n; i++, k += cols) {
+          const v = wl * long[i]! + ws * short[i]!;
+          cells[k] = v;
+          if (v > peak) peak = v;
+        }
+      }
+      break;
+    }
     // Longs liquidate at or above the low, shorts at or below the high: those levels are swept.
-    const firstAlive = Math.max(0, Math.ceil((low - lo) / step));
-    const lastAlive = Math.min(n - 1, Math.floor((high - lo) / step));
-    for (let i = 0; i < n; i++) {
-      long[i] = i >= firstAlive ? 0 : long[i]! * keep;
-      short[i] = i <= lastAlive ? 0 : short[i]! * keep;
+    const firstAlive = Math.max(0, Math.ceil((candles.low[c]! - lo) / step));
+    const lastAlive = Math.min(n - 1, Math.floor((candles.high[c]! - lo) / step));
+    if (out >= 0) {
+      for (let i = 0, k = out; i < n; i++, k += cols) {
+        const l = long[i]!;
+        const s = short[i]!;
+        const v = wl * l + ws * s;
+        cells[k] = v;
+        if (v > peak) peak = v;
+        long[i] = i >= firstAlive ? 0 : l * keep;
+        short[i] = i <= lastAlive ? 0 : s * keep;
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        long[i] = i >= firstAlive ? 0 : long[i]! * keep;
+        short[i] = i <= lastAlive ? 0 : short[i]! * keep;
+      }
     }
     const notional = entries[c]!;
     if (notional > 0) {
+      const close = candles.close[c]!;
       const longPart = notional * longShare[c]!;
       const shortPart = notional - longPart;
       for (const [leverage, weight] of TIERS) {
@@ -80,21 +111,16 @@ export function runLiquidations(input: LiquidationInput, emit: (col: number, lon
         }
       }
     }
-    if (c >= firstOutput) emit(c - firstOutput, long, short);
   }
+  return { cells, peak };
 }
 
-/** The model's output per side, [level][column]. */
+/** Each side on its own, [level][column]. */
 export function simulateLiquidations(input: LiquidationInput): LiquidationOutput {
-  const n = input.levels.length;
-  const columns = input.candles.close.length - input.firstOutput;
-  const longs = Array.from({ length: n }, () => new Float64Array(columns));
-  const shorts = Array.from({ length: n }, () => new Float64Array(columns));
-  runLiquidations(input, (col, long, short) => {
-    for (let i = 0; i < n; i++) {
-      longs[i]![col] = long[i]!;
-      shorts[i]![col] = short[i]!;
-    }
-  });
-  return { longs, shorts };
+  const rows = (sides: Sides) => {
+    const { cells } = liquidationMatrix(input, sides);
+    const cols = cells.length / input.levels.length;
+    return Array.from({ length: input.levels.length }, (_, i) => cells.slice(i * cols, (i + 1) * cols));
+  };
+  return { longs: rows("long"), shorts: rows("short") };
 }
