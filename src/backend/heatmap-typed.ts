@@ -9,7 +9,7 @@ function intensity(x: number | null | undefined): number {
   return typeof x === "number" && x > 0 && x !== Infinity ? x : 0;
 }
 
-export function isTypedHeatmap(h: Heatmap | TypedHeatmap): h is TypedHeatmap {
+function isTypedHeatmap(h: Heatmap | TypedHeatmap): h is TypedHeatmap {
   return (h as TypedHeatmap).cells instanceof Float64Array;
 }
 
