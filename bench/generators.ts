@@ -1,7 +1,7 @@
 // In-process figures: generator throughput against the range (columnar and record output), and
 // heatmap build and digest time against the matrix size. Same code the server runs, no transport.
 import { endpointById, heatmapColumns, MAX_RECORDS, type Lookback, type Timeframe } from "../src/catalog/index.js";
-import { generateColumns, generateHeatmap, generateRecords, type SeriesQuery } from "../src/backend/inprocess/data/index.js";
+import { buildHeatmap, generateColumns, generateRecords, type SeriesQuery } from "../src/backend/inprocess/data/index.js";
 import { digestHeatmap, renderHeatmapText } from "../src/summary/index.js";
 import { execFile } from "node:child_process";
 import { join } from "node:path";
@@ -111,11 +111,12 @@ export function measureHeatmaps(): HeatmapFigure[] {
   const out: HeatmapFigure[] = [];
   for (const { timeframe, lookback } of HEATMAP_PAIRS) {
     const query = { asset: "btc", timeframe, lookback, scope: "all" as const, nowMs };
-    const heatmap = generateHeatmap(query);
-    const rows = heatmap.y.length;
-    const columns = heatmap.x.length;
+    // The typed heatmap the service hands the tool (its JSON body is written only for REST readers).
+    const heatmap = buildHeatmap(query);
+    const rows = heatmap.levels.length;
+    const columns = heatmap.times.length;
     if (columns !== heatmapColumns(timeframe, lookback)) throw new Error(`heatmap ${timeframe}/${lookback}: ${columns} columns`);
-    const buildMs = timeIt(() => generateHeatmap(query), 5, 30);
+    const buildMs = timeIt(() => buildHeatmap(query), 5, 30);
     // What the tool does with the matrix: the digest and its text.
     const digestMs = timeIt(() => renderHeatmapText({ asset: "btc", timeframe, lookback }, digestHeatmap(heatmap)), 7, 20);
     const floorMs = timeIt(() => typedArrayFloor(columns * rows), 7, 20);

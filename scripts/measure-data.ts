@@ -1,6 +1,6 @@
 // Timings of the data generators (median of several runs): `npx tsx scripts/measure-data.ts`.
 import { endpointById } from "../src/catalog/index.js";
-import { generateColumns, generateHeatmap, generateRecords, type HeatmapQuery, type SeriesQuery } from "../src/backend/inprocess/data/index.js";
+import { buildHeatmap, generateColumns, generateRecords, type HeatmapQuery, type SeriesQuery } from "../src/backend/inprocess/data/index.js";
 import { median } from "../bench/stats.js";
 
 const RUNS = Number(process.env.RUNS ?? 7);
@@ -40,5 +40,5 @@ const heatmaps: Array<Omit<HeatmapQuery, "nowMs" | "scope">> = [
   { asset: "btc", timeframe: "1d", lookback: "6y" },
 ];
 for (const h of heatmaps) {
-  time(`heatmap ${h.asset} ${h.timeframe}/${h.lookback}`, 0, () => generateHeatmap({ ...h, scope: "all", nowMs }));
+  time(`heatmap ${h.asset} ${h.timeframe}/${h.lookback}`, 0, () => buildHeatmap({ ...h, scope: "all", nowMs }));
 }

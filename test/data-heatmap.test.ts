@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { CANONICAL_LOOKBACK, TIMEFRAMES, TIMEFRAME_MS, heatmapColumns } from "../src/catalog/index.js";
 import { heatmapSchema, type Heatmap } from "../src/catalog/responses.js";
 import { generateHeatmap, type HeatmapQuery } from "../src/backend/inprocess/data/index.js";
-import { simulateLiquidations, type Candle } from "../src/backend/inprocess/data/liquidation-model.js";
+import { simulateLiquidations, type CandleRange } from "../src/backend/inprocess/data/liquidation-model.js";
 
 const NOW = Date.parse("2025-12-31T15:47:12Z");
 
@@ -133,12 +133,16 @@ describe("generateHeatmap", () => {
 
 describe("simulateLiquidations", () => {
   const levels = Float64Array.from({ length: 120 }, (_, i) => 70_000 + i * 500);
+  interface Candle { high: number; low: number; close: number }
   const candles: Candle[] = Array.from({ length: 200 }, (_, c) => {
     const mid = 100_000 + 8_000 * Math.sin(c / 15);
-    return { open: mid - 150, high: mid + 600, low: mid - 600, close: mid + 150 };
+    return { high: mid + 600, low: mid - 600, close: mid + 150 };
+  });
+  const columns = (cs: Candle[]): CandleRange => ({
+    high: Float64Array.from(cs, (c) => c.high), low: Float64Array.from(cs, (c) => c.low), close: Float64Array.from(cs, (c) => c.close),
   });
   const input = {
-    candles,
+    candles: columns(candles),
     entries: new Float64Array(200).fill(1e8),
     longShare: new Float64Array(200).fill(0.55),
     keep: 0.98,
@@ -167,7 +171,7 @@ describe("simulateLiquidations", () => {
 
   it("a level swept by a candle's low loses its long notional", () => {
     const crash = candles.map((c, i) => (i === 150 ? { ...c, low: 75_000 } : c));
-    const { longs } = simulateLiquidations({ ...input, candles: crash });
+    const { longs } = simulateLiquidations({ ...input, candles: columns(crash) });
     const col = 150 - 20;
     // Everything between the crash low and the lowest new entry (5x tier, spread 3 levels) is gone.
     const lowestEntry = crash[150]!.close * (1 - 1 / 5 + 0.005) - 3 * 500;

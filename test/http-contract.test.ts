@@ -45,6 +45,13 @@ describe("identical bodies", () => {
     expect(again.usage.charged).toBe(0);
   });
 
+  it.each(SAME_BODY.filter(([, r]) => r.endpoint === "liquidation_levels/heatmap"))("%s: the same typed heatmap, converted once at the boundary", async (_name, request) => {
+    const viaHttp = await remote.fetch(request);
+    const direct = await local.fetch(request);
+    expect(direct.heatmap).toBeDefined();
+    expect(viaHttp.heatmap).toEqual(direct.heatmap);
+  });
+
   it("a paged 1m range equals the single in-process answer, with progress per window", async () => {
     const paged = new HttpBackend({ baseUrl: h.rest.url, apiKey: "full-key", paging: { perWindow: 1_000 }, log: SILENT });
     const request: BackendRequest = { endpoint: "derivatives/Buy_trades", asset: "eth", query: { timeframe: "1m", startDate: "2025-12-20", endDate: "2025-12-22T06:30:00Z" } };

@@ -54,6 +54,36 @@ export interface CandleColumns {
   close: Float64Array;
 }
 
+/**
+ * A liquidation heatmap as typed arrays: what digests and views read. The in-process service
+ * builds it directly (its JSON body is written from it only when a reader asks); the HTTP backend
+ * converts the JSON it receives into it once, at the boundary.
+ */
+export interface TypedHeatmap {
+  asset: string;
+  timeframe: string;
+  lookback: string;
+  scope: string;
+  exchange: string;
+  version: string;
+  priceSource: string;
+  /** Column start times (the body's `x`), epoch ms; NaN where an `x` is not a date. */
+  times: Float64Array;
+  /** The body's `x` as sent, kept only when some of it is not a date (digests then show the text). */
+  labels?: readonly string[];
+  /** Price levels (the body's `y`), one per row. */
+  levels: Float64Array;
+  /**
+   * Intensities (the body's `z`), row-major: cells[row × times.length + col]. Null, NaN, negative,
+   * infinite and missing cells are 0: every reader counts them as nothing.
+   */
+  cells: Float64Array;
+  /** The body's `df`, in its order; times NaN where a date does not parse. */
+  candles: CandleColumns;
+  /** The body's `topTraderLsr`, in its order; times NaN where a date does not parse. */
+  lsr: SeriesColumns;
+}
+
 export interface BackendResult<T extends BackendBody = BackendBody> {
   body: T;
   usage: Usage;
@@ -62,6 +92,8 @@ export interface BackendResult<T extends BackendBody = BackendBody> {
    * digests read these, and `body` is then only built if something reads it.
    */
   columns?: SeriesColumns;
+  /** The heatmap endpoint's answer as typed arrays: every backend returns it with the heatmap. */
+  heatmap?: TypedHeatmap;
   /** Price candles (endpoint `price`): every backend returns them as columns. */
   candles?: CandleColumns;
   /**

@@ -1,6 +1,8 @@
 // Builds what the views and PNGs draw from a tool's data: the heatmap re-binned to a size a browser
 // paints at once (cells as 16-bit fractions of the largest), candles per column, and series
 // downsampled with LTTB. Pure functions of the service's answer and the digest.
+import { byTime, typedHeatmap } from "../backend/heatmap-typed.js";
+import type { TypedHeatmap } from "../backend/types.js";
 import type { Heatmap } from "../catalog/responses.js";
 import type { HeatmapDigest } from "../summary/heatmap-schema.js";
 import { lttb } from "../summary/lttb.js";
@@ -21,9 +23,10 @@ export interface HeatmapViewOptions {
   maxRows?: number;
 }
 
-export function heatmapView(h: Heatmap, digest: HeatmapDigest, opts: HeatmapViewOptions): HeatmapView | null {
-  const rows = Math.min(h.y.length, h.z.length);
-  const cols = h.x.length;
+export function heatmapView(input: TypedHeatmap | Heatmap, digest: HeatmapDigest, opts: HeatmapViewOptions): HeatmapView | null {
+  const h = typedHeatmap(input);
+  const rows = h.levels.length;
+  const cols = h.times.length;
   if (rows < 1 || cols < 1) return null;
   const rowK = Math.ceil(rows / (opts.maxRows ?? VIEW_MAX_ROWS));
   const colK = Math.ceil(cols / (opts.maxCols ?? VIEW_MAX_COLS));
@@ -33,15 +36,10 @@ export function heatmapView(h: Heatmap, digest: HeatmapDigest, opts: HeatmapView
   const binOf = new Int32Array(cols);
   for (let j = 0; j < cols; j++) binOf[j] = Math.floor(j / colK);
   for (let i = 0; i < rows; i++) {
-    const row = h.z[i];
-    if (!row) continue;
     const base = Math.floor(i / rowK) * C;
-    const width = Math.min(cols, row.length);
-    for (let j = 0; j < width; j++) {
-      const v = row[j] as number;
-      // null, negative and non-finite cells add nothing (null > 0 is false).
-      if (v > 0 && v < Infinity) cells[base + binOf[j]!]! += v;
-    }
+    const from = i * cols;
+    // Typed cells are intensities already: nothing negative, null or infinite to skip.
+    for (let j = 0; j < cols; j++) cells[base + binOf[j]!]! += h.cells[from + j]!;
   }
   let zMax = 0;
   for (let c = 0; c < C; c++) {
@@ -57,8 +55,8 @@ export function heatmapView(h: Heatmap, digest: HeatmapDigest, opts: HeatmapView
     bytes[2 * k] = q & 255;
     bytes[2 * k + 1] = q >> 8;
   }
-  const times = h.x.map((x) => Date.parse(x));
-  const step = rows >= 2 ? h.y[1]! - h.y[0]! : 1;
+  const times = h.times;
+  const step = rows >= 2 ? h.levels[1]! - h.levels[0]! : 1;
   const colTimes = Array.from({ length: C }, (_, c) => times[c * colK]!);
   const baseMs = cols >= 2 ? times[1]! - times[0]! : 0;
   const anchor = digest.anchor.price !== null && digest.anchor.time !== null ? { price: digest.anchor.price, time: Date.parse(digest.anchor.time) } : null;
@@ -72,14 +70,14 @@ export function heatmapView(h: Heatmap, digest: HeatmapDigest, opts: HeatmapView
     rows: R,
     cols: C,
     // Centre of the first band: the mean of the level prices it holds.
-    priceLow: h.y[0]! + ((Math.min(rowK, rows) - 1) * step) / 2,
+    priceLow: h.levels[0]! + ((Math.min(rowK, rows) - 1) * step) / 2,
     priceStep: step * rowK,
     times: colTimes,
     columnMs: baseMs * colK,
     zMax,
     z: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
     cellRule: CELL_RULE,
-    candles: columnCandles(h, colTimes, baseMs * colK),
+    candles: columnCandles(h.candles, colTimes, baseMs * colK),
     last: anchor && Number.isFinite(anchor.time) ? anchor : null,
     marks: marks(digest),
     choices: opts.choices,
@@ -87,21 +85,19 @@ export function heatmapView(h: Heatmap, digest: HeatmapDigest, opts: HeatmapView
 }
 
 /** The service's candles placed into the view's columns (OHLC of the candles inside each). */
-function columnCandles(h: Heatmap, colTimes: number[], colMs: number): ColumnCandles {
+function columnCandles(df: TypedHeatmap["candles"], colTimes: number[], colMs: number): ColumnCandles {
   const C = colTimes.length;
   const out: ColumnCandles = { open: new Array(C).fill(null), high: new Array(C).fill(null), low: new Array(C).fill(null), close: new Array(C).fill(null) };
   const t0 = colTimes[0] ?? 0;
-  const sorted = h.df
-    .map((c) => ({ t: Date.parse(c.date), c }))
-    .filter(({ t, c }) => Number.isFinite(t) && [c.open, c.high, c.low, c.close].every(Number.isFinite))
-    .sort((a, b) => a.t - b.t);
-  for (const { t, c } of sorted) {
+  const order = byTime(df.times, [df.open, df.high, df.low, df.close]);
+  for (const i of order) {
+    const t = df.times[i]!;
     const k = colMs > 0 ? Math.floor((t - t0) / colMs) : 0;
     if (k < 0 || k >= C) continue;
-    if (out.open[k] === null) out.open[k] = c.open;
-    out.high[k] = Math.max(out.high[k] ?? -Infinity, c.high);
-    out.low[k] = Math.min(out.low[k] ?? Infinity, c.low);
-    out.close[k] = c.close;
+    if (out.open[k] === null) out.open[k] = df.open[i]!;
+    out.high[k] = Math.max(out.high[k] ?? -Infinity, df.high[i]!);
+    out.low[k] = Math.min(out.low[k] ?? Infinity, df.low[i]!);
+    out.close[k] = df.close[i]!;
   }
   return out;
 }

@@ -29,11 +29,6 @@ export interface Cluster {
   distanceCentrePercent: number;
 }
 
-/** A cell as an intensity: null, NaN and negatives count as nothing. */
-export function cellValue(x: number | null | undefined): number {
-  return typeof x === "number" && x > 0 && x !== Infinity ? x : 0;
-}
-
 /** Intensity within ±percent of the price, above and below; a level exactly at the price is in neither. */
 export function bandSums(prices: ArrayLike<number>, column: ArrayLike<number>, price: number, percents: readonly number[] = BAND_PERCENTS): Band[] {
   return percents.map((percent) => {

@@ -1,9 +1,7 @@
-// Whole-matrix reductions of a heatmap z[price][time]: the peak cell, totals per time column (each
-// column is the liquidation map at one time, so summing across columns would add snapshots), and
-// re-binning into a coarse grid whose cells are means of the original cells.
-import { cellValue } from "./heatmap-column.js";
-
-export type Matrix = ReadonlyArray<ReadonlyArray<number | null>>;
+// Whole-matrix reductions of a heatmap's cells (row-major, price × time): the peak cell, totals per
+// time column (each column is the liquidation map at one time, so summing across columns would add
+// snapshots), and re-binning into a coarse grid whose cells are means of the original cells. Cells
+// are intensities already (TypedHeatmap: nothing negative, null or infinite).
 
 export const MAX_BINS = 24;
 
@@ -15,18 +13,16 @@ export interface ColumnTotals {
   maxCol: number;
 }
 
-/** Hottest cell (the later column wins a tie) and the totals per column; rows/cols bound the scan. */
-export function scanMatrix(z: Matrix, rows: number, cols: number): { columns: ColumnTotals | null; peak: { row: number; col: number; value: number } | null } {
+/** Hottest cell (the later column wins a tie) and the totals per column of a rows × cols matrix. */
+export function scanMatrix(cells: Float64Array, rows: number, cols: number): { columns: ColumnTotals | null; peak: { row: number; col: number; value: number } | null } {
   const totals = new Float64Array(cols);
   let best = 0;
   let bestRow = -1;
   let bestCol = -1;
   for (let i = 0; i < rows; i++) {
-    const row = z[i];
-    if (!row) continue;
-    const width = Math.min(cols, row.length);
-    for (let j = 0; j < width; j++) {
-      const v = cellValue(row[j]);
+    const base = i * cols;
+    for (let j = 0; j < cols; j++) {
+      const v = cells[base + j]!;
       totals[j]! += v;
       if (v > best || (v === best && v > 0 && j > bestCol)) {
         best = v;
@@ -48,10 +44,10 @@ export function scanMatrix(z: Matrix, rows: number, cols: number): { columns: Co
   return { columns, peak: bestRow < 0 ? null : { row: bestRow, col: bestCol, value: best } };
 }
 
-/** Column j as intensities (missing cells are 0). */
-export function columnOf(z: Matrix, rows: number, j: number): Float64Array {
+/** Column j of a rows × cols matrix. */
+export function columnOf(cells: Float64Array, rows: number, cols: number, j: number): Float64Array {
   const column = new Float64Array(rows);
-  for (let i = 0; i < rows; i++) column[i] = cellValue(z[i]?.[j]);
+  for (let i = 0; i < rows; i++) column[i] = cells[i * cols + j]!;
   return column;
 }
 
@@ -74,29 +70,24 @@ export interface Rebinned {
   cells: number[][];
 }
 
-/** Averages z into at most maxRows × maxCols bins; every original cell lands in exactly one bin. */
-export function rebin(z: Matrix, rows: number, cols: number, maxRows = MAX_BINS, maxCols = MAX_BINS): Rebinned {
+/** Averages a rows × cols matrix into at most maxRows × maxCols bins; every cell lands in exactly one bin. */
+export function rebin(cells: Float64Array, rows: number, cols: number, maxRows = MAX_BINS, maxCols = MAX_BINS): Rebinned {
   const rowBins = Math.min(rows, Math.max(1, Math.floor(maxRows)));
   const colBins = Math.min(cols, Math.max(1, Math.floor(maxCols)));
   const rowRanges = ranges(rows, rowBins);
   const colRanges = ranges(cols, colBins);
   const colBinOf = new Int32Array(cols);
   colRanges.forEach(([start, end], c) => colBinOf.fill(c, start, end));
-  const cells = Array.from({ length: rowBins }, () => new Array<number>(colBins).fill(0));
+  const binned = Array.from({ length: rowBins }, () => new Array<number>(colBins).fill(0));
   rowRanges.forEach(([start, end], r) => {
-    const out = cells[r]!;
+    const out = binned[r]!;
     for (let i = start; i < end; i++) {
-      const row = z[i];
-      if (!row) continue;
-      const width = Math.min(cols, row.length);
-      for (let j = 0; j < width; j++) {
-        const v = cellValue(row[j]);
-        out[colBinOf[j]!]! += v;
-      }
+      const base = i * cols;
+      for (let j = 0; j < cols; j++) out[colBinOf[j]!]! += cells[base + j]!;
     }
     for (let c = 0; c < colBins; c++) out[c] = out[c]! / ((end - start) * (colRanges[c]![1] - colRanges[c]![0]));
   });
-  return { rowBins, colBins, rowRanges, colRanges, cells };
+  return { rowBins, colBins, rowRanges, colRanges, cells: binned };
 }
 
 function ranges(n: number, bins: number): Array<[number, number]> {

@@ -1,6 +1,9 @@
 // Liquidation-heatmap digest, anchored on the last candle close: the current liquidation map
-// around the price, the matrix's peak, top-trader L/S, candles and an optional coarse matrix.
-import type { Candle, Heatmap } from "../catalog/responses.js";
+// around the price, the matrix's peak, top-trader L/S, candles and an optional coarse matrix. It
+// reads the typed form (times in epoch ms, one matrix): no date is parsed here.
+import type { Heatmap } from "../catalog/responses.js";
+import { byTime, typedHeatmap } from "../backend/heatmap-typed.js";
+import type { CandleColumns, SeriesColumns, TypedHeatmap } from "../backend/types.js";
 import { isoOrNull } from "./format.js";
 import { bandSums, DEFAULT_CLUSTER_FRACTION, findClusters, largestCluster, nearestCluster, topClusters, type Cluster } from "./heatmap-column.js";
 import { columnOf, rebin, scanMatrix } from "./heatmap-matrix.js";
@@ -19,23 +22,25 @@ export interface HeatmapDigestOptions {
   clusterFraction?: number;
 }
 
-export function digestHeatmap(h: Heatmap, opts: HeatmapDigestOptions = {}): HeatmapDigest {
-  const rows = Math.min(h.y.length, h.z.length);
-  const cols = h.x.length;
-  const times = h.x.map((x) => Date.parse(x));
-  const timeOf = (j: number) => isoOrNull(times[j] ?? NaN) ?? (h.x[j] === undefined ? null : sanitizeText(h.x[j], 40));
+/** The digest of a heatmap, typed (as backends return it) or a JSON body (converted first). */
+export function digestHeatmap(input: TypedHeatmap | Heatmap, opts: HeatmapDigestOptions = {}): HeatmapDigest {
+  const h = typedHeatmap(input);
+  const rows = h.levels.length;
+  const cols = h.times.length;
+  const { times, labels } = h;
+  const timeOf = (j: number) => isoOrNull(times[j] ?? NaN) ?? (labels?.[j] === undefined ? null : sanitizeText(labels[j], 40));
   const topK = Math.min(MAX_TOP_K, Math.max(1, Math.floor(opts.topK ?? DEFAULT_TOP_K) || DEFAULT_TOP_K));
   const fraction = opts.clusterFraction !== undefined && opts.clusterFraction > 0 && opts.clusterFraction <= 1 ? opts.clusterFraction : DEFAULT_CLUSTER_FRACTION;
 
-  const candles = candleSummary(h.df);
-  const lastCandle = latestCandle(h.df);
-  const anchor: HeatmapDigest["anchor"] = lastCandle && lastCandle.close > 0
-    ? { price: lastCandle.close, time: isoOrNull(Date.parse(lastCandle.date)), source: "df_close" }
+  const candles = candleSummary(h.candles);
+  const last = latestCandle(h.candles);
+  const anchor: HeatmapDigest["anchor"] = last >= 0 && h.candles.close[last]! > 0
+    ? { price: h.candles.close[last]!, time: isoOrNull(h.candles.times[last]!), source: "df_close" }
     : rows > 0
-      ? { price: (h.y[0]! + h.y[rows - 1]!) / 2, time: cols > 0 ? timeOf(cols - 1) : null, source: "price_axis_mid" }
+      ? { price: (h.levels[0]! + h.levels[rows - 1]!) / 2, time: cols > 0 ? timeOf(cols - 1) : null, source: "price_axis_mid" }
       : { price: null, time: null, source: "none" };
 
-  const { columns, peak } = scanMatrix(h.z, rows, cols);
+  const { columns, peak } = scanMatrix(h.cells, rows, cols);
   const lastTime = times[cols - 1] ?? NaN;
   return {
     source: {
@@ -51,30 +56,30 @@ export function digestHeatmap(h: Heatmap, opts: HeatmapDigestOptions = {}): Heat
     shape: {
       rows,
       cols,
-      priceStep: rows >= 2 ? h.y[1]! - h.y[0]! : null,
-      priceLow: rows > 0 ? h.y[0]! : null,
-      priceHigh: rows > 0 ? h.y[rows - 1]! : null,
+      priceStep: rows >= 2 ? h.levels[1]! - h.levels[0]! : null,
+      priceLow: rows > 0 ? h.levels[0]! : null,
+      priceHigh: rows > 0 ? h.levels[rows - 1]! : null,
       timeFrom: cols > 0 ? timeOf(0) : null,
       timeTo: cols > 0 ? timeOf(cols - 1) : null,
       columnTotals: columns && { latest: columns.latest, mean: columns.mean, max: columns.max, maxTime: timeOf(columns.maxCol) },
     },
-    latest: rows > 0 && cols > 0 && anchor.price !== null ? latestColumn(h, rows, cols - 1, anchor.price, fraction, topK, timeOf(cols - 1)) : null,
+    latest: rows > 0 && cols > 0 && anchor.price !== null ? latestColumn(h, cols - 1, anchor.price, fraction, topK, timeOf(cols - 1)) : null,
     peak: peak && {
-      price: h.y[peak.row]!,
+      price: h.levels[peak.row]!,
       time: timeOf(peak.col),
       intensity: peak.value,
       ageColumns: cols - 1 - peak.col,
       ageMs: Number.isFinite(lastTime - times[peak.col]!) ? lastTime - times[peak.col]! : null,
     },
-    topTraderLsr: lsrSummary(h.topTraderLsr),
+    topTraderLsr: lsrSummary(h.lsr),
     candles,
-    ...(opts.includeMatrix ? { matrix: coarseMatrix(h, rows, cols, timeOf) } : {}),
+    ...(opts.includeMatrix ? { matrix: coarseMatrix(h, timeOf) } : {}),
   };
 }
 
-function latestColumn(h: Heatmap, rows: number, j: number, price: number, fraction: number, topK: number, time: string | null): NonNullable<HeatmapDigest["latest"]> {
-  const prices = h.y.slice(0, rows);
-  const column = columnOf(h.z, rows, j);
+function latestColumn(h: TypedHeatmap, j: number, price: number, fraction: number, topK: number, time: string | null): NonNullable<HeatmapDigest["latest"]> {
+  const prices = h.levels;
+  const column = columnOf(h.cells, prices.length, h.times.length, j);
   const bands = bandSums(prices, column, price);
   const widest = bandSums(prices, column, price, [IMBALANCE_PERCENT])[0]!;
   const { threshold, total, max, clusters } = findClusters(prices, column, price, fraction);
@@ -96,67 +101,66 @@ function latestColumn(h: Heatmap, rows: number, j: number, price: number, fracti
   };
 }
 
-/** The candle with the latest date (the last one when dates do not parse). */
-function latestCandle(df: readonly Candle[]): Candle | null {
-  let best: Candle | null = null;
+/** Index of the candle with the latest time (the last one when times are not dates); -1 without candles. */
+function latestCandle(c: CandleColumns): number {
+  let best = -1;
   let bestTime = -Infinity;
-  for (const c of df) {
-    const t = Date.parse(c.date);
-    if (!best || !(t < bestTime)) {
-      best = c;
+  for (let k = 0; k < c.times.length; k++) {
+    const t = c.times[k]!;
+    if (best < 0 || !(t < bestTime)) {
+      best = k;
       if (Number.isFinite(t)) bestTime = t;
     }
   }
   return best;
 }
 
-function candleSummary(df: readonly Candle[]): HeatmapDigest["candles"] {
-  const valid = df.filter((c) => [c.open, c.high, c.low, c.close].every(Number.isFinite) && Number.isFinite(Date.parse(c.date)));
-  if (valid.length === 0) return null;
-  const sorted = [...valid].sort((a, b) => Date.parse(a.date) - Date.parse(b.date));
-  const first = sorted[0]!;
-  const last = sorted[sorted.length - 1]!;
+function candleSummary(c: CandleColumns): HeatmapDigest["candles"] {
+  const order = byTime(c.times, [c.open, c.high, c.low, c.close]);
+  if (order.length === 0) return null;
+  const first = order[0]!;
+  const last = order[order.length - 1]!;
   let high = -Infinity;
   let low = Infinity;
-  for (const c of sorted) {
-    high = Math.max(high, c.high);
-    low = Math.min(low, c.low);
+  for (const k of order) {
+    high = Math.max(high, c.high[k]!);
+    low = Math.min(low, c.low[k]!);
   }
   return {
-    count: sorted.length,
-    from: new Date(Date.parse(first.date)).toISOString(),
-    to: new Date(Date.parse(last.date)).toISOString(),
-    open: first.open,
-    close: last.close,
+    count: order.length,
+    from: new Date(c.times[first]!).toISOString(),
+    to: new Date(c.times[last]!).toISOString(),
+    open: c.open[first]!,
+    close: c.close[last]!,
     high,
     low,
-    changePercent: first.open !== 0 ? ((last.close - first.open) / Math.abs(first.open)) * 100 : null,
+    changePercent: c.open[first]! !== 0 ? ((c.close[last]! - c.open[first]!) / Math.abs(c.open[first]!)) * 100 : null,
   };
 }
 
-function lsrSummary(points: Heatmap["topTraderLsr"]): HeatmapDigest["topTraderLsr"] {
-  const valid = points
-    .map((p) => ({ t: Date.parse(p.date), value: p.value }))
-    .filter((p) => Number.isFinite(p.t) && Number.isFinite(p.value))
-    .sort((a, b) => a.t - b.t);
-  if (valid.length === 0) return null;
-  let min = valid[0]!;
-  let max = valid[0]!;
+function lsrSummary(s: SeriesColumns): HeatmapDigest["topTraderLsr"] {
+  const order = byTime(s.times, [s.values]);
+  if (order.length === 0) return null;
+  let min = order[0]!;
+  let max = order[0]!;
   let sum = 0;
-  for (const p of valid) {
-    sum += p.value;
-    if (p.value < min.value) min = p;
-    if (p.value > max.value) max = p;
+  for (const k of order) {
+    sum += s.values[k]!;
+    if (s.values[k]! < s.values[min]!) min = k;
+    if (s.values[k]! > s.values[max]!) max = k;
   }
-  const latest = valid[valid.length - 1]!;
-  const iso = (t: number) => new Date(t).toISOString();
-  return { latest: latest.value, latestTime: iso(latest.t), min: min.value, minTime: iso(min.t), max: max.value, maxTime: iso(max.t), mean: sum / valid.length, count: valid.length };
+  const latest = order[order.length - 1]!;
+  const iso = (k: number) => new Date(s.times[k]!).toISOString();
+  return {
+    latest: s.values[latest]!, latestTime: iso(latest), min: s.values[min]!, minTime: iso(min), max: s.values[max]!, maxTime: iso(max),
+    mean: sum / order.length, count: order.length,
+  };
 }
 
-function coarseMatrix(h: Heatmap, rows: number, cols: number, timeOf: (j: number) => string | null): NonNullable<HeatmapDigest["matrix"]> {
-  const binned = rebin(h.z, rows, cols);
+function coarseMatrix(h: TypedHeatmap, timeOf: (j: number) => string | null): NonNullable<HeatmapDigest["matrix"]> {
+  const binned = rebin(h.cells, h.levels.length, h.times.length);
   return {
-    rows: binned.rowRanges.map(([start, end]) => ({ low: h.y[start]!, high: h.y[end - 1]!, levels: end - start })),
+    rows: binned.rowRanges.map(([start, end]) => ({ low: h.levels[start]!, high: h.levels[end - 1]!, levels: end - start })),
     cols: binned.colRanges.map(([start, end]) => ({ start: timeOf(start), columns: end - start })),
     cells: binned.cells,
   };

@@ -2,6 +2,7 @@
 // the service's price × time matrix (optionally re-binned to at most 24 × 24).
 import { z } from "zod";
 import { allowedLookbacks, HEATMAP_ID, isTimeframe, LOOKBACKS, SCOPES, TIMEFRAMES, VENUES, type Timeframe } from "../catalog/index.js";
+import { typedHeatmap } from "../backend/heatmap-typed.js";
 import { ServiceError, type Heatmap } from "../backend/types.js";
 import { DEFAULT_TOP_K, digestHeatmap, heatmapDigestSchema, MAX_TOP_K, renderHeatmapText } from "../summary/index.js";
 import { heatmapResourceUri } from "../resources/uris.js";
@@ -78,13 +79,20 @@ export const getLiquidationHeatmap = defineTool({
       );
     }
     const query = { timeframe: args.timeframe, lookback: args.lookback, scope, exchange };
-    const { body, usage } = await context.backend.fetch({ endpoint: HEATMAP_ID, asset, query }, context.call);
-    if (Array.isArray(body)) throw new ServiceError(502, "upstream_invalid_response", "the heatmap endpoint returned an array", { endpoint: HEATMAP_ID });
-    const digest = digestHeatmap(body as Heatmap, { topK: args.top_k, includeMatrix: args.include_matrix === true });
+    const result = await context.backend.fetch({ endpoint: HEATMAP_ID, asset, query }, context.call);
+    const { usage } = result;
+    // Backends hand the typed form on; reading `body` would build the JSON objects it spares.
+    let heatmap = result.heatmap;
+    if (!heatmap) {
+      const body = result.body;
+      if (Array.isArray(body)) throw new ServiceError(502, "upstream_invalid_response", "the heatmap endpoint returned an array", { endpoint: HEATMAP_ID });
+      heatmap = typedHeatmap(body as Heatmap);
+    }
+    const digest = digestHeatmap(heatmap, { topK: args.top_k, includeMatrix: args.include_matrix === true });
     const sent = definedOnly(query);
     const resource = heatmapResourceUri(asset, sent);
     const text = [renderHeatmapText({ asset, ...sent }, digest), footer(usage, undefined) + `. Full matrix (JSON): ${resource}`].join("\n");
-    const view = context.wantView ? heatmapView(body as Heatmap, digest, { choices: CHOICES }) : undefined;
+    const view = context.wantView ? heatmapView(heatmap, digest, { choices: CHOICES }) : undefined;
     return { text, structured: { asset, query: sent, digest, credits: credits(usage), resource }, view };
   },
 });

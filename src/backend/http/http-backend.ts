@@ -14,6 +14,7 @@ import {
   type BackendResult,
   type TimeRecord,
 } from "../types.js";
+import { typedHeatmap } from "../heatmap-typed.js";
 import { CircuitBreaker, type BreakerState } from "./breaker.js";
 import { ResponseCache, ttlFor } from "./cache.js";
 import { Coalescer } from "./coalesce.js";
@@ -40,6 +41,11 @@ function deepFreeze<T>(value: T): T {
 /** A caller-owned top level over the shared, frozen records (sorting a copy must not throw). */
 function own(body: BackendBody): BackendBody {
   return Array.isArray(body) ? (body.slice() as BackendBody) : { ...body };
+}
+
+/** A heatmap also as typed arrays, converted once here: digests and views read that form. */
+function withTyped(endpoint: Endpoint, result: BackendResult): BackendResult {
+  return endpoint.kind === "heatmap" ? { ...result, heatmap: typedHeatmap(result.body as Heatmap) } : result;
 }
 
 export class HttpBackend implements Backend {
@@ -135,13 +141,13 @@ export class HttpBackend implements Backend {
   private async fetchOne(endpoint: Endpoint, request: BackendRequest, apiKey: string | undefined, digest: string, signal?: AbortSignal): Promise<BackendResult> {
     const upstream = buildUpstreamRequest(endpoint, request);
     const cached = this.cache.lookup(digest, endpoint.id, upstream.cacheKey);
-    if (cached) return { body: own(cached), usage: { charged: 0 } };
+    if (cached) return withTyped(endpoint, { body: own(cached), usage: { charged: 0 } });
     // Coalesce only among callers of the same key: each key's entitlement is its own.
     const { value, leader } = await this.flights.run(`${digest}\n${upstream.cacheKey}`, signal, (shared) =>
       this.load(upstream, request.query, apiKey, digest, shared),
     );
     const usage = leader ? value.usage : { charged: 0, ...(value.usage.creditsRemaining !== undefined && { creditsRemaining: value.usage.creditsRemaining }) };
-    return { body: own(value.body), usage };
+    return withTyped(endpoint, { body: own(value.body), usage });
   }
 
   private async load(upstream: UpstreamRequest, query: BackendRequest["query"], apiKey: string | undefined, digest: string, signal: AbortSignal): Promise<Fetched> {

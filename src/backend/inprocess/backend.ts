@@ -70,6 +70,11 @@ export class InProcessBackend implements Backend {
     this.throwIfFailed(res, endpoint.id, request.asset);
     const usage = res.usage ?? { charged: 0 };
     const meta = { ...(res.asOfMs !== undefined && { asOfMs: res.asOfMs }), ...(res.extent && { extent: res.extent }) };
+    if (res.heatmap) {
+      // Forwarded lazily too: the digest reads the typed heatmap, the body's objects are made for a reader.
+      const served = res;
+      return { heatmap: res.heatmap, usage, ...meta, get body() { return served.body as BackendResult["body"]; } };
+    }
     if (res.columns) {
       // Forwarded lazily: reading res.body here would build the records the columns spare.
       const served = res;

@@ -4,10 +4,12 @@
 // call handle(); neither has another path to the data.
 import { covers, creditCost, MAX_RECORDS, PRICE, PRICE_SOURCE_ID, TIMEFRAME_MS, type Endpoint } from "../../catalog/index.js";
 import { log } from "../../log.js";
-import { ServiceError, type BackendBody, type CandleColumns, type SeriesColumns } from "../types.js";
+import { ServiceError, type BackendBody, type CandleColumns, type SeriesColumns, type TypedHeatmap } from "../types.js";
 import { candleColumns } from "./data/candles.js";
 import { bodyKey, createBodyCache, type BodyCache } from "./body-cache.js";
-import { countBuckets, dataClock, generateColumns, generateHeatmap, generateVariation, inceptionMs, recordsFromColumns, seriesExtent, type SeriesQuery } from "./data/index.js";
+import {
+  buildHeatmap, countBuckets, dataClock, generateColumns, generateVariation, heatmapBody, heatmapJson, inceptionMs, recordsFromColumns, seriesExtent, type SeriesQuery,
+} from "./data/index.js";
 import type { KeyRecord, KeyStore } from "./keys.js";
 import { StoreUnavailableError, type MeteringStore, type MeterStatus } from "./metering/index.js";
 import { policyHeader, rateLimitHeader } from "./rate-window.js";
@@ -38,6 +40,8 @@ export interface ServiceResponse {
   columns?: SeriesColumns;
   /** Price candles as columns (handlePrice); `body` is then built from them only when read. */
   candles?: CandleColumns;
+  /** The heatmap as typed arrays; `body` is then built from it only when read. */
+  heatmap?: TypedHeatmap;
   /** The instant the data runs to (the service's now, floored to the minute): a bucket or candle ending after it is still open. */
   asOfMs?: number;
   /** A series' whole-history bucket range for this asset (as of `asOfMs`), when it has any. */
@@ -196,13 +200,15 @@ export class InProcessService {
     let body: BackendBody | undefined;
     let columns: SeriesColumns | undefined;
     let candles: CandleColumns | undefined;
+    let heatmap: TypedHeatmap | undefined;
     try {
       if (bytes === undefined) {
         if (endpoint === PRICE) candles = candleColumns(asset, TIMEFRAME_MS[series!.timeframe], series!.startMs, series!.endMs, nowMs);
         else if (series) columns = generateColumns(series);
-        else body = this.generate(endpoint, asset, params, nowMs);
+        else if (params.kind === "heatmap") heatmap = this.heatmap(asset, params, nowMs);
+        else body = generateVariation(asset, nowMs);
         if (cacheKey !== undefined) {
-          bytes = body ? Buffer.from(JSON.stringify(body)) : seriesJson(columns!, endpoint.field);
+          bytes = body ? Buffer.from(JSON.stringify(body)) : heatmap ? heatmapJson(heatmap) : seriesJson(columns!, endpoint.field);
           this.bodies!.set(cacheKey, bytes);
         }
       }
@@ -217,6 +223,12 @@ export class InProcessService {
     const extent = series && seriesExtent(series);
     const meta = { asOfMs: dataClock(nowMs), ...(extent && { extent }) };
     if (body) return { status: 200, headers, body, ...(bytes && { bytes }), usage, ...meta };
+    if (heatmap) {
+      // Digests and views read the typed arrays: the body's strings and objects are made only for a reader.
+      const typed = heatmap;
+      let records: BackendBody | undefined;
+      return { status: 200, headers, heatmap: typed, ...(bytes && { bytes }), usage, ...meta, get body() { return (records ??= heatmapBody(typed)); } };
+    }
     if (candles) {
       const cols = candles;
       let records: BackendBody | undefined;
@@ -259,12 +271,9 @@ export class InProcessService {
     return { endpoint, asset, ...resolved };
   }
 
-  private generate(endpoint: Endpoint, asset: string, params: Params, nowMs: number): BackendBody {
-    if (params.kind === "heatmap") {
-      const { timeframe, lookback, scope, exchange } = params;
-      return generateHeatmap({ asset, timeframe, lookback, scope, nowMs, ...(exchange && { exchange }) });
-    }
-    return generateVariation(asset, nowMs);
+  private heatmap(asset: string, params: Extract<Params, { kind: "heatmap" }>, nowMs: number): TypedHeatmap {
+    const { timeframe, lookback, scope, exchange } = params;
+    return buildHeatmap({ asset, timeframe, lookback, scope, nowMs, ...(exchange && { exchange }) });
   }
 
   private keyedHeaders(key: KeyRecord, meter: MeterStatus): Record<string, string> {

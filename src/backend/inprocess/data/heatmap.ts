@@ -4,8 +4,10 @@ import {
   DAY_MS, TIMEFRAME_MS, endpointById, heatmapColumns, type Lookback, type Scope, type Timeframe, type Venue,
 } from "../../../catalog/index.js";
 import type { Heatmap } from "../../../catalog/responses.js";
+import type { TypedHeatmap } from "../../types.js";
+import { heatmapBody } from "./heatmap-json.js";
 import { octaveNoise, type Octave } from "./hash.js";
-import { simulateLiquidations, type Candle } from "./liquidation-model.js";
+import { liquidationMatrix } from "./liquidation-model.js";
 import { candle, dailyLogPrice } from "./price.js";
 import { dataClock } from "./clock.js";
 import { profileOf } from "./profiles.js";
@@ -66,11 +68,33 @@ export function topTraderLsr(asset: string, ms: number): number {
   return Math.exp(mid + half * Math.tanh((x - mid) / half));
 }
 
-function round(value: number, digits = 6): number {
+/** Exact powers of ten (every one up to 1e22 is a double). */
+const POW10 = Float64Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/**
+ * Number(value.toPrecision(digits)), without the string: the heatmap rounds four prices and a
+ * ratio per column, and formatting them was a tenth of its build. value × 10^k is one correctly
+ * rounded operation, so its nearest integer is the decimal rounding unless it lies within an
+ * error's width of a half (then the string decides), and n / 10^k, another correctly rounded
+ * operation, is the double the string would parse to.
+ */
+export function round(value: number, digits = 6): number {
+  if (value > 0 && value < Infinity) {
+    const k = digits - 1 - Math.floor(Math.log10(value));
+    if (k >= -22 && k <= 22) {
+      const x = k >= 0 ? value * POW10[k]! : value / POW10[-k]!;
+      const n = Math.round(x);
+      // log10 can land one off next to a power of ten: then the scaled value is out of range.
+      if (Math.abs(x - Math.floor(x) - 0.5) > 1e-6 && x >= POW10[digits - 1]! && x < POW10[digits]!) {
+        return k >= 0 ? n / POW10[k]! : n * POW10[-k]!;
+      }
+    }
+  }
   return Number(value.toPrecision(digits));
 }
 
-export function generateHeatmap(q: HeatmapQuery): Heatmap {
+/** The heatmap as typed arrays: what the service hands on, and what its JSON body is written from. */
+export function buildHeatmap(q: HeatmapQuery): TypedHeatmap {
   const { asset, timeframe, lookback } = q;
   const step = TIMEFRAME_MS[timeframe];
   const columns = heatmapColumns(timeframe, lookback);
@@ -86,17 +110,21 @@ export function generateHeatmap(q: HeatmapQuery): Heatmap {
   const start = first - warmup * step;
   const total = warmup + visible;
 
-  const candles: Candle[] = new Array(total);
-  for (let c = 0; c < total; c++) {
-    const t = start + c * step;
-    candles[c] = candle(asset, t, Math.min(t + step, clock));
-  }
-
+  // Columns, not objects: the candles live through the whole build, and the model reads columns.
+  const candles = { open: new Float64Array(total), high: new Float64Array(total), low: new Float64Array(total), close: new Float64Array(total) };
   let low = Infinity;
   let high = -Infinity;
-  for (let c = warmup; c < total; c++) {
-    low = Math.min(low, candles[c]!.low);
-    high = Math.max(high, candles[c]!.high);
+  for (let c = 0; c < total; c++) {
+    const t = start + c * step;
+    const k = candle(asset, t, Math.min(t + step, clock));
+    candles.open[c] = k.open;
+    candles.high[c] = k.high;
+    candles.low[c] = k.low;
+    candles.close[c] = k.close;
+    if (c >= warmup) {
+      low = Math.min(low, k.low);
+      high = Math.max(high, k.high);
+    }
   }
   const levels = priceLevels(low * 0.8, high * 1.2);
 
@@ -124,40 +152,29 @@ export function generateHeatmap(q: HeatmapQuery): Heatmap {
     longShare[c] = lsr[c]! / (1 + lsr[c]!);
   }
 
+  // One matrix, row-major (a level's columns are contiguous, as the body's rows are): longs and
+  // shorts summed as the model produces them.
   const keep = Math.pow(0.5, step / HALF_LIFE_MS);
-  const { longs, shorts } = simulateLiquidations({ candles, entries, longShare, keep, levels, firstOutput: warmup });
-  let peak = 0;
-  // Summed into the longs' rows: no third matrix of temporaries per heatmap.
-  const cells = longs;
-  for (let i = 0; i < cells.length; i++) {
-    const row = cells[i]!;
-    const shortRow = shorts[i]!;
-    for (let j = 0; j < visible; j++) {
-      row[j] = row[j]! + shortRow[j]!;
-      if (row[j]! > peak) peak = row[j]!;
-    }
-  }
+  const { cells, peak } = liquidationMatrix({ candles, entries, longShare, keep, levels, firstOutput: warmup });
   const floor = peak * THRESHOLD;
-  // A plain loop, not Array.from(row, fn): that iterates a typed array through iterator results
-  // and boxes every value (≈10× the matrix's own size in garbage).
-  const z = cells.map((row) => {
-    const out: number[] = new Array(visible);
-    for (let j = 0; j < visible; j++) out[j] = row[j]! < floor ? 0 : Math.round(row[j]!);
-    return out;
-  });
+  for (let k = 0; k < cells.length; k++) cells[k] = cells[k]! < floor ? 0 : Math.round(cells[k]!);
 
-  const x: string[] = new Array(visible);
-  const df: Heatmap["df"] = new Array(visible);
-  const topTraderLsrOut: Heatmap["topTraderLsr"] = new Array(visible);
+  const times = new Float64Array(visible);
+  const open = new Float64Array(visible);
+  const highs = new Float64Array(visible);
+  const lows = new Float64Array(visible);
+  const close = new Float64Array(visible);
+  const ratio = new Float64Array(visible);
   for (let j = 0; j < visible; j++) {
-    const t = first + j * step;
-    const date = isoOf(t);
-    x[j] = date;
-    const k = candles[warmup + j]!;
-    const open = round(k.open);
-    const close = round(k.close);
-    df[j] = { date, open, high: Math.max(round(k.high), open, close), low: Math.min(round(k.low), open, close), close };
-    topTraderLsrOut[j] = { date, value: round(lsr[warmup + j]!, 4) };
+    times[j] = first + j * step;
+    const c = warmup + j;
+    const o = round(candles.open[c]!);
+    const cl = round(candles.close[c]!);
+    open[j] = o;
+    close[j] = cl;
+    highs[j] = Math.max(round(candles.high[c]!), o, cl);
+    lows[j] = Math.min(round(candles.low[c]!), o, cl);
+    ratio[j] = round(lsr[c]!, 4);
   }
   const base = profileOf(asset).base.toUpperCase();
   const venue = q.scope === "exchange" && q.exchange ? q.exchange : "all";
@@ -169,10 +186,16 @@ export function generateHeatmap(q: HeatmapQuery): Heatmap {
     exchange: venue,
     version: isoOf(last),
     priceSource: `${venue === "all" ? "binance" : venue}:${base}USDT:perp`,
-    x,
-    y: Array.from(levels),
-    z,
-    df,
-    topTraderLsr: topTraderLsrOut,
+    times,
+    levels,
+    cells,
+    // The candles and the ratio are one per column: they share the columns' times.
+    candles: { times, open, high: highs, low: lows, close },
+    lsr: { times, values: ratio },
   };
+}
+
+/** The heatmap's JSON body (objects): for readers of the body; the service writes its bytes directly. */
+export function generateHeatmap(q: HeatmapQuery): Heatmap {
+  return heatmapBody(buildHeatmap(q));
 }

@@ -12,15 +12,15 @@ export const MMR = 0.005;
 /** Spread of one tier's notional over neighbouring levels (liquidation prices scatter with entries). */
 const SPREAD = [0.5, 0.3, 0.2];
 
-export interface Candle {
-  open: number;
-  high: number;
-  low: number;
-  close: number;
+/** Candles as columns: the model reads each column's high, low and close. */
+export interface CandleRange {
+  high: Float64Array;
+  low: Float64Array;
+  close: Float64Array;
 }
 
 export interface LiquidationInput {
-  candles: readonly Candle[];
+  candles: CandleRange;
   /** New leveraged notional per column (USD). */
   entries: Float64Array;
   /** Long share of new notional per column (0..1). */
@@ -40,27 +40,63 @@ export interface LiquidationOutput {
   shorts: Float64Array[];
 }
 
-export function simulateLiquidations(input: LiquidationInput): LiquidationOutput {
+/** Which side's notional a matrix holds: both summed (the heatmap), or one (to look at a side alone). */
+export type Sides = "both" | "long" | "short";
+
+/**
+ * Runs the model and writes the open liquidation notional per level and output column into one
+ * row-major matrix (levels × output columns); returns it with its largest cell. A column is
+ * written in the same pass over the levels that decays it into the next one: one pass per column.
+ */
+export function liquidationMatrix(input: LiquidationInput, sides: Sides = "both"): { cells: Float64Array; peak: number } {
   const { candles, entries, longShare, keep, levels, firstOutput } = input;
   const n = levels.length;
-  const columns = candles.length - firstOutput;
+  const total = candles.close.length;
+  const cols = Math.max(0, total - firstOutput);
   const lo = levels[0]!;
   const step = n > 1 ? levels[1]! - lo : 1;
-  const longs = Array.from({ length: n }, () => new Float64Array(columns));
-  const shorts = Array.from({ length: n }, () => new Float64Array(columns));
+  // × 1 and + 0 are exact: a one-sided matrix holds that side's values bit for bit.
+  const wl = sides === "short" ? 0 : 1;
+  const ws = sides === "long" ? 0 : 1;
+  const cells = new Float64Array(n * cols);
+  let peak = 0;
   const long = new Float64Array(n);
   const short = new Float64Array(n);
-  for (let c = 0; c < candles.length; c++) {
-    const { high, low, close } = candles[c]!;
+  for (let c = 0; c <= total; c++) {
+    // The state now holds column c − 1 in full: write it if it is an output column.
+    const out = c - 1 - firstOutput;
+    if (c === total) {
+      if (out >= 0) {
+        for (let i = 0, k = out; i < n; i++, k += cols) {
+          const v = wl * long[i]! + ws * short[i]!;
+          cells[k] = v;
+          if (v > peak) peak = v;
+        }
+      }
+      break;
+    }
     // Longs liquidate at or above the low, shorts at or below the high: those levels are swept.
-    const firstAlive = Math.max(0, Math.ceil((low - lo) / step));
-    const lastAlive = Math.min(n - 1, Math.floor((high - lo) / step));
-    for (let i = 0; i < n; i++) {
-      long[i] = i >= firstAlive ? 0 : long[i]! * keep;
-      short[i] = i <= lastAlive ? 0 : short[i]! * keep;
+    const firstAlive = Math.max(0, Math.ceil((candles.low[c]! - lo) / step));
+    const lastAlive = Math.min(n - 1, Math.floor((candles.high[c]! - lo) / step));
+    if (out >= 0) {
+      for (let i = 0, k = out; i < n; i++, k += cols) {
+        const l = long[i]!;
+        const s = short[i]!;
+        const v = wl * l + ws * s;
+        cells[k] = v;
+        if (v > peak) peak = v;
+        long[i] = i >= firstAlive ? 0 : l * keep;
+        short[i] = i <= lastAlive ? 0 : s * keep;
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        long[i] = i >= firstAlive ? 0 : long[i]! * keep;
+        short[i] = i <= lastAlive ? 0 : short[i]! * keep;
+      }
     }
     const notional = entries[c]!;
     if (notional > 0) {
+      const close = candles.close[c]!;
       const longPart = notional * longShare[c]!;
       const shortPart = notional - longPart;
       for (const [leverage, weight] of TIERS) {
@@ -75,13 +111,16 @@ export function simulateLiquidations(input: LiquidationInput): LiquidationOutput
         }
       }
     }
-    if (c >= firstOutput) {
-      const col = c - firstOutput;
-      for (let i = 0; i < n; i++) {
-        longs[i]![col] = long[i]!;
-        shorts[i]![col] = short[i]!;
-      }
-    }
   }
-  return { longs, shorts };
+  return { cells, peak };
+}
+
+/** Each side on its own, [level][column]. */
+export function simulateLiquidations(input: LiquidationInput): LiquidationOutput {
+  const rows = (sides: Sides) => {
+    const { cells } = liquidationMatrix(input, sides);
+    const cols = cells.length / input.levels.length;
+    return Array.from({ length: input.levels.length }, (_, i) => cells.slice(i * cols, (i + 1) * cols));
+  };
+  return { longs: rows("long"), shorts: rows("short") };
 }
