@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import pg from "pg";
+import { createBodyCache } from "../src/backend/inprocess/body-lru.js";
 import { KeyStore } from "../src/backend/inprocess/keys.js";
 import { parseStoreSetting, type ChargeOutcome, type MeteringStore } from "../src/backend/inprocess/metering/index.js";
 import { PostgresStore } from "../src/backend/inprocess/metering/postgres-store.js";
@@ -33,7 +34,7 @@ class Unmetered implements MeteringStore {
 }
 
 function service(store: MeteringStore): InProcessService {
-  return new InProcessService({ keys: KEYS, store, now: () => Date.parse("2025-12-31T12:00:00Z"), bodyCacheBytes: 1 << 20 });
+  return new InProcessService({ keys: KEYS, store, now: () => Date.parse("2025-12-31T12:00:00Z"), bodies: createBodyCache(1 << 20) });
 }
 
 async function timed(s: InProcessService): Promise<number> {

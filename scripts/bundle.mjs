@@ -58,6 +58,50 @@ const noAjv = {
 };
 
 /**
+ * zod's namespace object (`z`) re-exports all of zod, so esbuild keeps modules nothing here calls:
+ * z.compile's code generator (core/compile.js, 29 KB) and z.fromJSONSchema (12 KB), parsed by
+ * every process that validates a tool's arguments. They are replaced by modules exporting the same
+ * names that say they are not part of this build (the schemas' own parsers never use them).
+ */
+const zodUnused = {
+  name: "zod-unused",
+  setup(build) {
+    const inZod = (importer) => /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(importer);
+    build.onResolve({ filter: /^\.\/compile\.js$/ }, (args) => (inZod(args.importer) ? { path: "compile", namespace: "zod-unused" } : undefined));
+    build.onResolve({ filter: /^\.\/from-json-schema\.js$/ }, (args) => (inZod(args.importer) ? { path: "from-json-schema", namespace: "zod-unused" } : undefined));
+    const absent = (what) => `() => { throw new Error(${JSON.stringify(`${what} is not part of this build`)}); }`;
+    build.onLoad({ filter: /.*/, namespace: "zod-unused" }, (args) => ({
+      contents: args.path === "compile"
+        ? [
+          'export const INVALID = Symbol.for("zod.compile.invalid");',
+          `export class ZodCompileAsyncError extends Error {}`,
+          `export class ZodCompileUnsupportedError extends Error {}`,
+          `export const compile = ${absent("z.compile")};`,
+          `export const withParser = ${absent("z.withParser")};`,
+          `export const compileFn = ${absent("z.compile")};`,
+        ].join("\n")
+        : `export const fromJSONSchema = ${absent("z.fromJSONSchema")};`,
+    }));
+  },
+};
+
+/**
+ * A JSON file imported by the program (the embedded market's anchors, 180 KB) becomes
+ * `JSON.parse("...")` of its minified text rather than an object literal: V8 only scans a string
+ * literal while compiling the module, and JSON.parse builds the objects faster than the literal's
+ * code would (https://v8.dev/blog/cost-of-javascript-2019#json). Same value either way.
+ */
+const jsonParse = {
+  name: "json-parse",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/].*\.json$/ }, (args) => ({
+      contents: `export default JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(readFileSync(args.path, "utf8"))))});`,
+      loader: "js",
+    }));
+  },
+};
+
+/**
  * initialize and tools/list as the real server answers them (scripts/handshake.ts, run here through a
  * throw-away bundle), compiled into dist/ for the stdio front: a client gets them while the SDK and
  * the tools load. Recorded from the same sources in the same build, so they cannot drift.
@@ -111,7 +155,7 @@ const result = await esbuild.build({
   // pure-JS client is), so it is left unresolved rather than required.
   external: [...RUNTIME_DEPENDENCIES, ...NEVER_LOADED],
   define: { __CRYPTO_METRICS_HANDSHAKE__: JSON.stringify(handshake) },
-  plugins: [englishOnlyZodLocales, noAjv],
+  plugins: [englishOnlyZodLocales, noAjv, zodUnused, jsonParse],
   logLevel: "warning",
 });
 

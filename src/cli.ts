@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // Command-line entry: parses the configuration once and dispatches to stdio (default), http, api or call.
 import { readFileSync } from "node:fs";
-import { setFlagsFromString } from "node:v8";
 import { KeysFileError } from "./backend/inprocess/keys.js";
 import { StoreConfigError, StoreUnavailableError } from "./backend/inprocess/metering/store.js";
 import { ConfigError, describeConfig, loadConfig, type Config } from "./config.js";
@@ -86,6 +85,8 @@ async function runApi(config: Config): Promise<void> {
  * calls, heatmap latency +20 %, everything else unchanged.
  */
 function boundHeapGrowth(): void {
+  // Fetched here, not imported: node:v8 is not loaded by Node at start, and `call` has no use for it.
+  const { setFlagsFromString } = process.getBuiltinModule("node:v8");
   setFlagsFromString("--semi-space-growth-factor=1");
   setFlagsFromString("--heap-growing-percent=50");
 }

@@ -1,6 +1,5 @@
 // One loadConfig(env, argv): defaults, then environment, then command-line flags. Errors name the
 // flag or variable at fault and the fix; the API key is read but never printed.
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseDateInput } from "./backend/inprocess/dates.js";
 import { parseStoreSetting, type StoreSpec } from "./backend/inprocess/metering/store-url.js";
@@ -55,7 +54,7 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Per-user state directory, following each platform's convention. */
 export function defaultStateDir(env: Env, platform: NodeJS.Platform = process.platform): string {
-  const home = env["HOME"] || env["USERPROFILE"] || homedir();
+  const home = env["HOME"] || env["USERPROFILE"] || process.getBuiltinModule("node:os").homedir();
   if (platform === "win32") return join(env["LOCALAPPDATA"] || join(home, "AppData", "Local"), APP_DIR, "state");
   if (platform === "darwin") return join(home, "Library", "Application Support", APP_DIR);
   const xdg = env["XDG_STATE_HOME"];

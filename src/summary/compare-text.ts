@@ -2,6 +2,7 @@
 // a lead/lag line when one is clear, and the co-sampled points as one row per time.
 import type { CompareDigest } from "./compare-digest.js";
 import { formatDuration, formatNumber, formatPercent, formatSigned, formatTime, isDaily, seriesValueFormatter } from "./format.js";
+import { formatCount } from "./grouped.js";
 import { sanitizeText } from "./text.js";
 
 type Member = CompareDigest["members"][number];
@@ -41,8 +42,8 @@ export function renderCompareText(meta: { title: string; query: Readonly<Record<
   const at = (iso: string) => formatTime(Date.parse(iso), daily);
   const dropped = d.members.filter((m) => m.fetched !== d.grid.count);
   lines.push(
-    `grid: ${d.grid.count.toLocaleString("en-US")} shared ${step} buckets, ${at(d.grid.first)} → ${at(d.grid.last)} UTC` +
-      (dropped.length ? `; before alignment ${dropped.map((m) => `${m.label} had ${m.fetched.toLocaleString("en-US")}`).join(", ")}` : ""),
+    `grid: ${formatCount(d.grid.count)} shared ${step} buckets, ${at(d.grid.first)} → ${at(d.grid.last)} UTC` +
+      (dropped.length ? `; before alignment ${dropped.map((m) => `${m.label} had ${formatCount(m.fetched)}`).join(", ")}` : ""),
   );
   const units = new Set(d.members.map((m) => m.unit));
   const showUnit = units.size > 1;
@@ -83,7 +84,7 @@ function pointsBlock(d: CompareDigest, daily: boolean): string[] {
     if (scale) byScale.set(scale, [...(byScale.get(scale) ?? []), m.label]);
   });
   const scaled = [...byScale].map(([scale, labels]) => `${labels.length === d.members.length ? "all" : labels.join(", ")} in ${scale}`);
-  const how = method === "all" ? "all points" : `${returned} of ${total.toLocaleString("en-US")}, one LTTB selection shared by all, each member's min and max kept`;
+  const how = method === "all" ? "all points" : `${returned} of ${formatCount(total)}, one LTTB selection shared by all, each member's min and max kept`;
   const notes = [rebased.length ? `${rebased.join(", ")} rebased to 100 at the first time` : "", ...scaled].filter(Boolean).join("; ");
   const lines = [`points (${how})${notes ? `; ${notes}` : ""}; rows "${daily ? "DD" : "DD HH:MM"} ${d.members.map((m) => m.label).join(" ")}" under YYYY-MM, UTC:`];
   let month = "";

@@ -1,6 +1,7 @@
 // Number, percentage, time and duration formatting for the model's view: compact, exact enough to
 // act on, never "NaN" or "Infinity".
 import { DAY_MS } from "../catalog/index.js";
+import { groupedFixed } from "./grouped.js";
 
 const NA = "n/a";
 const SUFFIXES = [
@@ -9,12 +10,9 @@ const SUFFIXES = [
   { scale: 1e6, suffix: "M" },
 ] as const;
 
-// Built on first use: the first Intl.NumberFormat of a process loads ICU data (~20 ms), which
-// would otherwise be paid by every server start before it can answer `initialize`.
-let grouped2: Intl.NumberFormat | undefined;
-let grouped0: Intl.NumberFormat | undefined;
-const GROUPED_2 = { format: (x: number) => (grouped2 ??= new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })).format(x) };
-const GROUPED_0 = { format: (x: number) => (grouped0 ??= new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 })).format(x) };
+// Grouped decimals as en-US writes them, without Intl (grouped.ts: loading ICU's data costs a start).
+const GROUPED_2 = { format: (x: number) => groupedFixed(x, 2) };
+const GROUPED_0 = { format: (x: number) => groupedFixed(x, 0) };
 
 /**
  * 87747.654 → "87,747.65"; 1.4826e14 → "148.26T"; 2.51e6 → "2.51M"; 0.03741 → "0.0374";
@@ -69,19 +67,11 @@ export function formatPrice(x: number): string {
   return x === 0 ? "0" : String(Number(x.toPrecision(4)));
 }
 
-const groupedCache = new Map<number, Intl.NumberFormat>();
-
 /** Prices of levels `step` apart: just enough decimals that adjacent levels never read the same. */
 export function levelPriceFormatter(step: number): (x: number) => string {
   if (!(step > 0) || !Number.isFinite(step)) return formatPrice;
   const decimals = Math.min(12, Math.max(0, Math.ceil(-Math.log10(step / 10))));
-  let fmt = groupedCache.get(decimals);
-  if (!fmt) {
-    fmt = new Intl.NumberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-    groupedCache.set(decimals, fmt);
-  }
-  const f = fmt;
-  return (x) => (Number.isFinite(x) ? f.format(x) : NA);
+  return (x) => (Number.isFinite(x) ? groupedFixed(x, decimals) : NA);
 }
 
 /** A signed plain number with at most `decimals` decimals and no grouping, e.g. z-scores "+1.24". */

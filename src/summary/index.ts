@@ -4,6 +4,7 @@ export {
   formatDuration, formatNumber, formatPercent, formatPrice, formatSigned, formatTime, isoOrNull, levelPriceFormatter, seriesValueFormatter,
 } from "./format.js";
 export { sanitizeText, DEFAULT_TEXT_MAX } from "./text.js";
+export { formatCount, groupedFixed } from "./grouped.js";
 export { lttb } from "./lttb.js";
 export { seriesFromRecords } from "./records.js";
 export {

@@ -1,6 +1,7 @@
 // One scale per answer: every value of a series digest (statistics and points) is written in the
 // same suffix (K, M, B, T or none), so a model never compares "15.51M" with "465,604.61".
 import { seriesValueFormatter } from "./format.js";
+import { groupedFixed } from "./grouped.js";
 
 const NA = "n/a";
 const SCALE_OF: Record<string, number> = { "": 1, K: 1e3, M: 1e6, B: 1e9, T: 1e12 };
@@ -16,9 +17,6 @@ export interface AnswerScale {
   signed: (x: number) => string;
 }
 
-let grouped2: Intl.NumberFormat | undefined;
-let grouped0: Intl.NumberFormat | undefined;
-
 /**
  * The scale the points block would choose for `values` (it prefers whole numbers), applied to the
  * statistics too; a whole number is written without decimals. `usd` prefixes "$".
@@ -33,8 +31,8 @@ export function answerScale(values: ArrayLike<number>, opts: { usd?: boolean } =
     const v = a / scale;
     if (v >= 1) {
       // Four digits before the point are precision enough: "$191,033M", not "$191,032.58M".
-      if (v >= 1000 || Number.isInteger(v)) return (grouped0 ??= new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 })).format(v);
-      return (grouped2 ??= new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })).format(v);
+      if (v >= 1000 || Number.isInteger(v)) return groupedFixed(v, 0);
+      return groupedFixed(v, 2);
     }
     return String(Number(v.toPrecision(3)));
   };
@@ -67,8 +65,8 @@ export function amountScale(reference: number, opts: { usd?: boolean } = {}): (x
     const v = Math.abs(x) / scale;
     let body: string;
     if (v === 0) body = "0";
-    else if (v >= 1000 || Number.isInteger(v)) body = (grouped0 ??= new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 })).format(v);
-    else if (v >= 1) body = (grouped2 ??= new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })).format(v);
+    else if (v >= 1000 || Number.isInteger(v)) body = groupedFixed(v, 0);
+    else if (v >= 1) body = groupedFixed(v, 2);
     else body = String(Number(v.toPrecision(3)));
     return `${x < 0 && body !== "0" ? "-" : ""}${opts.usd ? "$" : ""}${body}${body === "0" ? "" : suffix}`;
   };

@@ -1,6 +1,7 @@
 // Lines of a series digest's text that depend on the series' nature and on how much of the asked
 // range it covers: the statistics block, windows, position of the last value, coverage, emptiness.
 import { formatPercent, formatTime } from "./format.js";
+import { formatCount } from "./grouped.js";
 import type { Change } from "./nature.js";
 import type { AnswerScale } from "./scale.js";
 import type { SeriesDigest, TimedValue } from "./series-schema.js";
@@ -24,9 +25,9 @@ export function statisticsLines(d: SeriesDigest, f: Fmt): string[] {
   const { s } = f;
   const spread = `stdev ${s.stat(d.stdev ?? NaN)}; last z-score ${d.zScoreLast === null ? "n/a" : d.zScoreLast.toFixed(2).replace(/^(\d)/, "+$1")}`;
   if (d.nature === "flow" && d.flow) {
-    if (d.min!.value === 0 && d.max!.value === 0) return [`all ${d.count.toLocaleString("en-US")} buckets are 0: nothing matched these filters (exchange, symbol, market_type) in this range`];
+    if (d.min!.value === 0 && d.max!.value === 0) return [`all ${formatCount(d.count)} buckets are 0: nothing matched these filters (exchange, symbol, market_type) in this range`];
     return [
-      `sum ${s.stat(d.flow.sum)} over ${d.count.toLocaleString("en-US")} buckets; mean ${s.stat(d.flow.meanPerBucket)} per bucket`,
+      `sum ${s.stat(d.flow.sum)} over ${formatCount(d.count)} buckets; mean ${s.stat(d.flow.meanPerBucket)} per bucket`,
       `peak bucket ${at(f, d.flow.peak)}; smallest ${at(f, d.min!)}; last bucket ${at(f, d.last!)}`,
       spread,
     ];

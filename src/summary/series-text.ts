@@ -1,6 +1,7 @@
 // The model's view of a series digest: a few lines of statistics and a compact points block whose
 // size depends on the number of points returned, never on the requested range.
 import { formatDuration, formatTime, isDaily } from "./format.js";
+import { formatCount } from "./grouped.js";
 import { answerScale, type AnswerScale } from "./scale.js";
 import { coverageLine, emptyLines, positionLine, statisticsLines, when, windowsLine, type Fmt } from "./series-facts.js";
 import type { SeriesDigest } from "./series-schema.js";
@@ -35,9 +36,9 @@ export function renderSeriesText(meta: SeriesTextMeta, d: SeriesDigest): string 
   const f: Fmt = { s, daily, monthly: d.resample?.period === "1M" };
   const r = d.resample;
   const what = r
-    ? `${d.count.toLocaleString("en-US")} ${r.period === "1w" ? "weekly buckets (UTC weeks from Monday, dated by their first day" : "monthly buckets (UTC calendar months"}; ` +
-      `each ${r.rule === "sum" ? "the sum of its points" : "its last point's value"}) of ${r.sourceCount.toLocaleString("en-US")} points`
-    : `${d.count.toLocaleString("en-US")} points`;
+    ? `${formatCount(d.count)} ${r.period === "1w" ? "weekly buckets (UTC weeks from Monday, dated by their first day" : "monthly buckets (UTC calendar months"}; ` +
+      `each ${r.rule === "sum" ? "the sum of its points" : "its last point's value"}) of ${formatCount(r.sourceCount)} points`
+    : `${formatCount(d.count)} points`;
   const partial = r && (r.partialFirst || r.partialLast) ? `; ${[r.partialFirst && "first", r.partialLast && "last"].filter(Boolean).join(" and ")} bucket partial` : "";
   lines.push(
     `${what}, ${when(f, d.first.time)} → ${when(f, d.last.time)} UTC${partial}` +
@@ -79,7 +80,7 @@ function gapLine(d: SeriesDigest, daily: boolean): string {
   if (d.gaps.missingBuckets === 0) return `gaps: none between the first and last point`;
   const largest = d.gaps.largest.map((g) => `${gapRange(g.from, g.to, daily)} (${g.missing})`).join(", ");
   const skipped = d.nonFinite ? " (skipped values count as missing)" : "";
-  return `gaps: ${d.gaps.missingBuckets.toLocaleString("en-US")} missing ${formatDuration(d.timeframeMs)} buckets in ${d.gaps.runs} runs${skipped}; largest ${largest}`;
+  return `gaps: ${formatCount(d.gaps.missingBuckets)} missing ${formatDuration(d.timeframeMs)} buckets in ${d.gaps.runs} runs${skipped}; largest ${largest}`;
 }
 
 /** "2025-10-29 08:20–08:40" when both ends fall on one day. */
@@ -98,7 +99,7 @@ function pointsBlock(d: SeriesDigest, daily: boolean, unit: string, s: AnswerSca
   const { returned, total, method } = d.sampling;
   const fmt = { format: s.point };
   const scale = s.suffix ? `values in ${s.suffix}${unit ? ` ${unit}` : ""}` : unit ? `values in ${unit}` : "values";
-  const how = method === "all" ? "all points" : `${returned} of ${total.toLocaleString("en-US")}, LTTB: shape kept with first/last/min/max`;
+  const how = method === "all" ? "all points" : `${returned} of ${formatCount(total)}, LTTB: shape kept with first/last/min/max`;
   // Monthly buckets need no day: one "YYYY-MM value" line each.
   if (d.resample?.period === "1M") return [`points (${how}) as "YYYY-MM value", ${scale}:`, ...d.points.map((p) => `${p.time.slice(0, 7)} ${s.point(p.value)}`)];
   const lines = [`points (${how}) as "${daily ? "DD" : "DD HH:MM"} value" under YYYY-MM, UTC, ${scale}:`];

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { ENTITY_ALL, isVenue, nearestEndpoints, VENUES, type Endpoint, type SeriesNature } from "../catalog/index.js";
 import { ServiceError, type BackendResult, type TimeRecord, type Usage } from "../backend/types.js";
 import {
-  digestResampled, digestSeries, displayUnit, parseDateArg, renderSeriesText, resampleProblem, RESAMPLES, seriesDigestSchema, seriesFromRecords,
+  digestResampled, digestSeries, displayUnit, formatCount, parseDateArg, renderSeriesText, resampleProblem, RESAMPLES, seriesDigestSchema, seriesFromRecords,
   type Resample, type SeriesDigest,
 } from "../summary/index.js";
 import type { ToolContext, ToolOutput } from "./define-tool.js";
@@ -163,7 +163,7 @@ export function credits(usage: Usage): z.infer<typeof creditsSchema> {
 }
 
 export function footer(usage: Usage, resource?: string): string {
-  const left = usage.creditsRemaining !== undefined ? `, ${usage.creditsRemaining.toLocaleString("en-US")} left` : "";
+  const left = usage.creditsRemaining !== undefined ? `, ${formatCount(usage.creditsRemaining)} left` : "";
   return `credits: ${usage.charged} charged${left}${resource ? `. Full data (CSV): ${resource}` : ""}`;
 }
 

@@ -11,7 +11,7 @@ import { InProcessService } from "./service.js";
 export type InProcessConfig = Pick<Config, "apiKey" | "keysFile" | "stateDir" | "now"> & Partial<Pick<Config, "store" | "command">> & {
   /** Clock of the rate windows, epoch ms (tests drive it); defaults to the store's own. */
   rateClock?: () => number;
-  /** See ServiceOptions.bodyCacheBytes: the REST face keeps serialized bodies for repeats. */
+  /** Bytes of the body cache (see ServiceOptions.bodies): the REST face keeps serialized bodies for repeats. */
   bodyCacheBytes?: number;
 };
 
@@ -27,7 +27,8 @@ export async function createInProcessService(config: InProcessConfig): Promise<I
   return new InProcessService({
     keys, store, now: config.now,
     ...(config.rateClock && { rateClock: config.rateClock }),
-    ...(config.bodyCacheBytes && { bodyCacheBytes: config.bodyCacheBytes }),
+    // The LRU module is loaded only by a service that keeps bodies (the REST face's).
+    ...(config.bodyCacheBytes && { bodies: (await import("./body-lru.js")).createBodyCache(config.bodyCacheBytes) }),
   });
 }
 

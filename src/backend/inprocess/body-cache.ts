@@ -1,6 +1,6 @@
 // Serialized success bodies kept for repeated requests (the REST face's): a body is a pure
 // function of the resolved request, so a repeat may get the same bytes without regenerating them.
-import { LRUCache } from "lru-cache";
+import type { LRUCache } from "lru-cache";
 import { DAY_MS, TIMEFRAME_MS, type Endpoint } from "../../catalog/index.js";
 import type { Params } from "./request-params.js";
 
@@ -28,8 +28,3 @@ export function bodyKey(endpoint: Endpoint, asset: string, params: Params, nowMs
 const MINUTE_MS = 60_000;
 
 export type BodyCache = LRUCache<string, Buffer>;
-
-/** An LRU of at most `bytes`; one huge body must not flush every small one, so an entry may take a quarter. */
-export function createBodyCache(bytes: number): BodyCache {
-  return new LRUCache<string, Buffer>({ maxSize: bytes, maxEntrySize: Math.ceil(bytes / 4), sizeCalculation: (b) => b.length + 64 });
-}

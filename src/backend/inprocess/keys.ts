@@ -1,10 +1,10 @@
 // API keys of the in-process service: the keys file (plans, per-key overrides, metric
 // restrictions) or a single local key. Keys are held only as SHA-256 digests.
-import { createHash, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { endpointById, ENDPOINTS, nearestEndpoints } from "../../catalog/index.js";
 import { API_KEY_PATTERN } from "../types.js";
 import { jsonErrorOffset, lineColumn } from "./json-position.js";
+import { equalBytes, sha256 } from "./sha256.js";
 
 export interface RateLimitSpec {
   requests: number;
@@ -38,9 +38,7 @@ export class KeysFileError extends Error {
   override readonly name = "KeysFileError";
 }
 
-export function sha256(text: string): Buffer {
-  return createHash("sha256").update(text, "utf8").digest();
-}
+export { sha256 };
 
 type Json = Record<string, unknown>;
 
@@ -188,6 +186,6 @@ export class KeyStore {
   lookup(presented: string): KeyRecord | undefined {
     const digest = sha256(presented);
     const found = this.byDigest.get(digest.toString("hex"));
-    return found && timingSafeEqual(found.digest, digest) ? found : undefined;
+    return found && equalBytes(found.digest, digest) ? found : undefined;
   }
 }

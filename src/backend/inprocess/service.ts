@@ -6,7 +6,7 @@ import { covers, creditCost, MAX_RECORDS, PRICE, PRICE_SOURCE_ID, TIMEFRAME_MS, 
 import { log } from "../../log.js";
 import { ServiceError, type BackendBody, type CandleColumns, type SeriesColumns, type TypedHeatmap } from "../types.js";
 import { candleColumns } from "./data/candles.js";
-import { bodyKey, createBodyCache, type BodyCache } from "./body-cache.js";
+import { bodyKey, type BodyCache } from "./body-cache.js";
 import {
   buildHeatmap, countBuckets, dataClock, generateColumns, generateVariation, heatmapBody, heatmapJson, inceptionMs, recordsFromColumns, seriesExtent, type SeriesQuery,
 } from "./data/index.js";
@@ -63,11 +63,12 @@ export interface ServiceOptions {
    */
   rateClock?: () => number;
   /**
-   * Bytes of serialized success bodies kept for repeated requests (the REST face sets it; unset or
-   * 0: none). A body is a pure function of the resolved request, so a repeat gets the same bytes
-   * without generating or serializing them again. Auth, limits and charging still run every time.
+   * Serialized success bodies kept for repeated requests (the REST face's, made by
+   * createInProcessService from its `bodyCacheBytes`; unset: none). A body is a pure function of
+   * the resolved request, so a repeat gets the same bytes without generating or serializing them
+   * again. Auth, limits and charging still run every time.
    */
-  bodyCacheBytes?: number;
+  bodies?: BodyCache;
 }
 
 /** Candles as the records a client reads: `{time, open, high, low, close}`. */
@@ -83,8 +84,7 @@ export class InProcessService {
   constructor(private readonly options: ServiceOptions) {
     this.store = options.store;
     this.rateClock = options.rateClock;
-    const bytes = options.bodyCacheBytes ?? 0;
-    this.bodies = bytes > 0 ? createBodyCache(bytes) : undefined;
+    this.bodies = options.bodies;
   }
 
   /** Credits a key has left, or undefined for an unknown key. */

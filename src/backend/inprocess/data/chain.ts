@@ -70,11 +70,19 @@ const GROW = 1024;
 /** Days of market before the first listed price (BTC: 2009-01-03 to 2010-07-18). */
 const PRE_LISTING_DAYS = 561;
 
-/** Daily arrays from inception; index = day − inception. */
+/**
+ * Daily arrays from inception; index = day − inception. The price-driven averages cover days
+ * start..start+length−1 (ensure); the coin-days arrays, which also need supply and noise for
+ * every day, are simulated only when a metric reads them (ensureCoinDays), over the same days.
+ */
 export class ChainState {
   readonly start: number;
   length = 0;
+  /** Days the coin-days arrays (cdd, cvddRaw) cover; at most `length`. */
+  coinDaysLength = 0;
   price = new Float64Array(GROW);
+  /** Natural log of the price, exactly as the price path gives it. */
+  logPrice = new Float64Array(GROW);
   /** Realized price: EMA of the price (τ 900 d), calibrated at the reference day. */
   realized = new Float64Array(GROW);
   /** Short-term-holder cost basis: EMA (τ 60 d). */
@@ -83,9 +91,9 @@ export class ChainState {
   lthCost = new Float64Array(GROW);
   /** EMA of the log price (τ 60 d), for difficulty. */
   emaLog = new Float64Array(GROW);
-  /** Coin-days destroyed. */
+  /** Coin-days destroyed (read only after ensureCoinDays). */
   cdd = new Float64Array(GROW);
-  /** CVDD before calibration: running max of Σ(CDD·price)/age. */
+  /** CVDD before calibration: running max of Σ(CDD·price)/age (read only after ensureCoinDays). */
   cvddRaw = new Float64Array(GROW);
   private cumCddUsd = 0;
 
@@ -93,7 +101,7 @@ export class ChainState {
     this.start = profile.inceptionDay;
   }
 
-  /** Makes every array cover days start..day. */
+  /** Makes the price-driven arrays cover days start..day. */
   ensure(day: number): void {
     const need = day - this.start + 1;
     if (need <= this.length) return;
@@ -102,8 +110,14 @@ export class ChainState {
     this.length = need;
   }
 
+  /** Makes cdd and cvddRaw cover the same days as the price-driven arrays. */
+  ensureCoinDays(): void {
+    for (let i = this.coinDaysLength; i < this.length; i++) this.stepCoinDays(i);
+    this.coinDaysLength = this.length;
+  }
+
   private grow(size: number): void {
-    for (const key of ["price", "realized", "sthCost", "lthCost", "emaLog", "cdd", "cvddRaw"] as const) {
+    for (const key of ["price", "logPrice", "realized", "sthCost", "lthCost", "emaLog", "cdd", "cvddRaw"] as const) {
       const next = new Float64Array(size);
       next.set(this[key]);
       this[key] = next;
@@ -111,11 +125,11 @@ export class ChainState {
   }
 
   private step(i: number): void {
-    const { asset, seed } = this.profile;
     const day = this.start + i;
-    const logP = dailyLogPrice(asset, day);
+    const logP = dailyLogPrice(this.profile.asset, day);
     const p = Math.exp(logP);
     this.price[i] = p;
+    this.logPrice[i] = logP;
     const prev = i - 1;
     const lagged = i >= 155 ? this.price[i - 155]! : this.price[0]! || p;
     if (prev < 0) {
@@ -129,6 +143,15 @@ export class ChainState {
       this.lthCost[i] = this.lthCost[prev]! + (lagged - this.lthCost[prev]!) / 1100;
       this.emaLog[i] = this.emaLog[prev]! + (logP - this.emaLog[prev]!) / 60;
     }
+  }
+
+  /** Day i of the coin-days arrays; days before i are done, and the price arrays cover day i. */
+  private stepCoinDays(i: number): void {
+    const { asset, seed } = this.profile;
+    const day = this.start + i;
+    const logP = this.logPrice[i]!;
+    const p = this.price[i]!;
+    const prev = i - 1;
     // Old coins move in bursts near tops (distribution) and on rare whale days.
     const momentum = i >= 180 ? logP - Math.log(this.price[i - 180]!) : 0;
     const spike = u01(seed ^ 0x12e15e35, day) < 0.012 ? 4 + 25 * u01(seed ^ 0x2f1b3c4d, day) : 1;

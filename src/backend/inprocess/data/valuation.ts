@@ -37,11 +37,19 @@ function calibrate(asset: string, state: ChainState): Calibration {
     lthMvrv: 0.7 + 1.6 * h(3),
     cvdd: price * (0.25 + 0.3 * h(4)),
   };
+  let cvdd: number | undefined;
   return {
     realized: target.realized / state.realized[i]!,
     sth: target.sth / state.sthCost[i]!,
     lth: price / target.lthMvrv / state.lthCost[i]!,
-    cvdd: Math.min(target.cvdd / state.cvddRaw[i]!, floorScale(state, i)),
+    // Coin-days are simulated only when a metric reads them (CVDD, CDD), not for every valuation.
+    get cvdd() {
+      if (cvdd === undefined) {
+        state.ensureCoinDays();
+        cvdd = Math.min(target.cvdd / state.cvddRaw[i]!, floorScale(state, i));
+      }
+      return cvdd;
+    },
   };
 }
 
@@ -159,11 +167,13 @@ export function lthRealizedCap(asset: string, day: number): number {
 /** CVDD: monotone by construction (running max of the cumulative value-days destroyed per day of age). */
 export function cvdd(asset: string, day: number): number {
   const { state, i, c } = at(asset, day);
+  state.ensureCoinDays();
   return state.cvddRaw[i]! * c.cvdd;
 }
 
 export function coinDaysDestroyed(asset: string, day: number): number {
   const { state, i } = at(asset, day);
+  state.ensureCoinDays();
   return state.cdd[i]!;
 }
 

@@ -2,7 +2,6 @@
 // file; inline (SQLite's auto-checkpoint, every ~250 charges) that stalled requests for milliseconds,
 // tens of them on a busy disk. A worker thread with its own connection checkpoints instead; the
 // request path then only appends to the WAL. PASSIVE checkpoints never block writers.
-import { Worker } from "node:worker_threads";
 import { driverModule } from "./sqlite-driver.js";
 
 const INTERVAL_MS = 250;
@@ -39,6 +38,8 @@ export interface Checkpointer {
 }
 
 export function startCheckpointer(path: string): Checkpointer {
+  // Fetched only by servers that checkpoint this way: node:worker_threads is not loaded by Node at start.
+  const { Worker } = process.getBuiltinModule("node:worker_threads");
   const driver = driverModule();
   // No inherited flags: the source is CommonJS even in a process started with --input-type=module.
   const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { path, driver, intervalMs: INTERVAL_MS } });

@@ -1,5 +1,7 @@
-// Opens the configured metering store. Each engine is loaded only when asked for: a stdio start
-// with the embedded store never loads the PostgreSQL driver, and the HTTP backend loads neither.
+// Opens the configured metering store. The PostgreSQL engine is loaded only when asked for: a start
+// with the embedded store never loads its driver. The embedded one is part of the in-process
+// service (SQLite itself is opened only by open), and the HTTP backend loads neither.
+import { SqliteStore } from "./sqlite-store.js";
 import type { StoreSpec } from "./store-url.js";
 import type { MeteringStore } from "./store.js";
 
@@ -14,10 +16,7 @@ export interface OpenStoreOptions {
 }
 
 export async function openStore(spec: StoreSpec, options: OpenStoreOptions = {}): Promise<MeteringStore> {
-  if (spec.kind === "sqlite") {
-    const { SqliteStore } = await import("./sqlite-store.js");
-    return SqliteStore.open(spec.path, options);
-  }
+  if (spec.kind === "sqlite") return SqliteStore.open(spec.path, options);
   const { PostgresStore } = await import("./postgres-store.js");
   return PostgresStore.open(spec, { ...(options.legacyDir !== undefined && { legacyDir: options.legacyDir }) });
 }

@@ -1,7 +1,6 @@
 // Usage recorded by earlier versions (usage.json plus per-process journals in the state
 // directory), read once into the metering store at its first start and then set aside, so it is
 // counted exactly once and never refunded.
-import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { StoreConfigError } from "./store.js";
@@ -45,7 +44,8 @@ export function readLegacyUsage(stateDir: string): LegacyUsage | undefined {
   const journals = names.filter((n) => JOURNAL_RE.test(n)).sort();
   const files = [...(names.includes(USAGE_FILE) ? [USAGE_FILE] : []), ...journals];
   if (files.length === 0) return undefined;
-  const digest = createHash("sha256");
+  // Only a state directory with such files loads node:crypto (not loaded by Node at start).
+  const digest = process.getBuiltinModule("node:crypto").createHash("sha256");
   const spent = new Map<string, number>();
   const add = (id: string, n: number) => spent.set(id, (spent.get(id) ?? 0) + n);
   let folded: Record<string, number> = {};

@@ -146,9 +146,25 @@ function openBuiltin(mod: NodeSqlite, path: string, options: OpenOptions): SqlDa
   };
 }
 
+/**
+ * better-sqlite3's compiled addon, named to its constructor: left to itself it finds the addon
+ * with the `bindings` package, which walks a stack trace and tries a dozen paths (a few ms of
+ * every start). Its install always builds or downloads it to build/Release; anywhere else (a
+ * custom build), undefined lets better-sqlite3 search as usual.
+ */
+function betterAddon(require: NodeJS.Require): string | undefined {
+  try {
+    return require.resolve("better-sqlite3/build/Release/better_sqlite3.node");
+  } catch {
+    return undefined;
+  }
+}
+
 function openBetter(path: string, options: OpenOptions): SqlDatabase {
-  const Database = createRequire(import.meta.url)("better-sqlite3") as BetterSqlite;
-  const db = new Database(path, { timeout: options.busyTimeoutMs, readonly: options.readOnly ?? false });
+  const require = createRequire(import.meta.url);
+  const Database = require("better-sqlite3") as BetterSqlite;
+  const nativeBinding = betterAddon(require);
+  const db = new Database(path, { timeout: options.busyTimeoutMs, readonly: options.readOnly ?? false, ...(nativeBinding && { nativeBinding }) });
   return {
     driver: "better-sqlite3",
     get open() { return db.open; },
