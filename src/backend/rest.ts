@@ -81,7 +81,7 @@ export function restHandler(service: InProcessService, bindHost?: string): (req:
     if (bindHost !== undefined && !(hostAllowed(req.headers.host, bindHost) && originAllowed(req.headers.origin, bindHost))) {
       req.resume();
       const which = hostAllowed(req.headers.host, bindHost) ? "Origin" : "Host";
-      send(res, 403, {}, { error: { status: 403, code: "forbidden", message: `The ${which} header names a host this server does not answer to; call it by the address it listens on (${bindHost}).` } });
+      sendError(res, new ServiceError(403, "forbidden", `The ${which} header names a host this server does not answer to; call it by the address it listens on (${bindHost}).`));
       return;
     }
     const declared = Number(req.headers["content-length"] ?? 0);
