@@ -75,14 +75,17 @@ export class SqliteStore implements MeteringStore {
     this.db = db;
     this.stmt = {
       meter: db.prepare<MeterRow>("SELECT spent, requests, seq, last_ms, first_seq FROM meter WHERE key_id = ?"),
-      at: db.prepare<{ t_ms: number }>("SELECT t_ms FROM rate_log WHERE key_id = ? AND seq = ?"),
+      // The meter row with the time of the request R places back (R = the limit given), in one statement.
+      charging: db.prepare<MeterRow & { oldest: number | null }>(`SELECT m.spent, m.requests, m.seq, m.last_ms, m.first_seq, r.t_ms AS oldest
+        FROM meter m LEFT JOIN rate_log r ON r.key_id = m.key_id AND r.seq = m.seq - ? WHERE m.key_id = ?`),
       // The first row from a position on that is still inside the window (times grow with seq).
       first: db.prepare<LogRow>("SELECT seq, t_ms FROM rate_log WHERE key_id = ? AND seq >= ? AND t_ms > ? ORDER BY seq LIMIT 1"),
       log: db.prepare("INSERT INTO rate_log (key_id, seq, id, t_ms) VALUES (?, ?, ?, ?)"),
       // Rows before the window's first: out of the window for good.
       trim: db.prepare("DELETE FROM rate_log WHERE key_id = ? AND seq < ?"),
-      debit: db.prepare(`INSERT INTO meter (key_id, spent, requests, seq, last_ms, first_seq) VALUES (?, ?, ?, ?, ?, ?)
-        ON CONFLICT (key_id) DO UPDATE SET spent = spent + excluded.spent, requests = excluded.requests, seq = excluded.seq, last_ms = excluded.last_ms, first_seq = excluded.first_seq`),
+      // The row was read in the same transaction: one statement sets it whole, no upsert needed.
+      debit: db.prepare("UPDATE meter SET spent = ?, requests = ?, seq = ?, last_ms = ?, first_seq = ? WHERE key_id = ?"),
+      open: db.prepare("INSERT INTO meter (spent, requests, seq, last_ms, first_seq, key_id) VALUES (?, ?, ?, ?, ?, ?)"),
       // The position of a charge still in the log: at or below its number, found from the newest down.
       position: db.prepare<{ seq: number }>("SELECT seq FROM rate_log WHERE key_id = ? AND seq <= ? AND id = ? ORDER BY seq DESC LIMIT 1"),
       unlog: db.prepare("DELETE FROM rate_log WHERE key_id = ? AND seq = ?"),
@@ -209,18 +212,18 @@ export class SqliteStore implements MeteringStore {
   }
 
   private chargeIn(key: MeterKey, cost: number, nowMs: number): ChargeOutcome {
-    const row = this.stmt.meter.get(key.id);
+    const limit = key.rateLimit.requests;
+    const row = this.stmt.charging.get(limit, key.id);
     const seq = row?.seq ?? 0;
     const now = Math.max(nowMs, row?.last_ms ?? 0);
-    const limit = key.rateLimit.requests;
     const windowMs = key.rateLimit.windowSeconds * 1000;
     const spent = row?.spent ?? 0;
     const left = Math.max(0, key.credits - spent);
     // The request R places back: while it is inside the window, the window is full. A row no
     // longer kept was out of the window when it was trimmed.
-    const oldest = seq >= limit ? this.stmt.at.get(key.id, seq - limit) : undefined;
-    if (oldest && oldest.t_ms > now - windowMs) {
-      const retryAfterS = ceilSeconds(oldest.t_ms + windowMs - now);
+    const oldest = row?.oldest ?? null;
+    if (oldest !== null && oldest > now - windowMs) {
+      const retryAfterS = ceilSeconds(oldest + windowMs - now);
       return { ok: false, reason: "rate_limited", retryAfterS, creditsRemaining: left, rate: this.rate(key, row, now) };
     }
     if (left < cost) return { ok: false, reason: "credits_exhausted", creditsRemaining: left, rate: this.rate(key, row, now) };
@@ -228,7 +231,7 @@ export class SqliteStore implements MeteringStore {
     this.stmt.log.run(key.id, seq, request, now);
     // The row just logged is inside the window: a first is always found.
     const first = this.stmt.first.get(key.id, Math.max(row?.first_seq ?? 0, seq + 1 - limit), now - windowMs)!;
-    this.stmt.debit.run(key.id, cost, request + 1, seq + 1, now, first.seq);
+    (row ? this.stmt.debit : this.stmt.open).run(spent + cost, request + 1, seq + 1, now, first.seq, key.id);
     if ((request + 1) % TRIM_EVERY === 0) this.stmt.trim.run(key.id, first.seq);
     const rate = { remaining: Math.max(0, limit - (seq + 1 - first.seq)), resetS: ceilSeconds(first.t_ms + windowMs - now) };
     return { ok: true, request, creditsRemaining: left - cost, rate };
