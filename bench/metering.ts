@@ -21,7 +21,7 @@ class Unmetered implements MeteringStore {
   readonly kind = "sqlite" as const;
   readonly location = "none";
   async charge(): Promise<ChargeOutcome> {
-    return { ok: true, creditsRemaining: 1e12, rate: { remaining: 100_000, resetS: 1 } };
+    return { ok: true, request: 0, creditsRemaining: 1e12, rate: { remaining: 100_000, resetS: 1 } };
   }
   async refund(): Promise<void> {}
   async status() {

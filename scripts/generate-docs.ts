@@ -48,7 +48,11 @@ export function buildManifest(pkg: PackageJson, tools: readonly ToolLike[]): Rec
       mcp_config: {
         command: "node",
         args: ["${__dirname}/dist/cli.js"],
-        env: { CRYPTO_METRICS_API_KEY: "${user_config.api_key}", CRYPTO_METRICS_BASE_URL: "${user_config.base_url}" },
+        env: {
+          CRYPTO_METRICS_API_KEY: "${user_config.api_key}",
+          CRYPTO_METRICS_BASE_URL: "${user_config.base_url}",
+          CRYPTO_METRICS_STORE: "${user_config.store}",
+        },
       },
     },
     tools: manifestTools(tools),
@@ -66,6 +70,17 @@ export function buildManifest(pkg: PackageJson, tools: readonly ToolLike[]): Rec
         type: "string",
         title: "Service base URL",
         description: "Address of the real service, e.g. https://api.example.com. Leave empty for the built-in deterministic service.",
+        required: false,
+        default: "",
+      },
+      // Secret because a postgres:// URL may carry the database password; a sqlite: path loses nothing by it.
+      store: {
+        type: "string",
+        title: "Metering store",
+        description:
+          "Where the built-in service keeps credits and rate windows: a postgres://USER:PASSWORD@HOST/DATABASE URL shared by several servers, " +
+          "or sqlite:/path/to/file.sqlite. Leave empty for the embedded file in the state directory.",
+        sensitive: true,
         required: false,
         default: "",
       },

@@ -53,6 +53,8 @@ export function addLogSink(sink: LogSink): () => void {
 }
 
 function emit(level: EmittedLevel, message: string, fields?: LogFields): void {
+  // A line nobody reads is not formatted (the REST face logs every request at debug).
+  if (sinks.size === 0 && RANK[level] > RANK[current]) return;
   const line = `${message}${format(fields)}`;
   for (const sink of sinks) sink(level, line);
   if (RANK[level] > RANK[current]) return;

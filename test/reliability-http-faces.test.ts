@@ -4,6 +4,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sha256 } from "../src/backend/inprocess/keys.js";
 import { startRestServer, type RestServer } from "../src/backend/rest.js";
 import { loadConfig } from "../src/config.js";
 import { startHttpServer, type RunningHttpServer } from "../src/transports/http.js";
@@ -108,6 +109,22 @@ describe("http: Host and Origin (DNS rebinding)", () => {
       const res = await raw(http.url, { method: "POST", path: "/mcp", headers: { ...MCP_HEADERS, ...headers }, body: INIT });
       expect(res.status, JSON.stringify(headers)).toBe(200);
     }
+  });
+});
+
+describe("api: Host and Origin", () => {
+  it("403 forbidden in the service's error body for a foreign Host or Origin, before the key is looked at; nothing charged", async () => {
+    const path = "/btc/lifespan/Lth_mvrv?startDate=2025-01-01&endDate=2025-01-02";
+    const spent = await rig.store.spent(sha256("face-key").toString("hex"));
+    for (const headers of [{ host: "attacker.example" }, { origin: "https://evil.example" }] as Record<string, string>[]) {
+      const res = await raw(rest.url, { path, headers: { "x-api-key": "face-key", ...headers } });
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+      const { error } = JSON.parse(res.body) as { error: Record<string, unknown> };
+      expect(error).toMatchObject({ status: 403, code: "forbidden" });
+      expect(error["message"]).toMatch(Object.keys(headers)[0] === "host" ? /^The Host header .* \(127\.0\.0\.1\)\.$/ : /^The Origin header/);
+    }
+    expect(await rig.store.spent(sha256("face-key").toString("hex"))).toBe(spent);
+    expect((await raw(rest.url, { path, headers: { "x-api-key": "face-key" } })).status).toBe(200);
   });
 });
 

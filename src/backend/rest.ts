@@ -62,6 +62,19 @@ function splitTarget(target: string): { path: string; query: string } {
  * loopback): a page on another site cannot reach a local server through DNS rebinding.
  */
 export function restHandler(service: InProcessService, bindHost?: string): (req: IncomingMessage, res: ServerResponse) => void {
+  // Clients send the same few Host and Origin values: each is judged once (parsing one costs a URL).
+  const verdicts = new Map<string, "Host" | "Origin" | null>();
+  const refusal = (host: string | undefined, origin: string | undefined): "Host" | "Origin" | null => {
+    // Neither header can hold a NUL or a newline: absent and present values never share an id.
+    const id = `${host ?? "\0"}\n${origin ?? "\0"}`;
+    let verdict = verdicts.get(id);
+    if (verdict === undefined) {
+      verdict = !hostAllowed(host, bindHost!) ? "Host" : !originAllowed(origin, bindHost!) ? "Origin" : null;
+      if (verdicts.size >= 256) verdicts.clear();
+      verdicts.set(id, verdict);
+    }
+    return verdict;
+  };
   const fail = (res: ServerResponse, err: unknown): void => {
     log.error("REST face failed to answer", { error: (err as Error)?.message });
     if (!res.headersSent) sendError(res, new ServiceError(500, "internal", "The service failed unexpectedly; retry."));
@@ -78,10 +91,10 @@ export function restHandler(service: InProcessService, bindHost?: string): (req:
   };
 
   return (req, res) => {
-    if (bindHost !== undefined && !(hostAllowed(req.headers.host, bindHost) && originAllowed(req.headers.origin, bindHost))) {
+    const which = bindHost === undefined ? null : refusal(req.headers.host, req.headers.origin);
+    if (which) {
       req.resume();
-      const which = hostAllowed(req.headers.host, bindHost) ? "Origin" : "Host";
-      send(res, 403, {}, { error: { status: 403, code: "forbidden", message: `The ${which} header names a host this server does not answer to; call it by the address it listens on (${bindHost}).` } });
+      sendError(res, new ServiceError(403, "forbidden", `The ${which} header names a host this server does not answer to; call it by the address it listens on (${bindHost}).`));
       return;
     }
     const declared = Number(req.headers["content-length"] ?? 0);

@@ -116,7 +116,11 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-/** Error codes of the service (DESIGN §4) plus those of talking to an upstream. */
+/**
+ * Error codes of the service (DESIGN §4: one code per status and situation), the REST face's own
+ * refusals before a request reaches the service (a body over the limit, a Host or Origin it does not
+ * answer to), and those of talking to an upstream or the metering store.
+ */
 export type ErrorCode =
   | "unauthorized"
   | "conflicting_credentials"
@@ -129,6 +133,8 @@ export type ErrorCode =
   | "credits_exhausted"
   | "range_too_large"
   | "payload_too_large"
+  /** 403 of the REST face for a Host (or Origin) naming another host; §4's 403 for a key is metric_not_allowed. */
+  | "forbidden"
   | "upstream_unavailable"
   | "upstream_timeout"
   | "upstream_invalid_response"

@@ -46,7 +46,9 @@ const EXIT_OF: Record<ErrorCode | ToolErrorCode | UsageError["code"] | "config",
   upstream_invalid_response: EXIT.unavailable,
   // The metering store (a disk or a database of ours) cannot record a charge: wait and retry, as for an outage.
   store_unavailable: EXIT.unavailable,
+  // Refusals of the REST face's HTTP layer, which no tool call meets.
   method_not_allowed: EXIT.other,
+  forbidden: EXIT.other,
   internal: EXIT.other,
 };
 

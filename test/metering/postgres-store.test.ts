@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { sha256 } from "../../src/backend/inprocess/keys.js";
 import { parseStoreSetting, StoreConfigError, StoreUnavailableError, type StoreSpec } from "../../src/backend/inprocess/metering/index.js";
-import { PG_SCHEMA_VERSION } from "../../src/backend/inprocess/metering/postgres-sql.js";
+import { migration, PG_SCHEMA_VERSION } from "../../src/backend/inprocess/metering/postgres-sql.js";
 import { PostgresStore } from "../../src/backend/inprocess/metering/postgres-store.js";
 import { tempDir } from "../helpers/service.js";
 import { dropSchema, PG_AVAILABLE, PG_URL, sql, storeUrl, testSchema } from "../helpers/postgres.js";
@@ -35,7 +35,28 @@ describe.skipIf(!PG_AVAILABLE)("PostgresStore on its own", () => {
     const stores = await Promise.all(Array.from({ length: 4 }, () => PostgresStore.open(s)));
     await Promise.all(stores.map((x) => x.close()));
     const { rows } = await sql(`SELECT version FROM "${s.schema}".schema_version ORDER BY version`);
-    expect(rows.map((r) => r.version)).toEqual([PG_SCHEMA_VERSION]);
+    expect(rows.map((r) => r.version)).toEqual(Array.from({ length: PG_SCHEMA_VERSION }, (_, i) => i + 1));
+  });
+
+  it("brings a version 1 schema forward with its balances and windows, and refunds its requests too", async () => {
+    const s = spec();
+    const q = `"${s.schema}"`;
+    const v1 = { id: sha256("pg-v1").toString("hex") };
+    await sql(`CREATE SCHEMA ${q}; CREATE TABLE ${q}.schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());`);
+    await sql(migration(1, q));
+    await sql(`INSERT INTO ${q}.schema_version (version) VALUES (1);
+      INSERT INTO ${q}.meter VALUES ('${v1.id}', 6, 2, 2, 1700000001000);
+      INSERT INTO ${q}.rate_log VALUES ('${v1.id}', 0, 1700000000000), ('${v1.id}', 1, 1700000001000);`);
+    const store = await PostgresStore.open(s);
+    try {
+      const key = { ...v1, credits: 10, rateLimit: { requests: 2, windowSeconds: 30 } };
+      expect(await store.charge(key, 1, 1700000002000)).toMatchObject({ ok: false, reason: "rate_limited", retryAfterS: 28, creditsRemaining: 4, rate: { remaining: 0 } });
+      // The second request of version 1 (number 1) is refunded: its place frees, the first's does not.
+      await store.refund(key, 1, 3);
+      expect(await store.charge(key, 1, 1700000003000)).toMatchObject({ ok: true, request: 2, creditsRemaining: 6, rate: { remaining: 0, resetS: 27 } });
+    } finally {
+      await store.close();
+    }
   });
 
   it("refuses a schema from a newer version, naming the setting and the fix", async () => {
@@ -44,7 +65,7 @@ describe.skipIf(!PG_AVAILABLE)("PostgresStore on its own", () => {
     await sql(`INSERT INTO "${s.schema}".schema_version (version) VALUES ($1)`, [PG_SCHEMA_VERSION + 1]);
     const err = await PostgresStore.open(s).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreConfigError);
-    expect((err as Error).message).toMatch(/schema version 2, newer than this release understands \(1\); upgrade every crypto-metrics-mcp that shares it, or point --store \(CRYPTO_METRICS_STORE\)/);
+    expect((err as Error).message).toContain(`schema version ${PG_SCHEMA_VERSION + 1}, newer than this release understands (${PG_SCHEMA_VERSION}); upgrade every crypto-metrics-mcp that shares it, or point --store (CRYPTO_METRICS_STORE)`);
   });
 
   it("fails to start on an unreachable server, naming the setting, without the password", async () => {

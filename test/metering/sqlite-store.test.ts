@@ -36,7 +36,38 @@ describe("SqliteStore on its own", () => {
     db.exec(`PRAGMA user_version = ${SQLITE_SCHEMA_VERSION + 1}`);
     db.close();
     expect(() => SqliteStore.open(path)).toThrow(StoreConfigError);
-    expect(() => SqliteStore.open(path)).toThrow(/schema version 2, newer than this release understands \(1\); upgrade crypto-metrics-mcp, or point --store/);
+    expect(() => SqliteStore.open(path)).toThrow(`schema version ${SQLITE_SCHEMA_VERSION + 1}, newer than this release understands (${SQLITE_SCHEMA_VERSION}); upgrade crypto-metrics-mcp, or point --store`);
+  });
+
+  it("brings a version 1 file forward with its balances and windows, and refunds its requests too", async () => {
+    const path = join(tempDir("cm-sqlite-"), "metering.sqlite");
+    const db = openSqlite(path, { busyTimeoutMs: 1000 });
+    // Version 1 as it was written: the log numbered by position only, a time index, no window cursor.
+    db.exec(`PRAGMA journal_mode = WAL;
+      CREATE TABLE meter (key_id TEXT PRIMARY KEY, spent INTEGER NOT NULL DEFAULT 0, requests INTEGER NOT NULL DEFAULT 0, seq INTEGER NOT NULL DEFAULT 0, last_ms INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
+      CREATE TABLE rate_log (key_id TEXT NOT NULL, seq INTEGER NOT NULL, t_ms INTEGER NOT NULL, PRIMARY KEY (key_id, seq)) WITHOUT ROWID;
+      CREATE INDEX rate_log_time ON rate_log (key_id, t_ms, seq);
+      CREATE TABLE imports (source TEXT PRIMARY KEY, at_ms INTEGER NOT NULL, credits INTEGER NOT NULL) WITHOUT ROWID;
+      INSERT INTO meter VALUES ('${id("v1")}', 6, 2, 2, 1700000001000), ('${id("v1-imported")}', 40, 0, 0, 0);
+      INSERT INTO rate_log VALUES ('${id("v1")}', 0, 1700000000000), ('${id("v1")}', 1, 1700000001000);
+      PRAGMA user_version = 1;`);
+    db.close();
+    const key = { id: id("v1"), credits: 10, rateLimit: { requests: 2, windowSeconds: 30 } };
+    const store = SqliteStore.open(path);
+    try {
+      expect(await store.charge(key, 1, 1700000002000)).toMatchObject({ ok: false, reason: "rate_limited", retryAfterS: 28, creditsRemaining: 4, rate: { remaining: 0 } });
+      // The second request of version 1 (number 1) is refunded: its place frees, the first's does not.
+      await store.refund(key, 1, 3);
+      expect(await store.charge(key, 1, 1700000003000)).toMatchObject({ ok: true, request: 2, creditsRemaining: 6, rate: { remaining: 0, resetS: 27 } });
+      expect(await store.spent(id("v1-imported"))).toBe(40);
+      const charged = await store.charge({ ...key, id: id("v1-imported"), credits: 50 }, 1, 1700000003000);
+      expect(charged).toMatchObject({ ok: true, request: 0, creditsRemaining: 9 });
+    } finally {
+      await store.close();
+    }
+    const check = openSqlite(path, { busyTimeoutMs: 1000, readOnly: true });
+    expect(check.prepare<{ user_version: number }>("PRAGMA user_version").get()?.user_version).toBe(SQLITE_SCHEMA_VERSION);
+    check.close();
   });
 
   it("fails to open in a place it cannot create, with the setting to change", () => {

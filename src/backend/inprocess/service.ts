@@ -213,8 +213,8 @@ export class InProcessService {
         }
       }
     } catch (err) {
-      // Charged but not served: give the credits back before answering 500.
-      await this.store.refund(key, cost).catch((refundErr: unknown) =>
+      // Charged but not served: give the credits and the window's place back before answering 500.
+      await this.store.refund(key, outcome.request, cost).catch((refundErr: unknown) =>
         log.error("a charge for a failed request could not be refunded", { key: key.label, credits: cost, error: (refundErr as Error).message }));
       throw err;
     }

@@ -1,11 +1,16 @@
 // The PostgreSQL store's schema, one migration per version. The charge is a function so that a
 // charge is one statement and one round trip: its row lock on the key serializes charges of
 // that key across every connection of every process, and the rate log lives in the same rows.
-export const PG_SCHEMA_VERSION = 1;
+export const PG_SCHEMA_VERSION = 2;
 
 /** Statements of migration `version` (1-based) for schema `s` (already validated as an SQL name). */
 export function migration(version: number, s: string): string {
-  if (version !== 1) throw new Error(`no migration to version ${version}`);
+  if (version === 1) return v1(s);
+  if (version === 2) return v2(s);
+  throw new Error(`no migration to version ${version}`);
+}
+
+function v1(s: string): string {
   return `
 CREATE TABLE ${s}.meter (
   key_id text PRIMARY KEY,            -- SHA-256 of the key, hex
@@ -75,6 +80,73 @@ BEGIN
   v_now := greatest(coalesce(p_now_ms, floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint), m.last_ms);
   credits_remaining := greatest(0, p_credits - m.spent);
   SELECT q.rate_remaining, q.reset_s INTO rate_remaining, reset_s FROM ${s}.rate_status(p_key, m.seq, p_limit, p_window_ms, v_now) q;
+END $$;
+`;
+}
+
+// A refund frees its request's place in the window as well as its credits, in one call. Log rows
+// carry the number of their charge (meter.requests counts charges ever and numbers them; seq stays
+// the contiguous position among the requests still counted), which charge() now answers.
+function v2(s: string): string {
+  return `
+ALTER TABLE ${s}.rate_log ADD COLUMN id bigint;
+UPDATE ${s}.rate_log SET id = seq;
+ALTER TABLE ${s}.rate_log ALTER COLUMN id SET NOT NULL;
+UPDATE ${s}.meter SET requests = greatest(requests, seq);
+DROP FUNCTION ${s}.charge(text, bigint, bigint, integer, bigint, bigint);
+
+CREATE FUNCTION ${s}.charge(p_key text, p_credits bigint, p_cost bigint, p_limit integer, p_window_ms bigint, p_now_ms bigint,
+  OUT outcome text, OUT credits_remaining bigint, OUT retry_after_s integer, OUT rate_remaining integer, OUT reset_s integer, OUT request bigint)
+  LANGUAGE plpgsql AS $$
+DECLARE m record; v_now bigint; v_oldest bigint; v_seq bigint; v_left bigint;
+BEGIN
+  SELECT spent, requests, seq, last_ms INTO m FROM ${s}.meter WHERE key_id = p_key FOR UPDATE;
+  IF NOT FOUND THEN
+    INSERT INTO ${s}.meter (key_id) VALUES (p_key) ON CONFLICT (key_id) DO NOTHING;
+    SELECT spent, requests, seq, last_ms INTO m FROM ${s}.meter WHERE key_id = p_key FOR UPDATE;
+  END IF;
+  -- Without a clock from the caller, the database's: one clock for every machine.
+  v_now := greatest(coalesce(p_now_ms, floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint), m.last_ms);
+  v_left := greatest(0, p_credits - m.spent);
+  v_seq := m.seq;
+  -- A row no longer kept was out of the window when it was trimmed.
+  IF v_seq >= p_limit THEN
+    SELECT t_ms INTO v_oldest FROM ${s}.rate_log WHERE key_id = p_key AND seq = v_seq - p_limit;
+  END IF;
+  IF v_oldest IS NOT NULL AND v_oldest > v_now - p_window_ms THEN
+    outcome := 'rate_limited';
+    retry_after_s := greatest(1, ceil((v_oldest + p_window_ms - v_now) / 1000.0))::integer;
+  ELSIF v_left < p_cost THEN
+    outcome := 'credits_exhausted';
+  ELSE
+    INSERT INTO ${s}.rate_log (key_id, seq, id, t_ms) VALUES (p_key, v_seq, m.requests, v_now);
+    DELETE FROM ${s}.rate_log WHERE key_id = p_key AND seq <= v_seq - p_limit;
+    UPDATE ${s}.meter SET spent = spent + p_cost, requests = requests + 1, seq = v_seq + 1, last_ms = v_now WHERE key_id = p_key;
+    outcome := 'ok';
+    request := m.requests;
+    v_left := v_left - p_cost;
+    v_seq := v_seq + 1;
+  END IF;
+  credits_remaining := v_left;
+  SELECT q.rate_remaining, q.reset_s INTO rate_remaining, reset_s FROM ${s}.rate_status(p_key, v_seq, p_limit, p_window_ms, v_now) q;
+END $$;
+
+CREATE FUNCTION ${s}.refund(p_key text, p_request bigint, p_cost bigint) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE v_seq bigint; v_at bigint;
+BEGIN
+  SELECT seq INTO v_seq FROM ${s}.meter WHERE key_id = p_key FOR UPDATE;
+  IF NOT FOUND THEN RETURN; END IF;
+  -- At or below its number, found from the newest down; not found: trimmed, out of the window already.
+  SELECT r.seq INTO v_at FROM ${s}.rate_log r
+    WHERE r.key_id = p_key AND r.seq <= least(p_request, v_seq - 1) AND r.id = p_request ORDER BY r.seq DESC LIMIT 1;
+  IF v_at IS NOT NULL THEN
+    DELETE FROM ${s}.rate_log WHERE key_id = p_key AND seq = v_at;
+    -- The rows after it move down one, through negative positions: no two rows ever share one.
+    UPDATE ${s}.rate_log SET seq = -seq WHERE key_id = p_key AND seq > v_at;
+    UPDATE ${s}.rate_log SET seq = -seq - 1 WHERE key_id = p_key AND seq < 0;
+    UPDATE ${s}.meter SET seq = seq - 1 WHERE key_id = p_key;
+  END IF;
+  UPDATE ${s}.meter SET spent = greatest(0, spent - p_cost) WHERE key_id = p_key;
 END $$;
 `;
 }

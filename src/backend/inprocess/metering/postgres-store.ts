@@ -16,7 +16,7 @@ const STATEMENT_TIMEOUT_MS = 10_000;
 /** SQLSTATE classes that no retry will fix: the setting is wrong (auth, database, privileges). */
 const CONFIG_SQLSTATE = /^(28|3D|42501|3F)/;
 
-interface ChargeRow { outcome: "ok" | "rate_limited" | "credits_exhausted"; credits_remaining: string; retry_after_s: number | null; rate_remaining: number; reset_s: number }
+interface ChargeRow { outcome: "ok" | "rate_limited" | "credits_exhausted"; credits_remaining: string; retry_after_s: number | null; rate_remaining: number; reset_s: number; request: string | null }
 interface StatusRow { credits_remaining: string; rate_remaining: number; reset_s: number }
 
 function reason(err: unknown): string {
@@ -132,13 +132,13 @@ export class PostgresStore implements MeteringStore {
     const [row] = await this.run<ChargeRow>("cm_charge", `SELECT * FROM ${this.s}.charge($1, $2, $3, $4, $5, $6)`,
       [key.id, key.credits, cost, key.rateLimit.requests, key.rateLimit.windowSeconds * 1000, nowMs ?? null]);
     const status: MeterStatus = { creditsRemaining: Number(row!.credits_remaining), rate: { remaining: row!.rate_remaining, resetS: row!.reset_s } };
-    if (row!.outcome === "ok") return { ok: true, ...status };
+    if (row!.outcome === "ok") return { ok: true, request: Number(row!.request), ...status };
     if (row!.outcome === "rate_limited") return { ok: false, reason: "rate_limited", retryAfterS: row!.retry_after_s!, ...status };
     return { ok: false, reason: "credits_exhausted", ...status };
   }
 
-  async refund(key: MeterKey, cost: number): Promise<void> {
-    await this.run("cm_refund", `UPDATE ${this.s}.meter SET spent = greatest(0, spent - $1) WHERE key_id = $2`, [cost, key.id]);
+  async refund(key: MeterKey, request: number, cost: number): Promise<void> {
+    await this.run("cm_refund", `SELECT ${this.s}.refund($1, $2, $3)`, [key.id, request, cost]);
   }
 
   async status(key: MeterKey, nowMs?: number): Promise<MeterStatus> {

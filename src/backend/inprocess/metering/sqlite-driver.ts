@@ -105,16 +105,23 @@ export function sqliteCode(err: unknown): string | undefined {
   return undefined;
 }
 
-function transact<T>(db: { exec(sql: string): unknown }, mode: "immediate" | "deferred", fn: () => T): T {
-  db.exec(mode === "immediate" ? "BEGIN IMMEDIATE" : "BEGIN");
+/** BEGIN, COMMIT and ROLLBACK prepared once: parsing them again on every charge cost more than the charge's own statements. */
+interface Control { immediate: { run(): unknown }; deferred: { run(): unknown }; commit: { run(): unknown }; rollback: { run(): unknown } }
+
+function control(db: { prepare(sql: string): { run(): unknown } }): Control {
+  return { immediate: db.prepare("BEGIN IMMEDIATE"), deferred: db.prepare("BEGIN"), commit: db.prepare("COMMIT"), rollback: db.prepare("ROLLBACK") };
+}
+
+function transact<T>(c: Control, mode: "immediate" | "deferred", fn: () => T): T {
+  c[mode].run();
   try {
     const result = fn();
-    db.exec("COMMIT");
+    c.commit.run();
     return result;
   } catch (err) {
     // After a failed COMMIT (SQLITE_BUSY) the transaction is still open; after some I/O errors
     // SQLite has already rolled it back and ROLLBACK itself fails: either way nothing stays applied.
-    try { db.exec("ROLLBACK"); } catch { /* already rolled back */ }
+    try { c.rollback.run(); } catch { /* already rolled back */ }
     throw err;
   }
 }
@@ -129,6 +136,7 @@ function openBuiltin(mod: NodeSqlite, path: string, options: OpenOptions): SqlDa
     db.close();
     throw err;
   }
+  const tx = control(db);
   return {
     driver: "node:sqlite",
     get open() { return open; },
@@ -141,7 +149,7 @@ function openBuiltin(mod: NodeSqlite, path: string, options: OpenOptions): SqlDa
         all: (...p) => st.all(...p) as Row[],
       };
     },
-    transaction: (mode, fn) => transact(db, mode, fn),
+    transaction: (mode, fn) => transact(tx, mode, fn),
     close() { if (open) { open = false; db.close(); } },
   };
 }
@@ -165,6 +173,7 @@ function openBetter(path: string, options: OpenOptions): SqlDatabase {
   const Database = require("better-sqlite3") as BetterSqlite;
   const nativeBinding = betterAddon(require);
   const db = new Database(path, { timeout: options.busyTimeoutMs, readonly: options.readOnly ?? false, ...(nativeBinding && { nativeBinding }) });
+  const tx = control(db);
   return {
     driver: "better-sqlite3",
     get open() { return db.open; },
@@ -178,7 +187,7 @@ function openBetter(path: string, options: OpenOptions): SqlDatabase {
         all: (...p) => st.all(...p) as Row[],
       };
     },
-    transaction: (mode, fn) => transact(db, mode, fn),
+    transaction: (mode, fn) => transact(tx, mode, fn),
     close() { if (db.open) db.close(); },
   };
 }

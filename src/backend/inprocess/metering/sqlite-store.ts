@@ -8,11 +8,15 @@ import { openSqlite, sqliteCode, type SqlDatabase } from "./sqlite-driver.js";
 import { hasLegacyUsage, readLegacyUsage, retireLegacyUsage } from "./legacy-usage.js";
 import { ceilSeconds, StoreConfigError, StoreUnavailableError, type ChargeOutcome, type MeterKey, type MeteringStore, type MeterStatus } from "./store.js";
 
-export const SQLITE_SCHEMA_VERSION = 1;
+export const SQLITE_SCHEMA_VERSION = 2;
 /** How long a charge waits for another process's transaction before failing as store_unavailable. */
 const BUSY_TIMEOUT_MS = 5_000;
+/** Expired rate-log rows are deleted in bulk once every this many charges of a key, not one per charge. */
+const TRIM_EVERY = 64;
 
-const SCHEMA = `
+/** Statements that bring a file from `version - 1` to `version`. */
+const MIGRATIONS: Record<number, string> = {
+  1: `
 CREATE TABLE meter (
   key_id TEXT PRIMARY KEY,           -- SHA-256 of the key, hex
   spent INTEGER NOT NULL DEFAULT 0,  -- credits debited, ever
@@ -24,12 +28,25 @@ CREATE TABLE meter (
 CREATE TABLE rate_log (key_id TEXT NOT NULL, seq INTEGER NOT NULL, t_ms INTEGER NOT NULL, PRIMARY KEY (key_id, seq)) WITHOUT ROWID;
 CREATE INDEX rate_log_time ON rate_log (key_id, t_ms, seq);
 CREATE TABLE imports (source TEXT PRIMARY KEY, at_ms INTEGER NOT NULL, credits INTEGER NOT NULL) WITHOUT ROWID;
-`;
+`,
+  // A refund frees its request's place in the window: log rows carry the number of their charge
+  // (meter.requests counts charges ever and numbers them; seq stays the contiguous position among
+  // the requests still counted). Times grow with seq (a key's clock never runs backwards), so the
+  // first request inside the window is found from meter.first_seq along the primary key instead
+  // of through a time index that every charge had to update twice.
+  2: `
+ALTER TABLE rate_log ADD COLUMN id INTEGER NOT NULL DEFAULT -1;
+UPDATE rate_log SET id = seq;
+UPDATE meter SET requests = max(requests, seq);
+ALTER TABLE meter ADD COLUMN first_seq INTEGER NOT NULL DEFAULT 0;
+DROP INDEX rate_log_time;
+`,
+};
 
 const SLEEP = new Int32Array(new SharedArrayBuffer(4));
 const isBusy = (code: string | undefined) => code === "SQLITE_BUSY" || code === "SQLITE_LOCKED";
 
-interface MeterRow { spent: number; seq: number; last_ms: number }
+interface MeterRow { spent: number; requests: number; seq: number; last_ms: number; first_seq: number }
 interface Pending { key: MeterKey; cost: number; nowMs: number; resolve(outcome: ChargeOutcome): void; reject(err: Error): void }
 interface LogRow { seq: number; t_ms: number }
 
@@ -57,13 +74,25 @@ export class SqliteStore implements MeteringStore {
     this.location = `sqlite:${path}`;
     this.db = db;
     this.stmt = {
-      meter: db.prepare<MeterRow>("SELECT spent, seq, last_ms FROM meter WHERE key_id = ?"),
-      at: db.prepare<{ t_ms: number }>("SELECT t_ms FROM rate_log WHERE key_id = ? AND seq = ?"),
-      first: db.prepare<LogRow>("SELECT seq, t_ms FROM rate_log WHERE key_id = ? AND t_ms > ? ORDER BY t_ms, seq LIMIT 1"),
-      log: db.prepare("INSERT INTO rate_log (key_id, seq, t_ms) VALUES (?, ?, ?)"),
-      trim: db.prepare("DELETE FROM rate_log WHERE key_id = ? AND seq <= ?"),
-      debit: db.prepare(`INSERT INTO meter (key_id, spent, requests, seq, last_ms) VALUES (?, ?, 1, ?, ?)
-        ON CONFLICT (key_id) DO UPDATE SET spent = spent + excluded.spent, requests = requests + 1, seq = excluded.seq, last_ms = excluded.last_ms`),
+      meter: db.prepare<MeterRow>("SELECT spent, requests, seq, last_ms, first_seq FROM meter WHERE key_id = ?"),
+      // The meter row with the time of the request R places back (R = the limit given), in one statement.
+      charging: db.prepare<MeterRow & { oldest: number | null }>(`SELECT m.spent, m.requests, m.seq, m.last_ms, m.first_seq, r.t_ms AS oldest
+        FROM meter m LEFT JOIN rate_log r ON r.key_id = m.key_id AND r.seq = m.seq - ? WHERE m.key_id = ?`),
+      // The first row from a position on that is still inside the window (times grow with seq).
+      first: db.prepare<LogRow>("SELECT seq, t_ms FROM rate_log WHERE key_id = ? AND seq >= ? AND t_ms > ? ORDER BY seq LIMIT 1"),
+      log: db.prepare("INSERT INTO rate_log (key_id, seq, id, t_ms) VALUES (?, ?, ?, ?)"),
+      // Rows before the window's first: out of the window for good.
+      trim: db.prepare("DELETE FROM rate_log WHERE key_id = ? AND seq < ?"),
+      // The row was read in the same transaction: one statement sets it whole, no upsert needed.
+      debit: db.prepare("UPDATE meter SET spent = ?, requests = ?, seq = ?, last_ms = ?, first_seq = ? WHERE key_id = ?"),
+      open: db.prepare("INSERT INTO meter (spent, requests, seq, last_ms, first_seq, key_id) VALUES (?, ?, ?, ?, ?, ?)"),
+      // The position of a charge still in the log: at or below its number, found from the newest down.
+      position: db.prepare<{ seq: number }>("SELECT seq FROM rate_log WHERE key_id = ? AND seq <= ? AND id = ? ORDER BY seq DESC LIMIT 1"),
+      unlog: db.prepare("DELETE FROM rate_log WHERE key_id = ? AND seq = ?"),
+      // The rows after a freed position move down one, through negative positions: no two rows ever share one.
+      negate: db.prepare("UPDATE rate_log SET seq = -seq WHERE key_id = ? AND seq > ?"),
+      restore: db.prepare("UPDATE rate_log SET seq = -seq - 1 WHERE key_id = ? AND seq < 0"),
+      unseq: db.prepare("UPDATE meter SET seq = seq - 1, first_seq = CASE WHEN first_seq > ? THEN first_seq - 1 ELSE first_seq END WHERE key_id = ?"),
       refund: db.prepare("UPDATE meter SET spent = max(0, spent - ?) WHERE key_id = ?"),
       add: db.prepare("INSERT INTO meter (key_id, spent) VALUES (?, ?) ON CONFLICT (key_id) DO UPDATE SET spent = spent + excluded.spent"),
     };
@@ -78,7 +107,23 @@ export class SqliteStore implements MeteringStore {
     return this.db.transaction("deferred", () => {
       const row = this.stmt.meter.get(key.id);
       const now = Math.max(nowMs, row?.last_ms ?? 0);
-      return { creditsRemaining: Math.max(0, key.credits - (row?.spent ?? 0)), rate: this.rate(key, row?.seq ?? 0, now) };
+      return { creditsRemaining: Math.max(0, key.credits - (row?.spent ?? 0)), rate: this.rate(key, row, now) };
+    });
+  }
+
+  private refundTx(key: MeterKey, request: number, cost: number): void {
+    this.db.transaction("immediate", () => {
+      const row = this.stmt.meter.get(key.id);
+      if (!row) return;
+      // Not found: trimmed, so out of the window already (times only grow), and nothing to free.
+      const at = this.stmt.position.get(key.id, Math.min(request, row.seq - 1), request);
+      if (at) {
+        this.stmt.unlog.run(key.id, at.seq);
+        this.stmt.negate.run(key.id, at.seq);
+        this.stmt.restore.run(key.id);
+        this.stmt.unseq.run(at.seq, key.id);
+      }
+      this.stmt.refund.run(cost, key.id);
     });
   }
 
@@ -139,8 +184,7 @@ export class SqliteStore implements MeteringStore {
       if (version > SQLITE_SCHEMA_VERSION) {
         throw new StoreConfigError(`the metering store ${path} has schema version ${version}, newer than this release understands (${SQLITE_SCHEMA_VERSION}); upgrade crypto-metrics-mcp, or point --store (CRYPTO_METRICS_STORE) at another file`);
       }
-      if (version === SQLITE_SCHEMA_VERSION) return;
-      db.exec(SCHEMA);
+      for (let v = version + 1; v <= SQLITE_SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
       db.exec(`PRAGMA user_version = ${SQLITE_SCHEMA_VERSION}`);
     });
   }
@@ -168,31 +212,38 @@ export class SqliteStore implements MeteringStore {
   }
 
   private chargeIn(key: MeterKey, cost: number, nowMs: number): ChargeOutcome {
-    const row = this.stmt.meter.get(key.id);
+    const limit = key.rateLimit.requests;
+    const row = this.stmt.charging.get(limit, key.id);
     const seq = row?.seq ?? 0;
     const now = Math.max(nowMs, row?.last_ms ?? 0);
-    const limit = key.rateLimit.requests;
     const windowMs = key.rateLimit.windowSeconds * 1000;
     const spent = row?.spent ?? 0;
     const left = Math.max(0, key.credits - spent);
-    // The request R places back: while it is inside the window, the window is full.
-    const oldest = seq >= limit ? this.stmt.at.get(key.id, seq - limit) : undefined;
-    if (oldest && oldest.t_ms > now - windowMs) {
-      const retryAfterS = ceilSeconds(oldest.t_ms + windowMs - now);
-      return { ok: false, reason: "rate_limited", retryAfterS, creditsRemaining: left, rate: this.rate(key, seq, now) };
+    // The request R places back: while it is inside the window, the window is full. A row no
+    // longer kept was out of the window when it was trimmed.
+    const oldest = row?.oldest ?? null;
+    if (oldest !== null && oldest > now - windowMs) {
+      const retryAfterS = ceilSeconds(oldest + windowMs - now);
+      return { ok: false, reason: "rate_limited", retryAfterS, creditsRemaining: left, rate: this.rate(key, row, now) };
     }
-    if (left < cost) return { ok: false, reason: "credits_exhausted", creditsRemaining: left, rate: this.rate(key, seq, now) };
-    this.stmt.log.run(key.id, seq, now);
-    this.stmt.trim.run(key.id, seq - limit);
-    this.stmt.debit.run(key.id, cost, seq + 1, now);
-    return { ok: true, creditsRemaining: left - cost, rate: this.rate(key, seq + 1, now) };
+    if (left < cost) return { ok: false, reason: "credits_exhausted", creditsRemaining: left, rate: this.rate(key, row, now) };
+    const request = row?.requests ?? 0;
+    this.stmt.log.run(key.id, seq, request, now);
+    // The row just logged is inside the window: a first is always found.
+    const first = this.stmt.first.get(key.id, Math.max(row?.first_seq ?? 0, seq + 1 - limit), now - windowMs)!;
+    (row ? this.stmt.debit : this.stmt.open).run(spent + cost, request + 1, seq + 1, now, first.seq, key.id);
+    if ((request + 1) % TRIM_EVERY === 0) this.stmt.trim.run(key.id, first.seq);
+    const rate = { remaining: Math.max(0, limit - (seq + 1 - first.seq)), resetS: ceilSeconds(first.t_ms + windowMs - now) };
+    return { ok: true, request, creditsRemaining: left - cost, rate };
   }
 
-  private rate(key: MeterKey, seq: number, now: number): MeterStatus["rate"] {
+  private rate(key: MeterKey, row: MeterRow | undefined, now: number): MeterStatus["rate"] {
+    const limit = key.rateLimit.requests;
     const windowMs = key.rateLimit.windowSeconds * 1000;
-    const first = this.stmt.first.get(key.id, now - windowMs);
-    if (!first) return { remaining: key.rateLimit.requests, resetS: 0 };
-    return { remaining: Math.max(0, key.rateLimit.requests - (seq - first.seq)), resetS: ceilSeconds(first.t_ms + windowMs - now) };
+    const seq = row?.seq ?? 0;
+    const first = row && this.stmt.first.get(key.id, Math.max(row.first_seq, seq - limit), now - windowMs);
+    if (!first) return { remaining: limit, resetS: 0 };
+    return { remaining: Math.max(0, limit - (seq - first.seq)), resetS: ceilSeconds(first.t_ms + windowMs - now) };
   }
 
   /**
@@ -222,9 +273,9 @@ export class SqliteStore implements MeteringStore {
     batch.forEach((p, i) => p.resolve(outcomes[i]!));
   }
 
-  async refund(key: MeterKey, cost: number): Promise<void> {
+  async refund(key: MeterKey, request: number, cost: number): Promise<void> {
     try {
-      this.stmt.refund.run(cost, key.id);
+      this.refundTx(key, request, cost);
     } catch (err) {
       throw unavailable(err, this.path);
     }

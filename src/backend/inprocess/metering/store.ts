@@ -23,7 +23,8 @@ export interface MeterStatus {
 }
 
 export type ChargeOutcome =
-  | ({ ok: true } & MeterStatus)
+  /** `request` numbers the accepted charge among the key's charges: refund() takes it back by it. */
+  | ({ ok: true; request: number } & MeterStatus)
   | ({ ok: false; reason: "rate_limited"; retryAfterS: number } & MeterStatus)
   | ({ ok: false; reason: "credits_exhausted" } & MeterStatus);
 
@@ -37,8 +38,12 @@ export interface MeteringStore {
    * clock; without it the store uses its own (the machine's, or the database server's).
    */
   charge(key: MeterKey, cost: number, nowMs?: number): Promise<ChargeOutcome>;
-  /** Returns credits of a charge whose response could not be produced (the request stays counted). */
-  refund(key: MeterKey, cost: number): Promise<void>;
+  /**
+   * Takes back an accepted charge whose response could not be produced, in one atomic step: its
+   * `cost` returns to the balance and its place in the rate window is freed, as if it had never
+   * been made. `request` is the number its charge() answered.
+   */
+  refund(key: MeterKey, request: number, cost: number): Promise<void>;
   /** Balance and window as they stand, for the headers of a response that charges nothing. */
   status(key: MeterKey, nowMs?: number): Promise<MeterStatus>;
   /** Credits spent by a key digest so far. */
