@@ -1,74 +1,16 @@
-// SHA-256 (FIPS 180-4) of a string's UTF-8 bytes, and a constant-time comparison of digests. The
-// service hashes every presented key; node:crypto would be loaded for that one hash, and loading
-// it (some twenty internal modules Node compiles on first use) costs a one-shot `call` more than
-// the rest of its key handling together. test/sha256.test.ts checks it against node:crypto.
+// SHA-256 of a string's UTF-8 bytes, and a constant-time comparison of digests, from node:crypto.
+// It is taken with process.getBuiltinModule where a key is hashed, not imported at module load:
+// the ESM import of node:crypto also builds its facade (webcrypto included), which a one-shot
+// `call` never uses.
+import type * as Crypto from "node:crypto";
 
-const K = new Int32Array([
-  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-]);
+let crypto: typeof Crypto | undefined;
+const nodeCrypto = () => (crypto ??= process.getBuiltinModule("node:crypto"));
 
-const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
-
-/** The 32-byte SHA-256 digest of `text` encoded as UTF-8. */
 export function sha256(text: string): Buffer {
-  const data = Buffer.from(text, "utf8");
-  const bitLength = data.length * 8;
-  // The message, a 1 bit, zeros, and the 64-bit length: a whole number of 64-byte blocks.
-  const padded = Buffer.alloc(Math.ceil((data.length + 9) / 64) * 64);
-  data.copy(padded);
-  padded[data.length] = 0x80;
-  padded.writeUInt32BE(Math.floor(bitLength / 2 ** 32), padded.length - 8);
-  padded.writeUInt32BE(bitLength >>> 0, padded.length - 4);
-
-  const h = new Int32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
-  const w = new Int32Array(64);
-  for (let offset = 0; offset < padded.length; offset += 64) {
-    for (let t = 0; t < 16; t++) w[t] = padded.readInt32BE(offset + 4 * t);
-    for (let t = 16; t < 64; t++) {
-      const a = w[t - 15]!;
-      const b = w[t - 2]!;
-      const s0 = rotr(a, 7) ^ rotr(a, 18) ^ (a >>> 3);
-      const s1 = rotr(b, 17) ^ rotr(b, 19) ^ (b >>> 10);
-      w[t] = (w[t - 16]! + s0 + w[t - 7]! + s1) | 0;
-    }
-    let a = h[0]!, b = h[1]!, c = h[2]!, d = h[3]!, e = h[4]!, f = h[5]!, g = h[6]!, k = h[7]!;
-    for (let t = 0; t < 64; t++) {
-      const t1 = (k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[t]! + w[t]!) | 0;
-      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
-      k = g;
-      g = f;
-      f = e;
-      e = (d + t1) | 0;
-      d = c;
-      c = b;
-      b = a;
-      a = (t1 + t2) | 0;
-    }
-    h[0] = (h[0]! + a) | 0;
-    h[1] = (h[1]! + b) | 0;
-    h[2] = (h[2]! + c) | 0;
-    h[3] = (h[3]! + d) | 0;
-    h[4] = (h[4]! + e) | 0;
-    h[5] = (h[5]! + f) | 0;
-    h[6] = (h[6]! + g) | 0;
-    h[7] = (h[7]! + k) | 0;
-  }
-  const digest = Buffer.alloc(32);
-  for (let i = 0; i < 8; i++) digest.writeInt32BE(h[i]!, 4 * i);
-  return digest;
+  return nodeCrypto().createHash("sha256").update(text, "utf8").digest();
 }
 
-/** Whether two byte strings are equal, in time that depends on their length only. */
 export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
-  return diff === 0;
+  return a.length === b.length && nodeCrypto().timingSafeEqual(a, b);
 }
