@@ -144,7 +144,7 @@ export class SqliteStore implements MeteringStore {
   }
 
   private static openOnce(path: string, options: { legacyDir?: string; checkpointInWorker?: boolean }): SqliteStore {
-    let db: SqlDatabase;
+    let db: SqlDatabase | undefined;
     try {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       // Created owner-only before SQLite opens it (the -wal and -shm files take its mode).
@@ -159,6 +159,8 @@ export class SqliteStore implements MeteringStore {
       db.exec("PRAGMA journal_size_limit = 4194304");
       if (options.checkpointInWorker) db.exec("PRAGMA wal_autocheckpoint = 0");
     } catch (err) {
+      // A connection opened before a pragma failed is closed: a start tried again must not leak it.
+      db?.close();
       const code = sqliteCode(err) ?? (err as { code?: string }).code ?? (err as Error).message;
       throw new StoreConfigError(`the metering store ${path} cannot be opened for writing (${code}); make its directory writable, or set CRYPTO_METRICS_STATE_DIR or --store (CRYPTO_METRICS_STORE) to a writable place`, isBusy(code));
     }
