@@ -45,7 +45,7 @@ export interface SeriesColumns {
   values: Float64Array;
 }
 
-/** OHLC candles as parallel columns: bucket starts (epoch ms), ascending, and the four prices. */
+/** OHLC candles as parallel columns: bucket starts (epoch ms, ascending, multiples of the step) and the four prices. */
 export interface CandleColumns {
   times: Float64Array;
   open: Float64Array;

@@ -4,6 +4,7 @@
 import { byTime, typedHeatmap } from "../backend/heatmap-typed.js";
 import type { TypedHeatmap } from "../backend/types.js";
 import type { Heatmap } from "../catalog/responses.js";
+import type { CandleInput } from "../summary/candles.js";
 import type { HeatmapDigest } from "../summary/heatmap-schema.js";
 import { lttb } from "../summary/lttb.js";
 import type { ColumnCandles, HeatmapMark, HeatmapView, SeriesLine, SeriesView } from "./types.js";
@@ -138,14 +139,6 @@ export function seriesView(title: string, series: SeriesLine[], candles?: Series
   const units = new Set(drawable.map((s) => s.unit));
   const layout: SeriesView["layout"] = drawable.length <= 1 ? "single" : units.size === 2 && drawable.length === 2 ? "twin" : "rebased";
   return { kind: "series", title, series: drawable, ...(hasCandles ? { candles } : {}), layout };
-}
-
-export interface CandleInput {
-  times: ArrayLike<number>;
-  open: ArrayLike<number>;
-  high: ArrayLike<number>;
-  low: ArrayLike<number>;
-  close: ArrayLike<number>;
 }
 
 /** Candles merged k at a time (first open, highest high, lowest low, last close) to at most `max`. */

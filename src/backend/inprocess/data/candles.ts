@@ -2,17 +2,10 @@
 // heatmap's `df` and for price series. Every candle is read from the one minute path, so candles
 // of different timeframes nest exactly; the candle "now" falls in stops at the data clock.
 import { dataClock } from "./clock.js";
+import type { CandleColumns } from "../../types.js";
 import { candle } from "./price.js";
 import { inceptionMs } from "./series.js";
 
-export interface CandleColumns {
-  /** Bucket starts (epoch ms), ascending, multiples of the step. */
-  times: Float64Array;
-  open: Float64Array;
-  high: Float64Array;
-  low: Float64Array;
-  close: Float64Array;
-}
 
 /**
  * Candles of `stepMs` whose bucket starts fall in [startMs, endMs] (both inclusive, aligned down to
