@@ -1,11 +1,9 @@
 #!/usr/bin/env node
 // The installed command (dist/cli.js): checks the runtime, turns on Node's compile cache, then loads
-// the program. Kept free of imports of ours so that an old Node or a damaged install gets one line
-// saying what to do instead of a stack trace.
+// the program. Imports nothing of ours but a constant (bundled into this file) so that an old Node or
+// a damaged install gets one line saying what to do instead of a stack trace.
 import module from "node:module";
-
-/** The oldest Node this runs on; package.json `engines` says the same (a test keeps them equal). */
-export const MIN_NODE: readonly [number, number] = [20, 18];
+import { MIN_NODE } from "./min-node.js";
 
 function fail(message: string): never {
   process.stderr.write(`crypto-metrics-mcp: ${message}\n`);

@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundleEntries, bundleFileName, runtimeModules } from "../scripts/pack.js";
 import { readZip, writeZip, ZipError } from "../scripts/zip.js";
-import { MIN_NODE } from "../src/bin.js";
+import { MIN_NODE } from "../src/min-node.js";
 import { allTools } from "../src/tools/index.js";
 import { cleanEnv, ROOT } from "./helpers/spawn.js";
 
