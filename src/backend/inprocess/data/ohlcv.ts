@@ -36,12 +36,15 @@ function weekdayFactor(day: number, depth: number): number {
   return weekday === 0 || weekday === 6 ? 1 - depth : 1 + depth * 0.28;
 }
 
-/** Volume spikes 3–5× on big moves: a function of the day's absolute log return. */
+/**
+ * Volume rises with the day's absolute log return, up to 3× (with the day's own noise, the
+ * busiest days of a year run 3–5× its median day, as the market's crash and rally days do).
+ */
 function moveFactor(profile: Profile, day: number): { factor: number; ret: number } {
   const ret = dailyLogPrice(profile.asset, day) - dailyLogPrice(profile.asset, day - 1);
   const typical = profile.model === "stable" ? 0.002 : 0.025 * Math.max(0.4, profile.vol);
   const excess = Math.max(0, Math.abs(ret) / typical - 1);
-  return { factor: Math.min(4.5, 1 + 0.45 * excess * excess), ret };
+  return { factor: Math.min(3, 1 + 0.45 * excess * excess), ret };
 }
 
 export function familyOf(endpoint: Endpoint): ShareFamily {
