@@ -96,13 +96,13 @@ function pairReturns(a: string, b: string, from: number): [number[], number[]] {
 
 export const altCorrelation: Check = {
   id: "correlation-alts", group: "calibration",
-  claim: "daily log returns 2022–2025 of majors correlate with each other as the market's do (ETH–SOL, ETH–BNB, ETH–XRP, ETH–LINK, SOL–XRP in [0.65, 0.9]), above what their BTC correlations alone give; the median pair of the 20 largest other coins in [0.4, 0.7]",
+  claim: "daily log returns 2022–2025 of majors correlate with each other as the market's do (ETH–SOL, ETH–BNB, ETH–XRP, ETH–LINK, SOL–XRP in [0.65, 0.9]), and meme coins with each other (DOGE–SHIB, DOGE–PEPE in [0.65, 0.9]), above what their BTC correlations alone give; the median pair of the 20 largest other coins in [0.4, 0.7]",
   run() {
     const from = dayOf("2022-01-01");
     const rows: Array<Bound & { r: number }> = [];
     const viaBtc: string[] = [];
     let belowBtc = 0;
-    for (const [a, b] of [["eth", "sol"], ["eth", "bnb"], ["eth", "xrp"], ["eth", "link"], ["sol", "xrp"]] as const) {
+    for (const [a, b] of [["eth", "sol"], ["eth", "bnb"], ["eth", "xrp"], ["eth", "link"], ["sol", "xrp"], ["doge", "shib"], ["doge", "pepe"]] as const) {
       const [ra, rb] = pairReturns(a, b, from);
       const r = pearson(ra, rb);
       rows.push({ a, b, lo: 0.65, hi: 0.9, r });
@@ -122,8 +122,8 @@ export const altCorrelation: Check = {
     const { ok, worst } = within(rows);
     return {
       ok: ok && belowBtc === 0,
-      checked: `${rows.length - 1} major pairs and ${rs.length} pairs of the largest alts, daily 2022-01-01 to the reference day`,
-      worst: `${worst}; ${belowBtc} major pairs not above their BTC-implied level (${viaBtc.join(", ")})`,
+      checked: `${rows.length - 1} major and meme pairs and ${rs.length} pairs of the largest alts, daily 2022-01-01 to the reference day`,
+      worst: `${worst}; ${belowBtc} pairs not above their BTC-implied level (${viaBtc.join(", ")})`,
     };
   },
 };

@@ -120,3 +120,85 @@ export const dailyVolatility: Check = {
     return { ok: bad.length === 0, checked: `${rows.length} assets, daily 2021-01-01 to 2025-12-28`, worst: bad.length ? `outside bounds: ${bad.map(show).join(", ")}` : rows.map(show).join(", ") };
   },
 };
+
+/**
+ * BTC's largest daily rise and fall of each year, close to close (CoinMarketCap daily closes), %:
+ * [year, rise, fall]. The crash and rally days of the record are anchored on both closes; what this
+ * bounds is every other day of the path, whose own noise must not outdo the market's year.
+ */
+const BTC_YEAR_EXTREMES: ReadonlyArray<readonly [number, number, number]> = [
+  [2017, 24.0, -18.6], [2018, 13.6, -16.9], [2019, 16.0, -13.7], [2020, 18.5, -37.2], [2021, 18.7, -13.8],
+  [2022, 14.5, -16.0], [2023, 10.3, -7.2], [2024, 10.2, -7.1], [2025, 9.5, -8.6],
+];
+
+/** Days the market remembers, close to close, %: [asset, day, move]. */
+const REMEMBERED: ReadonlyArray<readonly [string, string, number]> = [
+  ["btc", "2020-03-12", -37.2], ["btc", "2022-11-09", -14.4], ["btc", "2024-08-05", -7.1], ["btc", "2024-11-11", 10.2],
+  ["eth", "2020-03-12", -42.4], ["eth", "2022-06-13", -16.4], ["eth", "2025-05-08", 21.8],
+];
+
+/** Close-to-close move of `asset` into `day`, %. */
+const moveInto = (asset: string, day: number) => 100 * (Math.exp(dailyLogPrice(asset, day) - dailyLogPrice(asset, day - 1)) - 1);
+
+export const dailyMoves: Check = {
+  id: "daily-moves", group: "calibration",
+  claim: "BTC's largest daily rise and fall of each year 2017–2025 between 0.6× and 1.25× the market's (no invented crash or rally); the remembered crash and rally days (BTC, ETH) within a fifth of their real move",
+  run() {
+    const bad: string[] = [];
+    const shown: string[] = [];
+    let worst = 1;
+    for (const [year, rise, fall] of BTC_YEAR_EXTREMES) {
+      let up = 0;
+      let down = 0;
+      for (let d = dayOf(`${year}-01-01`); d <= dayOf(`${year}-12-31`); d++) {
+        const m = moveInto("btc", d);
+        up = Math.max(up, m);
+        down = Math.min(down, m);
+      }
+      for (const [got, real] of [[up, rise], [down, fall]] as const) {
+        const r = got / real;
+        if (Math.abs(Math.log(r)) > Math.abs(Math.log(worst))) worst = r;
+        if (!(r >= 0.6 && r <= 1.25)) bad.push(`${year} ${fmt(got)} % (market ${real} %)`);
+      }
+      shown.push(`${year} +${fmt(up, 3)}/${fmt(down, 3)}`);
+    }
+    for (const [asset, day, real] of REMEMBERED) {
+      const got = moveInto(asset, dayOf(day));
+      if (!(got / real >= 0.8 && got / real <= 1.25)) bad.push(`${asset} ${day} ${fmt(got)} % (market ${real} %)`);
+    }
+    return {
+      ok: bad.length === 0,
+      checked: `BTC daily closes 2017–2025 (${BTC_YEAR_EXTREMES.length} years), ${REMEMBERED.length} remembered days`,
+      worst: bad.length ? `outside bounds: ${bad.join(", ")}` : `largest ratio to the market's ${fmt(worst)} (BTC ${shown.join(", ")})`,
+    };
+  },
+};
+
+/** Lowest prints of crash days (CoinMarketCap daily lows, USD): [asset, day, low]. */
+const CRASH_DAY_LOWS: ReadonlyArray<readonly [string, string, number]> = [
+  ["btc", "2020-03-13", 4_107], ["btc", "2022-06-18", 17_708], ["btc", "2022-11-09", 15_588], ["btc", "2024-08-05", 49_121],
+  ["btc", "2025-10-10", 104_600], ["eth", "2020-03-13", 95.18], ["eth", "2024-08-05", 2_111],
+];
+
+export const crashLows: Check = {
+  id: "crash-lows", group: "calibration",
+  claim: "the lowest print of each remembered crash day (BTC, ETH) is the market's within 1 %, read from 1d, 1h and 1m candles alike",
+  run() {
+    let worst = 0;
+    let where = "";
+    for (const [asset, day, low] of CRASH_DAY_LOWS) {
+      const start = Date.parse(`${day}T00:00:00Z`);
+      for (const tf of ["1d", "1h", "1m"] as Timeframe[]) {
+        const c = candleColumns(asset, TIMEFRAME_MS[tf], start, start + DAY_MS - 1, CLOCK);
+        const got = Math.min(...c.low);
+        const off = Math.abs(got / low - 1);
+        if (off > worst) [worst, where] = [off, `${asset} ${day} ${tf} low ${fmt(got, 6)} (market ${low})`];
+      }
+    }
+    return {
+      ok: worst <= 0.01,
+      checked: `${CRASH_DAY_LOWS.length} crash days × 1d, 1h, 1m candles`,
+      worst: where ? `${fmt(100 * worst)} % off (${where})` : "all exact",
+    };
+  },
+};

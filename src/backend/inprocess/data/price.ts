@@ -61,6 +61,19 @@ const CEILINGS: Record<string, PathSpec["ceilings"]> = Object.fromEntries(Object
   return [base, spans];
 }));
 
+/**
+ * Lowest closes that held (CoinMarketCap daily closes, USD): [base, from, low]. From the day after
+ * a cycle's top the market never closed below its bear-market low, then or since; the daily path
+ * is reflected above it there, as it is below the all-time highs (intraday wicks may go lower).
+ */
+const LOWS: ReadonlyArray<readonly [string, string, number]> = [
+  ["btc", "2017-12-18", 3_236], ["btc", "2021-11-09", 15_787],
+  ["eth", "2018-01-14", 83.8], ["eth", "2021-11-10", 993],
+];
+
+const FLOORS: Record<string, NonNullable<PathSpec["floors"]>> = {};
+for (const [base, from, low] of LOWS) FLOORS[base] = [...(FLOORS[base] ?? []), { from: dayOf(from), to: HELD_UNTIL, log: Math.log(low) }];
+
 /** Log ceiling of a base on a day (Infinity where no high is known). */
 export function ceilingLog(base: string, day: number): number {
   const spans = CEILINGS[base];
@@ -73,7 +86,7 @@ export function ceilingLog(base: string, day: number): number {
 /** Intramonth tops and bottoms that shape BTC and ETH between their month-end closes. */
 const SHAPES: Record<string, AnchorTable> = { btc: BTC_PRICE, eth: ETH_PRICE };
 
-/** Anchors of a base: the reference closes, plus intramonth shape points at least 3 days from any of them. */
+/** Anchors of a base: the reference closes, plus intramonth shape points on the other days. */
 function anchorsOf(profile: Profile): Points {
   const ref = profile.reference;
   const shape = SHAPES[profile.base];
@@ -83,10 +96,12 @@ function anchorsOf(profile: Profile): Points {
   }
   if (!shape) return ref.closes;
   const merged: Array<[number, number]> = Array.from(ref.closes.days, (d, i) => [d, ref.closes.logs[i]!]);
-  const near = (day: number) => merged.some(([d]) => Math.abs(d - day) < 3);
+  // On a month-end the reference close wins; the day before it keeps its own close (a move into
+  // the month-end, such as BTC's +14.5 % on 2022-02-28, needs both).
+  const monthEnds = new Set(merged.map(([d]) => d));
   const keep: Array<[number, number]> = [];
   shape.days.forEach((d, i) => {
-    if (d >= ref.listedDay && !near(d)) keep.push([d, shape.logs[i]!]);
+    if (d >= ref.listedDay && !monthEnds.has(d)) keep.push([d, shape.logs[i]!]);
   });
   // The all-time highs are facts of their own: they win over a close next to them.
   const all = [...merged, ...keep].sort((a, b) => a[0] - b[0]);
@@ -118,10 +133,13 @@ function specOf(profile: Profile): PathSpec {
     return { firstDay: Math.min(firstDay, dayOf("2018-01-01")), anchors: tableToPoints(EURUSD), sigma, noise: sigma, seed: seedOf("eurusd"), beta: 0 };
   }
   // BTC is the factor: all of its noise is its own.
-  const { beta, noise, alt } = profile.model === "btc" ? { beta: 0, noise: sigma, alt: 0 } : loadings(profile);
+  const { beta, noise, alt, sector, sectorSeed } = profile.model === "btc" ? { beta: 0, noise: sigma, alt: 0, sector: 0, sectorSeed: 0 } : loadings(profile);
   const spec: PathSpec = { firstDay, anchors: anchorsOf(profile), sigma, noise, seed, beta, alt };
+  if (sector) spec.sector = { loading: sector, seed: sectorSeed };
   const ceilings = CEILINGS[profile.base];
   if (ceilings) spec.ceilings = ceilings;
+  const floors = FLOORS[profile.base];
+  if (floors) spec.floors = floors;
   return spec;
 }
 
@@ -164,6 +182,26 @@ const DEPEGS: Record<string, ReadonlyArray<readonly [string, number]>> = {
   ],
 };
 
+/**
+ * Capitulation wicks: the lowest print of a crash day (CoinMarketCap daily lows, USD) at about the
+ * minute it happened (UTC). The minute path dips into it and no minute of the day trades below it.
+ * 2020-03-13: the Covid crash's low came in the early hours after the -37 % day; 2022-06-18:
+ * Celsius and 3AC; 2022-11-09: FTX; 2024-08-05: the yen carry unwind; 2025-10-10: the liquidation
+ * cascade after the tariff threat (~$19B liquidated; single venues printed lower).
+ */
+const CRASH_LOWS: Record<string, ReadonlyArray<readonly [string, number]>> = {
+  btc: [
+    ["2020-03-13T02:00", 4_107], ["2022-06-18T20:30", 17_708], ["2022-11-09T22:00", 15_588], ["2024-08-05T06:30", 49_121],
+    ["2025-10-10T21:15", 104_600],
+  ],
+  eth: [["2020-03-13T02:00", 95.18], ["2022-06-18T20:30", 896], ["2024-08-05T06:30", 2_111], ["2025-10-10T21:15", 3_435]],
+};
+
+const crashLows = new Map(Object.entries(CRASH_LOWS).map(([base, rows]) => [base, new Map(rows.map(([t, price]) => {
+  const ms = Date.parse(`${t}:00Z`);
+  return [Math.floor(ms / DAY_MS), { minute: Math.round((ms % DAY_MS) / 60_000), log: Math.log(price) }] as const;
+}))]));
+
 interface Depeg {
   times: Float64Array;
   logs: Float64Array;
@@ -185,6 +223,12 @@ function depegLog(event: Depeg, ms: number): number {
   while (times[i + 1]! < ms) i++;
   const f = (ms - times[i]!) / (times[i + 1]! - times[i]!);
   return logs[i]! + (logs[i + 1]! - logs[i]!) * f;
+}
+
+/** A base's known crash-day lows, by day. */
+function lowOf(base: string): IntradaySource["low"] {
+  const lows = crashLows.get(base);
+  return lows && ((day) => lows.get(day));
 }
 
 /** The depeg shaping a base's minute path on a day, if any. */
@@ -268,6 +312,15 @@ function altMinuteFactor(): MinuteFactor {
   return (altFactor ??= new MinuteFactor(ALT_FACTOR_SEED, 1 / Math.sqrt(1440)));
 }
 
+const sectorFactors = new Map<number, MinuteFactor>();
+
+/** A sector factor's minute walk (unit daily volatility, as the alt factor's). */
+function sectorMinuteFactor(seed: number): MinuteFactor {
+  let f = sectorFactors.get(seed);
+  if (!f) sectorFactors.set(seed, (f = new MinuteFactor(seed, 1 / Math.sqrt(1440))));
+  return f;
+}
+
 /** The minute path's view of an asset: keyed by its base, so variants share candles with it. */
 export function intradayOf(asset: string): IntradaySource {
   const base = profileOf(asset).base;
@@ -276,11 +329,11 @@ export function intradayOf(asset: string): IntradaySource {
     const owner = profileOf(base);
     const sigma = Math.max(owner.sigma, 0.001);
     // Pegged and gold tokens (and stablecoins off their peg) move on their own.
-    const { beta, noise, alt } = owner.model === "btc" ? { beta: 1, noise: 0, alt: 0 } : loadings({ ...owner, sigma });
+    const { beta, noise, alt, sector, sectorSeed } = owner.model === "btc" ? { beta: 1, noise: 0, alt: 0, sector: 0, sectorSeed: 0 } : loadings({ ...owner, sigma });
     src = {
       key: base, seed: owner.seed, sigma, noise, beta, amplitude: INTRADAY_AMPLITUDE, factor: minuteFactor(),
-      alt, altFactor: altMinuteFactor(), shock: shockOf(base),
-      dailyLog: (day) => dailyLogPrice(base, day), ceiling: (day) => ceilingLog(base, day),
+      alt, altFactor: altMinuteFactor(), sector: sector ? { loading: sector, factor: sectorMinuteFactor(sectorSeed) } : undefined, shock: shockOf(base),
+      dailyLog: (day) => dailyLogPrice(base, day), ceiling: (day) => ceilingLog(base, day), low: lowOf(base),
     };
     sources.set(base, src);
   }

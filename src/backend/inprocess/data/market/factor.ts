@@ -8,7 +8,8 @@
 // ETH ~0.8 with BTC, large caps ~0.7, small caps ~0.55; majors with each other ~0.7–0.85 (ETH–SOL,
 // ETH–BNB), small caps with each other ~0.4–0.5; exchange tokens whose price is held up by
 // buybacks and burns from exchange revenue barely move with the market (LEO ~0.2–0.3 with BTC,
-// OKB ~0.4–0.5); pegged and gold tokens none (they track their peg).
+// OKB ~0.4–0.5); pegged and gold tokens none (they track their peg). A sector moves together
+// beyond both: meme coins load on a meme factor too (kappa), DOGE–SHIB ~0.75–0.8, PEPE–SHIB ~0.75.
 import { hash2, mix32, unit } from "../hash.js";
 
 export interface Loadings {
@@ -18,6 +19,10 @@ export interface Loadings {
   beta: number;
   /** Loading on the alt factor (daily log volatility carried by it; 0 for BTC, pegs and gold). */
   alt: number;
+  /** Loading on its sector's factor (daily log volatility; 0: no sector). */
+  sector: number;
+  /** Seed of that sector's walks (0: none). */
+  sectorSeed: number;
   /** Volatility of the coin's own noise (daily log). */
   noise: number;
 }
@@ -57,9 +62,16 @@ const NATURE: Record<string, { rho: number; gamma: number }> = {
   ht: { rho: 0.45, gamma: 0.25 },
 };
 
+/** Seed of the meme sector's daily and minute walks. */
+export const MEME_FACTOR_SEED = 0x3c6ef372;
+/** Correlation of a meme coin with the meme factor. */
+const KAPPA_MEME = 0.3;
+/** Coins whose price is a meme's: they rise and fall with each other beyond the market's moves. */
+const MEMES = new Set(["doge", "shib", "pepe", "bonk", "floki", "wif", "brett", "turbo", "fartcoin", "pengu", "spx", "trump"]);
+
 export function loadingsOf(p: LoadingInput, btcSigma: number): Loadings {
-  if (p.model === "btc") return { rho: 1, beta: 1, alt: 0, noise: 0 };
-  if (p.model === "stable" || p.model === "gold" || p.sigma < MIN_MARKET_SIGMA) return { rho: 0, beta: 0, alt: 0, noise: p.sigma };
+  if (p.model === "btc") return { rho: 1, beta: 1, alt: 0, sector: 0, sectorSeed: 0, noise: 0 };
+  if (p.model === "stable" || p.model === "gold" || p.sigma < MIN_MARKET_SIGMA) return { rho: 0, beta: 0, alt: 0, sector: 0, sectorSeed: 0, noise: p.sigma };
   let rho: number;
   let gamma: number;
   const nature = NATURE[p.base];
@@ -72,7 +84,11 @@ export function loadingsOf(p: LoadingInput, btcSigma: number): Loadings {
     rho = RHO_SMALL + (RHO_LARGE - RHO_SMALL) * size + spread;
     gamma = GAMMA_SMALL + (GAMMA_LARGE - GAMMA_SMALL) * size + RHO_SPREAD * (2 * unit(mix32(p.seed ^ 0x7f4a7c15)) - 1);
   }
-  return { rho, beta: (rho * p.sigma) / btcSigma, alt: gamma * p.sigma, noise: p.sigma * Math.sqrt(1 - rho * rho - gamma * gamma) };
+  const kappa = MEMES.has(p.base) ? KAPPA_MEME : 0;
+  return {
+    rho, beta: (rho * p.sigma) / btcSigma, alt: gamma * p.sigma, sector: kappa * p.sigma, sectorSeed: kappa ? MEME_FACTOR_SEED : 0,
+    noise: p.sigma * Math.sqrt(1 - rho * rho - gamma * gamma - kappa * kappa),
+  };
 }
 
 /** Seed of the alt factor's daily and minute walks (one for the whole market). */

@@ -25,6 +25,8 @@ export interface IntradaySource {
   /** Loading on the alt factor's minute bridge (daily log volatility; 0: none). */
   alt: number;
   altFactor: MinuteFactor;
+  /** Loading on a sector factor's minute bridge (daily log volatility) and that factor. */
+  sector?: { loading: number; factor: MinuteFactor } | undefined;
   /** Scale of the day's bridges against the daily volatility (1: a day's own moves as large as a day's return). */
   amplitude: number;
   factor: MinuteFactor;
@@ -33,7 +35,12 @@ export interface IntradaySource {
   shock?: { firstDay: number; lastDay: number; log(ms: number): number } | undefined;
   /** Log of the highest price the market printed over the span holding `day` (Infinity: none known). */
   ceiling(day: number): number;
+  /** The day's known lowest print (a crash's capitulation wick): its minute of the day and log price. */
+  low?: ((day: number) => { minute: number; log: number } | undefined) | undefined;
 }
+
+/** Half-width of a capitulation wick (minutes): the path falls into the known low and recovers within it. */
+const WICK_MINUTES = 90;
 
 /** Minute log prices of a day (1,441 boundaries) and minute highs/lows (1,440 each, USD). */
 interface MinuteDay {
@@ -63,6 +70,7 @@ function fillMinuteDay(src: IntradaySource, day: number, { logs, highs, lows }: 
   const wick = wickScale(src);
   const seed = src.seed ^ 0x48c13d3b;
   const cap = Math.exp(src.ceiling(day));
+  const floor = floorOf(src, day);
   let prev = Math.exp(logs[0]!);
   for (let m = 0; m < MINUTES; m++) {
     const next = Math.exp(logs[m + 1]!);
@@ -71,9 +79,15 @@ function fillMinuteDay(src: IntradaySource, day: number, { logs, highs, lows }: 
     const down = h & 0xffff;
     // A wick stops at the ceiling (the minute path itself stays under it).
     highs[m] = Math.min(cap, Math.max(prev, next) * (1 + wick * up * up));
-    lows[m] = Math.min(prev, next) * (1 - wick * down * down);
+    lows[m] = Math.max(floor, Math.min(prev, next) * (1 - wick * down * down));
     prev = next;
   }
+}
+
+/** The day's known low (USD), where wicks stop; 0 on days without one. */
+function floorOf(src: IntradaySource, day: number): number {
+  const low = src.low?.(day);
+  return low ? Math.exp(low.log) : 0;
 }
 
 /**
@@ -100,6 +114,9 @@ function fillMinuteLogs(src: IntradaySource, day: number, logs: Float64Array): v
   const alt = src.alt * amplitude;
   const alts = alt ? src.altFactor.walk(day) : undefined;
   const altEnd = alts ? alts[MINUTES]! : 0;
+  const sector = src.sector ? src.sector.loading * amplitude : 0;
+  const sectors = sector ? src.sector!.factor.walk(day) : undefined;
+  const sectorEnd = sectors ? sectors[MINUTES]! : 0;
   let own = 0;
   if (src.noise) {
     fillMinuteWalk(logs, src.seed ^ 0x1b873593, (amplitude * src.noise) / Math.sqrt(MINUTES), day);
@@ -110,6 +127,7 @@ function fillMinuteLogs(src: IntradaySource, day: number, logs: Float64Array): v
     let v = a + (b - a) * f + logs[m]! - f * own;
     if (market) v += beta * (market[m]! - f * marketEnd);
     if (alts) v += alt * (alts[m]! - f * altEnd);
+    if (sectors) v += sector * (sectors[m]! - f * sectorEnd);
     logs[m] = v;
   }
   const { shock } = src;
@@ -119,6 +137,15 @@ function fillMinuteLogs(src: IntradaySource, day: number, logs: Float64Array): v
     const e0 = shock.log(start);
     const e1 = shock.log(start + DAY_MS);
     for (let m = 1; m < MINUTES; m++) logs[m] = logs[m]! + shock.log(start + m * MINUTE_MS) - (e0 + ((e1 - e0) * m) / MINUTES);
+  }
+  const low = src.low?.(day);
+  if (low) {
+    // A V into the known low at its minute (0 at both ends of the V), then no minute below it.
+    const at = Math.min(MINUTES - 1, Math.max(1, low.minute));
+    const depth = low.log - logs[at]!;
+    const width = Math.min(WICK_MINUTES, at, MINUTES - at);
+    if (depth < 0) for (let m = at - width + 1; m < at + width; m++) logs[m] = logs[m]! + depth * (1 - Math.abs(m - at) / width);
+    for (let m = 1; m < MINUTES; m++) if (logs[m]! < low.log) logs[m] = 2 * low.log - logs[m]!;
   }
   const ceiling = src.ceiling(day);
   if (ceiling !== Infinity) for (let m = 1; m < MINUTES; m++) if (logs[m]! > ceiling) logs[m] = 2 * ceiling - logs[m]!;
@@ -148,6 +175,7 @@ function summaryChunk(src: IntradaySource, chunk: number): Float64Array {
       const day = chunk * CHUNK + k;
       fillMinuteLogs(src, day, logs);
       const cap = Math.exp(src.ceiling(day));
+      const floor = floorOf(src, day);
       const base = day * MINUTES;
       const o = k * SUMMARY;
       let dayHigh = -Infinity;
@@ -190,6 +218,7 @@ function summaryChunk(src: IntradaySource, chunk: number): Float64Array {
         }
         // The clipped maximum is the maximum of the clipped wicks, as fillMinuteDay clips them.
         if (hi > cap) hi = cap;
+        if (lo < floor) lo = floor;
         out[o + 25 + h] = hi;
         out[o + 49 + h] = lo;
         if (hi > dayHigh) dayHigh = hi;

@@ -21,8 +21,12 @@ export interface PathSpec {
   beta: number;
   /** Loading on the alt factor's daily walk (daily log volatility; absent or 0: none). */
   alt?: number;
+  /** Loading on a sector factor's daily walk (daily log volatility) and that walk's seed. */
+  sector?: { loading: number; seed: number };
   /** Log ceilings the path must not cross between two days (an all-time high that held). */
   ceilings?: ReadonlyArray<{ from: number; to: number; log: number }>;
+  /** Log floors no close goes below between two days (a cycle's lowest close, which held). */
+  floors?: ReadonlyArray<{ from: number; to: number; log: number }>;
 }
 
 /** Spacing of the synthetic anchors that continue a path past its last real one (days). */
@@ -97,12 +101,15 @@ function fill(spec: PathSpec, size: number, btc?: DailyPath): Float64Array {
       walk += sigma * gauss(seed, d0 + k);
       walks[k] = walk;
     }
-    // The alt factor's walk over the same days (one walk for every coin), bridged the same way.
+    // The alt factor's walk over the same days (one walk for every coin), plus the coin's sector's,
+    // bridged the same way.
     let altWalk = 0;
-    const alts = alt ? new Float64Array(n + 1) : undefined;
+    const sector = spec.sector;
+    const alts = alt || sector ? new Float64Array(n + 1) : undefined;
     if (alts) {
       for (let k = 1; k <= n; k++) {
         altWalk += alt * gauss(ALT_FACTOR_SEED, d0 + k);
+        if (sector) altWalk += sector.loading * gauss(sector.seed, d0 + k);
         alts[k] = altWalk;
       }
     }
@@ -123,6 +130,12 @@ function fill(spec: PathSpec, size: number, btc?: DailyPath): Float64Array {
     for (let day = Math.max(c.from, firstDay); day <= Math.min(c.to, lastDay); day++) {
       const i = day - firstDay;
       if (out[i]! > c.log) out[i] = 2 * c.log - out[i]!;
+    }
+  }
+  for (const f of spec.floors ?? []) {
+    for (let day = Math.max(f.from, firstDay); day <= Math.min(f.to, lastDay); day++) {
+      const i = day - firstDay;
+      if (out[i]! < f.log) out[i] = 2 * f.log - out[i]!;
     }
   }
   return out;
