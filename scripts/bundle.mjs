@@ -89,15 +89,40 @@ const zodUnused = {
  * A JSON file imported by the program (the embedded market's anchors, 180 KB) becomes
  * `JSON.parse("...")` of its minified text rather than an object literal: V8 only scans a string
  * literal while compiling the module, and JSON.parse builds the objects faster than the literal's
- * code would (https://v8.dev/blog/cost-of-javascript-2019#json). Same value either way.
+ * code would (https://v8.dev/blog/cost-of-javascript-2019#json). A top-level member that is an object
+ * of objects (the anchors' 248 assets) keeps one such text per entry, parsed on first read: a call
+ * about one asset builds that asset's entry alone. Same value either way, as read or enumerated.
  */
 const jsonParse = {
   name: "json-parse",
   setup(build) {
-    build.onLoad({ filter: /[\\/]src[\\/].*\.json$/ }, (args) => ({
-      contents: `export default JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(readFileSync(args.path, "utf8"))))});`,
-      loader: "js",
-    }));
+    build.onLoad({ filter: /[\\/]src[\\/].*\.json$/ }, (args) => {
+      const value = JSON.parse(readFileSync(args.path, "utf8"));
+      const text = (v) => JSON.stringify(JSON.stringify(v));
+      const lazy = (o) => o !== null && typeof o === "object" && !Array.isArray(o) &&
+        Object.values(o).length > 16 && Object.values(o).every((v) => v !== null && typeof v === "object" && !Array.isArray(v));
+      if (value === null || typeof value !== "object" || Array.isArray(value) || !Object.values(value).some(lazy)) {
+        return { contents: `export default JSON.parse(${text(value)});`, loader: "js" };
+      }
+      const members = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${lazy(v) ? `lazyEntries({ ${Object.entries(v).map(([ek, ev]) => `${JSON.stringify(ek)}: ${text(ev)}`).join(", ")} })` : `JSON.parse(${text(v)})`}`);
+      return {
+        contents: [
+          "function lazyEntries(texts) {",
+          "  const out = {};",
+          "  for (const key of Object.keys(texts)) {",
+          "    Object.defineProperty(out, key, { enumerable: true, configurable: true, get() {",
+          "      const value = JSON.parse(texts[key]);",
+          "      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });",
+          "      return value;",
+          "    } });",
+          "  }",
+          "  return out;",
+          "}",
+          `export default { ${members.join(", ")} };`,
+        ].join("\n"),
+        loader: "js",
+      };
+    });
   },
 };
 
