@@ -3,7 +3,7 @@
 // are the same whichever form they read.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { typedHeatmap } from "../src/backend/heatmap-typed.js";
+import { releaseCells, typedHeatmap } from "../src/backend/heatmap-typed.js";
 import type { TypedHeatmap } from "../src/backend/types.js";
 import { buildHeatmap, generateHeatmap, heatmapBody, heatmapJson, type HeatmapQuery } from "../src/backend/inprocess/data/index.js";
 import { round } from "../src/backend/inprocess/data/heatmap.js";
@@ -88,5 +88,25 @@ describe("round (significant digits without a string)", () => {
       }
     }
     for (const v of values) for (const d of [4, 6]) expect(same(v, d), `${v} to ${d} digits`).toBe(true);
+  });
+});
+
+describe("releaseCells", () => {
+  it("empties a matrix that owns its buffer and leaves the rest of the heatmap as it was", () => {
+    const h = buildHeatmap(QUERIES[1]!);
+    const times = h.times.slice();
+    releaseCells(h);
+    expect(h.cells.length).toBe(0);
+    expect(h.times).toEqual(times);
+    releaseCells(h); // a second release is harmless
+  });
+
+  it("leaves a matrix that is a view of a larger buffer alone", () => {
+    const h = buildHeatmap(QUERIES[1]!);
+    const shared = new Float64Array(h.cells.length + 1);
+    shared.set(h.cells, 1);
+    const view = { ...h, cells: shared.subarray(1) };
+    releaseCells(view);
+    expect(view.cells).toEqual(h.cells);
   });
 });

@@ -75,7 +75,9 @@ export interface TypedHeatmap {
   levels: Float64Array;
   /**
    * Intensities (the body's `z`), row-major: cells[row × times.length + col]. Null, NaN, negative,
-   * infinite and missing cells are 0: every reader counts them as nothing.
+   * infinite and missing cells are 0: every reader counts them as nothing. Each fetch gives its
+   * caller a matrix of its own (no backend keeps or shares it): a caller done with it may release it
+   * (releaseCells in heatmap-typed.ts).
    */
   cells: Float64Array;
   /** The body's `df`, in its order; times NaN where a date does not parse. */

@@ -2,7 +2,7 @@
 // the service's price × time matrix (optionally re-binned to at most 24 × 24).
 import { z } from "zod";
 import { allowedLookbacks, HEATMAP_ID, isTimeframe, LOOKBACKS, SCOPES, TIMEFRAMES, VENUES, type Timeframe } from "../catalog/index.js";
-import { typedHeatmap } from "../backend/heatmap-typed.js";
+import { releaseCells, typedHeatmap } from "../backend/heatmap-typed.js";
 import { ServiceError, type Heatmap } from "../backend/types.js";
 import { DEFAULT_TOP_K, digestHeatmap, heatmapDigestSchema, MAX_TOP_K, renderHeatmapText } from "../summary/index.js";
 import { heatmapResourceUri } from "../resources/uris.js";
@@ -93,6 +93,8 @@ export const getLiquidationHeatmap = defineTool({
     const resource = heatmapResourceUri(asset, sent);
     const text = [renderHeatmapText({ asset, ...sent }, digest), footer(usage, undefined) + `. Full matrix (JSON): ${resource}`].join("\n");
     const view = context.wantView ? heatmapView(heatmap, digest, { choices: CHOICES }) : undefined;
+    // The digest and the view hold their own numbers: the matrix is read no more.
+    releaseCells(heatmap);
     return { text, structured: { asset, query: sent, digest, credits: credits(usage), resource }, view };
   },
 });
