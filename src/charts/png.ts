@@ -120,13 +120,13 @@ const crc32: (bytes: Uint8Array) => number =
         return (c ^ -1) >>> 0;
       };
 
-function chunk(type: string, data: Uint8Array): Buffer {
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, "latin1");
-  out.set(data, 8);
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-  return out;
+/** Writes one chunk (length, type, data, CRC) into `out` at `at`; returns where the next one goes. */
+function writeChunk(out: Buffer, at: number, type: string, data: Uint8Array): number {
+  out.writeUInt32BE(data.length, at);
+  out.write(type, at + 4, "latin1");
+  out.set(data, at + 8);
+  out.writeUInt32BE(crc32(out.subarray(at + 4, at + 8 + data.length)), at + 8 + data.length);
+  return at + 12 + data.length;
 }
 
 /**
@@ -173,10 +173,14 @@ export function encodePng(rgba: Uint8Array | Uint8ClampedArray, width: number, h
   header.writeUInt32BE(height, 4);
   header[8] = 8;
   header[9] = 2;
-  return Buffer.concat([
-    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
-    chunk("IHDR", header),
-    chunk("IDAT", zlib.deflateSync(raw, { level: 2 })),
-    chunk("IEND", new Uint8Array(0)),
-  ]);
+  const idat = zlib.deflateSync(raw, { level: 2 });
+  // One buffer for the whole file: signature, IHDR, IDAT, IEND.
+  const out = Buffer.allocUnsafe(8 + 25 + 12 + idat.length + 12);
+  out.set(SIGNATURE, 0);
+  let at = writeChunk(out, 8, "IHDR", header);
+  at = writeChunk(out, at, "IDAT", idat);
+  writeChunk(out, at, "IEND", new Uint8Array(0));
+  return out;
 }
+
+const SIGNATURE = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]);

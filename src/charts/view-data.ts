@@ -81,13 +81,24 @@ export function heatmapView(input: TypedHeatmap | Heatmap, digest: HeatmapDigest
     times: colTimes,
     columnMs: baseMs * colK,
     zMax,
-    z: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
+    z: "",
     cellRule: CELL_RULE,
     candles: columnCandles(h.candles, colTimes, baseMs * colK),
     last: anchor && Number.isFinite(anchor.time) ? anchor : null,
     marks: marks(digest),
     choices: opts.choices,
   };
+  // The base64 is for clients that draw the view (and for outside readers); a PNG drawn here reads
+  // the bytes. So it is encoded when first read: a chart-only call never pays for it.
+  Object.defineProperty(view, "z", {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const z = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+      Object.defineProperty(view, "z", { value: z, enumerable: true, writable: true, configurable: true });
+      return z;
+    },
+  });
   QUANTIZED.set(view, bytes);
   return view;
 }
