@@ -140,32 +140,36 @@ function writeChunk(out: Buffer, at: number, type: string, data: Uint8Array): nu
 export function encodePng(rgba: Uint8Array | Uint8ClampedArray, width: number, height: number): Uint8Array {
   const stride = width * 3;
   const raw = scratch("filtered", (stride + 1) * height);
+  // Pixels as words to compare rows cheaply (RGB only: the mask drops alpha, little-endian).
+  const words = rgba.byteOffset % 4 === 0 ? new Uint32Array(rgba.buffer, rgba.byteOffset, width * height) : null;
   for (let y = 0; y < height; y++) {
     const o = y * (stride + 1) + 1;
     const p = y * width * 4;
-    raw[o - 1] = 0;
+    let up = false;
     if (y > 0) {
-      // Up: each byte minus the one above it (already written as RGB in the previous row).
-      const q = p - width * 4;
       let changed = 0;
-      for (let x = 0, i = o; x < width * 4; x += 4, i += 3) {
-        const d0 = (rgba[p + x]! - rgba[q + x]!) & 255;
-        const d1 = (rgba[p + x + 1]! - rgba[q + x + 1]!) & 255;
-        const d2 = (rgba[p + x + 2]! - rgba[q + x + 2]!) & 255;
-        raw[i] = d0;
-        raw[i + 1] = d1;
-        raw[i + 2] = d2;
-        if ((d0 | d1 | d2) !== 0) changed++;
+      if (words) {
+        for (let x = y * width, end = x + width; x < end; x++) if (((words[x]! ^ words[x - width]!) & 0xffffff) !== 0) changed++;
+      } else {
+        for (let x = p; x < p + width * 4; x += 4) if (rgba[x] !== rgba[x - width * 4] || rgba[x + 1] !== rgba[x + 1 - width * 4] || rgba[x + 2] !== rgba[x + 2 - width * 4]) changed++;
       }
-      if (changed * 16 <= width) {
-        raw[o - 1] = 2;
-        continue;
-      }
+      up = changed * 16 <= width;
     }
-    for (let x = 0, i = o; x < width * 4; x += 4, i += 3) {
-      raw[i] = rgba[p + x]!;
-      raw[i + 1] = rgba[p + x + 1]!;
-      raw[i + 2] = rgba[p + x + 2]!;
+    raw[o - 1] = up ? 2 : 0;
+    if (up) {
+      // Up: each byte minus the one above it.
+      const q = p - width * 4;
+      for (let x = 0, i = o; x < width * 4; x += 4, i += 3) {
+        raw[i] = (rgba[p + x]! - rgba[q + x]!) & 255;
+        raw[i + 1] = (rgba[p + x + 1]! - rgba[q + x + 1]!) & 255;
+        raw[i + 2] = (rgba[p + x + 2]! - rgba[q + x + 2]!) & 255;
+      }
+    } else {
+      for (let x = 0, i = o; x < width * 4; x += 4, i += 3) {
+        raw[i] = rgba[p + x]!;
+        raw[i + 1] = rgba[p + x + 1]!;
+        raw[i + 2] = rgba[p + x + 2]!;
+      }
     }
   }
   const header = Buffer.alloc(13);
