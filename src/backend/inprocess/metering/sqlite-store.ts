@@ -5,43 +5,15 @@ import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { startCheckpointer, type Checkpointer } from "./checkpointer.js";
 import { openSqlite, sqliteCode, type SqlDatabase } from "./sqlite-driver.js";
+import { HEAD, MIGRATIONS, SQLITE_SCHEMA_VERSION } from "./sqlite-schema.js";
 import { hasLegacyUsage, readLegacyUsage, retireLegacyUsage } from "./legacy-usage.js";
 import { ceilSeconds, StoreConfigError, StoreUnavailableError, type ChargeOutcome, type MeterKey, type MeteringStore, type MeterStatus } from "./store.js";
 
-export const SQLITE_SCHEMA_VERSION = 2;
+export { SQLITE_SCHEMA_VERSION };
 /** How long a charge waits for another process's transaction before failing as store_unavailable. */
 const BUSY_TIMEOUT_MS = 5_000;
 /** Expired rate-log rows are deleted in bulk once every this many charges of a key, not one per charge. */
 const TRIM_EVERY = 64;
-
-/** Statements that bring a file from `version - 1` to `version`. */
-const MIGRATIONS: Record<number, string> = {
-  1: `
-CREATE TABLE meter (
-  key_id TEXT PRIMARY KEY,           -- SHA-256 of the key, hex
-  spent INTEGER NOT NULL DEFAULT 0,  -- credits debited, ever
-  requests INTEGER NOT NULL DEFAULT 0,
-  seq INTEGER NOT NULL DEFAULT 0,    -- number of the next request in rate_log
-  last_ms INTEGER NOT NULL DEFAULT 0 -- latest window time: a key's clock never runs backwards
-) WITHOUT ROWID;
--- The last R accepted requests of each key (R = its rate limit), numbered by seq.
-CREATE TABLE rate_log (key_id TEXT NOT NULL, seq INTEGER NOT NULL, t_ms INTEGER NOT NULL, PRIMARY KEY (key_id, seq)) WITHOUT ROWID;
-CREATE INDEX rate_log_time ON rate_log (key_id, t_ms, seq);
-CREATE TABLE imports (source TEXT PRIMARY KEY, at_ms INTEGER NOT NULL, credits INTEGER NOT NULL) WITHOUT ROWID;
-`,
-  // A refund frees its request's place in the window: log rows carry the number of their charge
-  // (meter.requests counts charges ever and numbers them; seq stays the contiguous position among
-  // the requests still counted). Times grow with seq (a key's clock never runs backwards), so the
-  // first request inside the window is found from meter.first_seq along the primary key instead
-  // of through a time index that every charge had to update twice.
-  2: `
-ALTER TABLE rate_log ADD COLUMN id INTEGER NOT NULL DEFAULT -1;
-UPDATE rate_log SET id = seq;
-UPDATE meter SET requests = max(requests, seq);
-ALTER TABLE meter ADD COLUMN first_seq INTEGER NOT NULL DEFAULT 0;
-DROP INDEX rate_log_time;
-`,
-};
 
 const SLEEP = new Int32Array(new SharedArrayBuffer(4));
 const isBusy = (code: string | undefined) => code === "SQLITE_BUSY" || code === "SQLITE_LOCKED";
@@ -70,60 +42,89 @@ export class SqliteStore implements MeteringStore {
   private queue: Pending[] = [];
   private checkpointer: Checkpointer | undefined;
 
+  /** Key digest → its number in `ledger`, for numbers committed to the file (they never change). */
+  private readonly numbers = new Map<string, number>();
+  /** Numbers read or given inside the open transaction: known for good only once it commits. */
+  private fresh: [string, number][] = [];
+
   private constructor(readonly path: string, db: SqlDatabase) {
     this.location = `sqlite:${path}`;
     this.db = db;
     this.stmt = {
-      meter: db.prepare<MeterRow>("SELECT spent, requests, seq, last_ms, first_seq FROM meter WHERE key_id = ?"),
-      // The meter row with the time of the request R places back (R = the limit given), in one statement.
-      charging: db.prepare<MeterRow & { oldest: number | null }>(`SELECT m.spent, m.requests, m.seq, m.last_ms, m.first_seq, r.t_ms AS oldest
-        FROM meter m LEFT JOIN rate_log r ON r.key_id = m.key_id AND r.seq = m.seq - ? WHERE m.key_id = ?`),
+      number: db.prepare<{ no: number }>("SELECT no FROM keys WHERE key_id = ?"),
+      // Numbers are given under the write lock (BEGIN IMMEDIATE): two processes never give the same one.
+      numberNew: db.prepare<{ no: number }>("INSERT INTO keys (key_id, no) SELECT ?, coalesce(max(no), 0) + 1 FROM keys RETURNING no"),
+      meter: db.prepare<MeterRow>(`SELECT spent, id AS requests, next_seq AS seq, t_ms AS last_ms, first_seq FROM ledger WHERE key_no = ? AND seq = ${HEAD}`),
+      // The head row with the time of the request R places back (R = the limit given), in one statement.
+      charging: db.prepare<MeterRow & { oldest: number | null }>(`SELECT h.spent, h.id AS requests, h.next_seq AS seq, h.t_ms AS last_ms, h.first_seq, r.t_ms AS oldest
+        FROM ledger h LEFT JOIN ledger r ON r.key_no = h.key_no AND r.seq = h.next_seq - ? WHERE h.key_no = ? AND h.seq = ${HEAD}`),
       // The first row from a position on that is still inside the window (times grow with seq).
-      first: db.prepare<LogRow>("SELECT seq, t_ms FROM rate_log WHERE key_id = ? AND seq >= ? AND t_ms > ? ORDER BY seq LIMIT 1"),
-      log: db.prepare("INSERT INTO rate_log (key_id, seq, id, t_ms) VALUES (?, ?, ?, ?)"),
+      first: db.prepare<LogRow>(`SELECT seq, t_ms FROM ledger WHERE key_no = ? AND seq >= ? AND seq < ${HEAD} AND t_ms > ? ORDER BY seq LIMIT 1`),
+      log: db.prepare("INSERT INTO ledger (key_no, seq, id, t_ms) VALUES (?, ?, ?, ?)"),
       // Rows before the window's first: out of the window for good.
-      trim: db.prepare("DELETE FROM rate_log WHERE key_id = ? AND seq < ?"),
+      trim: db.prepare("DELETE FROM ledger WHERE key_no = ? AND seq < ?"),
       // The row was read in the same transaction: one statement sets it whole, no upsert needed.
-      debit: db.prepare("UPDATE meter SET spent = ?, requests = ?, seq = ?, last_ms = ?, first_seq = ? WHERE key_id = ?"),
-      open: db.prepare("INSERT INTO meter (spent, requests, seq, last_ms, first_seq, key_id) VALUES (?, ?, ?, ?, ?, ?)"),
+      debit: db.prepare(`UPDATE ledger SET spent = ?, id = ?, next_seq = ?, t_ms = ?, first_seq = ? WHERE key_no = ? AND seq = ${HEAD}`),
+      open: db.prepare(`INSERT INTO ledger (spent, id, next_seq, t_ms, first_seq, key_no, seq) VALUES (?, ?, ?, ?, ?, ?, ${HEAD})`),
       // The position of a charge still in the log: at or below its number, found from the newest down.
-      position: db.prepare<{ seq: number }>("SELECT seq FROM rate_log WHERE key_id = ? AND seq <= ? AND id = ? ORDER BY seq DESC LIMIT 1"),
-      unlog: db.prepare("DELETE FROM rate_log WHERE key_id = ? AND seq = ?"),
+      position: db.prepare<{ seq: number }>("SELECT seq FROM ledger WHERE key_no = ? AND seq <= ? AND id = ? ORDER BY seq DESC LIMIT 1"),
+      unlog: db.prepare("DELETE FROM ledger WHERE key_no = ? AND seq = ?"),
       // The rows after a freed position move down one, through negative positions: no two rows ever share one.
-      negate: db.prepare("UPDATE rate_log SET seq = -seq WHERE key_id = ? AND seq > ?"),
-      restore: db.prepare("UPDATE rate_log SET seq = -seq - 1 WHERE key_id = ? AND seq < 0"),
-      unseq: db.prepare("UPDATE meter SET seq = seq - 1, first_seq = CASE WHEN first_seq > ? THEN first_seq - 1 ELSE first_seq END WHERE key_id = ?"),
-      refund: db.prepare("UPDATE meter SET spent = max(0, spent - ?) WHERE key_id = ?"),
-      add: db.prepare("INSERT INTO meter (key_id, spent) VALUES (?, ?) ON CONFLICT (key_id) DO UPDATE SET spent = spent + excluded.spent"),
+      negate: db.prepare(`UPDATE ledger SET seq = -seq WHERE key_no = ? AND seq > ? AND seq < ${HEAD}`),
+      restore: db.prepare("UPDATE ledger SET seq = -seq - 1 WHERE key_no = ? AND seq < 0"),
+      unseq: db.prepare(`UPDATE ledger SET next_seq = next_seq - 1, first_seq = CASE WHEN first_seq > ? THEN first_seq - 1 ELSE first_seq END WHERE key_no = ? AND seq = ${HEAD}`),
+      refund: db.prepare(`UPDATE ledger SET spent = max(0, spent - ?) WHERE key_no = ? AND seq = ${HEAD}`),
+      add: db.prepare(`INSERT INTO ledger (key_no, seq, id, t_ms, spent, next_seq, first_seq) VALUES (?, ${HEAD}, 0, 0, ?, 0, 0)
+        ON CONFLICT (key_no, seq) DO UPDATE SET spent = spent + excluded.spent`),
     };
   }
 
+  /** The key's number in the file; a key never charged gets the next one when `give` (under the write lock). */
+  private keyNumber(keyId: string, give: boolean): number | undefined {
+    const known = this.numbers.get(keyId);
+    if (known !== undefined) return known;
+    const no = this.stmt.number.get(keyId)?.no ?? (give ? this.stmt.numberNew.get(keyId)!.no : undefined);
+    if (no !== undefined) this.fresh.push([keyId, no]);
+    return no;
+  }
+
+  /** A transaction whose key numbers are remembered once it commits (a rolled-back one gave none). */
+  private transaction<T>(mode: "immediate" | "deferred", fn: () => T): T {
+    this.fresh = [];
+    const result = this.db.transaction(mode, fn);
+    for (const [keyId, no] of this.fresh) this.numbers.set(keyId, no);
+    this.fresh = [];
+    return result;
+  }
+
   private chargeTx(batch: readonly Pending[]): ChargeOutcome[] {
-    return this.db.transaction("immediate", () => batch.map((p) => this.chargeIn(p.key, p.cost, p.nowMs)));
+    return this.transaction("immediate", () => batch.map((p) => this.chargeIn(p.key, p.cost, p.nowMs)));
   }
 
   /** Balance and window read in one snapshot (a read transaction), never across another's commit. */
   private statusTx(key: MeterKey, nowMs: number): MeterStatus {
-    return this.db.transaction("deferred", () => {
-      const row = this.stmt.meter.get(key.id);
+    return this.transaction("deferred", () => {
+      const no = this.keyNumber(key.id, false);
+      const row = no === undefined ? undefined : this.stmt.meter.get(no);
       const now = Math.max(nowMs, row?.last_ms ?? 0);
-      return { creditsRemaining: Math.max(0, key.credits - (row?.spent ?? 0)), rate: this.rate(key, row, now) };
+      return { creditsRemaining: Math.max(0, key.credits - (row?.spent ?? 0)), rate: this.rate(key, no ?? 0, row, now) };
     });
   }
 
   private refundTx(key: MeterKey, request: number, cost: number): void {
-    this.db.transaction("immediate", () => {
-      const row = this.stmt.meter.get(key.id);
-      if (!row) return;
+    this.transaction("immediate", () => {
+      const no = this.keyNumber(key.id, false);
+      const row = no === undefined ? undefined : this.stmt.meter.get(no);
+      if (no === undefined || !row) return;
       // Not found: trimmed, so out of the window already (times only grow), and nothing to free.
-      const at = this.stmt.position.get(key.id, Math.min(request, row.seq - 1), request);
+      const at = this.stmt.position.get(no, Math.min(request, row.seq - 1), request);
       if (at) {
-        this.stmt.unlog.run(key.id, at.seq);
-        this.stmt.negate.run(key.id, at.seq);
-        this.stmt.restore.run(key.id);
-        this.stmt.unseq.run(at.seq, key.id);
+        this.stmt.unlog.run(no, at.seq);
+        this.stmt.negate.run(no, at.seq);
+        this.stmt.restore.run(no);
+        this.stmt.unseq.run(at.seq, no);
       }
-      this.stmt.refund.run(cost, key.id);
+      this.stmt.refund.run(cost, no);
     });
   }
 
@@ -198,11 +199,11 @@ export class SqliteStore implements MeteringStore {
     const record = this.db.prepare("INSERT INTO imports (source, at_ms, credits) VALUES (?, ?, ?)");
     let undo: (() => void) | undefined;
     try {
-      this.db.transaction("immediate", () => {
+      this.transaction("immediate", () => {
         const legacy = readLegacyUsage(dir);
         if (!legacy) return;
         if (!seen.get(legacy.id)) {
-          for (const [id, n] of legacy.spent) this.stmt.add.run(id, n);
+          for (const [id, n] of legacy.spent) this.stmt.add.run(this.keyNumber(id, true)!, n);
           record.run(legacy.id, Date.now(), legacy.total);
         }
         undo = retireLegacyUsage(dir, legacy.files);
@@ -215,7 +216,8 @@ export class SqliteStore implements MeteringStore {
 
   private chargeIn(key: MeterKey, cost: number, nowMs: number): ChargeOutcome {
     const limit = key.rateLimit.requests;
-    const row = this.stmt.charging.get(limit, key.id);
+    const no = this.keyNumber(key.id, true)!;
+    const row = this.stmt.charging.get(limit, no);
     const seq = row?.seq ?? 0;
     const now = Math.max(nowMs, row?.last_ms ?? 0);
     const windowMs = key.rateLimit.windowSeconds * 1000;
@@ -226,24 +228,24 @@ export class SqliteStore implements MeteringStore {
     const oldest = row?.oldest ?? null;
     if (oldest !== null && oldest > now - windowMs) {
       const retryAfterS = ceilSeconds(oldest + windowMs - now);
-      return { ok: false, reason: "rate_limited", retryAfterS, creditsRemaining: left, rate: this.rate(key, row, now) };
+      return { ok: false, reason: "rate_limited", retryAfterS, creditsRemaining: left, rate: this.rate(key, no, row, now) };
     }
-    if (left < cost) return { ok: false, reason: "credits_exhausted", creditsRemaining: left, rate: this.rate(key, row, now) };
+    if (left < cost) return { ok: false, reason: "credits_exhausted", creditsRemaining: left, rate: this.rate(key, no, row, now) };
     const request = row?.requests ?? 0;
-    this.stmt.log.run(key.id, seq, request, now);
+    this.stmt.log.run(no, seq, request, now);
     // The row just logged is inside the window: a first is always found.
-    const first = this.stmt.first.get(key.id, Math.max(row?.first_seq ?? 0, seq + 1 - limit), now - windowMs)!;
-    (row ? this.stmt.debit : this.stmt.open).run(spent + cost, request + 1, seq + 1, now, first.seq, key.id);
-    if ((request + 1) % TRIM_EVERY === 0) this.stmt.trim.run(key.id, first.seq);
+    const first = this.stmt.first.get(no, Math.max(row?.first_seq ?? 0, seq + 1 - limit), now - windowMs)!;
+    (row ? this.stmt.debit : this.stmt.open).run(spent + cost, request + 1, seq + 1, now, first.seq, no);
+    if ((request + 1) % TRIM_EVERY === 0) this.stmt.trim.run(no, first.seq);
     const rate = { remaining: Math.max(0, limit - (seq + 1 - first.seq)), resetS: ceilSeconds(first.t_ms + windowMs - now) };
     return { ok: true, request, creditsRemaining: left - cost, rate };
   }
 
-  private rate(key: MeterKey, row: MeterRow | undefined, now: number): MeterStatus["rate"] {
+  private rate(key: MeterKey, no: number, row: MeterRow | undefined, now: number): MeterStatus["rate"] {
     const limit = key.rateLimit.requests;
     const windowMs = key.rateLimit.windowSeconds * 1000;
     const seq = row?.seq ?? 0;
-    const first = row && this.stmt.first.get(key.id, Math.max(row.first_seq, seq - limit), now - windowMs);
+    const first = row && this.stmt.first.get(no, Math.max(row.first_seq, seq - limit), now - windowMs);
     if (!first) return { remaining: limit, resetS: 0 };
     return { remaining: Math.max(0, limit - (seq - first.seq)), resetS: ceilSeconds(first.t_ms + windowMs - now) };
   }
@@ -292,7 +294,10 @@ export class SqliteStore implements MeteringStore {
   }
 
   async spent(keyId: string): Promise<number> {
-    return this.stmt.meter.get(keyId)?.spent ?? 0;
+    return this.transaction("deferred", () => {
+      const no = this.keyNumber(keyId, false);
+      return no === undefined ? 0 : this.stmt.meter.get(no)?.spent ?? 0;
+    });
   }
 
   async close(): Promise<void> {
