@@ -6,7 +6,7 @@ import { InProcessBackend } from "../src/backend/inprocess/backend.js";
 import type { Heatmap } from "../src/catalog/responses.js";
 import { colorPosition, VIRIDIS } from "../src/charts/colormap.js";
 import { usdCompact, numCompact, priceLabel, timeLabel } from "../src/charts/format.js";
-import { heatmapLayout } from "../src/charts/heatmap-svg.js";
+import { heatmapLayout } from "../src/charts/heatmap-scene.js";
 import { chartPng, PNG_HEIGHT, PNG_WIDTH } from "../src/charts/png.js";
 import { niceTicks, timeTicks } from "../src/charts/scale.js";
 import { seriesLayout } from "../src/charts/series-svg.js";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { VIRIDIS } from "../src/charts/colormap.js";
-import { heatmapLayout } from "../src/charts/heatmap-svg.js";
+import { heatmapLayout } from "../src/charts/heatmap-scene.js";
 import type { HeatmapView } from "../src/charts/types.js";
 import { candleColumns } from "../src/backend/inprocess/data/candles.js";
 import { seriesLine, seriesView, viewCandles } from "../src/charts/view-data.js";

@@ -2,7 +2,8 @@
 // notional, and controls that ask the server for another timeframe, lookback or venue.
 import { matrixPixels } from "../src/charts/colormap.js";
 import { priceLabel, timeFull, usdCompact } from "../src/charts/format.js";
-import { heatmapLayout, heatmapSvg } from "../src/charts/heatmap-svg.js";
+import { heatmapLayout } from "../src/charts/heatmap-scene.js";
+import { heatmapSvg } from "../src/charts/heatmap-svg.js";
 import { decodeCells, type HeatmapView } from "../src/charts/types.js";
 import { decodeBase64, hoverLayer, placeTip, start, viewOf, type Accepted, type ToolResult } from "./shell.js";
 

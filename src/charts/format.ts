@@ -26,11 +26,15 @@ function sig3(a: number): string {
   return digits > 0 ? text.replace(/\.?0+$/, "") : text;
 }
 
+/** One formatter per number of decimals: toLocaleString builds a new one on every call. */
+const PRICE_FORMATS: Intl.NumberFormat[] = [];
+
 /** A price with the precision its step needs: 87,412 or 0.2473. */
 export function priceLabel(v: number, step: number): string {
   if (!Number.isFinite(v)) return "–";
   const decimals = step >= 1 || step <= 0 ? 0 : Math.min(8, Math.ceil(-Math.log10(step)) + 1);
-  return v.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  const format = (PRICE_FORMATS[decimals] ??= new Intl.NumberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals }));
+  return format.format(v);
 }
 
 /** A value in its unit: USD compact for "USD", else compact with the unit after it. */

@@ -1,7 +1,8 @@
 // Line and candle charts as SVG: one series, several rebased to 100, or two units on twin axes.
 // Used for the PNG and by the view, which adds hover on top.
 import { esc, priceLabel, timeLabel, valueLabel } from "./format.js";
-import { bucketCandles, svgDocument } from "./heatmap-svg.js";
+import { bucketCandles } from "./heatmap-scene.js";
+import { svgDocument } from "./heatmap-svg.js";
 import { linear, niceTicks, padded, timeTicks, type Linear } from "./scale.js";
 import type { SeriesView, Theme } from "./types.js";
 

@@ -34,13 +34,18 @@ export function heatmapView(input: TypedHeatmap | Heatmap, digest: HeatmapDigest
   const R = Math.ceil(rows / rowK);
   const C = Math.ceil(cols / colK);
   const cells = new Float64Array(R * C);
-  const binOf = new Int32Array(cols);
-  for (let j = 0; j < cols; j++) binOf[j] = Math.floor(j / colK);
+  const src = h.cells;
   for (let i = 0; i < rows; i++) {
     const base = Math.floor(i / rowK) * C;
     const from = i * cols;
-    // Typed cells are intensities already: nothing negative, null or infinite to skip.
-    for (let j = 0; j < cols; j++) cells[base + binOf[j]!]! += h.cells[from + j]!;
+    // Typed cells are intensities already: nothing negative, null or infinite to skip. One
+    // column bin at a time, summed in a local: a store per bin, not per cell.
+    for (let c = 0; c < C; c++) {
+      const end = from + Math.min(cols, (c + 1) * colK);
+      let sum = 0;
+      for (let j = from + c * colK; j < end; j++) sum += src[j]!;
+      cells[base + c]! += sum;
+    }
   }
   let zMax = 0;
   for (let c = 0; c < C; c++) {
@@ -61,7 +66,7 @@ export function heatmapView(input: TypedHeatmap | Heatmap, digest: HeatmapDigest
   const colTimes = Array.from({ length: C }, (_, c) => times[c * colK]!);
   const baseMs = cols >= 2 ? times[1]! - times[0]! : 0;
   const anchor = digest.anchor.price !== null && digest.anchor.time !== null ? { price: digest.anchor.price, time: Date.parse(digest.anchor.time) } : null;
-  return {
+  const view: HeatmapView = {
     kind: "heatmap",
     asset: h.asset,
     timeframe: h.timeframe,
@@ -76,13 +81,34 @@ export function heatmapView(input: TypedHeatmap | Heatmap, digest: HeatmapDigest
     times: colTimes,
     columnMs: baseMs * colK,
     zMax,
-    z: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
+    z: "",
     cellRule: CELL_RULE,
     candles: columnCandles(h.candles, colTimes, baseMs * colK),
     last: anchor && Number.isFinite(anchor.time) ? anchor : null,
     marks: marks(digest),
     choices: opts.choices,
   };
+  // The base64 is for clients that draw the view (and for outside readers); a PNG drawn here reads
+  // the bytes. So it is encoded when first read: a chart-only call never pays for it.
+  Object.defineProperty(view, "z", {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const z = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+      Object.defineProperty(view, "z", { value: z, enumerable: true, writable: true, configurable: true });
+      return z;
+    },
+  });
+  QUANTIZED.set(view, bytes);
+  return view;
+}
+
+/** The bytes behind the views built in this process: a PNG of one reads them, not their base64. */
+const QUANTIZED = new WeakMap<HeatmapView, Uint8Array>();
+
+/** Little-endian uint16 cells of a heatmap view (its `z` decoded). */
+export function quantizedCells(view: HeatmapView): Uint8Array {
+  return QUANTIZED.get(view) ?? Buffer.from(view.z, "base64");
 }
 
 /** The service's candles placed into the view's columns (OHLC of the candles inside each). */

@@ -76,7 +76,7 @@ async function chartContent(view: ChartView): Promise<CallToolResult["content"][
   try {
     const { chartPng } = await import("../charts/png.js");
     const png = await chartPng(view);
-    return { type: "image", data: Buffer.from(png).toString("base64"), mimeType: "image/png" };
+    return { type: "image", data: Buffer.from(png.buffer, png.byteOffset, png.byteLength).toString("base64"), mimeType: "image/png" };
   } catch (error) {
     log.warn(`chart rendering failed: ${error instanceof Error ? error.message : String(error)}`);
     return { type: "text", text: "(The chart could not be drawn on this server; the text above holds the data.)" };
