@@ -7,7 +7,7 @@ import type { Heatmap } from "../src/catalog/responses.js";
 import { colorPosition, VIRIDIS } from "../src/charts/colormap.js";
 import { usdCompact, numCompact, priceLabel, timeLabel } from "../src/charts/format.js";
 import { heatmapLayout } from "../src/charts/heatmap-scene.js";
-import { chartPng, PNG_HEIGHT, PNG_WIDTH } from "../src/charts/png.js";
+import { chartPng, forgetTexts, PNG_HEIGHT, PNG_WIDTH } from "../src/charts/png.js";
 import { niceTicks, timeTicks } from "../src/charts/scale.js";
 import { seriesLayout } from "../src/charts/series-svg.js";
 import { decodeCells, LIGHT, type HeatmapView } from "../src/charts/types.js";
@@ -64,6 +64,22 @@ describe("heatmap PNG", () => {
     const colours = new Set<number>();
     for (let i = 0; i < img.pixels.length; i += 4 * 7) colours.add((img.pixels[i]! << 16) | (img.pixels[i + 1]! << 8) | img.pixels[i + 2]!);
     expect(colours.size).toBeGreaterThan(200);
+  });
+
+  it("draws the same bytes whether its texts were drawn before or not", async () => {
+    const other = (await backend.fetch({ endpoint: "liquidation_levels/heatmap", asset: "eth", query: { timeframe: "1d" } })).body as Heatmap;
+    const otherView = heatmapView(other, digestHeatmap(other), { choices: { timeframes: [], lookbacks: {}, exchanges: [] } })!;
+    forgetTexts();
+    const cold = Buffer.from(await chartPng(otherView));
+    expect(Buffer.from(await chartPng(otherView)).equals(cold)).toBe(true);
+    // btc's texts (ticks, colour bar, title) drawn again after eth's, and from a cold start.
+    expect(Buffer.from(await chartPng(view)).equals(Buffer.from(bytes))).toBe(true);
+    forgetTexts();
+    expect(Buffer.from(await chartPng(view)).equals(Buffer.from(bytes))).toBe(true);
+    // Every text of the chart is on it: the title's ink sits in the band above the plot.
+    let ink = 0;
+    for (let x = 0; x < 400; x++) if (rgbAt(img, x, 16)[0] < 128) ink++;
+    expect(ink).toBeGreaterThan(20);
   });
 
   it("paints each cell's colour where the layout puts its price row and time column", () => {

@@ -18,6 +18,11 @@ export interface ChartText {
   svg: string;
   /** Pixels its glyphs can reach, whole pixels, with room to spare. */
   extent: Box;
+  /**
+   * Everything that decides the text's pixels within its extent (content, style, size, anchor and
+   * its position relative to the extent's corner): two texts with one key draw the same pixels.
+   */
+  key: string;
 }
 
 /**
@@ -29,9 +34,11 @@ export function chartText(x: number, y: number, size: number, anchor: TextAnchor
   const anchorAttr = anchor === "start" ? "" : ` text-anchor="${anchor}"`;
   const width = [...text].length * size;
   const left = anchor === "start" ? x : anchor === "end" ? x - width : x - width / 2;
+  const extent = { x0: Math.floor(left - 3), y0: Math.floor(y - 1.2 * size - 2), x1: Math.ceil(left + width + 3), y1: Math.ceil(y + 0.4 * size + 2) };
   return {
     svg: `<text x="${x}" y="${y}" font-size="${size}"${anchorAttr} ${rest}</text>`,
-    extent: { x0: Math.floor(left - 3), y0: Math.floor(y - 1.2 * size - 2), x1: Math.ceil(left + width + 3), y1: Math.ceil(y + 0.4 * size + 2) },
+    extent,
+    key: `${x - extent.x0} ${y - extent.y0} ${size} ${anchor} ${text} ${rest}`,
   };
 }
 
@@ -40,14 +47,14 @@ export interface Atlas {
   height: number;
   /** The atlas's content: each text moved into its slot. */
   body: string;
-  /** Where each text's extent lies in the atlas (same size as the extent). */
+  /** Where each text's extent lies in the atlas (same size as the extent), in the order given. */
   slots: Array<{ from: Box; x: number; y: number }>;
 }
 
 /** Shelf packing, tallest first, into rows at most `maxWidth` wide; a wider text gets its own row. */
 export function packTexts(texts: ChartText[], maxWidth: number): Atlas {
   const order = texts.map((t, i) => i).sort((a, b) => h(texts[b]!.extent) - h(texts[a]!.extent));
-  const slots: Atlas["slots"] = [];
+  const slots: Atlas["slots"] = new Array(texts.length);
   const parts: string[] = [];
   let x = 0, y = 0, rowH = 0, width = 0;
   for (const i of order) {
@@ -58,7 +65,7 @@ export function packTexts(texts: ChartText[], maxWidth: number): Atlas {
       x = 0;
       rowH = 0;
     }
-    slots.push({ from: e, x, y });
+    slots[i] = { from: e, x, y };
     parts.push(`<g transform="translate(${x - e.x0} ${y - e.y0})">${texts[i]!.svg}</g>`);
     x += w;
     width = Math.max(width, x);
