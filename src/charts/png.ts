@@ -76,24 +76,26 @@ export async function chartPng(view: ChartView, theme: Theme = LIGHT): Promise<U
   paintHeatmap(canvas, view, scene, theme);
   const T = heatmapTexts(view, scene, theme);
   const texts = [...T.title, ...T.price, ...T.time, ...T.last, ...T.labels, ...T.colorBar];
+  // The document's font family is the one style a text's own element does not carry.
+  const keyOf = (t: { key: string }) => `${theme.font}\n${t.key}`;
   // Texts not drawn before go to resvg together, packed in one small atlas (each once).
   const runs = new Map<string, TextRun>();
   for (const t of texts) {
-    const known = TEXTS.get(t.key);
-    if (known) runs.set(t.key, known);
+    const known = TEXTS.get(keyOf(t));
+    if (known) runs.set(keyOf(t), known);
   }
-  const fresh = [...new Map(texts.filter((t) => !runs.has(t.key)).map((t) => [t.key, t])).values()];
+  const fresh = [...new Map(texts.filter((t) => !runs.has(keyOf(t))).map((t) => [keyOf(t), t])).values()];
   if (fresh.length > 0) {
     const atlas = packTexts(fresh, width);
     const layer = render(svgDocument(atlas.width, atlas.height, theme.font, atlas.body));
     atlas.slots.forEach((s, i) => {
       const run = cutOut(layer.pixels, layer.width, s.x, s.y, s.from);
-      runs.set(fresh[i]!.key, run);
-      TEXTS.set(fresh[i]!.key, run);
+      runs.set(keyOf(fresh[i]!), run);
+      TEXTS.set(keyOf(fresh[i]!), run);
     });
   }
   for (const t of texts) {
-    const run = runs.get(t.key)!;
+    const run = runs.get(keyOf(t))!;
     const at = { x0: t.extent.x0 + run.dx, y0: t.extent.y0 + run.dy, x1: t.extent.x0 + run.dx + run.width, y1: t.extent.y0 + run.dy + run.height };
     composite(canvas, run.pixels, run.width, 0, 0, at);
   }
