@@ -32,9 +32,14 @@ export function valueAtPosition(p: number, max: number): number {
   return p * p * max;
 }
 
-export function cssColor(p: number): string {
+/** The ramp's colour at position p in [0, 1]. */
+export function rampRgb(p: number): [number, number, number] {
   const i = Math.max(0, Math.min(255, Math.round(p * 255))) * 3;
-  return `rgb(${VIRIDIS[i]},${VIRIDIS[i + 1]},${VIRIDIS[i + 2]})`;
+  return [VIRIDIS[i]!, VIRIDIS[i + 1]!, VIRIDIS[i + 2]!];
+}
+
+export function cssColor(p: number): string {
+  return `rgb(${rampRgb(p).join(",")})`;
 }
 
 /** RGBA pixels of a rows × cols matrix (row 0 = lowest price drawn at the bottom). */

@@ -1,7 +1,7 @@
 // The heatmap PNG's pixels beneath the text: background, the matrix nearest-neighbour into the
 // plot, then the scene's candles, ticks, last-price line, cluster marks and colour bar. Only the
 // text is left to resvg.
-import { colorPosition, VIRIDIS } from "./colormap.js";
+import { colorPosition, rampRgb, VIRIDIS } from "./colormap.js";
 import { HEATMAP_CANDLE_DOWN, HEATMAP_CANDLE_UP, LABEL_OPACITY, LAST_DASH, LAST_OPACITY, type HeatmapScene } from "./heatmap-scene.js";
 import { fillBox, gradientBox, hexRgb, hLine, strokeBox, vLine, type Canvas, type Rgb } from "./raster.js";
 import type { HeatmapView, Theme } from "./types.js";
@@ -26,11 +26,8 @@ export function paintHeatmap(c: Canvas, view: HeatmapView, S: HeatmapScene, them
   }
   for (const m of S.marks) strokeBox(c, m.box, hexRgb(m.color), 1.5);
   for (const l of S.labels) fillBox(c, l.box, [0, 0, 0], LABEL_OPACITY, 3);
-  const stops: Rgb[] = [];
-  for (let i = 0; i <= 10; i++) {
-    const k = Math.round((1 - i / 10) * 255) * 3;
-    stops.push([VIRIDIS[k]!, VIRIDIS[k + 1]!, VIRIDIS[k + 2]!]);
-  }
+  // The stops the SVG's colour bar gives its gradient (cssColor of the same positions).
+  const stops: Rgb[] = Array.from({ length: 11 }, (_, i) => rampRgb(1 - i / 10));
   gradientBox(c, { x0: colorBar.x, y0: colorBar.y0, x1: colorBar.x + colorBar.w, y1: colorBar.y1 }, stops);
   for (const t of S.colorTicks) hLine(c, colorBar.x + colorBar.w, colorBar.x + colorBar.w + 3, t.y, muted);
 }

@@ -305,19 +305,12 @@ function minuteFactor(): MinuteFactor {
  */
 const INTRADAY_AMPLITUDE = 0.6;
 
-let altFactor: MinuteFactor | undefined;
+const sharedFactors = new Map<number, MinuteFactor>();
 
-/** The alt factor's minute walk (unit daily volatility: each coin scales it by its loading). */
-function altMinuteFactor(): MinuteFactor {
-  return (altFactor ??= new MinuteFactor(ALT_FACTOR_SEED, 1 / Math.sqrt(1440)));
-}
-
-const sectorFactors = new Map<number, MinuteFactor>();
-
-/** A sector factor's minute walk (unit daily volatility, as the alt factor's). */
-function sectorMinuteFactor(seed: number): MinuteFactor {
-  let f = sectorFactors.get(seed);
-  if (!f) sectorFactors.set(seed, (f = new MinuteFactor(seed, 1 / Math.sqrt(1440))));
+/** A factor shared by many coins (the alt factor, a sector's): its minute walk at unit daily volatility, each coin scaling it by its loading. */
+function sharedMinuteFactor(seed: number): MinuteFactor {
+  let f = sharedFactors.get(seed);
+  if (!f) sharedFactors.set(seed, (f = new MinuteFactor(seed, 1 / Math.sqrt(1440))));
   return f;
 }
 
@@ -332,7 +325,7 @@ export function intradayOf(asset: string): IntradaySource {
     const { beta, noise, alt, sector, sectorSeed } = owner.model === "btc" ? { beta: 1, noise: 0, alt: 0, sector: 0, sectorSeed: 0 } : loadings({ ...owner, sigma });
     src = {
       key: base, seed: owner.seed, sigma, noise, beta, amplitude: INTRADAY_AMPLITUDE, factor: minuteFactor(),
-      alt, altFactor: altMinuteFactor(), sector: sector ? { loading: sector, factor: sectorMinuteFactor(sectorSeed) } : undefined, shock: shockOf(base),
+      alt, altFactor: sharedMinuteFactor(ALT_FACTOR_SEED), sector: sector ? { loading: sector, factor: sharedMinuteFactor(sectorSeed) } : undefined, shock: shockOf(base),
       dailyLog: (day) => dailyLogPrice(base, day), ceiling: (day) => ceilingLog(base, day), low: lowOf(base),
     };
     sources.set(base, src);
