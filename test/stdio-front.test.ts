@@ -7,7 +7,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { InProcessBackend } from "../src/backend/inprocess/backend.js";
 import { createServer } from "../src/server.js";
 import type { Handshake } from "../src/transports/handshake.js";
-import { StdioFront } from "../src/transports/stdio-front.js";
+import { StdioFront, writeMessage } from "../src/transports/stdio-front.js";
 import { recordHandshake } from "../scripts/handshake.js";
 import { NOW, tempDir, writeKeys } from "./mcp-fixture.js";
 
@@ -139,5 +139,54 @@ describe("the stdio front", () => {
     r.send(initialize(1));
     r.send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
     expect((await r.waitFor(2)).result.tools.length).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe("writing a message", () => {
+  const written = (message: unknown): { chunks: string[]; line: string } => {
+    const out = new PassThrough();
+    const chunks: string[] = [];
+    out.on("data", (b: Buffer) => chunks.push(b.toString("utf8")));
+    writeMessage(out, message);
+    return { chunks, line: chunks.join("") };
+  };
+  const base64 = (bytes: number) => Buffer.from(Array.from({ length: bytes }, (_, i) => (i * 7919) % 256)).toString("base64");
+
+  it("writes a result's long base64 strings as chunks of their own, and the line is the message's JSON", () => {
+    const image = base64(60_000);
+    const z = base64(30_000);
+    const message = {
+      jsonrpc: "2.0", id: 7,
+      result: {
+        content: [{ type: "text", text: "BTC — 6h × 2y, “quoted” \\ back" }, { type: "image", data: image, mimeType: "image/png" }],
+        structuredContent: { asset: "btc", view: { kind: "heatmap", z, rows: 3 } },
+      },
+    };
+    const { chunks, line } = written(message);
+    expect(line).toBe(`${JSON.stringify(message)}\n`);
+    expect(JSON.parse(line)).toEqual(message);
+    expect(chunks).toContain(image);
+    expect(chunks).toContain(z);
+  });
+
+  it("writes a message without long base64 strings as one line, unchanged", () => {
+    const quoted = `${"x".repeat(20_000)}"`;
+    for (const message of [
+      { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: quoted }] } },
+      { jsonrpc: "2.0", id: 2, result: { content: [{ type: "image", data: "aGk=", mimeType: "image/png" }] } },
+      { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: base64(30_000) } },
+      { jsonrpc: "2.0", id: 3, error: { code: -32602, message: "bad" } },
+    ]) {
+      const { chunks, line } = written(message);
+      expect(chunks).toEqual([`${JSON.stringify(message)}\n`]);
+      expect(line).toBe(`${JSON.stringify(message)}\n`);
+    }
+  });
+
+  it("leaves the message it writes as it was", () => {
+    const message = { jsonrpc: "2.0", id: 9, result: { content: [{ type: "image", data: base64(40_000), mimeType: "image/png" }] } };
+    const before = JSON.stringify(message);
+    written(message);
+    expect(JSON.stringify(message)).toBe(before);
   });
 });

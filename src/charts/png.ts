@@ -215,32 +215,12 @@ export function encodePng(rgba: Uint8Array | Uint8ClampedArray, width: number, h
   const aligned = rgba.byteOffset % 4 === 0 ? rgba : new Uint8Array(rgba);
   const words = new Uint32Array(aligned.buffer, aligned.byteOffset, width * height);
   for (let y = 0; y < height; y++) {
-    let i = y * (stride + 1) + 1;
-    const row = y * width;
-    const end = row + width;
-    let up = false;
-    if (y > 0) {
-      let changed = 0;
-      for (let x = row; x < end; x++) if (((words[x]! ^ words[x - width]!) & RGB) !== 0) changed++;
-      up = changed * 16 <= width;
-    }
-    raw[i - 1] = up ? 2 : 0;
-    if (up) {
-      // Up: each byte minus the one above it.
-      for (let x = row; x < end; x++, i += 3) {
-        const w = words[x]!;
-        const a = words[x - width]!;
-        raw[i] = ((w >>> R) - (a >>> R)) & 255;
-        raw[i + 1] = ((w >>> G) - (a >>> G)) & 255;
-        raw[i + 2] = ((w >>> B) - (a >>> B)) & 255;
-      }
+    const at = y * (stride + 1);
+    if (y > 0 && upRow(words, y * width, width, raw, at + 1)) {
+      raw[at] = 2;
     } else {
-      for (let x = row; x < end; x++, i += 3) {
-        const w = words[x]!;
-        raw[i] = (w >>> R) & 255;
-        raw[i + 1] = (w >>> G) & 255;
-        raw[i + 2] = (w >>> B) & 255;
-      }
+      raw[at] = 0;
+      noneRow(words, y * width, width, raw, at + 1);
     }
   }
   const header = Buffer.alloc(13);
@@ -259,6 +239,38 @@ export function encodePng(rgba: Uint8Array | Uint8ClampedArray, width: number, h
   at = writeChunk(out, at, "IDAT", idat);
   writeChunk(out, at, "IEND", new Uint8Array(0));
   return out;
+}
+
+/**
+ * Writes the pixel row starting at word `row` filtered Up (each byte minus the one above) into `raw`
+ * at `at`, when at most 1/16 of its pixels differ from the row above: zeros, then the pixels that
+ * differ. False, with the row's bytes left unspecified, when more differ.
+ */
+function upRow(words: Uint32Array, row: number, width: number, raw: Uint8Array, at: number): boolean {
+  raw.fill(0, at, at + width * 3);
+  const most = width >> 4;
+  let changed = 0;
+  for (let x = 0; x < width; x++) {
+    const w = words[row + x]!;
+    const a = words[row + x - width]!;
+    if (((w ^ a) & RGB) === 0) continue;
+    if (++changed > most) return false;
+    const i = at + x * 3;
+    raw[i] = ((w >>> R) - (a >>> R)) & 255;
+    raw[i + 1] = ((w >>> G) - (a >>> G)) & 255;
+    raw[i + 2] = ((w >>> B) - (a >>> B)) & 255;
+  }
+  return true;
+}
+
+/** Writes the pixel row starting at word `row` unfiltered (R, G, B) into `raw` at `at`. */
+function noneRow(words: Uint32Array, row: number, width: number, raw: Uint8Array, at: number): void {
+  for (let x = row, i = at, end = row + width; x < end; x++, i += 3) {
+    const w = words[x]!;
+    raw[i] = (w >>> R) & 255;
+    raw[i + 1] = (w >>> G) & 255;
+    raw[i + 2] = (w >>> B) & 255;
+  }
 }
 
 const SIGNATURE = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]);
