@@ -1,10 +1,15 @@
 // Start-up as a client sees it, every kind of child interleaved in the same run so drift on a shared
 // machine hits all alike: spawn → tools/list response (the first answer that needs the whole server;
 // initialize alone could be answered before anything loads) for our server, the minimal SDK server
-// and a raw JSON-RPC responder, next to `node -e 0`; and a one-shot `call get_series` end to end.
+// and a raw JSON-RPC responder, next to `node -e 0`; and a one-shot `call get_series` end to end,
+// beside the floor of any such call with this stack (bench/call-floor.ts).
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import * as esbuild from "esbuild";
+// @ts-expect-error: a plain ESM script without types
+import { englishOnlyZodLocales, zodUnused } from "../scripts/zod-plugins.mjs";
 import { BENCH_DIR, CLI, cleanEnv, peakRssMb, stop, type Sandbox } from "./proc.js";
 import { median, msSince, round } from "./stats.js";
 
@@ -88,6 +93,8 @@ export interface ColdStart {
   minimalRssMb: number;
   callGetSeries: Spread;
   callNodeE0: Spread;
+  /** bench/call-floor.ts: zod-validated arguments and one SQLite charge, nothing else. */
+  callFloor: Spread;
   callArgs: string[];
 }
 
@@ -125,16 +132,20 @@ export async function measureColdStart(sandbox: Sandbox, runs: number): Promise<
       }
     }
   }
-  // The scripted one-shot: the whole process, from spawn to exit, against `node -e 0`.
+  // The scripted one-shot: the whole process, from spawn to exit, against `node -e 0` and the floor.
   const callEnv = { ...sandbox.env };
+  const floorArgs = [await buildCallFloor(sandbox.dir), FLOOR_SQLITE, join(stateDir, "floor.sqlite"), "lifespan/Lth_mvrv", "btc"];
   await timeRun([CLI, ...CALL_ARGS], callEnv);
+  await timeRun(floorArgs, plain);
   const call: number[] = [];
-  const callFloor: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    if (i % 2) call.push(await timeRun([CLI, ...CALL_ARGS], callEnv));
-    callFloor.push(await timeRun(["-e", "0"], plain));
-    if (i % 2 === 0) call.push(await timeRun([CLI, ...CALL_ARGS], callEnv));
-  }
+  const nodeE0: number[] = [];
+  const floor: number[] = [];
+  const callKinds = [
+    async () => call.push(await timeRun([CLI, ...CALL_ARGS], callEnv)),
+    async () => nodeE0.push(await timeRun(["-e", "0"], plain)),
+    async () => floor.push(await timeRun(floorArgs, plain)),
+  ];
+  for (let i = 0; i < runs; i++) for (let k = 0; k < callKinds.length; k++) await callKinds[(i + k) % callKinds.length]!();
   return {
     runs,
     nodeE0: spread(samples.nodeE0),
@@ -144,7 +155,21 @@ export async function measureColdStart(sandbox: Sandbox, runs: number): Promise<
     oursRssMb: round(median(rss.ours)),
     minimalRssMb: round(median(rss.minimal)),
     callGetSeries: spread(call),
-    callNodeE0: spread(callFloor),
+    callNodeE0: spread(nodeE0),
+    callFloor: spread(floor),
     callArgs: CALL_ARGS,
   };
+}
+
+/** The better-sqlite3 package the floor loads (the store's binding on Node 20). */
+const FLOOR_SQLITE = dirname(createRequire(import.meta.url).resolve("better-sqlite3/package.json"));
+
+/** bench/call-floor.ts bundled as dist/ is (minified ESM, zod trimmed by the same plugins). */
+async function buildCallFloor(dir: string): Promise<string> {
+  const outfile = join(dir, "call-floor.mjs");
+  await esbuild.build({
+    entryPoints: [join(BENCH_DIR, "call-floor.ts")], outfile, bundle: true, minify: true, format: "esm", platform: "node",
+    target: "node20", external: ["better-sqlite3"], plugins: [englishOnlyZodLocales, zodUnused], logLevel: "warning",
+  });
+  return outfile;
 }

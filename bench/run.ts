@@ -66,6 +66,14 @@ const SECTIONS: Section[] = [
           ours: c.callGetSeries.median, baseline: c.callNodeE0.median, baselineNote: "node -e 0",
           target: { on: "ratio", op: "<=", value: 2 },
         },
+        {
+          metric: "the floor of such a call with this stack: zod-validated arguments, one SQLite charge (bench/call-floor.ts)", unit: "ms",
+          ours: c.callFloor.median, baseline: c.callNodeE0.median, baselineNote: "node -e 0",
+        },
+        {
+          metric: "`call get_series` beyond that floor", unit: "ms",
+          ours: c.callGetSeries.median, baseline: c.callFloor.median, baselineNote: "the floor above",
+        },
       ];
       return { rows, detail: c };
     },
