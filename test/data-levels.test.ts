@@ -82,11 +82,16 @@ describe("price anchors", () => {
 });
 
 describe("on-chain metric levels (BTC, end of 2025)", () => {
-  it("Lth_mvrv ≈ 2.3 on 2025-12-28 and within 0.6–4.6 over the whole history", () => {
+  it("Lth_mvrv ≈ 2.3 on 2025-12-28, under 1 in each bear market's low and far above it at each top", () => {
     near(valueOn("lifespan/Lth_mvrv", "2025-12-28"), 2.3, 0.02);
-    for (const v of series("lifespan/Lth_mvrv", "2010-07-18", "2026-12-31").values) {
-      expect(v).toBeGreaterThan(0.6);
-      expect(v).toBeLessThan(4.6);
+    for (const v of series("lifespan/Lth_mvrv", "2010-07-18", "2026-12-31").values) expect(v > 0 && Number.isFinite(v)).toBe(true);
+    const range = (from: string, to: string) => series("lifespan/Lth_mvrv", from, to).values;
+    // Long-term holders underwater at the 2015, 2018 and 2022 lows; several times their cost at the tops.
+    for (const [from, to] of [["2014-12-01", "2015-09-30"], ["2018-11-01", "2019-03-31"], ["2022-06-01", "2023-01-31"]] as const) {
+      expect(Math.min(...range(from, to))).toBeLessThan(1);
+    }
+    for (const [from, to] of [["2013-11-01", "2013-12-31"], ["2017-12-01", "2017-12-31"], ["2021-02-01", "2021-04-30"], ["2024-03-01", "2024-03-31"]] as const) {
+      expect(Math.max(...range(from, to))).toBeGreaterThan(3);
     }
   });
 

@@ -6,7 +6,7 @@ import { generateVariation, seriesExtent } from "../../src/backend/inprocess/dat
 import { supplyOf } from "../../src/backend/inprocess/data/chain.js";
 import { dailyPrice } from "../../src/backend/inprocess/data/price.js";
 import { profileOf } from "../../src/backend/inprocess/data/profiles.js";
-import { cvdd, lthSupply, realizedCap, sthSupply, structuralSupport } from "../../src/backend/inprocess/data/valuation.js";
+import { cvdd, lthCostBasis, lthMvrv, lthSupply, realizedCap, sthSupply, structuralSupport } from "../../src/backend/inprocess/data/valuation.js";
 import { ep, fmt, iso, NOW, REF, sample, values, type Check } from "./common.js";
 
 export const bands: Check = {
@@ -91,6 +91,47 @@ export const capitalInLoss: Check = {
       }
     }
     return { ok: worstShare <= 1 && worstAth <= 0.01, checked: `${n} asset-days of ${PROFIT_ASSETS.length} assets`, worst: `largest loss/realized cap ${fmt(worstShare)}; at highs ${fmt(worstAth)}` };
+  },
+};
+
+/**
+ * BTC's long-term-holder cost basis as Glassnode published it (USD): [day, low, high] of the figures
+ * reported around that day. 2023-01: $22,240 (CryptoSlate) and $22,400 (Glassnode's weekly via
+ * NewsBTC, BTC at ~$21.1k); 2023-11: $20,716, still falling (CryptoSlate, BTC over $37k); 2023-12-27:
+ * ~$21,000 (CryptoSlate). And LTH MVRV (price / that cost): ~0.7 at the 2018 and 2022 cycle lows,
+ * 3.5–4.5 at the November 2021 top (research/upstream.md).
+ */
+const LTH_COST: ReadonlyArray<readonly [string, number, number]> = [
+  ["2023-01-16", 22_240, 22_400], ["2023-11-20", 20_716, 20_716], ["2023-12-27", 21_000, 21_000],
+];
+const LTH_MVRV: ReadonlyArray<readonly [string, number, number]> = [
+  ["2018-12-15", 0.6, 0.85], ["2022-11-21", 0.6, 0.85], ["2021-11-10", 3.5, 4.5],
+];
+
+export const lthCost: Check = {
+  id: "lth-cost", group: "calibration",
+  claim: "BTC's long-term holders' cost basis within 12 % of Glassnode's published figures (2023), and LTH MVRV in its bands at the 2018 and 2022 lows and the 2021 top",
+  run() {
+    const dayOf = (d: string) => Math.round(Date.parse(d) / DAY_MS);
+    let worst = 0;
+    let where = "";
+    const bad: string[] = [];
+    for (const [d, lo, hi] of LTH_COST) {
+      const got = lthCostBasis("btc", dayOf(d));
+      const off = got < lo ? lo / got - 1 : got > hi ? got / hi - 1 : 0;
+      if (off > worst) [worst, where] = [off, `${d} $${fmt(got, 5)} (published ${lo === hi ? lo : `${lo}–${hi}`})`];
+    }
+    const mvrv: string[] = [];
+    for (const [d, lo, hi] of LTH_MVRV) {
+      const got = lthMvrv("btc", dayOf(d));
+      mvrv.push(`${d} ${fmt(got)}`);
+      if (got < lo || got > hi) bad.push(`${d} ${fmt(got)} not in ${lo}–${hi}`);
+    }
+    return {
+      ok: worst <= 0.12 && bad.length === 0,
+      checked: `${LTH_COST.length} published cost bases, LTH MVRV on ${LTH_MVRV.length} cycle days`,
+      worst: `${where ? `${fmt(100 * worst)} % off (${where})` : "cost bases all within the published figures"}; LTH MVRV ${bad.length ? `outside: ${bad.join(", ")}` : mvrv.join(", ")}`,
+    };
   },
 };
 

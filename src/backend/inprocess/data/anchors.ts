@@ -188,8 +188,13 @@ export function btcSubsidy(day: number): number {
 /** BTC supply at the end of a day: linear between halvings (about 145 blocks a day in practice). */
 export function btcSupply(day: number): number {
   for (let i = HALVINGS.length - 1; i >= 0; i--) {
-    const [d, supply, subsidy] = HALVINGS[i]!;
+    // Indexed, not destructured: this runs for every day a chain state steps, mostly before V8
+    // optimizes it, where destructuring allocates an iterator per row.
+    const row = HALVINGS[i]!;
+    const d = row[0];
     if (day < d) continue;
+    const supply = row[1];
+    const subsidy = row[2];
     const next = HALVINGS[i + 1];
     const blocksPerDay = next ? (next[1] - supply) / subsidy / (next[0] - d) : 145;
     return Math.min(21e6, supply + (day - d + 1) * blocksPerDay * subsidy);

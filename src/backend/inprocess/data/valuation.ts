@@ -38,10 +38,18 @@ function calibrate(asset: string, state: ChainState): Calibration {
     cvdd: price * (0.25 + 0.3 * h(4)),
   };
   let cvdd: number | undefined;
+  let lth: number | undefined;
   return {
     realized: target.realized / state.realized[i]!,
     sth: target.sth / state.sthCost[i]!,
-    lth: price / target.lthMvrv / state.lthCost[i]!,
+    // The holder pools are simulated only when an LTH metric reads them, as coin-days are.
+    get lth() {
+      if (lth === undefined) {
+        state.ensureHolders();
+        lth = price / target.lthMvrv / state.lthCost[i]!;
+      }
+      return lth;
+    },
     // Coin-days are simulated only when a metric reads them (CVDD, CDD), not for every valuation.
     get cvdd() {
       if (cvdd === undefined) {
@@ -93,23 +101,15 @@ export function realizedCapImpulse(asset: string, day: number): number {
   return x > 2 ? 2 + Math.tanh(x - 2) : x;
 }
 
-/** Soft bounds for LTH MVRV: unchanged inside [0.9, 2.8], squeezed toward [0.65, 4.5] outside. */
-function squash(logValue: number): number {
-  const hiKnee = Math.log(2.8);
-  const hiMax = Math.log(4.5);
-  const loKnee = Math.log(0.9);
-  const loMin = Math.log(0.65);
-  if (logValue > hiKnee) return hiKnee + (hiMax - hiKnee) * Math.tanh((logValue - hiKnee) / (hiMax - hiKnee));
-  if (logValue < loKnee) return loKnee - (loKnee - loMin) * Math.tanh((loKnee - logValue) / (loKnee - loMin));
-  return logValue;
-}
-
+/** Price over the long-term holders' cost basis (1 at break-even; ~0.7 at cycle lows, 3.5–4.5 at BTC's 2021 top). */
 export function lthMvrv(asset: string, day: number): number {
   const { state, i, c, price } = at(asset, day);
-  return Math.exp(squash(Math.log(price / (state.lthCost[i]! * c.lth))));
+  const scale = c.lth;
+  state.ensureHolders();
+  return price / (state.lthCost[i]! * scale);
 }
 
-/** LTH cost basis consistent with the (bounded) MVRV. */
+/** LTH cost basis: what the coins unmoved for 155 days or more cost when they last moved. */
 export function lthCostBasis(asset: string, day: number): number {
   return at(asset, day).price / lthMvrv(asset, day);
 }
