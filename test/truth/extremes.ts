@@ -182,10 +182,12 @@ const CRASH_DAY_LOWS: ReadonlyArray<readonly [string, string, number]> = [
 
 export const crashLows: Check = {
   id: "crash-lows", group: "calibration",
-  claim: "the lowest print of each remembered crash day (BTC, ETH) is the market's within 1 %, read from 1d, 1h and 1m candles alike",
+  claim: "the lowest print of each remembered crash day (BTC, ETH) is the market's within 1 %, read from 1d, 1h and 1m candles alike, and a wick: no candle opens or closes within 0.2 % of it",
   run() {
     let worst = 0;
     let where = "";
+    let nearest = Infinity;
+    let nearestWhere = "";
     for (const [asset, day, low] of CRASH_DAY_LOWS) {
       const start = Date.parse(`${day}T00:00:00Z`);
       for (const tf of ["1d", "1h", "1m"] as Timeframe[]) {
@@ -193,12 +195,14 @@ export const crashLows: Check = {
         const got = Math.min(...c.low);
         const off = Math.abs(got / low - 1);
         if (off > worst) [worst, where] = [off, `${asset} ${day} ${tf} low ${fmt(got, 6)} (market ${low})`];
+        const body = Math.min(...c.open, ...c.close) / got - 1;
+        if (body < nearest) [nearest, nearestWhere] = [body, `${asset} ${day} ${tf}`];
       }
     }
     return {
-      ok: worst <= 0.01,
+      ok: worst <= 0.01 && nearest >= 0.002,
       checked: `${CRASH_DAY_LOWS.length} crash days × 1d, 1h, 1m candles`,
-      worst: where ? `${fmt(100 * worst)} % off (${where})` : "all exact",
+      worst: `${where ? `${fmt(100 * worst)} % off (${where})` : "all exact"}; nearest open or close ${fmt(100 * nearest)} % above the low (${nearestWhere})`,
     };
   },
 };

@@ -41,6 +41,17 @@ export interface IntradaySource {
 
 /** Half-width of a capitulation wick (minutes): the path falls into the known low and recovers within it. */
 const WICK_MINUTES = 90;
+/**
+ * A capitulation low is a wick: the path's own bottom (a minute boundary, so a candle's open or
+ * close) sits this far above it (log, ~0.6 %), and the minute starting there prints the low.
+ */
+const CAPITULATION_WICK = 0.006;
+
+/** The minute of the day whose candle prints the day's known low, or -1 on days without one. */
+function capitulationMinute(src: IntradaySource, day: number): number {
+  const low = src.low?.(day);
+  return low ? Math.min(MINUTES - 1, Math.max(1, low.minute)) : -1;
+}
 
 /** Minute log prices of a day (1,441 boundaries) and minute highs/lows (1,440 each, USD). */
 interface MinuteDay {
@@ -82,6 +93,8 @@ function fillMinuteDay(src: IntradaySource, day: number, { logs, highs, lows }: 
     lows[m] = Math.max(floor, Math.min(prev, next) * (1 - wick * down * down));
     prev = next;
   }
+  const at = capitulationMinute(src, day);
+  if (at >= 0) lows[at] = floor;
 }
 
 /** The day's known low (USD), where wicks stop; 0 on days without one. */
@@ -140,9 +153,10 @@ function fillMinuteLogs(src: IntradaySource, day: number, logs: Float64Array): v
   }
   const low = src.low?.(day);
   if (low) {
-    // A V into the known low at its minute (0 at both ends of the V), then no minute below it.
-    const at = Math.min(MINUTES - 1, Math.max(1, low.minute));
-    const depth = low.log - logs[at]!;
+    // A V into the known low at its minute (0 at both ends of the V), bottoming a wick above it;
+    // no minute below it.
+    const at = capitulationMinute(src, day);
+    const depth = low.log + CAPITULATION_WICK - logs[at]!;
     const width = Math.min(WICK_MINUTES, at, MINUTES - at);
     if (depth < 0) for (let m = at - width + 1; m < at + width; m++) logs[m] = logs[m]! + depth * (1 - Math.abs(m - at) / width);
     for (let m = 1; m < MINUTES; m++) if (logs[m]! < low.log) logs[m] = 2 * low.log - logs[m]!;
@@ -176,6 +190,7 @@ function summaryChunk(src: IntradaySource, chunk: number): Float64Array {
       fillMinuteLogs(src, day, logs);
       const cap = Math.exp(src.ceiling(day));
       const floor = floorOf(src, day);
+      const at = capitulationMinute(src, day);
       const base = day * MINUTES;
       const o = k * SUMMARY;
       let dayHigh = -Infinity;
@@ -219,6 +234,8 @@ function summaryChunk(src: IntradaySource, chunk: number): Float64Array {
         // The clipped maximum is the maximum of the clipped wicks, as fillMinuteDay clips them.
         if (hi > cap) hi = cap;
         if (lo < floor) lo = floor;
+        // The hour holding a capitulation minute prints the day's known low (its wick).
+        if (at >= h * 60 && at < h * 60 + 60) lo = floor;
         out[o + 25 + h] = hi;
         out[o + 49 + h] = lo;
         if (hi > dayHigh) dayHigh = hi;
