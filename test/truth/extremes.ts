@@ -174,6 +174,36 @@ export const dailyMoves: Check = {
   },
 };
 
+export const bigDayHours: Check = {
+  id: "big-day-hours", group: "calibration",
+  claim: "each remembered crash and rally day (BTC, ETH) moves in swings, as the market's did: at least one hour goes against the day by 0.3 % or more, and the widest hourly range is at least 15 % of the day's move",
+  run() {
+    let worstAgainst = Infinity;
+    let worstRatio = Infinity;
+    const shown: string[] = [];
+    for (const [asset, day] of REMEMBERED) {
+      const start = Date.parse(`${day}T00:00:00Z`);
+      const c = candleColumns(asset, TIMEFRAME_MS["1h"], start, start + DAY_MS - 1, CLOCK);
+      const move = c.close.at(-1)! / c.open[0]! - 1;
+      let against = 0;
+      let widest = 0;
+      for (let i = 0; i < c.open.length; i++) {
+        const r = c.close[i]! / c.open[i]! - 1;
+        if (Math.sign(r) === -Math.sign(move)) against = Math.max(against, Math.abs(r));
+        widest = Math.max(widest, c.high[i]! / c.low[i]! - 1);
+      }
+      worstAgainst = Math.min(worstAgainst, against);
+      worstRatio = Math.min(worstRatio, widest / Math.abs(move));
+      shown.push(`${asset} ${day} ${fmt(100 * move)} %: widest hour ${fmt(100 * widest, 2)} %, against ${fmt(100 * against, 2)} %`);
+    }
+    return {
+      ok: worstAgainst >= 0.003 && worstRatio >= 0.15,
+      checked: `${REMEMBERED.length} remembered days, hourly candles`,
+      worst: `smallest hour against the day ${fmt(100 * worstAgainst, 2)} %, smallest widest-hour / move ${fmt(worstRatio, 2)} (${shown.join("; ")})`,
+    };
+  },
+};
+
 /** Lowest prints of crash days (CoinMarketCap daily lows, USD): [asset, day, low]. */
 const CRASH_DAY_LOWS: ReadonlyArray<readonly [string, string, number]> = [
   ["btc", "2020-03-13", 4_107], ["btc", "2022-06-18", 17_708], ["btc", "2022-11-09", 15_588], ["btc", "2024-08-05", 49_121],
@@ -182,7 +212,7 @@ const CRASH_DAY_LOWS: ReadonlyArray<readonly [string, string, number]> = [
 
 export const crashLows: Check = {
   id: "crash-lows", group: "calibration",
-  claim: "the lowest print of each remembered crash day (BTC, ETH) is the market's within 1 %, read from 1d, 1h and 1m candles alike, and a wick: no candle opens or closes within 0.2 % of it",
+  claim: "the lowest print of each remembered crash day (BTC, ETH) is the market's within 1 %, read from 1d, 1h and 1m candles alike, and a wick: no hourly or daily candle opens or closes within 0.2 % of it",
   run() {
     let worst = 0;
     let where = "";
@@ -195,6 +225,7 @@ export const crashLows: Check = {
         const got = Math.min(...c.low);
         const off = Math.abs(got / low - 1);
         if (off > worst) [worst, where] = [off, `${asset} ${day} ${tf} low ${fmt(got, 6)} (market ${low})`];
+        if (tf === "1m") continue;
         const body = Math.min(...c.open, ...c.close) / got - 1;
         if (body < nearest) [nearest, nearestWhere] = [body, `${asset} ${day} ${tf}`];
       }

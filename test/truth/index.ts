@@ -3,7 +3,7 @@ import { anchorsRecord, beforeListing, calibrationAll, calibrationMonthly, calib
 import { addressCounts, bands, capitalInLoss, floors, hashprice, hostChain, inProfit, lthCost } from "./chain.js";
 import type { Check } from "./common.js";
 import { altCorrelation, dailyCorrelation, hourlyCorrelation } from "./correlation.js";
-import { crashLows, dailyMoves, dailyRanges, dailyVolatility, highsUnderAth } from "./extremes.js";
+import { bigDayHours, crashLows, dailyMoves, dailyRanges, dailyVolatility, highsUnderAth } from "./extremes.js";
 import { candlesNest, depegs, pegs, venueHours, wholeCounts } from "./market.js";
 import { noLookAhead } from "./time.js";
 
@@ -12,6 +12,6 @@ export type { Check, CheckResult } from "./common.js";
 export const CHECKS: readonly Check[] = [
   calibrationMonthly, calibrationAll, calibrationRef, anchorsRecord, supplyPoints, dailyCorrelation, altCorrelation, hourlyCorrelation, beforeListing,
   noLookAhead,
-  highsUnderAth, dailyRanges, dailyVolatility, dailyMoves, crashLows,
+  highsUnderAth, dailyRanges, dailyVolatility, dailyMoves, bigDayHours, crashLows,
   bands, wholeCounts, candlesNest, inProfit, capitalInLoss, lthCost, floors, hashprice, venueHours, pegs, depegs, addressCounts, hostChain,
 ];

@@ -46,6 +46,8 @@ const WICK_MINUTES = 90;
  * close) sits this far above it (log, ~0.6 %), and the minute starting there prints the low.
  */
 const CAPITULATION_WICK = 0.006;
+/** Intraday excursions per daily sigma of the day's own move, once that exceeds the usual amplitude. */
+const MOVE_SWING = 0.6;
 
 /** The minute of the day whose candle prints the day's known low, or -1 on days without one. */
 function capitulationMinute(src: IntradaySource, day: number): number {
@@ -118,7 +120,10 @@ function wickScale(src: IntradaySource): number {
 function fillMinuteLogs(src: IntradaySource, day: number, logs: Float64Array): void {
   const a = src.dailyLog(day - 1);
   const b = src.dailyLog(day);
-  const { amplitude } = src;
+  // A day that moves far swings far inside too (volatility clusters): past ~1.7 daily sigmas the
+  // day's excursions grow with its move, so a -37 % day has hours of -10 % and rebounds, not 24
+  // steps of -2 %.
+  const amplitude = src.amplitude * Math.max(1, (MOVE_SWING * Math.abs(b - a)) / src.sigma);
   const beta = src.beta * amplitude;
   // Both walks are bridged (their straight line to the day's end taken off), so they add nothing
   // at either end: the day still runs from one daily close to the next.
