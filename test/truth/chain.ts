@@ -73,11 +73,13 @@ export const inProfit: Check = {
 
 export const capitalInLoss: Check = {
   id: "capital-in-loss", group: "invariant",
-  claim: "invested capital in loss ≤ realized cap on every day, and ≈ 0 at all-time highs",
+  claim: "invested capital in loss between 0 and the realized cap on every day, and ≈ 0 at all-time highs",
   run() {
     let worstShare = 0;
     let worstAth = 0;
     let n = 0;
+    let negative = 0;
+    let lowest = 0;
     for (const a of PROFIT_ASSETS) {
       const start = profileOf(a).inceptionDay;
       for (let d = start; d <= REF; d += 3) {
@@ -86,11 +88,19 @@ export const capitalInLoss: Check = {
         worstShare = Math.max(worstShare, loss / realizedCap(a, d));
         n++;
       }
+      for (const loss of values("market/invested_capital_in_loss", a, start, REF).values) {
+        if (loss < 0) negative++;
+        lowest = Math.min(lowest, loss);
+      }
       for (const d of athDays(a, start + 400, REF)) {
         worstAth = Math.max(worstAth, values("market/invested_capital_in_loss", a, d, d).values[0]! / realizedCap(a, d));
       }
     }
-    return { ok: worstShare <= 1 && worstAth <= 0.01, checked: `${n} asset-days of ${PROFIT_ASSETS.length} assets`, worst: `largest loss/realized cap ${fmt(worstShare)}; at highs ${fmt(worstAth)}` };
+    return {
+      ok: worstShare <= 1 && worstAth <= 0.01 && negative === 0,
+      checked: `${n} asset-days of ${PROFIT_ASSETS.length} assets (every day for the sign)`,
+      worst: `largest loss/realized cap ${fmt(worstShare)}; at highs ${fmt(worstAth)}; ${negative} days below zero${negative ? ` (lowest ${fmt(lowest)} USD)` : ""}`,
+    };
   },
 };
 
