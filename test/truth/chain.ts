@@ -6,7 +6,7 @@ import { generateVariation, seriesExtent } from "../../src/backend/inprocess/dat
 import { supplyOf } from "../../src/backend/inprocess/data/chain.js";
 import { dailyPrice } from "../../src/backend/inprocess/data/price.js";
 import { profileOf } from "../../src/backend/inprocess/data/profiles.js";
-import { cvdd, lthCostBasis, lthMvrv, lthSupply, realizedCap, sthSupply, structuralSupport } from "../../src/backend/inprocess/data/valuation.js";
+import { cvdd, lthCostBasis, lthMvrv, lthRealizedCap, lthSupply, realizedCap, realizedCapImpulse, realizedPrice, sthSupply, structuralSupport } from "../../src/backend/inprocess/data/valuation.js";
 import { ep, fmt, iso, NOW, REF, sample, values, type Check } from "./common.js";
 
 export const bands: Check = {
@@ -73,11 +73,13 @@ export const inProfit: Check = {
 
 export const capitalInLoss: Check = {
   id: "capital-in-loss", group: "invariant",
-  claim: "invested capital in loss ≤ realized cap on every day, and ≈ 0 at all-time highs",
+  claim: "invested capital in loss between 0 and the realized cap on every day, and ≈ 0 at all-time highs",
   run() {
     let worstShare = 0;
     let worstAth = 0;
     let n = 0;
+    let negative = 0;
+    let lowest = 0;
     for (const a of PROFIT_ASSETS) {
       const start = profileOf(a).inceptionDay;
       for (let d = start; d <= REF; d += 3) {
@@ -86,11 +88,19 @@ export const capitalInLoss: Check = {
         worstShare = Math.max(worstShare, loss / realizedCap(a, d));
         n++;
       }
+      for (const loss of values("market/invested_capital_in_loss", a, start, REF).values) {
+        if (loss < 0) negative++;
+        lowest = Math.min(lowest, loss);
+      }
       for (const d of athDays(a, start + 400, REF)) {
         worstAth = Math.max(worstAth, values("market/invested_capital_in_loss", a, d, d).values[0]! / realizedCap(a, d));
       }
     }
-    return { ok: worstShare <= 1 && worstAth <= 0.01, checked: `${n} asset-days of ${PROFIT_ASSETS.length} assets`, worst: `largest loss/realized cap ${fmt(worstShare)}; at highs ${fmt(worstAth)}` };
+    return {
+      ok: worstShare <= 1 && worstAth <= 0.01 && negative === 0,
+      checked: `${n} asset-days of ${PROFIT_ASSETS.length} assets (every day for the sign)`,
+      worst: `largest loss/realized cap ${fmt(worstShare)}; at highs ${fmt(worstAth)}; ${negative} days below zero${negative ? ` (lowest ${fmt(lowest)} USD)` : ""}`,
+    };
   },
 };
 
@@ -131,6 +141,50 @@ export const lthCost: Check = {
       ok: worst <= 0.12 && bad.length === 0,
       checked: `${LTH_COST.length} published cost bases, LTH MVRV on ${LTH_MVRV.length} cycle days`,
       worst: `${where ? `${fmt(100 * worst)} % off (${where})` : "cost bases all within the published figures"}; LTH MVRV ${bad.length ? `outside: ${bad.join(", ")}` : mvrv.join(", ")}`,
+    };
+  },
+};
+
+/**
+ * BTC's realized price as published (USD): ~$41k in December 2024 and January 2025, ~$54k in
+ * October 2025 (Glassnode via btc-newswire; Alphractal $53.3k). The realized cap's 365-day change
+ * went to about −20 % at the 2019 and 2023 troughs (research/upstream.md).
+ */
+const REALIZED: ReadonlyArray<readonly [string, number]> = [["2024-12-31", 41_000], ["2025-01-15", 41_000], ["2025-10-15", 54_000]];
+const REALIZED_TROUGHS = [2019, 2023];
+
+export const realizedCost: Check = {
+  id: "realized-price", group: "calibration",
+  claim: "BTC's realized price within 8 % of the published figures (Dec 2024 – Oct 2025), its realized cap falling ≥ 10 % a year at the 2019 and 2023 troughs, and the LTH realized cap a part of the realized cap on every day",
+  run() {
+    const dayOf = (d: string) => Math.round(Date.parse(d) / DAY_MS);
+    const bad: string[] = [];
+    let worst = 0;
+    let where = "";
+    for (const [d, ref] of REALIZED) {
+      const got = realizedPrice("btc", dayOf(d));
+      const off = Math.abs(got / ref - 1);
+      if (off > worst) [worst, where] = [off, `${d} $${fmt(got, 5)} (published ${ref})`];
+    }
+    if (worst > 0.08) bad.push(`realized price ${fmt(100 * worst)} % off (${where})`);
+    const troughs: string[] = [];
+    for (const y of REALIZED_TROUGHS) {
+      let low = Infinity;
+      for (let d = dayOf(`${y}-01-01`); d < dayOf(`${y + 1}-01-01`); d++) low = Math.min(low, realizedCapImpulse("btc", d));
+      troughs.push(`${y} ${fmt(Math.exp(low) - 1)}`);
+      if (Math.exp(low) - 1 > -0.1) bad.push(`${y} trough ${fmt(Math.exp(low) - 1)}`);
+    }
+    let share = 0;
+    let shareAt = "";
+    for (let d = profileOf("btc").inceptionDay; d <= REF; d++) {
+      const r = lthRealizedCap("btc", d) / realizedCap("btc", d);
+      if (r > share) [share, shareAt] = [r, iso(d)];
+    }
+    if (share > 1) bad.push(`LTH realized cap ${fmt(share)}× the realized cap (${shareAt})`);
+    return {
+      ok: bad.length === 0,
+      checked: `${REALIZED.length} published realized prices, ${REALIZED_TROUGHS.length} troughs, every BTC day's LTH share of the realized cap`,
+      worst: bad.length ? bad.join("; ") : `realized price ${fmt(100 * worst)} % off (${where}); yearly change at troughs ${troughs.join(", ")}; largest LTH share ${fmt(share)} (${shareAt})`,
     };
   },
 };

@@ -92,17 +92,19 @@ export class ChainState {
   length = 0;
   /** Days the coin-days arrays (cdd, cvddRaw) cover; at most `length`. */
   coinDaysLength = 0;
-  /** Days the holder arrays (lthCost, moved) cover; at most `length`. */
+  /** Days the holder arrays (lthCost, realizedCost, moved) cover; at most `length`. */
   holdersLength = 0;
   price = new Float64Array(GROW);
   /** Natural log of the price, exactly as the price path gives it. */
   logPrice = new Float64Array(GROW);
-  /** Realized price: EMA of the price (τ 900 d), calibrated at the reference day. */
+  /** Slow average of the price (EMA, τ 900 d): how far the price runs above it sets how hard long-term holders sell; the structural band hangs under it. */
   realized = new Float64Array(GROW);
   /** Short-term-holder cost basis: EMA (τ 60 d). */
   sthCost = new Float64Array(GROW);
   /** Long-term-holder cost basis (before calibration): the cost of the coins unmoved for 155 days or more (read only after ensureHolders). */
   lthCost = new Float64Array(GROW);
+  /** Realized price (before calibration): what all the coins of both pools cost when they last moved, per coin (read only after ensureHolders). */
+  realizedCost = new Float64Array(GROW);
   /** Coins that moved on each day (spent or newly issued): 155 days later, those still unmoved come of age. */
   moved = new Float64Array(GROW);
   /** EMA of the log price (τ 60 d), for difficulty. */
@@ -116,6 +118,8 @@ export class ChainState {
   private lthCoins = 0;
   private lthPaid = 0;
   private sthCoins = 0;
+  /** What the short-term pool paid (USD). */
+  private sthPaid = 0;
   /** Supply on the last day of a whole week since inception, and the coins issued per day over that week. */
   private lastSupply = 0;
   private issuedPerDay = 0;
@@ -133,7 +137,7 @@ export class ChainState {
     this.length = need;
   }
 
-  /** Makes lthCost cover the same days as the price-driven arrays (read only after this). */
+  /** Makes lthCost and realizedCost cover the same days as the price-driven arrays (read only after this). */
   ensureHolders(): void {
     if (this.holdersLength < this.length) this.stepHolders(this.holdersLength, this.length);
     this.holdersLength = this.length;
@@ -146,7 +150,7 @@ export class ChainState {
   }
 
   private grow(size: number): void {
-    for (const key of ["price", "logPrice", "realized", "sthCost", "lthCost", "moved", "emaLog", "cdd", "cvddRaw"] as const) {
+    for (const key of ["price", "logPrice", "realized", "sthCost", "lthCost", "realizedCost", "moved", "emaLog", "cdd", "cvddRaw"] as const) {
       const next = new Float64Array(size);
       next.set(this[key]);
       this[key] = next;
@@ -179,18 +183,21 @@ export class ChainState {
    * The coins that moved 155 days ago and have not moved since come of age and join the long-term
    * pool at what they were bought for, so its cost climbs in the months after a top (its buyers
    * come of age) and the pool's spending leaves its cost as it was. At the listing day every coin
-   * counts as long held, at the first price. Fitted on BTC against Glassnode's published LTH cost
-   * basis (~$22.2k in January 2023, ~$21k in December 2023, ~$38k in December 2025) and LTH MVRV
+   * counts as long held, at the first price. What both pools paid over their coins is the realized
+   * price: a coin's cost is the price of the day it last moved, whichever pool holds it. Fitted on
+   * BTC against Glassnode's published LTH cost basis (~$22.2k in January 2023, ~$21k in December
+   * 2023, ~$38k in December 2025) and LTH MVRV
    * (~0.7 at the 2018 and 2022 lows, 3.5–4.5 at the 2021 top): research/upstream.md.
    */
   private stepHolders(from: number, to: number): void {
     // One loop over locals: it runs once per asset over its whole history, mostly before V8 has
     // optimized anything, where a call per day costs more than the arithmetic.
-    const { price, realized, moved, lthCost } = this;
+    const { price, realized, moved, lthCost, realizedCost } = this;
     const asset = this.profile.asset;
     let lth = this.lthCoins;
     let paid = this.lthPaid;
     let sth = this.sthCoins;
+    let sthPaid = this.sthPaid;
     let last = this.lastSupply;
     let issued = this.issuedPerDay;
     for (let i = from; i < to; i++) {
@@ -200,6 +207,7 @@ export class ChainState {
         lth = last;
         paid = last * p;
         sth = 0;
+        sthPaid = 0;
         moved[0] = 0;
       } else {
         // New coins per day, from the supply a week apart (read weekly: supply curves are smooth,
@@ -214,16 +222,22 @@ export class ChainState {
         const spentLth = lthRate * lth;
         const spentSth = STH_SPEND_RATE * sth;
         const comingOfAge = i >= LTH_AGE_DAYS ? moved[i - LTH_AGE_DAYS]! * STH_SURVIVAL : 0;
-        paid = paid * (1 - lthRate) + (i >= LTH_AGE_DAYS ? comingOfAge * price[i - LTH_AGE_DAYS]! : 0);
+        const agedPaid = i >= LTH_AGE_DAYS ? comingOfAge * price[i - LTH_AGE_DAYS]! : 0;
+        // Spent short-term coins leave at the pool's mean cost; all moved coins re-enter it at today's price.
+        const sthSpentPaid = sth > 0 ? spentSth * (sthPaid / sth) : 0;
+        paid = paid * (1 - lthRate) + agedPaid;
         lth = lth - spentLth + comingOfAge;
         moved[i] = spentSth + spentLth + issued;
+        sthPaid = Math.max(0, sthPaid - sthSpentPaid - agedPaid + moved[i]! * p);
         sth = Math.max(0, sth - spentSth - comingOfAge + moved[i]!);
       }
       lthCost[i] = lth > 0 ? paid / lth : p;
+      realizedCost[i] = lth + sth > 0 ? (paid + sthPaid) / (lth + sth) : p;
     }
     this.lthCoins = lth;
     this.lthPaid = paid;
     this.sthCoins = sth;
+    this.sthPaid = sthPaid;
     this.lastSupply = last;
     this.issuedPerDay = issued;
   }

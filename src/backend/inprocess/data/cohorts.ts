@@ -123,7 +123,9 @@ export class CostDistribution {
     this.lthProfit[i] = this.lthTotal > 0 ? lthBelow / this.lthTotal : 1;
     const sthTotal = this.total - this.lthTotal;
     this.sthProfit[i] = sthTotal > 0 ? (below - lthBelow) / sthTotal : 1;
-    this.lossPerCoin[i] = (this.totalCost - this.allCost.prefix(b)) / this.total;
+    // At a new high every cost is at or below the price and the two sums differ only by rounding,
+    // which can leave them a hair apart either way: capital in loss is never below zero.
+    this.lossPerCoin[i] = Math.max(0, this.totalCost - this.allCost.prefix(b)) / this.total;
     this.meanCost[i] = this.totalCost / this.total;
   }
 }

@@ -9,6 +9,8 @@ import { costDistribution } from "./cohorts.js";
 
 interface Calibration {
   realized: number;
+  /** The slow price average's scale, set so that it meets the realized-price target at the reference day. */
+  average: number;
   sth: number;
   lth: number;
   cvdd: number;
@@ -39,8 +41,17 @@ function calibrate(asset: string, state: ChainState): Calibration {
   };
   let cvdd: number | undefined;
   let lth: number | undefined;
+  let realized: number | undefined;
   return {
-    realized: target.realized / state.realized[i]!,
+    // The realized price is what the holder pools paid for their coins, so it reads them too.
+    get realized() {
+      if (realized === undefined) {
+        state.ensureHolders();
+        realized = target.realized / state.realizedCost[i]!;
+      }
+      return realized;
+    },
+    average: target.realized / state.realized[i]!,
     sth: target.sth / state.sthCost[i]!,
     // The holder pools are simulated only when an LTH metric reads them, as coin-days are.
     get lth() {
@@ -81,9 +92,15 @@ function at(asset: string, day: number): { state: ChainState; i: number; c: Cali
   return { state, i, c: calibration(asset, state), price: state.price[i]! };
 }
 
+/**
+ * Realized price: what the coins cost when they last moved, per coin (the holder pools' paid
+ * over their coins). BTC: ~$41k at the turn of 2025, $56.2k at the reference day.
+ */
 export function realizedPrice(asset: string, day: number): number {
   const { state, i, c } = at(asset, day);
-  return state.realized[i]! * c.realized;
+  const scale = c.realized;
+  state.ensureHolders();
+  return state.realizedCost[i]! * scale;
 }
 
 export function realizedCap(asset: string, day: number): number {
@@ -155,9 +172,8 @@ export function sthSupplyInProfit(asset: string, day: number): number {
  */
 export function investedCapitalInLoss(asset: string, day: number): number {
   const { d, i } = costAt(asset, day);
-  const { state, i: j, c } = at(asset, day);
-  // On the realized price's calibrated scale: loss / realized cap = lossPerCoin / meanCost.
-  return supplyOf(asset, day) * state.realized[j]! * c.realized * (d.lossPerCoin[i]! / d.meanCost[i]!);
+  // loss / realized cap = lossPerCoin / meanCost.
+  return realizedCap(asset, day) * (d.lossPerCoin[i]! / d.meanCost[i]!);
 }
 
 export function lthRealizedCap(asset: string, day: number): number {
@@ -180,9 +196,10 @@ export function coinDaysDestroyed(asset: string, day: number): number {
 const bandScales = new Memo<string, number>(1024);
 
 /**
- * A lower price band under the realized price: 0.78 of it, or less where the asset's own bear
- * markets went deeper (the band is fitted under the price from its third year to the reference
- * day, as CVDD is), so it behaves as the floor it is named for.
+ * A lower price band under a slow average of the price (EMA, τ 900 d, equal to the realized
+ * price at the reference day): 0.78 of it, or less where the asset's own bear markets went
+ * deeper (the band is fitted under the price from its third year to the reference day, as CVDD
+ * is), so it behaves as the floor it is named for.
  */
 export function structuralSupport(asset: string, day: number): number {
   const scale = bandScales.getOr(asset, () => {
@@ -190,8 +207,9 @@ export function structuralSupport(asset: string, day: number): number {
     const ref = indexOf(state, REF_DAY);
     const c = calibration(asset, state);
     let k = 0.78;
-    for (let j = Math.min(730, ref); j <= ref; j++) k = Math.min(k, (0.985 * state.price[j]!) / (state.realized[j]! * c.realized));
+    for (let j = Math.min(730, ref); j <= ref; j++) k = Math.min(k, (0.985 * state.price[j]!) / (state.realized[j]! * c.average));
     return k;
   });
-  return scale * realizedPrice(asset, day);
+  const { state, i, c } = at(asset, day);
+  return scale * state.realized[i]! * c.average;
 }
