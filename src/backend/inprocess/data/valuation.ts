@@ -92,15 +92,20 @@ function at(asset: string, day: number): { state: ChainState; i: number; c: Cali
   return { state, i, c: calibration(asset, state), price: state.price[i]! };
 }
 
+/** `at`, with the holder pools stepped through the day (what the LTH and realized costs read). */
+function atHolders(asset: string, day: number): ReturnType<typeof at> {
+  const a = at(asset, day);
+  a.state.ensureHolders();
+  return a;
+}
+
 /**
  * Realized price: what the coins cost when they last moved, per coin (the holder pools' paid
  * over their coins). BTC: ~$41k at the turn of 2025, $56.2k at the reference day.
  */
 export function realizedPrice(asset: string, day: number): number {
-  const { state, i, c } = at(asset, day);
-  const scale = c.realized;
-  state.ensureHolders();
-  return state.realizedCost[i]! * scale;
+  const { state, i, c } = atHolders(asset, day);
+  return state.realizedCost[i]! * c.realized;
 }
 
 export function realizedCap(asset: string, day: number): number {
@@ -120,10 +125,8 @@ export function realizedCapImpulse(asset: string, day: number): number {
 
 /** Price over the long-term holders' cost basis (1 at break-even; ~0.7 at cycle lows, 3.5–4.5 at BTC's 2021 top). */
 export function lthMvrv(asset: string, day: number): number {
-  const { state, i, c, price } = at(asset, day);
-  const scale = c.lth;
-  state.ensureHolders();
-  return price / (state.lthCost[i]! * scale);
+  const { state, i, c, price } = atHolders(asset, day);
+  return price / (state.lthCost[i]! * c.lth);
 }
 
 /** LTH cost basis: what the coins unmoved for 155 days or more cost when they last moved. */
