@@ -19,6 +19,9 @@ import { errorOf, NOW, tempDir, textOf, writeKeys } from "./mcp-fixture.js";
 class ReportingBackend implements Backend {
   readonly kind = "inprocess" as const;
   constructor(readonly inner: InProcessBackend) {}
+  get origin() {
+    return this.inner.origin;
+  }
   async fetch(request: BackendRequest, context?: BackendContext): Promise<BackendResult> {
     const result = await this.inner.fetch(request, context);
     if (result.extent && result.asOfMs !== undefined) return result;
@@ -233,7 +236,7 @@ describe("resample", () => {
     const text = textOf(r);
     expect(text).toContain("monthly buckets (UTC calendar months; each its last point's value)");
     const last = d.points.at(-1)!;
-    expect(text.trimEnd().split("\n").at(-2)).toMatch(new RegExp(`^${last.time.slice(0, 7)} \\d+$`));
+    expect(text.trimEnd().split("\n").at(-3)).toMatch(new RegExp(`^${last.time.slice(0, 7)} \\d+$`));
   });
 
   it("refuses a value it does not know, naming the field, charging nothing", async () => {

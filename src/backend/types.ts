@@ -105,10 +105,21 @@ export interface BackendResult<T extends BackendBody = BackendBody> {
   extent?: { firstMs: number; lastMs: number };
   /** The service's "now" (epoch ms) when the result was produced: a bucket ending after it is partial. */
   asOfMs?: number;
+  /** When the real service answered (epoch ms; a cached answer keeps its time). */
+  receivedMs?: number;
 }
+
+/**
+ * Where a backend's figures come from, stated in every answer: the embedded simulation (calibrated to
+ * real history through the start of its last calibrated day, epoch ms) or a real service at a host.
+ */
+export type DataOrigin =
+  | { kind: "simulated"; calibratedThroughMs: number }
+  | { kind: "service"; host: string };
 
 export interface Backend {
   readonly kind: "inprocess" | "http";
+  readonly origin: DataOrigin;
   fetch(request: BackendRequest, context?: BackendContext): Promise<BackendResult>;
   /**
    * Endpoint ids the caller's key may call: null when it may call every one, undefined when the

@@ -47,7 +47,7 @@ export const listAssets = defineTool({
   name: "list_assets",
   title: "Catalog and coverage",
   description:
-    "Coverage. No args: overview; metric: its assets; asset: its metrics; search: tickers and metrics.",
+    "Coverage: overview, or a metric's assets, an asset's metrics, a search.",
   input: z
     .object({
       metric: z.string().max(64).optional(),
