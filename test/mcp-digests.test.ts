@@ -122,7 +122,7 @@ describe("statistics by nature", () => {
     expect(d.maxDrawdown).toBeNull();
     expect(d.change).toBeNull();
     const text = textOf(r);
-    expect(text).toMatch(/^sum \$[\d,.]+[KMBT]? over 1,000 buckets; mean/m);
+    expect(text).toMatch(/^sum \$[\d,.]+[KMBT]? over 1,000 buckets\nmean \$[\d,.]+[KMBT]? per bucket; stdev/m);
     expect(text).not.toMatch(/drawdown|^first /m);
     // Without market_type the endpoint aggregates every market type, spot included.
     expect(text.split("\n")[0]).toContain("market_type=all (spot, swap, future)");

@@ -155,8 +155,20 @@ export function seriesValueFormatter(values: ArrayLike<number>): { suffix: strin
   return { suffix: unit?.suffix ?? "", format: fixed(scale, decimals) };
 }
 
+/**
+ * `decimals` resolve the series' range; a value small beside the largest gets more, so that it keeps
+ * three significant digits of its own (a $0.35 fee on a page up to $326.74 reads "0.350", not "0").
+ * A value the common decimals already write exactly (a count) keeps them.
+ */
 function fixed(scale: number, decimals: number): (x: number) => string {
-  return (x) => (Number.isFinite(x) ? (x / scale).toFixed(decimals).replace(/^-(0\.?0*)$/, "$1") : NA);
+  return (x) => {
+    if (!Number.isFinite(x)) return NA;
+    const v = x / scale;
+    let d = decimals;
+    const a = Math.abs(v);
+    if (a > 0 && a < 100 && Number(v.toFixed(d)) !== v) d = Math.min(12, Math.max(d, 2 - Math.floor(Math.log10(a))));
+    return v.toFixed(d).replace(/^-(0\.?0*)$/, "$1");
+  };
 }
 
 function everyExact(values: ArrayLike<number>, scale: number, decimals: number): boolean {
