@@ -219,7 +219,10 @@ describe("resample", () => {
     }
     expect(d.points.map((p) => Date.parse(p.time))).toEqual([...weeks.keys()]);
     d.points.forEach((p, i) => close9(p.value, [...weeks.values()][i]!));
-    expect(textOf(r)).toMatch(/^\d+ weekly buckets \(UTC weeks from Monday, dated by their first day; each the sum of its points\) of \d+ points, 2025-09-29 → .*first and last bucket partial/m);
+    expect(textOf(r)).toMatch(/^\d+ points, statistics from all of them; the points shown are \d+ weekly buckets \(UTC weeks from Monday, dated by their first day; each the sum of its points\), 2025-10-01 → .*first and last bucket partial/m);
+    // The statistics are those of every day served, as without resample.
+    const plain = digestOf(await call("get_ohlcv", args));
+    expect({ ...d, resample: undefined, points: undefined, sampling: undefined }).toEqual({ ...plain, resample: undefined, points: undefined, sampling: undefined });
     expect((r.structuredContent as { credits: { charged: number } }).credits.charged).toBe(1);
     expect(encode(textOf(r)).length).toBeLessThanOrEqual(1_500);
   });

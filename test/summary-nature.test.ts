@@ -147,7 +147,11 @@ describe("resample", () => {
     expect(d.nonFinite).toBe(1);
     expect(d.resample).toMatchObject({ period: "1w", rule: "last", sourceCount: 59, partialFirst: false, partialLast: true });
     expect(d.points.map((p) => p.value)).toEqual([106, 113, 120, 127, 134, 141, 148, 155, 159]);
-    expect(renderSeriesText({ metric: "m/x", asset: "btc" }, d)).toContain("9 weekly buckets (UTC weeks from Monday, dated by their first day; each its last point's value) of 59 points, 2025-01-06 → 2025-03-03 UTC; last bucket partial; 1 non-finite values skipped");
+    // Statistics of every point, as without resample: first, last and extremes are days, not weeks.
+    expect(d.count).toBe(59);
+    expect([d.first!.value, d.last!.value, d.min!.value, d.max!.value]).toEqual([100, 159, 100, 159]);
+    expect(d.mean).toBeCloseTo(values.filter(Number.isFinite).reduce((a, b) => a + b, 0) / 59, 9);
+    expect(renderSeriesText({ metric: "m/x", asset: "btc" }, d)).toContain("59 points, statistics from all of them; the points shown are 9 weekly buckets (UTC weeks from Monday, dated by their first day; each its last point's value), 2025-01-06 → 2025-03-06 UTC; last bucket partial; 1 non-finite values skipped");
   });
 
   it("refuses what it cannot aggregate, naming the fix", () => {

@@ -88,7 +88,7 @@ export function positionLine(d: SeriesDigest, f: Fmt): string | null {
   const p = d.position;
   if (!p) return null;
   const pct = `percentile ${Math.round(p.percentile)}`;
-  if (d.nature === "flow") return `last bucket${d.coverage.partialLastAsOf || d.resample?.partialLast ? " (partial)" : ""} at ${pct} of the range's buckets`;
+  if (d.nature === "flow") return `last bucket${d.coverage.partialLastAsOf ? " (partial)" : ""} at ${pct} of the range's buckets`;
   const high = p.percentile >= 50;
   const since = high
     ? p.lastAtOrAbove === null ? "the range's high" : `last this high ${when(f, p.lastAtOrAbove)}`

@@ -33,11 +33,12 @@ export function renderSeriesText(meta: SeriesTextMeta, d: SeriesDigest): string 
   const daily = isDaily(d.timeframeMs, Date.parse(d.first.time)) && isDaily(d.timeframeMs, Date.parse(d.last.time));
   // The points block picks the scale (it holds first, last, min and max); the statistics share it.
   const s = answerScale(d.points.map((p) => p.value), { usd: unit === "USD" });
-  const f: Fmt = { s, daily, monthly: d.resample?.period === "1M" };
+  const f: Fmt = { s, daily };
   const r = d.resample;
   const what = r
-    ? `${formatCount(d.count)} ${r.period === "1w" ? "weekly buckets (UTC weeks from Monday, dated by their first day" : "monthly buckets (UTC calendar months"}; ` +
-      `each ${r.rule === "sum" ? "the sum of its points" : "its last point's value"}) of ${formatCount(r.sourceCount)} points`
+    ? `${formatCount(d.count)} points, statistics from all of them; the points shown are ${formatCount(d.sampling.total)} ` +
+      `${r.period === "1w" ? "weekly buckets (UTC weeks from Monday, dated by their first day" : "monthly buckets (UTC calendar months"}; ` +
+      `each ${r.rule === "sum" ? "the sum of its points" : "its last point's value"})`
     : `${formatCount(d.count)} points`;
   const partial = r && (r.partialFirst || r.partialLast) ? `; ${[r.partialFirst && "first", r.partialLast && "last"].filter(Boolean).join(" and ")} bucket partial` : "";
   lines.push(
@@ -51,7 +52,8 @@ export function renderSeriesText(meta: SeriesTextMeta, d: SeriesDigest): string 
   const nothing = d.nature === "flow" && d.min.value === 0 && d.max.value === 0;
   if (!nothing) for (const line of [windowsLine(d, s), positionLine(d, f)]) if (line) lines.push(line);
   lines.push(gapLine(d, daily));
-  lines.push(...pointsBlock(d, daily, unit, s));
+  // Calendar buckets are dated by their first day.
+  lines.push(...pointsBlock(d, daily || r !== undefined, unit, s));
   return lines.join("\n");
 }
 
