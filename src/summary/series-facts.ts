@@ -7,7 +7,7 @@ import type { AnswerScale } from "./scale.js";
 import type { SeriesDigest, TimedValue } from "./series-schema.js";
 
 /** The answer's scale, and how its bucket times read: dates, date-times, or months (monthly buckets). */
-export type Fmt = { s: AnswerScale; daily: boolean; monthly?: boolean };
+export type Fmt = { s: AnswerScale; daily: boolean; monthly?: boolean; /** What the values are when other figures of the answer are extremes too ("close"). */ of?: string };
 /** A bucket's time as the answer writes it. */
 export const when = (f: Fmt, iso: string) => (f.monthly ? iso.slice(0, 7) : formatTime(Date.parse(iso), f.daily));
 const at = (f: Fmt, p: TimedValue) => `${f.s.stat(p.value)} (${when(f, p.time)})`;
@@ -51,7 +51,7 @@ export function statisticsLines(d: SeriesDigest, f: Fmt): string[] {
   const spread = lineOf(f, [d.mean, d.stdev]).s;
   const lines = [
     `first ${at(ends, d.first!)}; last ${at(ends, d.last!)}; ${changeWords}`,
-    `min ${at(extremes, d.min!)}; max ${at(extremes, d.max!)}`,
+    f.of ? `min ${f.of} ${at(extremes, d.min!)}; max ${f.of} ${at(extremes, d.max!)}` : `min ${at(extremes, d.min!)}; max ${at(extremes, d.max!)}`,
     `mean ${spread.stat(d.mean ?? NaN)}; stdev ${spread.stat(d.stdev ?? NaN)}; ${z}`,
   ];
   if (d.maxDrawdown) {

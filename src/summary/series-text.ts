@@ -33,7 +33,8 @@ export function renderSeriesText(meta: SeriesTextMeta, d: SeriesDigest): string 
   const daily = isDaily(d.timeframeMs, Date.parse(d.first.time)) && isDaily(d.timeframeMs, Date.parse(d.last.time));
   // The points block picks the scale (it holds first, last, min and max); the statistics share it.
   const s = answerScale(d.points.map((p) => p.value), { usd: unit === "USD" });
-  const f: Fmt = { s, daily };
+  // A price answer also gives the candles' high and low: its extremes say they are of closes.
+  const f: Fmt = { s, daily, ...(meta.field === "close" && { of: "close" }) };
   const r = d.resample;
   const what = r
     ? `${formatCount(d.count)} points, statistics from all of them; the points shown are ${formatCount(d.sampling.total)} ` +
