@@ -101,7 +101,7 @@ describe("variationTable", () => {
           expect(ENDPOINTS.find((e) => e.id === r.metric)!.nature).toMatch(/^(ratio|signed|cumulative)$/);
         }
         expect(inUnits.map((r) => r.position)).toEqual([...inUnits.map((r) => r.position)].sort((a, b) => a - b));
-        expect(() => variationDigestSchema.parse({ asset: "btc", count: rows.length, rows })).not.toThrow();
+        expect(() => variationDigestSchema.parse({ asset: "btc", day: null, count: rows.length, price: null, rows })).not.toThrow();
       }),
       { numRuns: 50 },
     );

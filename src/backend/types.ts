@@ -96,7 +96,10 @@ export interface BackendResult<T extends BackendBody = BackendBody> {
   columns?: SeriesColumns;
   /** The heatmap endpoint's answer as typed arrays: every backend returns it with the heatmap. */
   heatmap?: TypedHeatmap;
-  /** Price candles (endpoint `price`): every backend returns them as columns. */
+  /**
+   * Price candles (endpoint `price`): every backend returns them as columns. With a metrics-variation,
+   * the asset's daily candles of the days it describes, when the backend has them (the in-process one).
+   */
   candles?: CandleColumns;
   /**
    * First and last bucket starts (epoch ms) the series has for this asset over its whole history,

@@ -576,7 +576,17 @@ export type GetMetricsVariationArgs = {
 /** Result of get_metrics_variation (its structuredContent). */
 export type GetMetricsVariationResult = {
   asset: string;
+  /** the UTC day the last values describe; 24h is this day against the one before */
+  day: string | null;
   count: number;
+  /** daily close (USD) of the asset's reference market on that day, when the backend gives it */
+  price: {
+    lastValue: number;
+    change24hPercent: number | null;
+    values7d: Array<number>;
+    sparkline: string;
+    trend: "rising" | "falling" | "flat" | "volatile" | "n/a";
+  } | null;
   rows: Array<{
     position: number;
     name: string;
@@ -599,6 +609,10 @@ export type GetMetricsVariationResult = {
     /** trend: flat when the 7-day range is under 0.5 % of the level; rising/falling when the least-squares line's change over the window is at least 60 % of the range; otherwise volatile */
     trend: "rising" | "falling" | "flat" | "volatile" | "n/a";
     values7d: Array<number | null>;
+    /** day (YYYY-MM-DD) of lastValue, when the service dates it */
+    lastDate: string | null;
+    /** the series ended before the day the others describe: no 24h change */
+    ended: boolean;
   }>;
   credits: {
     charged: number;

@@ -83,7 +83,7 @@ export class InProcessBackend implements Backend {
       const served = res;
       return { columns: res.columns, usage, ...meta, get body() { return served.body as BackendResult["body"]; } };
     }
-    return { body: res.body as BackendResult["body"], usage, ...meta };
+    return { body: res.body as BackendResult["body"], usage, ...meta, ...(res.candles && { candles: res.candles }) };
   }
 
   entitlements(context: BackendContext = {}): readonly string[] | null | undefined {
