@@ -181,7 +181,7 @@ describe("every printed point and statistic is within 1 % of the raw value", () 
     for (const line of text.split("\n").filter((l) => / \| .* \| /.test(l) && !l.startsWith("24h"))) {
       const [change, , , last, metric] = line.split(" | ");
       const id = metric!.split(" ")[0]!;
-      const lastValue = num(last!.replace(/ [A-Za-z/ ]+$/, "").replace(/ per .*$/, ""));
+      const lastValue = num(last!.replace(/ \(.*\)$/, "").replace(/ per .*$/, "").replace(/ [A-Za-z/ ]+$/, ""));
       if (id === "price") {
         const closes = await rawPrice("eth", { startDate: "2025-12-20", endDate: "2025-12-27" });
         near(lastValue, closes.get(Date.parse("2025-12-27T00:00:00Z"))!, "price");
@@ -288,5 +288,49 @@ describe("the examples that misled", () => {
     const res = await fetch(`${rest.url}/eth/derivatives/metrics-variation`, { headers: { "x-api-key": "demo-key" } });
     const records = (await res.json()) as Array<Record<string, unknown>>;
     for (const r of records) expect(Object.keys(r)).toEqual(["position", "name", "collection", "field", "last_value", "variation_24h_percent", "sparkline_7d", "last_date"]);
+  });
+});
+
+describe("definitions a model can use", () => {
+  it.each([
+    ["mvrv", "MVRV (market cap / realized cap of all coins)", "lifespan/Lth_mvrv"],
+    ["realized price", "realized price or realized cap of all coins", "market/lth_realized_cap"],
+    ["nupl", "NUPL (net unrealized profit / market cap)", "market/invested_capital_in_loss"],
+    ["sopr", "SOPR (spent outputs' value at spending / at creation)", "lifespan/Terminal_adjusted_cdd"],
+    ["hashrate", "hash rate", "mining/DiffLast"],
+    ["hash rate", "hash rate", "mining/DiffLast"],
+    ["funding", "funding rates", "liquidation_levels/heatmap"],
+    ["open interest", "open interest", "liquidation_levels/heatmap"],
+  ])("search=%s says it is not offered and names the nearest metric, proposing no ticker", async (search, concept, nearest) => {
+    const r = await f.call("list_assets", { search });
+    const text = textOf(r);
+    expect(text.split("\n")[0]).toMatch(new RegExp(`^Not offered: ${concept.replace(/[()/.]/g, "\\$&")}\\. Nearest: ${nearest} — .+\\.$`));
+    expect(text).not.toContain("Nearest tickers");
+    expect((r.structuredContent as { not_offered: Array<{ nearest: string }> }).not_offered[0]!.nearest).toBe(nearest);
+  });
+
+  it("proposes no unrelated tickers (nupl was answered jup, xpl; sopr op, powr, sfp), but corrects a typo", async () => {
+    for (const search of ["nupl", "sopr", "zzqx"]) expect(textOf(await f.call("list_assets", { search }))).not.toMatch(/Nearest tickers|\bjup\b|\bxpl\b|\bpowr\b|\bsfp\b/);
+    expect(textOf(await f.call("list_assets", { search: "etth" }))).toContain("Nearest tickers: eth.");
+    const cli = await call(cliEnv().env(), "list_assets", "--search", "nupl");
+    expect(cli.stdout).toMatch(/^Not offered: NUPL/);
+    expect(cli.stdout).not.toContain("jup");
+  });
+
+  it("states the impulse as a 365-day log change with its percent, and the running total's sign and valuation", async () => {
+    const impulse = await f.call("get_series", { metric: "market/Realized_cap_impulse_long_term", asset: "btc", startDate: "2025-12-01" });
+    const [head, meaning] = lines(impulse);
+    expect(head).toContain("unit log change (365 d)");
+    const last = (impulse.structuredContent as { digest: { last: { value: number } } }).digest.last.value;
+    expect(meaning).toMatch(/^meaning: ln\(realized cap \/ realized cap 365 days earlier\).*e\^x − 1 \(0\.333 = \+39\.5 %/);
+    expect(meaning).toContain(`; last ${last >= 0 ? "+" : ""}${last.toFixed(3)} = ${last >= 0 ? "+" : "-"}${Math.abs((Math.exp(last) - 1) * 100).toFixed(2)} %`);
+    const running = await f.call("get_series", { metric: "exchange_flow/running_total_usd", asset: "btc", startDate: "2025-12-01" });
+    expect(lines(running)[1]).toMatch(/^meaning: .*inflows positive.*valued at that day's price/);
+    const listed = await f.call("list_assets", { metric: "exchange_flow/running_total_usd" });
+    expect(textOf(listed)).toMatch(/^Meaning: .*inflows positive.*valued at that day's price/m);
+    const variation = textOf(await f.call("get_metrics_variation", { asset: "btc" }));
+    expect(variation).toMatch(/\| \d\.\d+ \([+-][\d.]+ % in 365 d\) \| market\/Realized_cap_impulse_long_term/);
+    const cli = await call(cliEnv().env(), "get_series", "--metric", "market/Realized_cap_impulse_long_term", "--asset", "btc");
+    expect(cli.stdout.split("\n")[1]).toMatch(/^meaning: ln\(realized cap/);
   });
 });

@@ -18,11 +18,18 @@ export type ListAssetsResult = {
     assets: number | null;
     unit: string;
     purpose: string;
+    /** how to read a value, where unit and purpose leave it open */
+    meaning?: string;
     /** whether the caller's key may call it (absent when the key may call every endpoint or it cannot be known) */
     allowed?: boolean;
   }>;
   assets?: Array<string>;
   covered?: boolean;
+  not_offered?: Array<{
+    concept: string;
+    nearest: string;
+    differs: string;
+  }>;
   key_may_call?: Array<string>;
   source: {
     kind: "simulated";

@@ -100,7 +100,7 @@ export function variationTable(records: readonly VariationRecord[], asset = "", 
       metric: endpoint?.id ?? null,
       unit,
       lastValue,
-      lastValueText: lastValue === null ? "n/a" : valueText(lastValue, unit, asset),
+      lastValueText: lastValue === null ? "n/a" : unit?.startsWith("log change") ? `${formatNumber(lastValue)} (${formatPercent((Math.exp(lastValue) - 1) * 100)} in 365 d)` : valueText(lastValue, unit, asset),
       change24hPercent: !ended && measure === "percent" ? finite(r.variation_24h_percent) : null,
       change24h,
       sparkline: sparkline(values7d, SPARK_MIN_SPAN),
@@ -141,14 +141,14 @@ export function variationPrice(times: ArrayLike<number>, closes: ArrayLike<numbe
   };
 }
 
-/** Quantities without a unit: a ratio, a difficulty. */
-const DIMENSIONLESS: ReadonlySet<string> = new Set(["ratio", "difficulty"]);
+/** Quantities without a unit: a ratio, a difficulty, a log change. */
+const DIMENSIONLESS = (unit: string) => unit === "ratio" || unit === "difficulty" || unit.startsWith("log change");
 
 /** A value with its unit: money with "$", the coin by its ticker, any other unit (trades, addresses) after the number. */
 function valueText(x: number, unit: string | null, asset: string): string {
   if (unit === "USD") return formatNumber(x, "USD");
   if (unit?.startsWith("USD per ")) return `${formatNumber(x, "USD")} ${unit.slice(4)}`;
-  const shown = unit && DIMENSIONLESS.has(unit) ? "" : displayUnit(unit ?? undefined, asset);
+  const shown = unit && DIMENSIONLESS(unit) ? "" : displayUnit(unit ?? undefined, asset);
   return shown ? formatNumber(x, shown) : formatNumber(x);
 }
 
