@@ -268,7 +268,7 @@ describe("the examples that misled", () => {
   it("get_metrics_variation names the day (Saturday against Friday), puts ETH's hashprice among ended series with its end and $, and has a price row", async () => {
     for (const r of [await f.call("get_metrics_variation", { asset: "eth" })]) {
       const text = textOf(r);
-      expect(text).toMatch(/^Metrics variation for eth on Sat 2025-12-27 \(each last value is of that UTC day; 24h = Sat 2025-12-27 vs Fri 2025-12-26\)/);
+      expect(text).toMatch(/^Metrics variation for eth on Sat 2025-12-27 UTC \(last values are that day's; 24h: vs Fri 2025-12-26\): 15 metrics by \|24h %\|/);
       expect(text).toMatch(/^ended series \(no 24h change\): mining\/RevHashRateUSD ended 2022-09-15, last \$[\d,.]+ per TH\/s per day$/m);
       expect(text).not.toMatch(/\| mining\/RevHashRateUSD/);
       expect(lines(r)[2]).toMatch(/^[+-][\d.]+ % \| \S{7} \| \w+ \| \$[\d,.]+ \| price \(daily close\)$/);

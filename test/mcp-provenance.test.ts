@@ -15,7 +15,7 @@ import { SILENT } from "./http-fixtures.js";
 import { startHarness, type Harness } from "./rest-fixtures.js";
 
 const WITHIN = "Source: simulated market, calibrated to real history through 2025-12-28; present these figures as simulated.";
-const BEYOND = "Source: simulated market, calibrated to real history through 2025-12-28; everything after 2025-12-28 is a simulated continuation, not market data.";
+const BEYOND = "Source: simulated market, calibrated to real history through 2025-12-28; later days are a simulated continuation, not market data.";
 const LATER = Date.parse("2026-11-27T05:30:00Z");
 
 const lastLine = (r: CallToolResult) => textOf(r).trimEnd().split("\n").at(-1);

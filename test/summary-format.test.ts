@@ -146,8 +146,9 @@ describe("every printed number keeps its value", () => {
     const s = answerScale([26.1e6, 38.9e6, 202.4e6], { usd: true });
     expect(s.suffix).toBe("K"); // the points read as whole thousands
     expect(s.line([4.672127e12]).stat(4.672127e12)).toBe("$4.67T");
-    // Within the points' range the answer's own scale holds (one scale for what a model compares).
-    expect(s.line([25.28e6, 21.08e6]).stat(25.28e6)).toBe("$25,280K");
+    // A line whose values reach a thousand of the points' scale takes its own: never "$25,280K".
+    expect(s.line([25.28e6, 21.08e6]).stat(25.28e6)).toBe("$25.28M");
+    expect(s.line([125e3, 300e3]).stat(125e3)).toBe("$125K");
     const windows = s.line([36.41e9, 384e9]);
     expect([windows.stat(36.41e9), windows.stat(384e9)]).toEqual(["$36.41B", "$384B"]);
   });

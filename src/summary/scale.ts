@@ -16,9 +16,9 @@ export interface AnswerScale {
   /** A signed statistic (changes): "+" or "-" in front. */
   signed: (x: number) => string;
   /**
-   * The scale for one line of statistics: the answer's, or, for amounts beyond the page's largest
-   * point (sums), a larger suffix once a thousand of the answer's is reached (a sum of 1-minute
-   * volumes is "$4.67T", not "$4,672,127M"). Every value of a line is written in one scale.
+   * The scale for one line of statistics: the answer's, or a larger suffix once the line's largest
+   * value reaches a thousand of the answer's (points in whole M read "30342", the peak "$290.53B";
+   * a sum of 1-minute volumes is "$4.67T", not "$4,672,127M"). Every value of a line is in one scale.
    */
   line: (values: readonly number[]) => AnswerScale;
 }
@@ -32,13 +32,10 @@ const STEP_UP = [{ scale: 1e12, suffix: "T" }, { scale: 1e9, suffix: "B" }, { sc
 export function answerScale(values: ArrayLike<number>, opts: { usd?: boolean } = {}): AnswerScale {
   const block = seriesValueFormatter(values);
   const exponent = block.format(1).includes("e");
-  let largest = 0;
-  for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i]!)) largest = Math.max(largest, Math.abs(values[i]!));
-  return statScale(block.suffix, exponent, block.format, opts.usd === true, largest);
+  return statScale(block.suffix, exponent, block.format, opts.usd === true);
 }
 
-/** `largest`: the page's largest point; statistics within it share the points' scale. */
-function statScale(suffix: string, exponent: boolean, point: (x: number) => string, usd: boolean, largest: number): AnswerScale {
+function statScale(suffix: string, exponent: boolean, point: (x: number) => string, usd: boolean): AnswerScale {
   const scale = SCALE_OF[suffix] ?? 1;
   const body = (a: number): string => {
     if (a === 0) return "0";
@@ -67,9 +64,9 @@ function statScale(suffix: string, exponent: boolean, point: (x: number) => stri
       if (exponent) return self;
       let max = 0;
       for (const x of values) if (Number.isFinite(x)) max = Math.max(max, Math.abs(x));
-      if (max <= largest || (max < 1e15 && max / scale < 1000)) return self;
+      if (max < 1e15 && max / scale < 1000) return self;
       const up = STEP_UP.find((s) => s.scale > scale && s.scale <= max);
-      return up ? statScale(up.suffix, false, point, usd, largest) : self;
+      return up ? statScale(up.suffix, false, point, usd) : self;
     },
   };
   return self;

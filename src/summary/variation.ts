@@ -173,10 +173,10 @@ export function renderVariationText(asset: string, rows: readonly VariationRow[]
   const named = (iso: string) => `${WEEKDAYS[new Date(`${iso}T00:00:00Z`).getUTCDay()]} ${iso}`;
   // The weekday too: a Saturday's volume against a Friday's is not a crash.
   const when = day
-    ? `on ${named(day)} (each last value is of that UTC day; 24h = ${named(day)} vs ${named(dayOf(Date.parse(day) - DAY_MS))})`
-    : "(the service does not date its values: the last day it has)";
+    ? `on ${named(day)} UTC (last values are that day's; 24h: vs ${named(dayOf(Date.parse(day) - DAY_MS))})`
+    : "(undated by the service: its latest values)";
   const lines = [
-    `Metrics variation for ${who} ${when}: ${live.length} metrics, largest 24h % move first; ratios (change in points) and series that cross zero (change in units) last. ${SPARK_RULE}; ${TREND_RULE}.`,
+    `Metrics variation for ${who} ${when}: ${live.length} metrics by |24h %|; ratios (change in points) and zero-crossing series (in units) last. ${SPARK_RULE}; ${TREND_RULE}.`,
     "24h | 7d | trend | last | metric",
   ];
   if (price) lines.push(`${price.change24hPercent === null ? "n/a" : formatPercent(price.change24hPercent)} | ${price.sparkline} | ${price.trend} | ${formatNumber(price.lastValue, "USD")} | price (daily close)`);

@@ -85,6 +85,6 @@ export function sourceLine(source: Source): string {
   if (source.kind === "service") return `Source: ${source.host}, data as of ${source.asOf.slice(0, 10)} ${source.asOf.slice(11, 16)} UTC.`;
   const head = `Source: simulated market, calibrated to real history through ${source.calibratedThrough}`;
   return source.beyondCalibration
-    ? `${head}; everything after ${source.calibratedThrough} is a simulated continuation, not market data.`
+    ? `${head}; later days are a simulated continuation, not market data.`
     : `${head}; present these figures as simulated.`;
 }
