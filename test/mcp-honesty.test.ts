@@ -263,6 +263,8 @@ describe("the examples that misled", () => {
     const r = await f.call("get_ohlcv", args);
     expect(textOf(r)).toMatch(/^sum \$\d\.\d\dT over 86,400 buckets$/m);
     expect(textOf(r)).not.toMatch(/\$[\d,]{9,}[MBT]/);
+    const cli = await call(cliEnv().env(), "get_ohlcv", ...Object.entries(args).flatMap(([k, v]) => [`--${k}`, v]));
+    expect(cli.stdout).toMatch(/^sum \$\d\.\d\dT over 86,400 buckets$/m);
   });
 
   it("get_metrics_variation names the day (Saturday against Friday), puts ETH's hashprice among ended series with its end and $, and has a price row", async () => {

@@ -180,6 +180,7 @@ export function renderVariationText(asset: string, rows: readonly VariationRow[]
     "24h | 7d | trend | last | metric",
   ];
   if (price) lines.push(`${price.change24hPercent === null ? "n/a" : formatPercent(price.change24hPercent)} | ${price.sparkline} | ${price.trend} | ${formatNumber(price.lastValue, "USD")} | price (daily close)`);
+  else lines.push("n/a | | | not in this summary | price (get_ohlcv metric=price has it)");
   for (const r of live) {
     const id = r.metric ?? `${r.collection}/${r.field}`;
     const label = r.name && plain(r.name) !== plain(id.split("/").pop() ?? "") && plain(r.name) !== plain(r.field) ? ` "${r.name}"` : "";
