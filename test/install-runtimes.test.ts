@@ -191,7 +191,7 @@ describe("the npm tarball, installed globally", () => {
       expect(session.stderr).toMatch(new RegExp(
         `^crypto-metrics-mcp: the metering store \\S+metering\\.sqlite cannot be opened: no SQLite driver: Node\\.js ${process.versions.node.replace(/\./g, "\\.")} ` +
           "has no node:sqlite without a flag \\(22\\.13 or newer has it\\) and better-sqlite3 is not installed; run it with Node\\.js 22\\.13 or newer, " +
-          "or install better-sqlite3 beside crypto-metrics-mcp \\(npm install better-sqlite3, with -g for a global install\\), or set --store to a postgres:// URL\\n$",
+          "or install better-sqlite3 beside crypto-metrics-mcp \\(npm install better-sqlite3 --allow-scripts=better-sqlite3, with -g for a global install\\), or set --store to a postgres:// URL\\n$",
       ));
       expect(session.stderr).not.toMatch(/writable/);
       rmSync(prefix, { recursive: true, force: true });
@@ -220,12 +220,12 @@ describe("the npm tarball, installed globally", () => {
       writeFileSync(addon, macho);
       const foreign = await hostSession(process.execPath, cli, prefix);
       expect(foreign.code).toBe(2);
-      expect(foreign.stderr).toMatch(/^crypto-metrics-mcp: the metering store \S+ cannot be opened: no SQLite driver: Node\.js \S+ has no node:sqlite without a flag \(22\.13 or newer has it\) and the installed better-sqlite3 has a compiled addon this Node cannot load \(ERR_DLOPEN_FAILED: .+\); run it with Node\.js 22\.13 or newer, or rebuild it for this Node \(npm rebuild better-sqlite3, with -g for a global install\)\n$/);
+      expect(foreign.stderr).toMatch(/^crypto-metrics-mcp: the metering store \S+ cannot be opened: no SQLite driver: Node\.js \S+ has no node:sqlite without a flag \(22\.13 or newer has it\) and the installed better-sqlite3 has a compiled addon this Node cannot load \(ERR_DLOPEN_FAILED: .+\); run it with Node\.js 22\.13 or newer, or reinstall it for this Node \(npm install better-sqlite3 --allow-scripts=better-sqlite3, with -g for a global install\)\n$/);
 
       rmSync(addon);
       const missing = await hostSession(process.execPath, cli, prefix);
       expect(missing.code).toBe(2);
-      expect(missing.stderr).toMatch(/and the installed better-sqlite3 has no compiled addon \(its install script did not run or failed\); run it with Node\.js 22\.13 or newer, or rebuild it/);
+      expect(missing.stderr).toMatch(/and the installed better-sqlite3 has no compiled addon \(its install script did not run or failed\); run it with Node\.js 22\.13 or newer, or reinstall it/);
       for (const s of [foreign, missing]) expect(s.stderr).not.toMatch(/writable/);
       rmSync(prefix, { recursive: true, force: true });
     },

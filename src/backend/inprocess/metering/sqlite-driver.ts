@@ -184,13 +184,15 @@ function betterSqlite(): Better {
   const node = `Node.js ${process.versions.node}`;
   const noBuiltin = `${node} has no node:sqlite without a flag (${BUILTIN_SQLITE_NODE.join(".")} or newer has it)`;
   const upgrade = `run it with Node.js ${BUILTIN_SQLITE_NODE.join(".")} or newer`;
+  // npm 11 skips a dependency's install script (which builds or fetches the addon) unless it is allowed.
+  const install = "npm install better-sqlite3 --allow-scripts=better-sqlite3, with -g for a global install";
   let Database: BetterSqlite;
   try {
     Database = require("better-sqlite3") as BetterSqlite;
   } catch (err) {
     throw new SqliteDriverError(
       `no SQLite driver: ${noBuiltin} and better-sqlite3 ${(err as { code?: string }).code === "MODULE_NOT_FOUND" ? "is not installed" : `does not load (${firstLine(err)})`}; ` +
-        `${upgrade}, or install better-sqlite3 beside crypto-metrics-mcp (npm install better-sqlite3, with -g for a global install), or set --store to a postgres:// URL`,
+        `${upgrade}, or install better-sqlite3 beside crypto-metrics-mcp (${install}), or set --store to a postgres:// URL`,
     );
   }
   let addon: object;
@@ -199,7 +201,7 @@ function betterSqlite(): Better {
   } catch (err) {
     const code = (err as { code?: string }).code;
     const why = code === "MODULE_NOT_FOUND" ? "has no compiled addon (its install script did not run or failed)" : `has a compiled addon this Node cannot load (${code ?? "error"}: ${firstLine(err)})`;
-    throw new SqliteDriverError(`no SQLite driver: ${noBuiltin} and the installed better-sqlite3 ${why}; ${upgrade}, or rebuild it for this Node (npm rebuild better-sqlite3, with -g for a global install)`);
+    throw new SqliteDriverError(`no SQLite driver: ${noBuiltin} and the installed better-sqlite3 ${why}; ${upgrade}, or reinstall it for this Node (${install})`);
   }
   return (better = { Database, addon });
 }
