@@ -182,7 +182,7 @@ describe("the npm tarball, installed globally", () => {
   }, 120_000);
 
   it.runIf(!runningHasBuiltinSqlite())(
-    "on a Node without node:sqlite and without better-sqlite3, answers the first call's failure with the driver, the Node and the fix, exit 2, nothing charged",
+    "on a Node without node:sqlite and without better-sqlite3, stops at the first call with one line naming the driver, the Node and the fix, exit 2",
     async () => {
       const { prefix } = install(process.execPath);
       const session = await hostSession(process.execPath, join(prefix, "bin", "crypto-metrics-mcp"), prefix);
@@ -190,7 +190,7 @@ describe("the npm tarball, installed globally", () => {
       expect(session.code).toBe(2);
       expect(session.stderr).toMatch(new RegExp(
         `^crypto-metrics-mcp: the metering store \\S+metering\\.sqlite cannot be opened: no SQLite driver: Node\\.js ${process.versions.node.replace(/\./g, "\\.")} ` +
-          "has no node:sqlite without a flag \\(22\\.13 or newer has it\\) and better-sqlite3 is not installed; run it with Node\\.js 22\\.13 or newer, " +
+          "has no node:sqlite without a flag \\(22\\.13 or newer has it, 23\\.4 on the 23 line\\) and better-sqlite3 is not installed; run it with Node\\.js 22\\.13 or newer, " +
           "or install better-sqlite3 beside crypto-metrics-mcp \\(npm install better-sqlite3 --allow-scripts=better-sqlite3, with -g for a global install\\), or set --store to a postgres:// URL\\n$",
       ));
       expect(session.stderr).not.toMatch(/writable/);
@@ -220,7 +220,7 @@ describe("the npm tarball, installed globally", () => {
       writeFileSync(addon, macho);
       const foreign = await hostSession(process.execPath, cli, prefix);
       expect(foreign.code).toBe(2);
-      expect(foreign.stderr).toMatch(/^crypto-metrics-mcp: the metering store \S+ cannot be opened: no SQLite driver: Node\.js \S+ has no node:sqlite without a flag \(22\.13 or newer has it\) and the installed better-sqlite3 has a compiled addon this Node cannot load \(ERR_DLOPEN_FAILED: .+\); run it with Node\.js 22\.13 or newer, or reinstall it for this Node \(npm install better-sqlite3 --allow-scripts=better-sqlite3, with -g for a global install\)\n$/);
+      expect(foreign.stderr).toMatch(/^crypto-metrics-mcp: the metering store \S+ cannot be opened: no SQLite driver: Node\.js \S+ has no node:sqlite without a flag \(22\.13 or newer has it, 23\.4 on the 23 line\) and the installed better-sqlite3 has a compiled addon this Node cannot load \(ERR_DLOPEN_FAILED: .+\); run it with Node\.js 22\.13 or newer, or reinstall it for this Node \(npm install better-sqlite3 --allow-scripts=better-sqlite3, with -g for a global install\)\n$/);
 
       rmSync(addon);
       const missing = await hostSession(process.execPath, cli, prefix);

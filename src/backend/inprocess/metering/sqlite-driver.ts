@@ -182,7 +182,7 @@ function betterSqlite(): Better {
   if (better) return better;
   const require = createRequire(import.meta.url);
   const node = `Node.js ${process.versions.node}`;
-  const noBuiltin = `${node} has no node:sqlite without a flag (${BUILTIN_SQLITE_NODE.join(".")} or newer has it)`;
+  const noBuiltin = `${node} has no node:sqlite without a flag (${BUILTIN_SQLITE_NODE.join(".")} or newer has it, 23.4 on the 23 line)`;
   const upgrade = `run it with Node.js ${BUILTIN_SQLITE_NODE.join(".")} or newer`;
   // npm 11 skips a dependency's install script (which builds or fetches the addon) unless it is allowed.
   const install = "npm install better-sqlite3 --allow-scripts=better-sqlite3, with -g for a global install";
