@@ -10,7 +10,7 @@ import { BUNDLE_NODE, bundleEntries, bundleFileName, checkBundle, nativeCode, ru
 import { readZip, writeZip, ZipError } from "../scripts/zip.js";
 import { MIN_NODE } from "../src/min-node.js";
 import { allTools } from "../src/tools/index.js";
-import { bundleNode, runningHasBuiltinSqlite } from "./helpers/runtimes.js";
+import { bundleNode, runningHasBuiltinSqlite, skipWithout } from "./helpers/runtimes.js";
 import { cleanEnv, ROOT } from "./helpers/spawn.js";
 
 let work: string;
@@ -68,6 +68,8 @@ function listTools(cli: string, node = process.execPath): Promise<Session> {
 }
 
 const TOOL_NAMES = allTools.map((t) => t.name);
+
+const SKIP_BUNDLE_RUNS = skipWithout(bundleNode() !== undefined, "a Node with node:sqlite to run the bundle", "package.test.ts");
 
 /** A Node the bundle runs on: this one from 22.13, else a runtime .ci/run fetched. */
 function nodeForBundle(): string {
@@ -155,14 +157,14 @@ describe("the .mcpb bundle", () => {
     expect(nativeCode({ name: "dist/resvg.wasm", data: Buffer.from([0, 0x61, 0x73, 0x6d]) })).toBeUndefined();
   }, 30_000);
 
-  it("answers tools/list and a charged call from the unpacked files alone", async () => {
+  it.skipIf(SKIP_BUNDLE_RUNS)("answers tools/list and a charged call from the unpacked files alone", async () => {
     const session = await listTools(join(unpacked, "dist", "cli.js"), nodeForBundle());
     expect(session.tools, session.stderr).toEqual(TOOL_NAMES);
     expect(session.called, session.stderr).toMatch(/^btc lifespan\/Lth_mvrv/);
     expect(session.code).toBe(0);
   });
 
-  it("says in one line what to do when a file of the installation is missing", async () => {
+  it.skipIf(SKIP_BUNDLE_RUNS)("says in one line what to do when a file of the installation is missing", async () => {
     const damaged = join(work, "mcpb-damaged");
     cpSync(unpacked, damaged, { recursive: true });
     // The largest chunk a stdio start loads (zod's); any missing one is reported the same way.
