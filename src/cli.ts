@@ -2,6 +2,7 @@
 // Command-line entry: parses the configuration once and dispatches to stdio (default), http, api or call.
 import { readFileSync } from "node:fs";
 import { KeysFileError } from "./backend/inprocess/keys.js";
+import { sqliteDriverProblem } from "./backend/inprocess/metering/sqlite-driver.js";
 import { StoreConfigError, StoreUnavailableError } from "./backend/inprocess/metering/store.js";
 import { ConfigError, describeConfig, loadConfig, type Config } from "./config.js";
 import { log, setLogLevel } from "./log.js";
@@ -109,6 +110,12 @@ async function main(): Promise<void> {
     console.log = console.info = console.debug = console.error;
   }
   if (config.command === "stdio" || config.command === "http") boundHeapGrowth();
+  // The embedded service meters in SQLite: a runtime without a driver stops here, not at the first call.
+  const { store } = config;
+  if ((config.command === "api" || !config.baseUrl) && store.kind === "sqlite") {
+    const problem = sqliteDriverProblem();
+    if (problem) fail(`the metering store ${store.path} cannot be opened: ${problem}`, 2);
+  }
   log.debug("starting", { config: describeConfig(config) });
   switch (config.command) {
     case "api":

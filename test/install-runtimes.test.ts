@@ -185,11 +185,12 @@ describe("the npm tarball, installed globally", () => {
   }, 120_000);
 
   it.runIf(!runningHasBuiltinSqlite())(
-    "on a Node without node:sqlite and without better-sqlite3, stops at the first call with one line naming the driver, the Node and the fix, exit 2",
+    "on a Node without node:sqlite and without better-sqlite3, stops at start with one line naming the driver, the Node and the fix, exit 2",
     async () => {
       const { prefix } = install(process.execPath);
       const session = await hostSession(process.execPath, join(prefix, "bin", "crypto-metrics-mcp"), prefix);
-      expect(session.tools).toEqual(allTools.map((t) => t.name));
+      // Before the handshake: a host shows a server that failed to start, with this line, not a later disconnect.
+      expect(session.tools).toBeUndefined();
       expect(session.code).toBe(2);
       expect(session.stderr).toMatch(new RegExp(
         `^crypto-metrics-mcp: the metering store \\S+metering\\.sqlite cannot be opened: no SQLite driver: Node\\.js ${process.versions.node.replace(/\./g, "\\.")} ` +
@@ -217,16 +218,19 @@ describe("the npm tarball, installed globally", () => {
       const works = await hostSession(process.execPath, cli, prefix);
       expect(works.code, works.stderr).toBe(0);
 
-      // Another platform's file in its place (a Mach-O header), as a bundle made on Linux would carry to a Mac.
+      // Another platform's file in its place (a Mach-O header), as a bundle made on Linux would carry to a Mac:
+      // found when it is loaded, at the first call that meters.
       const macho = Buffer.alloc(4096);
       macho.writeUInt32BE(0xcffaedfe, 0);
       writeFileSync(addon, macho);
       const foreign = await hostSession(process.execPath, cli, prefix);
+      expect(foreign.tools).toEqual(allTools.map((t) => t.name));
       expect(foreign.code).toBe(2);
       expect(foreign.stderr).toMatch(/^crypto-metrics-mcp: the metering store \S+ cannot be opened: no SQLite driver: Node\.js \S+ has no node:sqlite without a flag \(22\.13 or newer has it, 23\.4 on the 23 line\) and the installed better-sqlite3 has a compiled addon this Node cannot load \(ERR_DLOPEN_FAILED: .+\); run it with Node\.js 22\.13 or newer, or reinstall it for this Node \(npm install better-sqlite3 --allow-scripts=better-sqlite3, with -g for a global install\)\n$/);
 
       rmSync(addon);
       const missing = await hostSession(process.execPath, cli, prefix);
+      expect(missing.tools).toBeUndefined();
       expect(missing.code).toBe(2);
       expect(missing.stderr).toMatch(/and the installed better-sqlite3 has no compiled addon \(its install script did not run or failed\); run it with Node\.js 22\.13 or newer, or reinstall it/);
       for (const s of [foreign, missing]) expect(s.stderr).not.toMatch(/writable/);

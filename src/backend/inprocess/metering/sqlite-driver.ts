@@ -5,7 +5,7 @@
 // COMMIT / ROLLBACK on both, and errors carry the same SQLite code names, so the store behaves
 // identically on either. Neither available is a SqliteDriverError naming the Node and the fix.
 import { createRequire } from "node:module";
-import { BUILTIN_SQLITE_NODE } from "../../../min-node.js";
+import { BUILTIN_SQLITE_NODE, hasBuiltinSqlite } from "../../../min-node.js";
 
 export type SqlValue = string | number | null;
 
@@ -172,6 +172,40 @@ interface Better {
 
 let better: Better | undefined;
 
+// What every driver failure says: the Node, the driver, the fixes.
+const noBuiltin = () => `Node.js ${process.versions.node} has no node:sqlite without a flag (${BUILTIN_SQLITE_NODE.join(".")} or newer has it, 23.4 on the 23 line)`;
+const UPGRADE = `run it with Node.js ${BUILTIN_SQLITE_NODE.join(".")} or newer`;
+// npm 11 skips a dependency's install script (which builds or fetches the addon) unless it is allowed.
+const INSTALL = "npm install better-sqlite3 --allow-scripts=better-sqlite3, with -g for a global install";
+const notInstalled = (why: string) =>
+  `no SQLite driver: ${noBuiltin()} and better-sqlite3 ${why}; ${UPGRADE}, or install better-sqlite3 beside crypto-metrics-mcp (${INSTALL}), or set --store to a postgres:// URL`;
+const badAddon = (why: string) => `no SQLite driver: ${noBuiltin()} and the installed better-sqlite3 ${why}; ${UPGRADE}, or reinstall it for this Node (${INSTALL})`;
+const NO_ADDON = "has no compiled addon (its install script did not run or failed)";
+const ADDON = "better-sqlite3/build/Release/better_sqlite3.node";
+
+/**
+ * Why no SQLite driver can serve on this runtime, found without loading one (the Node's version,
+ * else where better-sqlite3 and its addon would load from), or undefined. A start checks it, so that
+ * a missing driver stops the program before a host's handshake rather than at the first charge; an
+ * addon that is present but does not load here is found only when it is loaded.
+ */
+export function sqliteDriverProblem(): string | undefined {
+  const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
+  if (hasBuiltinSqlite(major, minor)) return undefined;
+  const require = createRequire(import.meta.url);
+  try {
+    require.resolve("better-sqlite3");
+  } catch {
+    return notInstalled("is not installed");
+  }
+  try {
+    require.resolve(ADDON);
+  } catch {
+    return badAddon(NO_ADDON);
+  }
+  return undefined;
+}
+
 /**
  * better-sqlite3 and its compiled addon. The addon is loaded from build/Release, where its install
  * always builds or downloads it, and handed to the constructor: left to itself better-sqlite3 finds
@@ -181,27 +215,18 @@ let better: Better | undefined;
 function betterSqlite(): Better {
   if (better) return better;
   const require = createRequire(import.meta.url);
-  const node = `Node.js ${process.versions.node}`;
-  const noBuiltin = `${node} has no node:sqlite without a flag (${BUILTIN_SQLITE_NODE.join(".")} or newer has it, 23.4 on the 23 line)`;
-  const upgrade = `run it with Node.js ${BUILTIN_SQLITE_NODE.join(".")} or newer`;
-  // npm 11 skips a dependency's install script (which builds or fetches the addon) unless it is allowed.
-  const install = "npm install better-sqlite3 --allow-scripts=better-sqlite3, with -g for a global install";
   let Database: BetterSqlite;
   try {
     Database = require("better-sqlite3") as BetterSqlite;
   } catch (err) {
-    throw new SqliteDriverError(
-      `no SQLite driver: ${noBuiltin} and better-sqlite3 ${(err as { code?: string }).code === "MODULE_NOT_FOUND" ? "is not installed" : `does not load (${firstLine(err)})`}; ` +
-        `${upgrade}, or install better-sqlite3 beside crypto-metrics-mcp (${install}), or set --store to a postgres:// URL`,
-    );
+    throw new SqliteDriverError(notInstalled((err as { code?: string }).code === "MODULE_NOT_FOUND" ? "is not installed" : `does not load (${firstLine(err)})`));
   }
   let addon: object;
   try {
-    addon = require(require.resolve("better-sqlite3/build/Release/better_sqlite3.node")) as object;
+    addon = require(require.resolve(ADDON)) as object;
   } catch (err) {
     const code = (err as { code?: string }).code;
-    const why = code === "MODULE_NOT_FOUND" ? "has no compiled addon (its install script did not run or failed)" : `has a compiled addon this Node cannot load (${code ?? "error"}: ${firstLine(err)})`;
-    throw new SqliteDriverError(`no SQLite driver: ${noBuiltin} and the installed better-sqlite3 ${why}; ${upgrade}, or reinstall it for this Node (${install})`);
+    throw new SqliteDriverError(badAddon(code === "MODULE_NOT_FOUND" ? NO_ADDON : `has a compiled addon this Node cannot load (${code ?? "error"}: ${firstLine(err)})`));
   }
   return (better = { Database, addon });
 }
