@@ -5,7 +5,8 @@ import { chainState, indexOf } from "./chain.js";
 import { octaveNoise, u01, type Octave } from "./hash.js";
 import { dailyPrice } from "./price.js";
 import { profileOf } from "./profiles.js";
-import { feePriceUsd, txCount } from "./onchain.js";
+import { feePriceUsd } from "./fees.js";
+import { txCount } from "./onchain.js";
 
 /** Retarget epochs are 14 days, aligned so that one starts on the last BTC anchor (2025-12-20). */
 export const EPOCH_DAYS = 14;

@@ -1,7 +1,7 @@
-// Address, supply-band, exchange-flow, fee and transaction metrics: closed forms over the price
+// Address, supply-band, exchange-flow and transaction metrics: closed forms over the price
 // path and supply, plus memoized cumulative flows (running_total_usd).
 import { VENUES, type Venue } from "../../../catalog/index.js";
-import { REF_DAY, dayOf } from "./anchors.js";
+import { REF_DAY } from "./anchors.js";
 import { reserveOf, supplyOf } from "./chain.js";
 import { gauss, hash2, normalCdf, s11, u01, unit, valueNoise } from "./hash.js";
 import { dailyLogPrice, dailyPrice } from "./price.js";
@@ -163,22 +163,6 @@ export function runningTotalUsd(asset: string, day: number, entity: string): num
     prev = reserve;
   }
   return day < start ? 0 : values[day - start]!;
-}
-
-/** Fee-market congestion episodes: [day, peak multiplier, width in days]. */
-const CONGESTION: Record<string, ReadonlyArray<readonly [number, number, number]>> = {
-  btc: [[dayOf("2017-12-20"), 120, 25], [dayOf("2021-04-20"), 150, 20], [dayOf("2023-05-08"), 40, 7], [dayOf("2024-04-20"), 150, 2.5], [dayOf("2024-04-26"), 8, 10]],
-  eth: [[dayOf("2017-12-10"), 15, 10], [dayOf("2020-09-17"), 60, 25], [dayOf("2021-05-12"), 120, 20], [dayOf("2021-11-10"), 90, 25], [dayOf("2022-05-01"), 60, 5], [dayOf("2024-03-10"), 20, 15]],
-};
-
-/** Mean fee per transaction in USD (BTC ≈ $0.35 at the end of 2025, spikes in congestion). */
-export function feePriceUsd(asset: string, day: number): number {
-  const p = profileOf(asset);
-  const base = p.model === "btc" ? 0.35 : p.model === "eth" ? 0.2 : 10 ** (-3.3 + 3 * h(p, 7));
-  const rel = Math.exp(0.5 * (dailyLogPrice(asset, day) - Math.log(p.refPrice)));
-  let congestion = 0;
-  for (const [center, peak, width] of CONGESTION[p.base] ?? []) congestion += Math.log(peak) * Math.exp(-(((day - center) / width) ** 2));
-  return base * rel * Math.exp(congestion + 0.25 * gauss(p.seed ^ 0x17, day) + 0.35 * valueNoise(p.seed ^ 0x18, day, 30));
 }
 
 /** Transactions per day (BTC ≈ 540k). */
