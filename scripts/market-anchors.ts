@@ -49,6 +49,8 @@ export interface AnchorFile {
   /** The calendar of dated market events (see the file's own "about" of each section). */
   fees?: unknown;
   congestion?: unknown;
+  difficulty?: unknown;
+  hashrate?: unknown;
   assets: Record<string, AnchorEntry>;
 }
 

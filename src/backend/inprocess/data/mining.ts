@@ -1,6 +1,7 @@
-// Mining metrics: difficulty as a step function (one level per ~14-day retarget epoch) and
-// hashprice (miner revenue per unit of hash rate per day, USD).
-import { BTC_DIFFICULTY, ETH_DIFFICULTY, MERGE_DAY, REF_DAY, btcSubsidy, dayOf, interpolate } from "./anchors.js";
+// Mining metrics: difficulty (BTC's on block epochs, difficulty.ts; other chains' as a step per
+// ~14-day epoch) and hashprice (miner revenue per unit of hash rate per day, USD).
+import { ETH_DIFFICULTY, MERGE_DAY, REF_DAY, btcSubsidy, dayOf, interpolate } from "./anchors.js";
+import { btcBlocks, btcDifficulty } from "./difficulty.js";
 import { chainState, indexOf } from "./chain.js";
 import { octaveNoise, u01, type Octave } from "./hash.js";
 import { dailyPrice } from "./price.js";
@@ -8,32 +9,24 @@ import { profileOf } from "./profiles.js";
 import { feePriceUsd } from "./fees.js";
 import { txCount } from "./onchain.js";
 
-/** Retarget epochs are 14 days, aligned so that one starts on the last BTC anchor (2025-12-20). */
-export const EPOCH_DAYS = 14;
+/** Retarget epochs of chains simulated without blocks: 14 days, aligned on 2025-12-20. */
+const EPOCH_DAYS = 14;
 const EPOCH_ORIGIN = dayOf("2025-12-20");
 
 const EPOCH_OCTAVES: readonly Octave[] = [
   { period: 8 * EPOCH_DAYS, amplitude: 0.05 }, { period: 2 * EPOCH_DAYS, amplitude: 0.025 },
 ];
 
-/** First day of the epoch containing `day`. */
-export function epochStart(day: number): number {
+/** First day of the 14-day epoch containing `day`. */
+function epochStart(day: number): number {
   return EPOCH_ORIGIN + Math.floor((day - EPOCH_ORIGIN) / EPOCH_DAYS) * EPOCH_DAYS;
-}
-
-/** Past the last anchor, difficulty follows hash rate: +1.2 % per epoch on average, bounded noise. */
-function btcTarget(day: number): number {
-  const lastDay = BTC_DIFFICULTY.days[BTC_DIFFICULTY.days.length - 1]!;
-  const { log, distance } = interpolate(BTC_DIFFICULTY, day);
-  const trend = day > lastDay ? 0.012 * ((day - lastDay) / EPOCH_DAYS) * Math.exp(-(day - lastDay) / 1500) : 0;
-  return Math.exp(log + trend + octaveNoise(0x0d1ff1a5, day, EPOCH_OCTAVES, distance));
 }
 
 /** Difficulty of the last block of a day. ETH's stops at the Merge (proof of stake afterwards). */
 export function difficulty(asset: string, day: number): number {
   const profile = profileOf(asset);
   // Whole numbers, as difficulty is published (and the 2025 anchor reads exactly 1.4826e14).
-  if (profile.model === "btc") return Math.round(btcTarget(epochStart(day)));
+  if (profile.model === "btc") return btcDifficulty(day);
   if (asset === "eth") {
     // Ethash retargeted every block: a smooth daily series.
     const { log, distance } = interpolate(ETH_DIFFICULTY, Math.min(day, MERGE_DAY));
@@ -48,10 +41,14 @@ export function difficulty(asset: string, day: number): number {
   return base * Math.exp(0.8 * (ema - ref) + (0.2 * (start - REF_DAY)) / 365);
 }
 
-/** Hash rate in TH/s implied by difficulty: BTC D·2³²/600 s, ETH D/13.3 s. */
-function hashRateTHs(asset: string, day: number): number {
-  const d = difficulty(asset, day);
-  return profileOf(asset).model === "btc" ? (d * 2 ** 32) / 600 / 1e12 : d / 13.3 / 1e12;
+/** BTC hash rate in TH/s estimated from the day's blocks and difficulty. */
+function btcHashRateTHs(day: number): number {
+  return (btcBlocks(day) * btcDifficulty(day) * 2 ** 32) / 86_400 / 1e12;
+}
+
+/** ETH hash rate in TH/s implied by difficulty (D / 13.3 s). */
+function ethHashRateTHs(day: number): number {
+  return difficulty("eth", day) / 13.3 / 1e12;
 }
 
 /** ETH block reward by era (5, 3, then 2 ETH), ~6,500 blocks a day. */
@@ -76,8 +73,10 @@ function leadHashprice(chain: string, algorithm: string, day: number): number {
   const profile = profileOf(chain);
   const price = dailyPrice(chain, day);
   const fees = feePriceUsd(chain, day) * txCount(chain, day);
-  if (profile.model === "btc") return (144 * btcSubsidy(day) * price + fees) / hashRateTHs(chain, day);
-  if (chain === "eth") return (ethIssuance(day) * price + fees) / hashRateTHs(chain, day);
+  // BTC: the day's blocks times subsidy, plus the day's fees, over the hash rate those blocks
+  // imply at the day's difficulty (blocks x D x 2^32 per day, as the published estimate is made).
+  if (profile.model === "btc") return (btcBlocks(day) * btcSubsidy(day) * price + fees) / btcHashRateTHs(day);
+  if (chain === "eth") return (ethIssuance(day) * price + fees) / ethHashRateTHs(day);
   const level = HASHPRICE_AT_REF[algorithm] ?? 50;
   return level * (price / dailyPrice(chain, REF_DAY)) * (difficulty(chain, REF_DAY) / difficulty(chain, day));
 }

@@ -1,5 +1,5 @@
-// The market-event calendar of anchors.json: fee levels of each era and congestion waves (and
-// the other dated events added beside them), read once per asset on first use.
+// The market-event calendar of anchors.json: fee levels of each era, congestion waves and published
+// difficulty (and the other dated events added beside them), read once per asset on first use.
 import file from "./anchors.json" with { type: "json" };
 import { dayOf } from "../anchors.js";
 import type { Points } from "./reference.js";
@@ -26,21 +26,34 @@ export interface Wave {
 interface Calendar {
   fees: Record<string, Array<[string, number, number]>>;
   congestion: Record<string, WaveEntry[]>;
+  difficulty: Record<string, Array<[string, number, number]>>;
+  hashrate: Record<string, Array<[string, number, number]>>;
 }
 
 const RAW = file as unknown as Calendar;
 const feeLevels = new Map<string, Points | undefined>();
 const waves = new Map<string, readonly Wave[]>();
 
+/** Dated rows [day, value, source] of a section as points (natural logs), or undefined when it has none for the asset. */
+function pointsOf(rows: Array<[string, number, number]> | undefined): Points | undefined {
+  if (!Array.isArray(rows)) return undefined;
+  return { days: Int32Array.from(rows, ([d]) => dayOf(d)), logs: Float64Array.from(rows, ([, v]) => Math.log(v)) };
+}
+
 /** Calm-day fee levels of an asset (USD per transaction), or undefined when the calendar has none. */
 export function feeLevelsOf(asset: string): Points | undefined {
-  if (feeLevels.has(asset)) return feeLevels.get(asset);
-  const rows = RAW.fees[asset];
-  const points = Array.isArray(rows)
-    ? { days: Int32Array.from(rows, ([d]) => dayOf(d)), logs: Float64Array.from(rows, ([, v]) => Math.log(v)) }
-    : undefined;
-  feeLevels.set(asset, points);
-  return points;
+  if (!feeLevels.has(asset)) feeLevels.set(asset, pointsOf(RAW.fees[asset]));
+  return feeLevels.get(asset);
+}
+
+/** Published difficulty right after the retargets the calendar records for a chain, or undefined. */
+export function difficultyPointsOf(asset: string): Points | undefined {
+  return pointsOf(RAW.difficulty[asset]);
+}
+
+/** Published hash rate (EH/s) through the shocks the calendar records for a chain, or undefined. */
+export function hashRatePointsOf(asset: string): Points | undefined {
+  return pointsOf(RAW.hashrate[asset]);
 }
 
 /** Congestion waves of an asset's fee market, by peak day. */
