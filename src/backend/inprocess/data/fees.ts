@@ -40,8 +40,13 @@ function calendarFee(asset: string, p: Profile, levels: Points, day: number): nu
     lift += k * Math.max(0, Math.log(w.usd) - calmLog(asset, levels, w.peakDay));
     strongest = Math.max(strongest, k);
   }
+  // A big price move sends coins to and from exchanges: past a daily sigma, the day's demand for
+  // block space rises with the size of the move (a 3-sigma day about doubles the mean fee).
+  const move = Math.abs(dailyLogPrice(asset, day) - dailyLogPrice(asset, day - 1)) / p.sigma;
+  const rush = 0.4 * Math.max(0, move - 1);
   // Day-to-day demand noise, quiet on a wave's peak (its published level) and loud between them.
-  const noise = (1 - strongest) * (0.18 * gauss(p.seed ^ 0x17, day) + 0.22 * valueNoise(p.seed ^ 0x18, day, 9));
+  const quiet = 1 - strongest;
+  const noise = quiet * (0.18 * gauss(p.seed ^ 0x17, day) + 0.22 * valueNoise(p.seed ^ 0x18, day, 9) + rush);
   return Math.exp(calm + lift + noise);
 }
 
