@@ -51,6 +51,9 @@ export interface AnchorFile {
   congestion?: unknown;
   difficulty?: unknown;
   hashrate?: unknown;
+  highs?: unknown;
+  closes?: unknown;
+  ranges?: unknown;
   assets: Record<string, AnchorEntry>;
 }
 

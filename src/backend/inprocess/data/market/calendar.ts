@@ -1,5 +1,6 @@
-// The market-event calendar of anchors.json: fee levels of each era, congestion waves and published
-// difficulty (and the other dated events added beside them), read once per asset on first use.
+// The market-event calendar of anchors.json: fee levels of each era, congestion waves, published
+// difficulty and hash rate, all-time highs, dated closes of collapses and turning points, monthly
+// trading ranges; read per asset on first use.
 import file from "./anchors.json" with { type: "json" };
 import { dayOf } from "../anchors.js";
 import type { Points } from "./reference.js";
@@ -28,6 +29,9 @@ interface Calendar {
   congestion: Record<string, WaveEntry[]>;
   difficulty: Record<string, Array<[string, number, number]>>;
   hashrate: Record<string, Array<[string, number, number]>>;
+  highs: Record<string, Array<[string, number, number]>>;
+  closes: Record<string, Array<[string, number, number]>>;
+  ranges: Record<string, Array<[string, number, number, number]>>;
 }
 
 const RAW = file as unknown as Calendar;
@@ -65,4 +69,19 @@ export function wavesOf(asset: string): readonly Wave[] {
     waves.set(asset, list);
   }
   return list;
+}
+
+/** All-time highs (intraday USD) a base set, in order, as [day, high]; empty when the calendar has none. */
+export function highsOf(base: string): ReadonlyArray<readonly [number, number]> {
+  return (RAW.highs[base] ?? []).map(([d, v]) => [dayOf(d), v] as const);
+}
+
+/** Dated closes (USD) that shape a base between its month-end anchors, as [day, close]. */
+export function closesOf(base: string): ReadonlyArray<readonly [number, number]> {
+  return (RAW.closes[base] ?? []).map(([d, v]) => [dayOf(d), v] as const);
+}
+
+/** Months a base traded inside a known range: ["YYYY-MM", low, high] (USD). */
+export function rangesOf(base: string): ReadonlyArray<readonly [string, number, number]> {
+  return (RAW.ranges[base] ?? []).map(([m, lo, hi]) => [m, lo, hi] as const);
 }
