@@ -81,11 +81,32 @@ function leadHashprice(chain: string, algorithm: string, day: number): number {
   return level * (price / dailyPrice(chain, REF_DAY)) * (difficulty(chain, REF_DAY) / difficulty(chain, day));
 }
 
+/** LTC's block subsidy (2.5-minute blocks, 576 a day), halving every 840,000 blocks. */
+function ltcSubsidy(day: number): number {
+  return day < dayOf("2015-08-25") ? 50 : day < dayOf("2019-08-05") ? 25 : day < dayOf("2023-08-02") ? 12.5 : 6.25;
+}
+
+/** DOGE's block subsidy (1-minute blocks, 1,440 a day) while merge-mined with LTC: 62,500, 31,250, then a fixed 10,000 from block 600,000. */
+function dogeSubsidy(day: number): number {
+  return day < dayOf("2014-12-15") ? 62_500 : day < dayOf("2015-02-26") ? 31_250 : 10_000;
+}
+
+/** DOGE has been merge-mined with LTC (AuxPoW) since block 371,337. */
+const MERGED_FROM = dayOf("2014-09-11");
+
+/** A chain's mining reward on a day (USD): blocks x subsidy at its price, plus fees. */
+function rewardUsd(chain: "ltc" | "doge", day: number): number {
+  const issued = chain === "ltc" ? 576 * ltcSubsidy(day) : 1_440 * dogeSubsidy(day);
+  return issued * dailyPrice(chain, day) + feePriceUsd(chain, day) * txCount(chain, day);
+}
+
 /**
  * Hashprice: what a unit of hash rate earns per day in USD. Chains sharing an algorithm pay
  * within a few percent of each other (hash rate moves to the better-paying chain): BCH and BSV
  * follow BTC; ETC followed ETH until the Merge, when ETH's hash rate flooded it (a tenth of the
- * pay, recovering toward a third); DOGE follows LTC.
+ * pay, recovering toward a third). Merge-mined DOGE is different: the same scrypt hash rate
+ * secures LTC and DOGE at once, so each chain's hashprice is its own reward over that shared rate,
+ * and DOGE's is LTC's times the ratio of their rewards (about 6x in 2025).
  */
 export function revHashRateUsd(asset: string, day: number): number {
   const profile = profileOf(asset);
@@ -95,6 +116,7 @@ export function revHashRateUsd(asset: string, day: number): number {
     const recovery = 0.1 + 0.25 * (1 - Math.exp(-(day - MERGE_DAY) / 365));
     return leadHashprice("eth", "ethash", MERGE_DAY) * (dailyPrice("etc", day) / dailyPrice("etc", MERGE_DAY)) * recovery * spread;
   }
+  if (asset === "doge" && day >= MERGED_FROM) return leadHashprice("ltc", algorithm, day) * (rewardUsd("doge", day) / rewardUsd("ltc", day));
   const lead = LEAD[algorithm] ?? asset;
   const value = leadHashprice(lead, algorithm, day);
   return lead === asset ? value : value * spread;
