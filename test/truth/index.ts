@@ -4,7 +4,7 @@ import { addressCounts, bands, capitalInLoss, floors, hashprice, hostChain, inPr
 import type { Check } from "./common.js";
 import { altCorrelation, dailyCorrelation, hourlyCorrelation } from "./correlation.js";
 import { bigDayHours, crashLows, dailyMoves, dailyRanges, dailyVolatility, highsUnderAth } from "./extremes.js";
-import { candlesNest, depegs, pegs, venueHours, wholeCounts } from "./market.js";
+import { candlesNest, depegs, holidayVolume, pegs, venueHours, wholeCounts } from "./market.js";
 import { difficultyEpochs, hashpriceReward } from "./mining.js";
 import { noLookAhead } from "./time.js";
 
@@ -14,5 +14,5 @@ export const CHECKS: readonly Check[] = [
   calibrationMonthly, calibrationAll, calibrationRef, anchorsRecord, supplyPoints, dailyCorrelation, altCorrelation, hourlyCorrelation, beforeListing,
   noLookAhead,
   highsUnderAth, dailyRanges, dailyVolatility, dailyMoves, bigDayHours, crashLows,
-  bands, wholeCounts, candlesNest, inProfit, capitalInLoss, lthCost, realizedCost, floors, hashprice, difficultyEpochs, hashpriceReward, venueHours, pegs, depegs, addressCounts, hostChain,
+  bands, wholeCounts, candlesNest, inProfit, capitalInLoss, lthCost, realizedCost, floors, hashprice, difficultyEpochs, hashpriceReward, venueHours, holidayVolume, pegs, depegs, addressCounts, hostChain,
 ];
