@@ -286,3 +286,30 @@ export const hostChain: Check = {
     return { ok: problems.length === 0, checked: "5 unmined, 5 Ethereum (PoW to the Merge), 3 mined assets", worst: problems.join("; ") || "none" };
   },
 };
+
+export const bandIndependence: Check = {
+  id: "band-independence", group: "invariant",
+  claim: "the >= 100K and >= 100 unit supply bands move with some independence: their daily changes correlate below 0.95 (BTC, ETH, LTC, 2024-2025), while each band still nests in the other",
+  run() {
+    let worst = -1;
+    let where = "";
+    for (const a of ["btc", "eth", "ltc"]) {
+      const from = Math.round(Date.parse("2024-01-01") / DAY_MS);
+      const x = values("addresses_supply/SplyAdrBalNtv100K", a, from, REF).values;
+      const y = values("addresses_supply/SplyAdrBalNtv100", a, from, REF).values;
+      const dx = Array.from(x.subarray(1), (q, i) => Math.log(q / x[i]!));
+      const dy = Array.from(y.subarray(1), (q, i) => Math.log(q / y[i]!));
+      const mean = (z: number[]) => z.reduce((s, q) => s + q, 0) / z.length;
+      const [mx, my] = [mean(dx), mean(dy)];
+      let [sxy, sxx, syy] = [0, 0, 0];
+      dx.forEach((q, i) => {
+        sxy += (q - mx) * (dy[i]! - my);
+        sxx += (q - mx) ** 2;
+        syy += (dy[i]! - my) ** 2;
+      });
+      const r = sxy / Math.sqrt(sxx * syy);
+      if (r > worst) [worst, where] = [r, a];
+    }
+    return { ok: worst < 0.95, checked: "BTC, ETH, LTC daily changes 2024-2025", worst: `highest correlation ${fmt(worst, 3)} (${where})` };
+  },
+};

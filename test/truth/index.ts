@@ -1,6 +1,6 @@
 // Every data-truth check, in the order `npm run truth` prints them.
 import { anchorsRecord, beforeListing, calibrationAll, calibrationMonthly, calibrationRef, supplyPoints } from "./calibration.js";
-import { addressCounts, bands, capitalInLoss, floors, hashprice, hostChain, inProfit, lthCost, realizedCost } from "./chain.js";
+import { addressCounts, bandIndependence, bands, capitalInLoss, floors, hashprice, hostChain, inProfit, lthCost, realizedCost } from "./chain.js";
 import type { Check } from "./common.js";
 import { altCorrelation, dailyCorrelation, hourlyCorrelation } from "./correlation.js";
 import { bigDayHours, crashLows, dailyMoves, dailyRanges, dailyVolatility, highsUnderAth } from "./extremes.js";
@@ -14,5 +14,5 @@ export const CHECKS: readonly Check[] = [
   calibrationMonthly, calibrationAll, calibrationRef, anchorsRecord, supplyPoints, dailyCorrelation, altCorrelation, hourlyCorrelation, beforeListing,
   noLookAhead,
   highsUnderAth, dailyRanges, dailyVolatility, dailyMoves, bigDayHours, crashLows,
-  bands, wholeCounts, candlesNest, inProfit, capitalInLoss, lthCost, realizedCost, floors, hashprice, difficultyEpochs, hashpriceReward, venueHours, holidayVolume, pegs, depegs, addressCounts, hostChain,
+  bands, bandIndependence, wholeCounts, candlesNest, inProfit, capitalInLoss, lthCost, realizedCost, floors, hashprice, difficultyEpochs, hashpriceReward, venueHours, holidayVolume, pegs, depegs, addressCounts, hostChain,
 ];

@@ -87,15 +87,20 @@ function balanceLaw(p: Profile): [number, number] {
 
 /**
  * Supply held in addresses with at least `threshold` native units. One law per day for every
- * threshold (its centre moves with whale consolidations, in steps, and slow drift), so the bands
- * nest by construction: more supply above 100 than above 100K, never more than the supply.
+ * threshold (its centre moves with whale consolidations, in steps, and slow drift), plus each
+ * threshold's own churn (coins crossing that one boundary: a few hundredths of a unit of log
+ * balance, far less than the log distance between two thresholds), so the bands nest by
+ * construction (more supply above 100 than above 100K, never more than the supply) and yet move
+ * with some independence.
  */
 export function supplyAbove(asset: string, day: number, threshold: number): number {
   const p = profileOf(asset);
   const supply = supplyOf(asset, day);
   const [mu, sigma] = balanceLaw(p);
   const shift = 0.12 * s11(p.seed ^ 0x13, Math.floor((day + (p.seed & 31)) / 37)) + 0.03 * valueNoise(p.seed ^ 0x14, day, 45);
-  return supply * (1 - normalCdf((Math.log(threshold / supply) - mu - shift) / sigma));
+  const own = hash2(p.seed ^ 0x15, Math.round(Math.log2(threshold)));
+  const churn = 0.03 * valueNoise(own, day, 11) + 0.006 * gauss(own, day);
+  return supply * (1 - normalCdf((Math.log(threshold / supply) - mu - shift - churn) / sigma));
 }
 
 /** Supply in addresses holding at least one billionth of supply: all but dust (BTC ≈ S − 0.1M). */
