@@ -254,6 +254,11 @@ function depegLog(event: Depeg, ms: number): number {
   return logs[i]! + (logs[i + 1]! - logs[i]!) * f;
 }
 
+/** Days of a base's known crash-day lows. */
+export function crashLowDays(base: string): number[] {
+  return [...(crashLows.get(base)?.keys() ?? [])];
+}
+
 /** A base's known crash-day lows, by day. */
 function lowOf(base: string): IntradaySource["low"] {
   const lows = crashLows.get(base);
