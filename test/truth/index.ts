@@ -5,7 +5,7 @@ import type { Check } from "./common.js";
 import { altCorrelation, dailyCorrelation, hourlyCorrelation } from "./correlation.js";
 import { bigDayHours, crashLows, dailyMoves, dailyRanges, dailyVolatility, highsUnderAth } from "./extremes.js";
 import { candlesNest, depegs, holidayVolume, pegs, venueHours, wholeCounts } from "./market.js";
-import { difficultyEpochs, hashpriceReward } from "./mining.js";
+import { difficultyEpochs, hashpriceReward, otherRetargets } from "./mining.js";
 import { noLookAhead } from "./time.js";
 
 export type { Check, CheckResult } from "./common.js";
@@ -14,5 +14,5 @@ export const CHECKS: readonly Check[] = [
   calibrationMonthly, calibrationAll, calibrationRef, anchorsRecord, supplyPoints, dailyCorrelation, altCorrelation, hourlyCorrelation, beforeListing,
   noLookAhead,
   highsUnderAth, dailyRanges, dailyVolatility, dailyMoves, bigDayHours, crashLows,
-  bands, bandIndependence, wholeCounts, candlesNest, inProfit, capitalInLoss, lthCost, realizedCost, floors, hashprice, difficultyEpochs, hashpriceReward, venueHours, holidayVolume, pegs, depegs, addressCounts, hostChain,
+  bands, bandIndependence, wholeCounts, candlesNest, inProfit, capitalInLoss, lthCost, realizedCost, floors, hashprice, difficultyEpochs, otherRetargets, hashpriceReward, venueHours, holidayVolume, pegs, depegs, addressCounts, hostChain,
 ];

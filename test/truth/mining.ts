@@ -77,3 +77,28 @@ export const hashpriceReward: Check = {
     };
   },
 };
+
+export const otherRetargets: Check = {
+  id: "other-retargets", group: "invariant",
+  claim: "other mined chains retarget by their own rules: LTC every 3-4 days (2,016 blocks of 2.5 minutes), BCH, DOGE, XMR and DASH every block (a new level each day)",
+  run() {
+    const from = REF - 365;
+    const runsOf = (asset: string) => {
+      const v = values("mining/DiffLast", asset, from, REF).values;
+      const runs: number[] = [];
+      let run = 1;
+      for (let i = 1; i < v.length; i++) {
+        if (v[i] === v[i - 1]) run++;
+        else [runs[runs.length], run] = [run, 1];
+      }
+      return runs.slice(1);
+    };
+    const ltc = runsOf("ltc");
+    const perBlock = ["bch", "doge", "xmr", "dash"].map((a) => [a, Math.max(...runsOf(a))] as const);
+    const ok = ltc.every((r) => r === 3 || r === 4) && perBlock.every(([, m]) => m === 1);
+    return {
+      ok, checked: "2025: LTC, BCH, DOGE, XMR, DASH",
+      worst: `LTC steps ${Math.min(...ltc)}-${Math.max(...ltc)} days apart; longest unchanged run ${perBlock.map(([a, m]) => `${a} ${m}`).join(", ")} day(s)`,
+    };
+  },
+};

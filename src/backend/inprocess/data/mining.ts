@@ -1,5 +1,5 @@
-// Mining metrics: difficulty (BTC's on block epochs, difficulty.ts; other chains' as a step per
-// ~14-day epoch) and hashprice (miner revenue per unit of hash rate per day, USD).
+// Mining metrics: difficulty (BTC's on block epochs, difficulty.ts; other chains' by their own
+// retarget rules) and hashprice (miner revenue per unit of hash rate per day, USD).
 import { ETH_DIFFICULTY, MERGE_DAY, REF_DAY, btcSubsidy, dayOf, interpolate } from "./anchors.js";
 import { btcBlocks, btcDifficulty } from "./difficulty.js";
 import { chainState, indexOf } from "./chain.js";
@@ -9,17 +9,21 @@ import { profileOf } from "./profiles.js";
 import { feePriceUsd } from "./fees.js";
 import { txCount } from "./onchain.js";
 
-/** Retarget epochs of chains simulated without blocks: 14 days, aligned on 2025-12-20. */
-const EPOCH_DAYS = 14;
+/**
+ * How often the other chains retarget, in days: LTC every 2,016 blocks of 2.5 minutes (3.5 days),
+ * Qubic once an epoch (a week); the rest (BCH, BSV and XEC by ASERT, DOGE by DigiShield, DASH by
+ * Dark Gravity Wave, ETC, XMR, ZEC, KAS, DGB, RVN and the others) every block, which a daily
+ * series shows as a smooth line.
+ */
+const RETARGET_DAYS: Record<string, number> = { ltc: 3.5, qubic: 7 };
 const EPOCH_ORIGIN = dayOf("2025-12-20");
 
-const EPOCH_OCTAVES: readonly Octave[] = [
-  { period: 8 * EPOCH_DAYS, amplitude: 0.05 }, { period: 2 * EPOCH_DAYS, amplitude: 0.025 },
-];
+const EPOCH_OCTAVES: readonly Octave[] = [{ period: 112, amplitude: 0.05 }, { period: 28, amplitude: 0.025 }];
 
-/** First day of the 14-day epoch containing `day`. */
-function epochStart(day: number): number {
-  return EPOCH_ORIGIN + Math.floor((day - EPOCH_ORIGIN) / EPOCH_DAYS) * EPOCH_DAYS;
+/** The day whose hash rate sets a chain's difficulty on `day`: the start of its retarget epoch, or the day itself. */
+function retargetDay(asset: string, day: number): number {
+  const every = RETARGET_DAYS[asset];
+  return every ? Math.floor(EPOCH_ORIGIN + Math.floor((day - EPOCH_ORIGIN) / every) * every) : day;
 }
 
 /** Difficulty of the last block of a day. ETH's stops at the Merge (proof of stake afterwards). */
@@ -33,7 +37,7 @@ export function difficulty(asset: string, day: number): number {
     return Math.exp(log + octaveNoise(profile.seed ^ 0x33, day, EPOCH_OCTAVES, distance));
   }
   // Other chains: hash rate chases the smoothed price, hardware efficiency adds ~20 %/yr.
-  const start = epochStart(day);
+  const start = retargetDay(asset, day);
   const state = chainState(asset, Math.max(start, profile.inceptionDay));
   const ref = state.emaLog[indexOf(state, REF_DAY)]!;
   const ema = state.emaLog[indexOf(state, start)]!;
