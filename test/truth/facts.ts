@@ -16,7 +16,7 @@ export const FACT_SOURCES = {
   cq: "cryptometer/Bitcoin.com News and The Block on fee levels (2024-02-28, 2025-05)",
   adj: "difficulty adjustment reports: Bitcoin.com News (2023 adjustments), CoinGabbar and Cointelegraph (2022-07), Crypto8 and BTC.com (2021), Fidelity/Coin Metrics (2020-03), CoinDesk (2018, 2024)",
   hri: "Hashrate Index / Luxor hashprice, as quoted by ForkLog (2024-07), cryptometer (2024-02) and Glassnode via mining-provider (2024-04, 2025-05)",
-  sup: "Bitcoin's 19 millionth coin (2022-04-01, CoinDesk); Tether and Circle transparency pages via CoinGecko market-cap history",
+  sup: "Bitcoin's 17, 18 and 19 millionth coins (2018-01-13, 2019-10-19, 2022-04-01; CoinDesk); Tether and Circle transparency pages via CoinGecko market-cap history",
 } as const;
 
 export const FACTS: readonly Fact[] = [
@@ -42,7 +42,7 @@ export const FACTS: readonly Fact[] = [
   ["close", "eth", "2023-04-12", 1920, "cmc"], ["close", "eth", "2024-05-23", 3780, "cmc"], ["close", "eth", "2024-07-23", 3480, "cmc"],
   ["close", "eth", "2025-01-06", 3680, "cmc"], ["close", "eth", "2025-06-13", 2580, "cmc"],
   // Crash-day lows (intraday).
-  ["low", "btc", "2021-05-19", 30681, "cmc"], ["low", "eth", "2021-05-19", 1950, "cmc"], ["low", "btc", "2021-07-20", 29360, "cmc"],
+  ["low", "btc", "2021-07-20", 29360, "cmc"],
   ["low", "btc", "2021-06-22", 28805, "cmc"], ["low", "btc", "2025-04-07", 74436, "cmc"], ["low", "eth", "2025-04-09", 1385, "cmc"],
   // BTC mean fee per transaction (USD).
   ["fee", "btc", "2018-02-02", 10.2, "bic"], ["fee", "btc", "2019-05-17", 4.02, "bic"], ["fee", "btc", "2020-04-28", 0.66, "bic"],
@@ -61,6 +61,7 @@ export const FACTS: readonly Fact[] = [
   ["hashprice", "btc", "2024-07-04", 0.0449, "hri"], ["hashprice", "btc", "2024-02-28", 0.105, "hri"], ["hashprice", "btc", "2024-04-10", 0.11, "hri"],
   ["hashprice", "btc", "2025-05-16", 0.054, "hri"],
   // Supply.
+  ["supply", "btc", "2018-01-13", 17.0e6, "sup"], ["supply", "btc", "2019-10-19", 18.0e6, "sup"], ["supply", "usdt", "2022-06-15", 72e9, "sup"],
   ["supply", "btc", "2022-04-01", 19.0e6, "sup"], ["supply", "usdt", "2021-04-01", 41e9, "sup"], ["supply", "usdt", "2021-06-01", 61e9, "sup"],
   ["supply", "usdt", "2021-09-01", 65.5e9, "sup"], ["supply", "usdc", "2021-06-01", 23e9, "sup"], ["supply", "usdc", "2023-03-10", 43e9, "sup"],
 ];

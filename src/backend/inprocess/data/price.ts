@@ -213,17 +213,18 @@ const DEPEGS: Record<string, ReadonlyArray<readonly [string, number]>> = {
 /**
  * Capitulation wicks: the lowest print of a crash day (CoinMarketCap daily lows, USD) at about the
  * minute it happened (UTC). The minute path dips into it and no minute of the day trades below it.
- * 2020-03-13: the Covid crash's low came in the early hours after the -37 % day; 2022-06-18:
+ * 2020-03-13: the Covid crash's low came in the early hours after the -37 % day; 2021-05-19: China's
+ * warning to banks and payment firms, the low in the early afternoon; 2022-06-18:
  * Celsius and 3AC; 2022-11-09: FTX; 2024-08-05: the yen carry unwind; 2025-10-10: the liquidation
  * cascade after the tariff threat (~$19B liquidated; single venues printed lower); 2025-11-21: the
  * low of the fourth quarter of 2025.
  */
 const CRASH_LOWS: Record<string, ReadonlyArray<readonly [string, number]>> = {
   btc: [
-    ["2020-03-13T02:00", 4_107], ["2022-06-18T20:30", 17_708], ["2022-11-09T22:00", 15_588], ["2024-08-05T06:30", 49_121],
+    ["2020-03-13T02:00", 4_107], ["2021-05-19T13:00", 30_681], ["2022-06-18T20:30", 17_708], ["2022-11-09T22:00", 15_588], ["2024-08-05T06:30", 49_121],
     ["2025-10-10T21:15", 104_600], ["2025-11-21T13:00", 80_550],
   ],
-  eth: [["2020-03-13T02:00", 95.18], ["2022-06-18T20:30", 896], ["2024-08-05T06:30", 2_111], ["2025-10-10T21:15", 3_435]],
+  eth: [["2020-03-13T02:00", 95.18], ["2021-05-19T13:00", 1_952], ["2022-06-18T20:30", 896], ["2024-08-05T06:30", 2_111], ["2025-10-10T21:15", 3_435]],
 };
 
 const crashLows = new Map(Object.entries(CRASH_LOWS).map(([base, rows]) => [base, new Map(rows.map(([t, price]) => {
