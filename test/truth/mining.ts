@@ -12,7 +12,7 @@ const FROM = Math.round(Date.parse("2012-01-01") / 86_400_000);
 
 export const difficultyEpochs: Check = {
   id: "difficulty-epochs", group: "invariant",
-  claim: "BTC difficulty changes only at retargets; each multiplies it by 14 days over the epoch's length (within 1/4-4x); epoch lengths vary (2012-2025: some under 12 days, some over 16); a day's blocks average 144 over years; served DiffLast is the epoch's level",
+  claim: "BTC difficulty changes only at retargets; each multiplies it by 14 days over the epoch's length (within 1/4-4x); epoch lengths vary (2012-2025: some under 12 days, some over 16); a day's blocks average 144-155 over years; the 2020 and 2024 halving blocks fall where they did in their epochs (within 2 days)",
   run() {
     const retargets = btcRetargets();
     let worstRule = 0;
@@ -42,10 +42,20 @@ export const difficultyEpochs: Check = {
     const perDay = blocks / (REF - FROM + 1);
     const min = lengths[0]!;
     const max = lengths.at(-1)!;
+    // Where the halving blocks fell in their epochs (630,000 and 840,000: 1,008 and 1,344 blocks in).
+    let phaseOff = 0;
+    for (const [date, hour, into] of [["2020-05-11", 19.4, 1008], ["2024-04-20", 0.15, 1344]] as const) {
+      const t = Math.round(Date.parse(date) / 86_400_000) + hour / 24;
+      const k = retargets.findIndex((x) => x > t);
+      const [last, next] = [retargets[k - 1]!, retargets[k]!];
+      let e = last - (t - (into / 2016) * (next - last));
+      if (e > (next - last) / 2) e -= next - last;
+      phaseOff = Math.max(phaseOff, Math.abs(e));
+    }
     return {
-      ok: worstRule < 1e-6 && changesOff === 0 && min < 12 && max > 16 && perDay > 140 && perDay < 155,
+      ok: worstRule < 1e-6 && changesOff === 0 && min < 12 && max > 16 && perDay > 140 && perDay < 155 && phaseOff < 2,
       checked: `${retargets.length} retargets since 2010, ${lengths.length} epochs 2012-2025, ${served.length} served days`,
-      worst: `rule off by ${fmt(worstRule)} (${where}); ${changesOff} changes off a retarget day; epochs ${fmt(min, 3)}-${fmt(max, 3)} days (median ${fmt(lengths[lengths.length >> 1]!, 3)}); ${fmt(perDay, 4)} blocks a day`,
+      worst: `rule off by ${fmt(worstRule)} (${where}); ${changesOff} changes off a retarget day; epochs ${fmt(min, 3)}-${fmt(max, 3)} days (median ${fmt(lengths[lengths.length >> 1]!, 3)}); ${fmt(perDay, 4)} blocks a day; epoch phase at the 2020 and 2024 halvings off by at most ${fmt(phaseOff, 2)} days`,
     };
   },
 };

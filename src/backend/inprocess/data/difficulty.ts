@@ -22,6 +22,13 @@ const REF_DIFFICULTY = 1.4826e14;
 
 const HASH_OCTAVES: readonly Octave[] = [{ period: 56, amplitude: 0.02 }, { period: 14, amplitude: 0.01 }];
 const SEED = 0x0d1ff1a5;
+/**
+ * Blocks of its epoch already mined at the start of the listing day: the phase that puts the
+ * simulated chain's epochs where the real one's were at the two latest halvings (blocks 630,000 and
+ * 840,000 fell 1,008 and 1,344 blocks into their epochs; here 1.2 and 0.8 days off), which also
+ * lands the China-ban retarget within three days of 2021-07-03.
+ */
+const START_MINED = 1250;
 
 interface Simulation {
   /** Difficulty of the last block of each day, from the listing day. */
@@ -127,7 +134,7 @@ function build(): Simulation {
   const n = base.length;
   const poisson = Float64Array.from(base, (_, i) => gauss(SEED ^ 0x5eed, BTC_INCEPTION_DAY + i));
   const out: Simulation = { difficulty: new Float64Array(n), blocks: new Float64Array(n), hash: new Float64Array(n), retargets: [] };
-  const start: Tip = { d: Math.exp(difficultyPointsOf("btc")!.logs[0]!), mined: 0, epochStart: BTC_INCEPTION_DAY };
+  const start: Tip = { d: Math.exp(difficultyPointsOf("btc")!.logs[0]!), mined: START_MINED, epochStart: BTC_INCEPTION_DAY };
   mine(out, start, 0, fromIndex, base, poisson, from, 0);
   const kept = out.retargets.length;
   const errorAt = (x: number) => {
