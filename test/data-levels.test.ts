@@ -105,7 +105,8 @@ describe("on-chain metric levels (BTC, end of 2025)", () => {
         run++;
         continue;
       }
-      expect(Math.abs(values[i]! / values[i - 1]! - 1)).toBeLessThan(0.12);
+      // Published retargets since 2022 ran -7.5 % to +10.3 %; block luck widens a simulated one by a few points.
+      expect(Math.abs(values[i]! / values[i - 1]! - 1)).toBeLessThan(0.13);
       runs.push(run);
       run = 1;
     }
