@@ -3,10 +3,9 @@
 // dist/ for the stdio front; the package test checks the front's answers against a live server's.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import {
-  LATEST_PROTOCOL_VERSION, ListPromptsResultSchema, ListResourcesResultSchema, ListResourceTemplatesResultSchema, ListToolsResultSchema,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ListPromptsResultSchema, ListResourcesResultSchema, ListResourceTemplatesResultSchema, ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
+// The 2025-era versions the server negotiates at initialize (2026-07-28 has no initialize).
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import type { Backend } from "../src/backend/types.js";
 import { createServer } from "../src/server.js";
 import type { Handshake, ListMethod } from "../src/transports/handshake.js";

@@ -1,9 +1,6 @@
 // Resources: the catalog, and the full data behind every digest (series as CSV, heatmap and
 // metrics-variation as JSON) through templates whose asset argument completes to covered assets.
-import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { UriTemplate, Variables } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
-import { ErrorCode, McpError, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode, ResourceTemplate, type McpServer, type ServerContext, type UriTemplate, type Variables } from "@modelcontextprotocol/server";
 import { endpointById, HEATMAP_ID, VARIATION_ID, type Endpoint } from "../catalog/index.js";
 import { ServiceError, type Backend, type BackendContext, type BackendRequest, type TimeRecord } from "../backend/types.js";
 import { errorPayload } from "../tools/errors.js";
@@ -12,7 +9,7 @@ import { catalogDocument } from "./catalog.js";
 import { completeAssetFor, completeGroup, completeSegment, completeSeriesAsset, type CompleterTable } from "./completions.js";
 import { CATALOG_URI, HEATMAP_TEMPLATE, QueryTolerantTemplate, SERIES_TEMPLATE, VARIATION_TEMPLATE } from "./uris.js";
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type Extra = ServerContext;
 
 /** Completion of each template's arguments (served by installCompletions). */
 export const TEMPLATE_COMPLETERS: CompleterTable = {
@@ -113,8 +110,9 @@ function request(endpoint: Endpoint, asset: string, vars: Variables, pathVars: r
 }
 
 function context(extra: Extra): BackendContext {
-  const apiKey = extra.authInfo?.token;
-  return apiKey ? { apiKey, signal: extra.signal } : { signal: extra.signal };
+  const apiKey = extra.http?.authInfo?.token;
+  const signal = extra.mcpReq.signal;
+  return apiKey ? { apiKey, signal } : { signal };
 }
 
 /** Failures become JSON-RPC errors carrying the same fix-it text tools give. */
@@ -129,9 +127,9 @@ async function guarded(
   } catch (error) {
     const group = one(vars.group);
     const endpoint = group ? `${group}/${one(vars.segment)}` : uri.host === "heatmap" ? HEATMAP_ID : VARIATION_ID;
-    const payload = errorPayload(error, { tool: "resources/read", endpoint: endpointById(endpoint)?.id ?? endpoint, secret: extra.authInfo?.token });
+    const payload = errorPayload(error, { tool: "resources/read", endpoint: endpointById(endpoint)?.id ?? endpoint, secret: extra.http?.authInfo?.token });
     const clientSide = payload.status === undefined ? payload.code !== "internal" : payload.status < 500;
-    throw new McpError(clientSide ? ErrorCode.InvalidParams : ErrorCode.InternalError, payload.message, { error: payload });
+    throw new ProtocolError(clientSide ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError, payload.message, { error: payload });
   }
 }
 

@@ -3,8 +3,7 @@
 // message waits, in order, for the server. Once the server is attached, the initialize the front
 // answered is replayed to it (so it knows the client's capabilities, its answer dropped) and from
 // then on every message goes to the server. No SDK import here: this is what runs before it loads.
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
 import { LIST_METHODS, type Handshake, type ListMethod } from "./handshake.js";
 
 type Answers = Handshake["byKind"]["inprocess"];
@@ -33,6 +32,8 @@ function isInitialize(m: Message): boolean {
 export class StdioFront implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   onclose?: () => void;
+  /** The front closed (the SDK's serving entry owns onclose; this one is the process's). */
+  onclosed?: () => void;
   onerror?: (error: Error) => void;
   /** A message is waiting for the server (it must be loaded now). */
   onwait?: () => void;
@@ -83,6 +84,7 @@ export class StdioFront implements Transport {
     if (this.stdin.listenerCount("data") === 0) this.stdin.pause();
     this.buffer = "";
     this.onclose?.();
+    this.onclosed?.();
   }
 
   private write(message: unknown): Promise<void> {
