@@ -72,13 +72,30 @@ const CALL_PARAMS = z.object({ name: z.string(), arguments: z.unknown().optional
  */
 const LISTINGS = new Map<string, ListedTool[]>();
 
-/** Clients that do not render MCP Apps views get no `_meta.ui`: their tools/list stays as it was. */
-function listedTools(openWorld: boolean, ui: boolean): ListedTool[] {
-  const key = `${openWorld}:${ui}`;
+/**
+ * The HTTP header a 2026-07-28 client mirrors the asset argument into (`Mcp-Param-Asset`, SEP-2243),
+ * so that a gateway can route or limit by asset without reading bodies; the SDK checks that the
+ * header matches the argument. 2025-era listings do not carry it (that era has no such header).
+ */
+export const ASSET_HEADER = "Asset";
+
+function withAssetHeader(listing: ListedTool): ListedTool {
+  const properties = listing.inputSchema.properties as Record<string, Record<string, unknown>> | undefined;
+  if (properties?.asset?.type !== "string") return listing;
+  return { ...listing, inputSchema: { ...listing.inputSchema, properties: { ...properties, asset: { ...properties.asset, "x-mcp-header": ASSET_HEADER } } } };
+}
+
+/**
+ * Clients that do not render MCP Apps views get no `_meta.ui`: their tools/list stays as it was.
+ * The order is the catalog's, the same on every call and in both eras.
+ */
+function listedTools(openWorld: boolean, ui: boolean, era: "legacy" | "modern"): ListedTool[] {
+  const key = `${openWorld}:${ui}:${era}`;
   let listed = LISTINGS.get(key);
   if (!listed) {
     listed = allTools.map((tool) => {
-      const listing = toolListing(tool, openWorld);
+      const base = toolListing(tool, openWorld);
+      const listing = era === "modern" ? withAssetHeader(base) : base;
       return ui && tool.view ? { ...listing, _meta: { ui: { resourceUri: viewUri(tool.view) } } } : listing;
     });
     LISTINGS.set(key, listed);
@@ -111,13 +128,16 @@ export function createServer({ backend, config, era = "legacy" }: CreateServerOp
   // A cursor is refused: the list is one page, so any cursor is one this server never gave.
   server.server.setRequestHandler("tools/list", (request, ctx) => {
     if (request.params?.cursor !== undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid params for tools/list: cursor: this server lists every tool on one page and gave no cursor; list again without one");
-    return { tools: listedTools(openWorld, rendersViews(server, ctx)) };
+    return { tools: listedTools(openWorld, rendersViews(server, ctx), era) };
   });
+  // What the SDK's HTTP entry checks Mcp-Param-* headers against: the schema this era lists.
+  server.toolInputSchemaJson = (name) => listedTools(openWorld, false, era).find((t) => t.name === name)?.inputSchema;
   server.server.setRequestHandler("tools/call", { params: CALL_PARAMS }, async (params, ctx): Promise<CallToolResult> => {
     const tool = allTools.find((t) => t.name === params.name);
     if (!tool) {
-      const unknown = new ToolInputError("invalid_arguments", `Unknown tool "${params.name.slice(0, 60)}"; the tools are ${allTools.map((t) => t.name).join(", ")}. Nothing was charged.`, { parameter: "name" });
-      return server.server.projectCallToolResult(errorResult(unknown, { tool: params.name.slice(0, 60) }), undefined);
+      // An error result the model can read and act on, in both eras (the spec allows it beside -32602).
+      const message = `Unknown tool "${params.name.slice(0, 60)}"; the tools are ${allTools.map((t) => t.name).join(", ")}. Nothing was charged.`;
+      return server.server.projectCallToolResult(errorResult(new ToolInputError("invalid_arguments", message, { parameter: "name" }), { tool: params.name.slice(0, 60) }), undefined);
     }
     const refused = oversized(tool.name, params.arguments) ?? droppedArgument(tool, params.arguments);
     const result = refused
@@ -129,6 +149,8 @@ export function createServer({ backend, config, era = "legacy" }: CreateServerOp
   registerViews(server, backend);
   registerPrompts(server, config?.now);
   installCompletions(server, PROMPT_COMPLETERS, TEMPLATE_COMPLETERS);
+  // Nothing is added or removed while the server runs: no list-changed notifications to expect.
+  server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } });
   if (era === "legacy") LOGGING.set(server, installLogging(server));
   const connect = server.connect.bind(server);
   server.connect = (transport) => {
