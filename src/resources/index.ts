@@ -11,6 +11,9 @@ import { CATALOG_URI, HEATMAP_TEMPLATE, QueryTolerantTemplate, SERIES_TEMPLATE, 
 
 type Extra = ServerContext;
 
+/** What only a new release changes (the catalog, the views' HTML): cacheable for an hour by anyone (2026-07-28). */
+export const STATIC_CACHE_HINT = { ttlMs: 3_600_000, cacheScope: "public" } as const;
+
 /** Completion of each template's arguments (served by installCompletions). */
 export const TEMPLATE_COMPLETERS: CompleterTable = {
   [SERIES_TEMPLATE]: {
@@ -35,6 +38,8 @@ export function registerResources(server: McpServer, backend: Backend): void {
       title: "Catalog: endpoints, asset sets, venues",
       description: "Every endpoint with its parameters, unit, credit cost and asset set; the asset sets' members; the venue ids.",
       mimeType: "application/json",
+      // Changes only with a release; the data reads below are per key and charged (no cache hint).
+      cacheHint: STATIC_CACHE_HINT,
     },
     (uri) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(catalogDocument()) }] }),
   );

@@ -11,6 +11,7 @@ import type { Backend } from "../backend/types.js";
 import { runTool, type Tool } from "../tools/define-tool.js";
 import { allTools } from "../tools/index.js";
 import { completeAssetFor, completeGroup, completeSegment, completeSeriesAsset } from "./completions.js";
+import { STATIC_CACHE_HINT } from "./index.js";
 import { QueryTolerantTemplate, SCHEME } from "./uris.js";
 
 
@@ -65,7 +66,7 @@ export function registerViews(server: McpServer, backend: Backend): void {
   ];
   for (const [name, title, description] of views) {
     const uri = viewUri(name);
-    server.registerResource(`${name}-view`, uri, { title, description, mimeType: VIEW_MIME }, async () => ({
+    server.registerResource(`${name}-view`, uri, { title, description, mimeType: VIEW_MIME, cacheHint: STATIC_CACHE_HINT }, async () => ({
       contents: [{ uri, mimeType: VIEW_MIME, text: await viewHtml(name), _meta: { ui: { prefersBorder: true } } }],
     }));
   }
