@@ -48,6 +48,20 @@ export const PROMPT_COMPLETERS: CompleterTable = {
   },
 };
 
+/**
+ * The prompts' argument schemas, built once: a server is built per HTTP request, and building
+ * these was most of registering the prompts.
+ */
+const ASSET_BRIEF_ARGS = z.object({
+  asset: completable(z.string().max(40).describe("Lowercase ticker, e.g. btc"), (value) => PROMPT_COMPLETERS.asset_brief!.asset!(value)),
+});
+const RISK_BRIEF_ARGS = z.object({
+  asset: completable(z.string().max(40).describe("Lowercase ticker, e.g. btc"), (value) => PROMPT_COMPLETERS.liquidation_risk_brief!.asset!(value)),
+  timeframe: completable(z.enum(TIMEFRAMES).optional().describe("Heatmap column width, default 1h"), (value) =>
+    PROMPT_COMPLETERS.liquidation_risk_brief!.timeframe!(value ?? "") as Timeframe[],
+  ),
+});
+
 /** The date `days` before now, as a startDate (YYYY-MM-DD, UTC). */
 function daysAgo(nowMs: number, days: number): string {
   return new Date(nowMs - days * DAY_MS).toISOString().slice(0, 10);
@@ -72,7 +86,7 @@ export function registerPrompts(server: McpServer, now: () => number = Date.now)
     {
       title: "Asset brief",
       description: "A short market and on-chain brief on one asset, built from the metrics that cover it.",
-      argsSchema: z.object({ asset: completable(z.string().max(40).describe("Lowercase ticker, e.g. btc"), (value) => PROMPT_COMPLETERS.asset_brief!.asset!(value)) }),
+      argsSchema: ASSET_BRIEF_ARGS,
     },
     ({ asset: raw }) => {
       const asset = knownAsset(raw, null);
@@ -102,12 +116,7 @@ export function registerPrompts(server: McpServer, now: () => number = Date.now)
     {
       title: "Liquidation risk brief",
       description: "Where leveraged positions would be liquidated around the current price, and how lopsided that is.",
-      argsSchema: z.object({
-        asset: completable(z.string().max(40).describe("Lowercase ticker, e.g. btc"), (value) => PROMPT_COMPLETERS.liquidation_risk_brief!.asset!(value)),
-        timeframe: completable(z.enum(TIMEFRAMES).optional().describe("Heatmap column width, default 1h"), (value) =>
-          PROMPT_COMPLETERS.liquidation_risk_brief!.timeframe!(value ?? "") as Timeframe[],
-        ),
-      }),
+      argsSchema: RISK_BRIEF_ARGS,
     },
     ({ asset: raw, timeframe }) => {
       const asset = knownAsset(raw, HEATMAP);

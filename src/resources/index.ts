@@ -1,6 +1,6 @@
 // Resources: the catalog, and the full data behind every digest (series as CSV, heatmap and
 // metrics-variation as JSON) through templates whose asset argument completes to covered assets.
-import { ProtocolError, ProtocolErrorCode, ResourceTemplate, type McpServer, type ServerContext, type UriTemplate, type Variables } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode, ResourceTemplate, type McpServer, type ServerContext, type Variables } from "@modelcontextprotocol/server";
 import { endpointById, HEATMAP_ID, VARIATION_ID, type Endpoint } from "../catalog/index.js";
 import { ServiceError, type Backend, type BackendContext, type BackendRequest, type TimeRecord } from "../backend/types.js";
 import { errorPayload } from "../tools/errors.js";
@@ -30,6 +30,14 @@ function sdkCompleters(template: string): Record<string, (value: string, context
   return Object.fromEntries(Object.entries(TEMPLATE_COMPLETERS[template]!).map(([name, fn]) => [name, (value, context) => fn(value, context?.arguments)]));
 }
 
+/**
+ * The templates, parsed once: a server is built per HTTP request, and parsing the URI templates
+ * was most of registering the resources. A template holds no state of a caller.
+ */
+const SERIES_DATA = new ResourceTemplate(new QueryTolerantTemplate(SERIES_TEMPLATE), { list: undefined, complete: sdkCompleters(SERIES_TEMPLATE) });
+const HEATMAP_DATA = new ResourceTemplate(new QueryTolerantTemplate(HEATMAP_TEMPLATE), { list: undefined, complete: sdkCompleters(HEATMAP_TEMPLATE) });
+const VARIATION_DATA = new ResourceTemplate(VARIATION_TEMPLATE, { list: undefined, complete: sdkCompleters(VARIATION_TEMPLATE) });
+
 export function registerResources(server: McpServer, backend: Backend): void {
   server.registerResource(
     "catalog",
@@ -46,10 +54,7 @@ export function registerResources(server: McpServer, backend: Backend): void {
 
   server.registerResource(
     "series-data",
-    new ResourceTemplate(new QueryTolerantTemplate(SERIES_TEMPLATE), {
-      list: undefined,
-      complete: sdkCompleters(SERIES_TEMPLATE),
-    }),
+    SERIES_DATA,
     {
       title: "Full series records (CSV)",
       description: "Every record behind a get_series/get_ohlcv digest: time,<field> rows. Each read is a charged request.",
@@ -65,10 +70,10 @@ export function registerResources(server: McpServer, backend: Backend): void {
   );
 
   // The heatmap and the variation table: the backend's JSON body as it is.
-  const jsonData = (name: string, template: string | UriTemplate, endpointId: string, title: string, description: string) =>
+  const jsonData = (name: string, template: ResourceTemplate, endpointId: string, title: string, description: string) =>
     server.registerResource(
       name,
-      new ResourceTemplate(template, { list: undefined, complete: sdkCompleters(template.toString()) }),
+      template,
       { title, description, mimeType: "application/json" },
       (uri, vars, extra) =>
         guarded(uri, vars, extra, async () => {
@@ -80,14 +85,14 @@ export function registerResources(server: McpServer, backend: Backend): void {
     );
   jsonData(
     "heatmap-data",
-    new QueryTolerantTemplate(HEATMAP_TEMPLATE),
+    HEATMAP_DATA,
     HEATMAP_ID,
     "Full liquidation heatmap (JSON)",
     "The service's heatmap object behind a get_liquidation_heatmap digest: x, y, z matrix, candles, top-trader L/S.",
   );
   jsonData(
     "metrics-variation-data",
-    VARIATION_TEMPLATE,
+    VARIATION_DATA,
     VARIATION_ID,
     "Metrics variation records (JSON)",
     "The service's metrics-variation array behind a get_metrics_variation table.",

@@ -59,6 +59,20 @@ const HEATMAP_PNG = `${SCHEME}://chart/heatmap/{asset}.png{?timeframe,lookback,s
 const SERIES_QUERY = [...new Set(ENDPOINTS.filter((e) => e.kind === "series" || e.kind === "ohlcv").flatMap((e) => e.params))];
 const SERIES_PNG = `${SCHEME}://chart/series/{asset}/{group}/{segment}.png{?${SERIES_QUERY.join(",")}}`;
 
+/** Parsed once (a server is built per HTTP request); a template holds no state of a caller. */
+const HEATMAP_CHART = new ResourceTemplate(new QueryTolerantTemplate(HEATMAP_PNG), {
+  list: undefined,
+  complete: { asset: (value) => completeAssetFor(endpointById(HEATMAP_ID), value) },
+});
+const SERIES_CHART = new ResourceTemplate(new QueryTolerantTemplate(SERIES_PNG), {
+  list: undefined,
+  complete: {
+    asset: (value, context) => completeSeriesAsset(value, context?.arguments),
+    group: (value) => completeGroup(value),
+    segment: (value, context) => completeSegment(value, context?.arguments),
+  },
+});
+
 export function registerViews(server: McpServer, backend: Backend): void {
   const views: Array<[ViewName, string, string]> = [
     ["heatmap", "Liquidation heatmap view", "Interactive price × time liquidation heatmap with candles, clusters and hover (MCP Apps)."],
@@ -74,23 +88,13 @@ export function registerViews(server: McpServer, backend: Backend): void {
   const tool = (name: string) => allTools.find((t) => t.name === name)!;
   server.registerResource(
     "heatmap-chart",
-    new ResourceTemplate(new QueryTolerantTemplate(HEATMAP_PNG), {
-      list: undefined,
-      complete: { asset: (value) => completeAssetFor(endpointById(HEATMAP_ID), value) },
-    }),
+    HEATMAP_CHART,
     { title: "Liquidation heatmap chart (PNG)", description: "The heatmap of get_liquidation_heatmap as an 800 × 500 PNG. Each read is a charged request.", mimeType: "image/png" },
     (uri, vars, ctx) => pngRead(uri, tool("get_liquidation_heatmap"), vars, ["asset"], backend, ctx),
   );
   server.registerResource(
     "series-chart",
-    new ResourceTemplate(new QueryTolerantTemplate(SERIES_PNG), {
-      list: undefined,
-      complete: {
-        asset: (value, context) => completeSeriesAsset(value, context?.arguments),
-        group: (value) => completeGroup(value),
-        segment: (value, context) => completeSegment(value, context?.arguments),
-      },
-    }),
+    SERIES_CHART,
     { title: "Series chart (PNG)", description: "A get_series/get_ohlcv series as an 800 × 500 PNG line chart. Each read is a charged request.", mimeType: "image/png" },
     (uri, vars, ctx) => {
       const id = `${one(vars.group)}/${one(vars.segment)}`;
