@@ -117,7 +117,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: HttpSe
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
     else headers.set(name, value);
   }
-  const request = new Request(`http://${req.headers.host}${req.url ?? MCP_PATH}`, { method: "POST", headers, body, signal: abort.signal });
+  // A body that parsed goes to the SDK parsed (it reads it from there, not from the request).
+  const request = new Request(`http://${req.headers.host}${req.url ?? MCP_PATH}`, {
+    method: "POST", headers, signal: abort.signal, ...(parsed === undefined && { body }),
+  });
   const authInfo: AuthInfo | undefined = auth ? { token: auth, clientId: "bearer", scopes: [] } : undefined;
   const response = await mcp.fetch(request, { ...(authInfo && { authInfo }), ...(parsed !== undefined && { parsedBody: parsed }) });
   await writeResponse(res, response);
@@ -147,22 +150,44 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   });
 }
 
-/** A web Response onto the node response: a JSON body at once, an SSE stream as it comes. */
+/**
+ * A web Response onto the node response: a JSON body at once; an SSE stream as it comes, except
+ * that an event is held until the next one or the end is known (never past the current turn of
+ * the event loop), so that a stream of one event (a 2025-era answer) goes out as one write with
+ * its headers instead of three.
+ */
 async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
   res.statusCode = response.status;
   response.headers.forEach((value, name) => res.setHeader(name, value));
   if (!response.body) return void res.end();
   const type = response.headers.get("content-type") ?? "";
   if (!type.startsWith("text/event-stream")) return void res.end(Buffer.from(await response.arrayBuffer()));
-  res.flushHeaders();
   const reader = response.body.getReader();
   res.on("close", () => void reader.cancel().catch(() => undefined));
+  let held: Uint8Array | undefined;
+  let timer: NodeJS.Immediate | undefined;
+  const release = () => {
+    if (held && !res.destroyed) res.write(held);
+    held = undefined;
+  };
   for (;;) {
     const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
     if (done) break;
-    if (value && !res.write(value)) await new Promise<void>((resolve) => res.once("drain", resolve).once("close", resolve));
+    if (!value) continue;
+    release();
+    held = value;
+    clearImmediate(timer);
+    timer = setImmediate(release);
   }
-  res.end();
+  clearImmediate(timer);
+  if (res.destroyed) return;
+  if (held && !res.headersSent) {
+    res.setHeader("content-length", held.byteLength);
+    res.end(held);
+  } else {
+    release();
+    res.end();
+  }
 }
 
 /** The bearer token, undefined when there is no Authorization header, "malformed" otherwise. */
