@@ -147,6 +147,8 @@ describe("2026-07-28 over HTTP, on the wire", () => {
     const discover = await modern("server/discover", {});
     expect(discover.body.result).toMatchObject({ supportedVersions: [MODERN], resultType: "complete", cacheScope: "public" });
     expect(discover.body.result!.instructions).toMatch(/list_assets/);
+    // 2026-07-28 deprecates the logging capability: not offered (the server logs to stderr).
+    expect((discover.body.result!.capabilities as Record<string, unknown>).logging).toBeUndefined();
     const tools = await modern("tools/list", {});
     expect(tools.body.result).toMatchObject({ resultType: "complete", ttlMs: 3_600_000, cacheScope: "private" });
     const prompts = await modern("prompts/list", {});
