@@ -40,6 +40,12 @@ export interface CreateServerOptions {
    * get the logging capability; 2026-07-28 deprecates it, and the server logs to stderr only.
    */
   era?: "legacy" | "modern";
+  /**
+   * The one method this instance will answer, when that is known (a stateless HTTP request): a
+   * tools/* request needs only the tools, so the resources, views, prompts and completions are
+   * not registered for it (the capabilities say the same either way).
+   */
+  method?: string;
 }
 
 export { createBackend } from "./backend/create.js";
@@ -113,7 +119,7 @@ export function loggingOf(server: McpServer): McpLogChannel {
   return LOGGING.get(server) ?? STDERR_ONLY;
 }
 
-export function createServer({ backend, config, era = "legacy" }: CreateServerOptions): McpServer {
+export function createServer({ backend, config, era = "legacy", method }: CreateServerOptions): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, title: "Crypto Metrics", version: SERVER_VERSION },
     {
@@ -145,12 +151,14 @@ export function createServer({ backend, config, era = "legacy" }: CreateServerOp
       : await runTool(tool, params.arguments ?? {}, { ...toolContext(backend, ctx, config?.apiKey), ui: rendersViews(server, ctx) });
     return server.server.projectCallToolResult(result, { type: "object" });
   });
-  registerResources(server, backend);
-  registerViews(server, backend);
-  registerPrompts(server, config?.now);
-  installCompletions(server, PROMPT_COMPLETERS, TEMPLATE_COMPLETERS);
+  if (method !== "tools/call" && method !== "tools/list") {
+    registerResources(server, backend);
+    registerViews(server, backend);
+    registerPrompts(server, config?.now);
+    installCompletions(server, PROMPT_COMPLETERS, TEMPLATE_COMPLETERS);
+  }
   // Nothing is added or removed while the server runs: no list-changed notifications to expect.
-  server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } });
+  server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, completions: {} });
   if (era === "legacy") LOGGING.set(server, installLogging(server));
   const connect = server.connect.bind(server);
   server.connect = (transport) => {

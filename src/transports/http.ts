@@ -36,10 +36,17 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
+/** The method of a request whose body is one JSON-RPC request, by the web Request handed to the SDK. */
+const METHODS = new WeakMap<Request, string>();
+
 /** The SDK's dual-era handler over our server factory: one instance per request, of the request's era. */
 export function mcpHandler(options: Pick<HttpServerOptions, "backend" | "apiKey" | "now">): McpHttpHandler {
   const config = { apiKey: options.apiKey, ...(options.now && { now: options.now }) };
-  return createMcpHandler(({ era }) => createServer({ backend: options.backend, config, era }), {
+  const factory = ({ era, requestInfo }: { era: "legacy" | "modern"; requestInfo?: Request }) => {
+    const method = requestInfo && METHODS.get(requestInfo);
+    return createServer({ backend: options.backend, config, era, ...(method !== undefined && { method }) });
+  };
+  return createMcpHandler(factory, {
     legacy: "stateless",
     maxRequestBodySize: MAX_BODY_BYTES,
     onerror: (error) => log.debug("mcp request refused", { error: error.message }),
@@ -111,20 +118,24 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: HttpSe
   res.on("close", () => {
     if (!res.writableFinished) abort.abort();
   });
-  const headers = new Headers();
+  // What the SDK reads: the media types and the MCP headers (Host, Origin and the key are checked above).
+  const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.set(name, value);
+    if (typeof value === "string" && (name.startsWith("mcp-") || SDK_HEADERS.has(name))) headers[name] = value;
   }
   // A body that parsed goes to the SDK parsed (it reads it from there, not from the request).
   const request = new Request(`http://${req.headers.host}${req.url ?? MCP_PATH}`, {
     method: "POST", headers, signal: abort.signal, ...(parsed === undefined && { body }),
   });
+  const method = (parsed as { method?: unknown } | undefined)?.method;
+  if (typeof method === "string") METHODS.set(request, method);
   const authInfo: AuthInfo | undefined = auth ? { token: auth, clientId: "bearer", scopes: [] } : undefined;
   const response = await mcp.fetch(request, { ...(authInfo && { authInfo }), ...(parsed !== undefined && { parsedBody: parsed }) });
   await writeResponse(res, response);
 }
+
+/** Headers besides the Mcp-* ones that the SDK's entry reads. */
+const SDK_HEADERS = new Set(["content-type", "accept", "last-event-id"]);
 
 /** The body, or undefined past the cap (declared or streamed). */
 function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
