@@ -6,6 +6,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ListPromptsResultSchema, ListResourcesResultSchema, ListResourceTemplatesResultSchema, ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
 // The 2025-era versions the server negotiates at initialize (2026-07-28 has no initialize).
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
+import { SIMULATED_ORIGIN } from "../src/backend/inprocess/origin.js";
 import type { Backend } from "../src/backend/types.js";
 import { createServer } from "../src/server.js";
 import { MODERN_METHODS, type Handshake, type ListMethod, type ModernMethod } from "../src/transports/handshake.js";
@@ -34,10 +35,12 @@ async function recordModern(kind: Backend["kind"]): Promise<Partial<Record<Moder
   return out;
 }
 
-/** Registration reads only a backend's kind; a handshake never fetches. */
+/** Registration reads only a backend's kind and origin; a handshake never fetches. */
 function standIn(kind: Backend["kind"]): Backend {
   return {
     kind,
+    // The instructions say what the data is: the embedded market's calibration, or a real service.
+    origin: kind === "inprocess" ? SIMULATED_ORIGIN : { kind: "service", host: "upstream" },
     fetch: () => Promise.reject(new Error("no data while recording the handshake")),
     close: () => Promise.resolve(),
   };

@@ -4,10 +4,11 @@
 // it) and the adapter should be revisited.
 import { InMemoryTransport, McpServer, type JSONRPCMessage } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
+import { SIMULATED_ORIGIN } from "../src/backend/inprocess/origin.js";
 import { asCallerError } from "../src/caller-errors.js";
 import { createServer } from "../src/server.js";
 
-const backend = { kind: "inprocess" as const, fetch: () => Promise.reject(new Error("unused")), close: () => Promise.resolve() };
+const backend = { kind: "inprocess" as const, origin: SIMULATED_ORIGIN, fetch: () => Promise.reject(new Error("unused")), close: () => Promise.resolve() };
 
 async function replies(server: McpServer, messages: object[]): Promise<Map<unknown, { error?: { code: number; message: string } }>> {
   const [client, serverSide] = InMemoryTransport.createLinkedPair();
