@@ -1,6 +1,7 @@
 // One loadConfig(env, argv): defaults, then environment, then command-line flags. Errors name the
 // flag or variable at fault and the fix; the API key is read but never printed.
-import { join, resolve } from "node:path";
+import { accessSync, constants, statSync } from "node:fs";
+import { dirname, join, resolve, sep } from "node:path";
 import { parseDateInput } from "./backend/inprocess/dates.js";
 import { parseStoreSetting, type StoreSpec } from "./backend/inprocess/metering/store-url.js";
 import { StoreConfigError } from "./backend/inprocess/metering/store.js";
@@ -232,4 +233,41 @@ export function describeConfig(config: Config): string {
     `store=${config.store.display}`,
     config.fixedNowMs !== undefined ? `now=${new Date(config.fixedNowMs).toISOString()}` : "",
   ].filter(Boolean).join(" ");
+}
+
+/** Kernel file systems: a directory there cannot hold a file (and Node's recursive mkdir loops on /proc). */
+const VIRTUAL_ROOTS = ["/proc", "/sys", "/dev"];
+
+/**
+ * Why the embedded store's directory cannot hold its file, or undefined when it can (or no file is
+ * used: the real service, or PostgreSQL). Read-only: the directory itself is created on first use.
+ */
+export function storeDirProblem(config: Pick<Config, "baseUrl" | "store" | "stateDir">): string | undefined {
+  if (config.baseUrl || config.store.kind !== "sqlite") return undefined;
+  const dir = dirname(config.store.path);
+  const named = dir === config.stateDir ? `--state-dir / CRYPTO_METRICS_STATE_DIR (${dir})` : `--store / CRYPTO_METRICS_STORE (directory ${dir})`;
+  const fix = dir === config.stateDir
+    ? "point it at a writable directory, e.g. --state-dir ~/.local/state/crypto-metrics-mcp"
+    : "name a file in a writable directory, e.g. --store sqlite:/var/lib/crypto-metrics/metering.sqlite";
+  if (process.platform !== "win32" && VIRTUAL_ROOTS.some((root) => dir === root || dir.startsWith(root + sep))) {
+    return `${named} is on a kernel file system, which cannot hold the metering store; ${fix}`;
+  }
+  // The nearest part of the path that exists must be a directory we may write into.
+  for (let at = dir; ; at = dirname(at)) {
+    let isDir: boolean;
+    try {
+      isDir = statSync(at).isDirectory();
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if ((code === "ENOENT") && dirname(at) !== at) continue;
+      return `${named} cannot be used (${code ?? "unreadable"} at ${at}); ${fix}`;
+    }
+    if (!isDir) return `${named} cannot be created: ${at} is a file, not a directory; ${fix}`;
+    try {
+      accessSync(at, constants.W_OK | constants.X_OK);
+    } catch {
+      return `${named} is not writable (no write permission on ${at}); ${fix}`;
+    }
+    return undefined;
+  }
 }

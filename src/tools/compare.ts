@@ -6,6 +6,7 @@ import { ServiceError, type BackendResult, type TimeRecord, type Usage } from ".
 import { compareDigestSchema, digestCompare, MAX_POINTS_LIMIT, MIN_POINTS, renderCompareText, seriesFromRecords, type CompareMember } from "../summary/index.js";
 import { checkEntitlements, resolveMembers, type Member } from "./compare-args.js";
 import { defineTool, type ToolContext } from "./define-tool.js";
+import { requireInHistory } from "./coverage.js";
 import { ToolInputError } from "./errors.js";
 import { chartParam, endDateParam, startDateParam } from "./params.js";
 import { seriesLine, seriesView } from "../charts/view-data.js";
@@ -68,6 +69,8 @@ export const compare = defineTool({
       ? [`timeframe ${args.timeframe} raised to 1d: ${daily.endpoint.id} is daily.`]
       : [];
     const query = definedOnly({ startDate: args.startDate, endDate: args.endDate });
+    // A member whose history the range misses is refused before anything is charged.
+    for (const m of members) requireInHistory(context.backend, { endpoint: m.endpoint.id, asset: m.asset, query: m.endpoint.kind === "ohlcv" ? { ...query, timeframe } : query }, TIMEFRAME_MS[timeframe]);
     // The first member alone: a bad date or range fails there, before the others are charged.
     const first = await fetchMember(context, members[0]!, query, timeframe);
     const rest = await Promise.all(members.slice(1).map((m) => fetchMember(context, m, query, timeframe)));

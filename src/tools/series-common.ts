@@ -8,6 +8,7 @@ import {
   type Resample, type SeriesDigest,
 } from "../summary/index.js";
 import type { ToolContext, ToolOutput } from "./define-tool.js";
+import { requireInHistory } from "./coverage.js";
 import { ToolInputError } from "./errors.js";
 import { seriesResourceUri } from "../resources/uris.js";
 import { seriesLine, seriesView } from "../charts/view-data.js";
@@ -84,6 +85,7 @@ export function resampleArg(resample: Resample | undefined, timeframe: string, t
 
 export async function fetchSeries(context: ToolContext, req: SeriesRequest): Promise<ToolOutput<SeriesOutput>> {
   const { endpoint, asset } = req;
+  requireInHistory(context.backend, { endpoint: endpoint.id, asset, query: req.query }, req.timeframeMs);
   const result = await context.backend.fetch({ endpoint: endpoint.id, asset, query: req.query }, context.call);
   const { usage, columns } = result;
   // Columns when the backend has them (in-process): reading `body` would build every record.
