@@ -968,16 +968,29 @@ export type CompareResult = {
     correlation: {
       /** what is correlated: log returns for prices, differences otherwise */
       of: string;
+      /** pairs of changes each correlation reads (the fewest of any pair) */
       changes: number;
       matrix: Array<Array<number | null>>;
+      /** smallest |r| significant at `level` (two-sided, Bonferroni over the pairs); the text shows only those */
+      threshold: number | null;
+      level: number;
     } | null;
-    /** present only when a lag beats the same-bucket correlation clearly */
+    /** null when the grid is too short to try lags (under 20 buckets) */
     leadLag: {
-      leader: string;
-      follower: string;
-      lagBuckets: number;
-      r: number;
-      rSameBucket: number;
+      /** lags tried: ±this many buckets, every pair */
+      maxLagBuckets: number;
+      /** smallest |r| significant at `level` over every pair and lag tried */
+      threshold: number | null;
+      level: number;
+      /** a lag that clears the threshold and beats the same-bucket correlation by 0.1; else none */
+      found: {
+        leader: string;
+        follower: string;
+        lagBuckets: number;
+        r: number;
+        rSameBucket: number;
+        changes: number;
+      } | null;
     } | null;
     points: {
       returned: number;

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { isTimeframe, PRICE, TIMEFRAME_MS, TIMEFRAMES, type Timeframe } from "../catalog/index.js";
 import { ServiceError, type BackendResult, type TimeRecord, type Usage } from "../backend/types.js";
-import { compareDigestSchema, digestCompare, MAX_POINTS_LIMIT, MIN_POINTS, renderCompareText, seriesFromRecords, type CompareMember } from "../summary/index.js";
+import { compareDigestSchema, digestCompare, displayUnit, MAX_POINTS_LIMIT, MIN_POINTS, renderCompareText, seriesFromRecords, type CompareMember } from "../summary/index.js";
 import { checkEntitlements, resolveMembers, type Member } from "./compare-args.js";
 import { defineTool, type ToolContext } from "./define-tool.js";
 import { requireInHistory } from "./coverage.js";
@@ -84,7 +84,7 @@ export const compare = defineTool({
     }
     const usage = totalUsage(fetched.map((f) => f.usage));
     const title = mode === "assets"
-      ? `${members[0]!.endpoint.id} (${members[0]!.endpoint.unit}, timeframe ${timeframe}) of ${members.map((m) => m.asset).join(", ")}`
+      ? `${members[0]!.endpoint.id} (${[...new Set(fetched.map((f) => f.member.unit))].join(", ")}, timeframe ${timeframe}) of ${members.map((m) => m.asset).join(", ")}`
       : `${members[0]!.asset}: ${members.map((m) => m.endpoint.id).join(", ")} (timeframe ${timeframe})`;
     const text = [renderCompareText({ title, query, notes }, digest), footer(usage)].join("\n");
     const view = context.wantView ? seriesView(title, fetched.map((f) => seriesLine(f.member.label, f.member.unit, f.member.times, f.member.values))) : undefined;
@@ -101,7 +101,8 @@ async function fetchMember(context: ToolContext, m: Member, query: Record<string
   const result = await context.backend.fetch({ endpoint: m.endpoint.id, asset: m.asset, query: q }, context.call);
   const { times, values } = columnsOf(result, m);
   const nature = m.endpoint === PRICE ? "price" : m.endpoint.nature;
-  const member: CompareMember = { label: m.label, metric: m.endpoint.id, asset: m.asset, unit: m.endpoint.unit, nature, times, values };
+  // "native units" are each asset's own coin: BTC for btc, ETH for eth.
+  const member: CompareMember = { label: m.label, metric: m.endpoint.id, asset: m.asset, unit: displayUnit(m.endpoint.unit, m.asset), nature, times, values };
   return { member, usage: result.usage, ...(result.asOfMs !== undefined && { asOfMs: result.asOfMs }) };
 }
 
