@@ -87,7 +87,13 @@ export const compare = defineTool({
       ? `${members[0]!.endpoint.id} (${[...new Set(fetched.map((f) => f.member.unit))].join(", ")}, timeframe ${timeframe}) of ${members.map((m) => m.asset).join(", ")}`
       : `${members[0]!.asset}: ${members.map((m) => m.endpoint.id).join(", ")} (timeframe ${timeframe})`;
     const text = [renderCompareText({ title, query, notes }, digest), footer(usage)].join("\n");
-    const view = context.wantView ? seriesView(title, fetched.map((f) => seriesLine(f.member.label, f.member.unit, f.member.times, f.member.values))) : undefined;
+    // The chart says what is drawn in words and units; flows (amounts per bucket) are bars where not rebased.
+    const chartTitle = mode === "assets"
+      ? `${members[0]!.endpoint === PRICE ? "Price" : capital(members[0]!.endpoint.purpose.replace(/native units/g, "coins"))} (${[...new Set(fetched.map((f) => f.member.unit))].join(", ")}) · ${timeframe} · ${members.map((m) => m.asset).join(", ")}`
+      : `${members[0]!.asset.toUpperCase()} · ${fetched.map((f) => `${f.member.label} (${f.member.unit})`).join(", ")} · ${timeframe}`;
+    const view = context.wantView
+      ? seriesView(chartTitle, fetched.map((f) => seriesLine(f.member.label, f.member.unit, f.member.times, f.member.values, undefined, f.member.nature === "flow")))
+      : undefined;
     return {
       text,
       structured: { mode, timeframe, query: { ...query, timeframe }, notes, digest, credits: credits(usage) },
@@ -115,6 +121,8 @@ function columnsOf(result: BackendResult, m: Member): { times: ArrayLike<number>
   if (!Array.isArray(result.body)) throw new ServiceError(502, "upstream_invalid_response", `${m.endpoint.id} returned no record array`, { endpoint: m.endpoint.id });
   return seriesFromRecords(result.body as TimeRecord[], m.endpoint.field);
 }
+
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function totalUsage(all: readonly Usage[]): Usage {
   const charged = all.reduce((s, u) => s + u.charged, 0);

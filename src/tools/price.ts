@@ -58,7 +58,7 @@ export async function fetchPrice(context: ToolContext, req: PriceRequest): Promi
   if (req.resample && facts_.length) facts_[0] = `${req.timeframe} candles: ${facts_[0]}`;
   lines.splice(at < 0 ? lines.length : at, 0, ...facts_);
   lines.push(footer(result.usage));
-  const view = context.wantView ? seriesView(`${req.asset.toUpperCase()} price · ${req.timeframe}`, [], viewCandles(candles)) : undefined;
+  const view = context.wantView ? seriesView(`${req.asset.toUpperCase()} · Price, OHLC candles (USD) · ${req.timeframe}`, [], viewCandles(candles)) : undefined;
   return {
     view,
     text: lines.join("\n"),

@@ -11,7 +11,7 @@ import type { ToolContext, ToolOutput } from "./define-tool.js";
 import { requireInHistory } from "./coverage.js";
 import { ToolInputError } from "./errors.js";
 import { seriesResourceUri } from "../resources/uris.js";
-import { seriesLine, seriesView } from "../charts/view-data.js";
+import { metricTitle, seriesLine, seriesView } from "../charts/view-data.js";
 import { viewField } from "../charts/view-schema.js";
 import type { ChartView } from "../charts/types.js";
 
@@ -103,8 +103,10 @@ export async function fetchSeries(context: ToolContext, req: SeriesRequest): Pro
   let view: ChartView | null | undefined;
   if (context.wantView) {
     const venue = query.exchange ?? query.entity_name;
-    const title = `${asset.toUpperCase()} ${endpoint.field} · ${req.timeframe}${venue ? ` · ${venue}` : ""}`;
-    view = seriesView(title, [seriesLine(endpoint.field, displayUnit(endpoint.unit, asset), series.times, series.values)]);
+    const unit = displayUnit(endpoint.unit, asset);
+    const title = metricTitle(asset, endpoint.purpose, unit, req.timeframe, venue);
+    // A flow is an amount per bucket: bars, not a line through the buckets.
+    view = seriesView(title, [seriesLine(endpoint.field, unit, series.times, series.values, undefined, endpoint.nature === "flow")]);
   }
   const resource = seriesResourceUri(endpoint, asset, query);
   const unit = displayUnit(endpoint.unit, asset);
