@@ -33,12 +33,12 @@ describe("get_liquidation_heatmap answers the trader", () => {
         expect(c.peak).toBeGreaterThanOrEqual(c.low);
         expect(c.peak).toBeLessThanOrEqual(c.high);
       }
-      for (const c of [side.largest, side.nearest]) if (c) expect(text).toContain(`peak ${c.peak.toLocaleString("en-US")} at`);
+      for (const c of [side.largest, side.nearest]) if (c) expect(text).toContain(`peak ${c.peak.toLocaleString("en-US")} `);
     }
-    expect(text).toContain("Clusters (a peak level ≥ 10 % of the hottest");
-    expect(text).toMatch(/ (above|below) (nearest|largest).* \(\d\.\d %\): \$[\d.,]+M \([\d.]+ %\), (edge [+-][\d.]+ %, )?peak [\d,]+ at [+-][\d.]+ %/);
+    expect(text).toContain("Clusters = a peak level ≥ 10 % of the hottest");
+    expect(text).toMatch(/ (above|below) (nearest|largest).* \(\d\.\d %\): \$[\d.,]+M \([\d.]+ %\), (edge [+-][\d.]+ %, )?peak [\d,]+ [+-][\d.]+ %/);
     // The ratio's venue is named, and the default timeframe is the one served.
-    expect(text).toContain("Top-trader long/short ratio (Binance top traders):");
+    expect(text).toContain("Binance top-trader long/short ratio: latest");
     expect(d.topTraderLsr!.venue).toBe("binance");
     expect(text).toContain("· timeframe 6h · lookback 2y");
   });
@@ -67,10 +67,11 @@ describe("get_liquidation_heatmap answers the trader", () => {
     const { tools } = await f.client.listTools();
     const heatmap = tools.find((t) => t.name === "get_liquidation_heatmap")!;
     const timeframe = (heatmap.inputSchema.properties as Record<string, { description?: string }>).timeframe!;
-    expect(timeframe.description).toContain("Default 6h");
+    expect(timeframe.description).toContain("default 6h");
     const help = await call(cliEnv().env(), "get_liquidation_heatmap", "--help");
-    expect(help.stdout).toContain("Default 6h");
-    expect(help.stdout).not.toMatch(/Default 1d\.(?! \(the liquidation heatmap)/);
+    const flat = help.stdout.replace(/\s+/g, " ");
+    expect(flat).toContain("--timeframe TEXT As get_ohlcv; default 6h.");
+    expect(flat).not.toMatch(/Default 1d\.(?! \(the liquidation heatmap: 6h\))/);
   });
 
   it("gives call the same answer", async () => {
@@ -78,6 +79,6 @@ describe("get_liquidation_heatmap answers the trader", () => {
     expect(out.code).toBe(0);
     expect(out.stdout).toContain("price source hyperliquid:BTC:perp");
     expect(out.stdout).toMatch(/hottest level \$[\d.,]+M at [\d,]+/);
-    expect(out.stdout).toContain("(Binance top traders)");
+    expect(out.stdout).toContain("Binance top-trader long/short ratio");
   });
 });

@@ -109,8 +109,8 @@ describe("digestHeatmap on the latest column", () => {
     expect(d.latest).toMatchObject({ maxCell: 10, maxCellPrice: 104 });
     const text = renderHeatmapText({ asset: "btc" }, d);
     expect(text).toContain("hottest level $10 at 104.0 (-13.69 %)");
-    expect(text).toContain("  below nearest 112.0–114.0 (2.5 %): $18 (31.0 %), edge -5.39 %, peak 113.0 at -6.22 %");
-    expect(text).toContain("  below largest 103.0–105.0 (2.5 %): $22 (37.9 %), edge -12.86 %, peak 104.0 at -13.69 %");
+    expect(text).toContain("  below nearest 112.0–114.0 (2.5 %): $18 (31.0 %), edge -5.39 %, peak 113.0 -6.22 %");
+    expect(text).toContain("  below largest 103.0–105.0 (2.5 %): $22 (37.9 %), edge -12.86 %, peak 104.0 -13.69 %");
   });
 
   it("says a band is narrower than the level spacing instead of printing $0 (SOL: levels 2.00 apart at 125)", () => {
@@ -226,7 +226,7 @@ describe("digestHeatmap context", () => {
     expect(d.candles).toMatchObject({ open: 100, close: 112, high: 130, low: 90, count: 2 });
     expect(d.candles!.changePercent).toBeCloseTo(12, 10);
     expect(d.shape).toMatchObject({ rows: 3, cols: 4, priceStep: 10, columnTotals: { latest: 9, mean: 18, max: 52, maxTime: h.x[1] } });
-    expect(renderHeatmapText({ asset: "btc" }, d)).toContain("Column totals (open liquidation notional at one time): latest $9, mean $18, largest $52");
+    expect(renderHeatmapText({ asset: "btc" }, d)).toContain("Column totals (open notional at one time): latest $9, mean $18, largest $52");
     expect(d.latest!.above.largest).toMatchObject({ low: 120, high: 120, intensity: 5, levels: 1 });
     expect(d.latest!.below.largest).toMatchObject({ low: 110, high: 110, intensity: 4, distanceEdgePercent: ((110 - 112) / 112) * 100 });
   });
@@ -271,7 +271,7 @@ describe("renderHeatmapText", () => {
     const text = renderHeatmapText({ asset: "btc" }, d);
     expect(text).toContain(`Anchor: last candle close`);
     expect(text).toContain("Within ±1 % / ±2 % / ±5 % / ±10 %");
-    expect(text).toContain("Clusters (a peak level ≥ 10 % of the hottest");
+    expect(text).toContain("Clusters = a peak level ≥ 10 % of the hottest");
     expect(text).toContain("One digit per bin");
     expect(text).toMatch(/Peak cell of the matrix: \$[\d.,]+[MBK]? at /);
     // One scale for every amount of the answer.

@@ -40,7 +40,7 @@ export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): stri
     );
     const t = sh.columnTotals;
     // Each column is the whole map at one time: totals are per column, never summed over time.
-    if (t) lines.push(`Column totals (open liquidation notional at one time): latest ${usd(t.latest)}, mean ${usd(t.mean)}, largest ${usd(t.max)} (${time(t.maxTime)})`);
+    if (t) lines.push(`Column totals (open notional at one time): latest ${usd(t.latest)}, mean ${usd(t.mean)}, largest ${usd(t.max)} (${time(t.maxTime)})`);
   }
   const a = d.anchor;
   lines.push(
@@ -52,13 +52,14 @@ export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): stri
   );
   if (d.latest) lines.push(...latestLines(d.latest, a.price!, level, usd, sh.priceStep));
   if (d.peak) {
-    const age = d.peak.ageColumns === 0 ? "in the latest column" : `${d.peak.ageMs === null ? "" : `${formatDuration(d.peak.ageMs)} / `}${d.peak.ageColumns.toLocaleString("en-US")} columns before the latest`;
+    // The age (before the latest column) in time when the columns are dated, else in columns.
+    const age = d.peak.ageColumns === 0 ? "in the latest column" : `${d.peak.ageMs === null ? `${d.peak.ageColumns.toLocaleString("en-US")} columns` : formatDuration(d.peak.ageMs)} earlier`;
     lines.push(`Peak cell of the matrix: ${usd(d.peak.intensity)} at ${level(d.peak.price)} on ${time(d.peak.time)} (${age})`);
   }
   const l = d.topTraderLsr;
   lines.push(
     l
-      ? `Top-trader long/short ratio (${venueName(l.venue)} top traders): latest ${l.latest.toFixed(2)} (${time(l.latestTime)}); range ${l.min.toFixed(2)}–${l.max.toFixed(2)}, mean ${l.mean.toFixed(2)} over ${l.count} readings`
+      ? `${venueName(l.venue)} top-trader long/short ratio: latest ${l.latest.toFixed(2)} (${time(l.latestTime)}); range ${l.min.toFixed(2)}–${l.max.toFixed(2)}, mean ${l.mean.toFixed(2)} over ${l.count} readings`
       : "Top-trader long/short ratio: no readings",
   );
   const c = d.candles;
@@ -87,8 +88,8 @@ function latestLines(l: NonNullable<HeatmapDigest["latest"]>, anchor: number, le
     `  below (long liquidations) ${bands.map((b) => amount(b, b.below)).join(" / ")}`,
     l.imbalance === null
       ? "Imbalance within ±10 %: n/a (nothing within ±10 %)"
-      : `Imbalance within ±10 % (above − below) / (above + below): ${formatSigned(l.imbalance)}${l.imbalance >= 0.005 ? " (more above)" : l.imbalance <= -0.005 ? " (more below)" : " (balanced)"}`,
-    `Clusters (a peak level ≥ ${Math.round(l.clusterFraction * 100)} % of the hottest, ${usd(l.clusterThreshold)}, and neighbours ≥ ${Math.round(l.clusterEdgeFraction * 100)} % of it): levels (width, % of price): notional (share of column), distance to edge / peak:`,
+      : `Imbalance within ±10 % (above − below)/(above + below): ${formatSigned(l.imbalance)}, ${l.imbalance >= 0.005 ? "more above" : l.imbalance <= -0.005 ? "more below" : "balanced"}`,
+    `Clusters = a peak level ≥ ${Math.round(l.clusterFraction * 100)} % of the hottest (${usd(l.clusterThreshold)}) and neighbours ≥ ${l.clusterEdgeFraction === 0.5 ? "half" : `${Math.round(l.clusterEdgeFraction * 100)} %`} of it; levels (width % of price): notional (share), distance from price:`,
   ];
   for (const [name, side] of [["above", l.above], ["below", l.below]] as const) {
     if (!side.largest || !side.nearest) {
@@ -115,7 +116,7 @@ function cluster(c: HeatmapCluster, level: Fmt, usd: Fmt): string {
   const edge = formatPercent(c.distanceEdgePercent);
   const peak = formatPercent(c.distancePeakPercent);
   // The peak is often the edge nearest the price: then one distance says both.
-  const where = c.peak === (c.side === "above" ? c.low : c.high) ? `peak ${level(c.peak)} at ${peak}` : `edge ${edge}, peak ${level(c.peak)} at ${peak}`;
+  const where = c.peak === (c.side === "above" ? c.low : c.high) ? `peak ${level(c.peak)} ${peak}` : `edge ${edge}, peak ${level(c.peak)} ${peak}`;
   return `${band} (${width(c.widthPercent)}): ${usd(c.intensity)} (${(c.share * 100).toFixed(1)} %), ${where}`;
 }
 
