@@ -1,6 +1,5 @@
 // One loadConfig(env, argv): defaults, then environment, then command-line flags. Errors name the
 // flag or variable at fault and the fix; the API key is read but never printed.
-import { accessSync, constants, statSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { parseDateInput } from "./backend/inprocess/dates.js";
 import { parseStoreSetting, type StoreSpec } from "./backend/inprocess/metering/store-url.js";
@@ -239,35 +238,15 @@ export function describeConfig(config: Config): string {
 const VIRTUAL_ROOTS = ["/proc", "/sys", "/dev"];
 
 /**
- * Why the embedded store's directory cannot hold its file, or undefined when it can (or no file is
- * used: the real service, or PostgreSQL). Read-only: the directory itself is created on first use.
+ * Why the embedded store's directory cannot hold its file, when opening it would not say so at
+ * once: a directory on a kernel file system, where creating it spins instead of failing. Other
+ * unusable paths (below a file, not writable) fail on opening with exit 2 and the reason.
  */
 export function storeDirProblem(config: Pick<Config, "baseUrl" | "store" | "stateDir">): string | undefined {
-  if (config.baseUrl || config.store.kind !== "sqlite") return undefined;
+  if (config.baseUrl || config.store.kind !== "sqlite" || process.platform === "win32") return undefined;
   const dir = dirname(config.store.path);
-  const named = dir === config.stateDir ? `--state-dir / CRYPTO_METRICS_STATE_DIR (${dir})` : `--store / CRYPTO_METRICS_STORE (directory ${dir})`;
-  const fix = dir === config.stateDir
-    ? "point it at a writable directory, e.g. --state-dir ~/.local/state/crypto-metrics-mcp"
-    : "name a file in a writable directory, e.g. --store sqlite:/var/lib/crypto-metrics/metering.sqlite";
-  if (process.platform !== "win32" && VIRTUAL_ROOTS.some((root) => dir === root || dir.startsWith(root + sep))) {
-    return `${named} is on a kernel file system, which cannot hold the metering store; ${fix}`;
-  }
-  // The nearest part of the path that exists must be a directory we may write into.
-  for (let at = dir; ; at = dirname(at)) {
-    let isDir: boolean;
-    try {
-      isDir = statSync(at).isDirectory();
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if ((code === "ENOENT") && dirname(at) !== at) continue;
-      return `${named} cannot be used (${code ?? "unreadable"} at ${at}); ${fix}`;
-    }
-    if (!isDir) return `${named} cannot be created: ${at} is a file, not a directory; ${fix}`;
-    try {
-      accessSync(at, constants.W_OK | constants.X_OK);
-    } catch {
-      return `${named} is not writable (no write permission on ${at}); ${fix}`;
-    }
-    return undefined;
-  }
+  if (!VIRTUAL_ROOTS.some((root) => dir === root || dir.startsWith(root + sep))) return undefined;
+  return dir === config.stateDir
+    ? `--state-dir / CRYPTO_METRICS_STATE_DIR (${dir}) is on a kernel file system, which cannot hold the metering store; point it at a writable directory, e.g. --state-dir ~/.local/state/crypto-metrics-mcp`
+    : `--store / CRYPTO_METRICS_STORE (directory ${dir}) is on a kernel file system, which cannot hold the metering store; name a file in a writable directory, e.g. --store sqlite:/var/lib/crypto-metrics/metering.sqlite`;
 }

@@ -83,7 +83,7 @@ describe("an unusable state directory", () => {
     // Node's recursive mkdir would loop at full CPU instead of failing.
     const cases: Array<[string[], RegExp]> = [
       [["--state-dir", "/proc/nope"], /--state-dir \/ CRYPTO_METRICS_STATE_DIR \(\/proc\/nope\) is on a kernel file system/],
-      [["--state-dir", `${rig.keysFile}/sub`], /keys\.json\/sub\) cannot be used \(ENOTDIR/],
+      [["--state-dir", `${rig.keysFile}/sub`], /keys\.json\/sub\/metering\.sqlite cannot be opened for writing \(ENOTDIR\)/],
       [["--store", "sqlite:/sys/metering.sqlite"], /--store \/ CRYPTO_METRICS_STORE \(directory \/sys\) is on a kernel file system.*--store sqlite:/],
     ];
     for (const [flags, message] of cases) {
