@@ -41,7 +41,7 @@ const MARKETS: Record<Venue, readonly [template: string, kind: MarketKind]> = {
   apex: ["{B}-USDT", "perp"], phemex: ["{B}USDT", "perp"], bitmart: ["{B}USDT", "perp"], woo: ["PERP_{B}_USDT", "perp"],
   blofin: ["{B}-USDT", "perp"], lbank: ["{B}USDT", "perp"], poloniex: ["{B}_USDT_PERP", "perp"], bitstamp: ["{b}usd", "spot"],
   upbit: ["KRW-{B}", "spot"], bithumb: ["{B}_KRW", "spot"], bitflyer: ["{B}_JPY", "spot"], delta: ["{B}USD", "perp"],
-  btse: ["{B}PFC", "perp"], toobit: ["{B}-SWAP-USDT", "perp"], ascendex: ["{B}-PERP", "perp"], bitrue: ["E-{B}-USDT", "perp"],
+  btse: ["{B}-PERP", "perp"], toobit: ["{B}-SWAP-USDT", "perp"], ascendex: ["{B}-PERP", "perp"], bitrue: ["E-{B}-USDT", "perp"],
   backpack: ["{B}_USDC_PERP", "perp"], bullish: ["{B}-USDC-PERP", "perp"], bitso: ["{b}_mxn", "spot"],
 };
 
