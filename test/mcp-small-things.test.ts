@@ -63,8 +63,12 @@ describe("an unknown argument", () => {
     const env = cliEnv().env();
     const out = await call(env, "get_series", "--metric", "lifespan/Lth_mvrv", "--asset", "btc", "--start", "2025-01-01");
     expect(out.code).toBe(2);
-    expect(out.stderr).toContain('unknown argument "start" (did you mean "startDate"?)');
+    expect(out.stderr).toContain("get_series has no flag --start; did you mean --startDate? (call get_series --help lists its flags; nothing was charged)");
     expect(out.stderr).not.toContain("chart?");
+    // A flag close to none passes on to validation, which lists what the tool accepts.
+    const far = await call(env, "get_series", "--metric", "lifespan/Lth_mvrv", "--asset", "btc", "--apiKey", "x");
+    expect(far.code).toBe(2);
+    expect(far.stderr).toContain('unknown argument "apiKey"; get_series accepts: metric, asset, startDate');
     const f = await connect();
     try {
       const r = await f.call("get_ohlcv", { metric: "price", asset: "btc", start: "2025-01-01" });
