@@ -40,7 +40,7 @@ describe("compare in plain terms", () => {
     const d = digestOf(prices);
     expect(d.correlation).toMatchObject({ changes: 210, level: 0.05 });
     const shown = String(Number(d.correlation!.threshold!.toPrecision(2)));
-    expect(textOf(prices)).toContain(`correlation of 1 d log returns (Pearson, 210 changes; |r| ≥ ${shown} is significant at 5 % over 3 pairs; "·" = not significant):`);
+    expect(textOf(prices)).toContain(`correlation of 1 d log returns (Pearson, 210 changes; shown where |r| ≥ ${shown} is significant at 5 % over 3 pairs, else "·"):`);
     // Prices of majors move together: every pair clears the bar and is printed.
     expect(textOf(prices)).toMatch(/\neth: 0\.\d\d\nsol: 0\.\d\d 0\.\d\d\n/);
 
@@ -54,7 +54,7 @@ describe("compare in plain terms", () => {
     const d = digestOf(r);
     expect(d.leadLag).toMatchObject({ maxLagBuckets: 10, found: null, level: 0.05 });
     expect(d.leadLag!.threshold!).toBeGreaterThan(0.25);
-    expect(textOf(r)).toMatch(/\nlead\/lag \(±10 buckets tried; \|r\| ≥ 0\.\d+ is significant at 5 % over every pair and lag\): no significant relation\n/);
+    expect(textOf(r)).toMatch(/\nlead\/lag \(±10 buckets\): no significant relation \(needs \|r\| ≥ 0\.\d+ at 5 % over all pairs and lags\)\n/);
     expect(textOf(r)).not.toContain("leads");
   });
 

@@ -65,7 +65,8 @@ export function renderCompareText(meta: { title: string; query: Readonly<Record<
   const units = new Set(d.members.map((m) => m.unit));
   const showUnit = units.size > 1;
   const ranked = d.members.some((m) => m.rank !== null);
-  lines.push(`member: first → last, change${ranked ? ", rank (among the same metric)" : ""}`);
+  // Ranks exist only among members of one metric (compare's assets mode): "rank" says it all there.
+  lines.push(`member: first → last, change${ranked ? ", rank" : ""}`);
   for (const m of d.members) {
     const unit = showUnit ? m.unit : m.unit === "USD" ? "USD" : "";
     const write = lineScale([m.first!.value, m.last!.value, ...(m.basis === "sum" || m.basis === "units" ? [m.change ?? 0] : [])], unit);
@@ -75,13 +76,13 @@ export function renderCompareText(meta: { title: string; query: Readonly<Record<
   if (d.correlation) lines.push(...correlationLines(d, step));
   if (d.leadLag) {
     const l = d.leadLag;
-    const need = l.threshold === null ? "" : `; |r| ≥ ${r2(l.threshold)} is significant at ${pct(l.level)} over every pair and lag`;
+    const need = l.threshold === null ? "" : `needs |r| ≥ ${r2(l.threshold)} at ${pct(l.level)} over all pairs and lags`;
     const f = l.found;
     lines.push(
       f
-        ? `lead/lag (±${l.maxLagBuckets} buckets tried${need}): ${f.leader} leads ${f.follower} by ${f.lagBuckets} bucket${f.lagBuckets === 1 ? "" : "s"} ` +
+        ? `lead/lag (±${l.maxLagBuckets} buckets; ${need}): ${f.leader} leads ${f.follower} by ${f.lagBuckets} bucket${f.lagBuckets === 1 ? "" : "s"} ` +
             `(${formatDuration(f.lagBuckets * d.grid.timeframeMs)}): r ${f.r.toFixed(2)} vs ${f.rSameBucket.toFixed(2)} in the same bucket, ${f.changes} changes`
-        : `lead/lag (±${l.maxLagBuckets} buckets tried${need}): no significant relation`,
+        : `lead/lag (±${l.maxLagBuckets} buckets): no significant relation${need ? ` (${need})` : ""}`,
     );
   }
   lines.push(...pointsBlock(d, daily));
@@ -104,7 +105,7 @@ function correlationLines(d: CompareDigest, step: string): string[] {
   const rule = `|r| ≥ ${r2(c.threshold)} is significant at ${pct(c.level)}${over}`;
   const any = c.matrix.some((row, i) => row.some((r, j) => j < i && shown(r)));
   if (!any) return [`${head}; ${rule}): no significant relation`];
-  const lines = [`${head}; ${rule}; "·" = not significant):`, `columns: ${labels.slice(0, -1).join(" ")}`];
+  const lines = [`${head}; shown where ${rule}, else "·"):`, `columns: ${labels.slice(0, -1).join(" ")}`];
   for (let i = 1; i < labels.length; i++) lines.push(`${labels[i]}: ${c.matrix[i]!.slice(0, i).map((r) => (shown(r) ? r!.toFixed(2) : "·")).join(" ")}`);
   return lines;
 }
