@@ -3,6 +3,7 @@
 // spacing said to be so, the defaults stated as they are, the ratio's venue and each venue's market
 // as it writes it. Through a real MCP client and through `call`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { VENUES, venueMarket } from "../src/catalog/index.js";
 import type { HeatmapDigest } from "../src/summary/heatmap-schema.js";
 import { call, cliEnv } from "./helpers/cli.js";
 import { connect, textOf, type Fixture } from "./mcp-fixture.js";
@@ -61,6 +62,19 @@ describe("get_liquidation_heatmap answers the trader", () => {
       expect(textOf(r).split("\n")[0]).toContain(`price source ${source} ·`);
       expect(textOf(r)).not.toContain(exchange === "binance" ? "XBT" : "BTCUSDT");
     }
+  });
+
+  it("names a market for every venue, filled in for the asset", () => {
+    for (const venue of VENUES) {
+      const { symbol, kind } = venueMarket(venue, "sol");
+      expect(symbol).toMatch(/sol|SOL/);
+      expect(symbol).not.toMatch(/[{}]/);
+      expect(["perp", "future", "spot"]).toContain(kind);
+    }
+    // BTC is XBT where the venue writes it so, and only there.
+    expect(venueMarket("kucoin", "btc").symbol).toBe("XBTUSDTM");
+    expect(venueMarket("kucoin", "eth").symbol).toBe("ETHUSDTM");
+    expect(venueMarket("binance", "btc").symbol).toBe("BTCUSDT");
   });
 
   it("states the default timeframe as 6h in tools/list and in call's help", async () => {
