@@ -54,6 +54,8 @@ export interface AnchorFile {
   highs?: unknown;
   closes?: unknown;
   ranges?: unknown;
+  lows?: unknown;
+  depegs?: unknown;
   assets: Record<string, AnchorEntry>;
 }
 
