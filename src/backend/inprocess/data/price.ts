@@ -253,11 +253,16 @@ function shockOf(base: string): IntradaySource["shock"] {
   return event && { firstDay: event.firstDay, lastDay: event.lastDay, log: (ms) => depegLog(event, ms) };
 }
 
-/** A stablecoin whose anchors leave the peg (HUSD in 2022) follows them instead of $1. */
+/**
+ * A stablecoin whose anchors leave the peg (HUSD in 2022) follows them instead of $1; closes inside
+ * a dated depeg of the calendar (sUSD's 2025) are the depeg's, and leave it on its peg otherwise.
+ */
 function offPeg(profile: Profile): boolean {
   const ref = profile.reference;
   if (!ref || ref.peg === "eur") return false;
-  return Math.abs(ref.refPrice - 1) > 0.03 || Array.from(ref.closes.logs).some((l) => Math.abs(l) > 0.03);
+  const event = depegOfBase(profile.base);
+  const inEvent = (day: number) => event !== undefined && day >= event.firstDay && day <= event.lastDay;
+  return Math.abs(ref.refPrice - 1) > 0.03 || Array.from(ref.closes.logs).some((l, i) => Math.abs(l) > 0.03 && !inEvent(ref.closes.days[i]!));
 }
 
 function computeLog(profile: Profile, day: number): number {
