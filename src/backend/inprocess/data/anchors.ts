@@ -195,5 +195,9 @@ export function btcSupply(day: number): number {
 export const BTC_INCEPTION_DAY = dayOf("2010-07-18");
 export const ETH_INCEPTION_DAY = dayOf("2015-08-07");
 export const MERGE_DAY = dayOf("2022-09-15");
-/** The reference day the synthetic levels of other assets are calibrated to. */
-export const REF_DAY = dayOf("2025-12-28");
+/**
+ * The reference day: the last day the anchors pin with a published figure (BTC's close). The
+ * synthetic levels of other assets are calibrated to it; the embedded market follows real history
+ * through it, and every later day is a simulated continuation.
+ */
+export const REF_DAY = BTC_PRICE.days[BTC_PRICE.days.length - 1]!;
