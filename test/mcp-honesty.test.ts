@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createInProcessService } from "../src/backend/inprocess/backend.js";
+import { ENDPOINTS } from "../src/catalog/index.js";
 import type { InProcessService } from "../src/backend/inprocess/service.js";
 import { startRestServer, type RestServer } from "../src/backend/rest.js";
 import { call, cliEnv } from "./helpers/cli.js";
@@ -334,5 +335,13 @@ describe("definitions a model can use", () => {
     expect(variation).toMatch(/\| \d\.\d+ \([+-][\d.]+ % in 365 d\) \| market\/Realized_cap_impulse_long_term/);
     const cli = await call(cliEnv().env(), "get_series", "--metric", "market/Realized_cap_impulse_long_term", "--asset", "btc");
     expect(cli.stdout.split("\n")[1]).toMatch(/^meaning: ln\(realized cap/);
+  });
+
+  it("gives each metric's meaning, where it has one, in list_assets and under the answer's header", async () => {
+    const meant = ENDPOINTS.filter((e) => e.meaning);
+    expect(meant.length).toBeGreaterThanOrEqual(12);
+    for (const e of meant) expect(textOf(await f.call("list_assets", { metric: e.id }))).toContain(`Meaning: ${e.meaning}.`);
+    const r = await f.call("get_series", { metric: "lifespan/Lth_mvrv", asset: "btc" });
+    expect(lines(r)[1]).toBe(`meaning: ${ENDPOINTS.find((e) => e.id === "lifespan/Lth_mvrv")!.meaning}`);
   });
 });
