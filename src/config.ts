@@ -5,6 +5,7 @@ import { parseDateInput } from "./backend/inprocess/dates.js";
 import { parseStoreSetting, type StoreSpec } from "./backend/inprocess/metering/store-url.js";
 import { StoreConfigError } from "./backend/inprocess/metering/store.js";
 import { isLogLevel, LOG_LEVELS, type LogLevel } from "./log.js";
+import { isLoopback } from "./transports/host-check.js";
 
 export const COMMANDS = ["stdio", "http", "api", "call"] as const;
 export type Command = (typeof COMMANDS)[number];
@@ -107,7 +108,7 @@ function parseLevel(raw: string, source: string): LogLevel {
 
 const VALUE_FLAGS = ["host", "port", "keys-file", "state-dir", "store", "log-level"] as const;
 type ValueFlag = (typeof VALUE_FLAGS)[number];
-const SWITCHES = ["require-key", "help", "version"] as const;
+const SWITCHES = ["require-key", "allow-anonymous", "help", "version"] as const;
 type Switch = (typeof SWITCHES)[number];
 const NETWORK_COMMANDS: readonly Command[] = ["http", "api"];
 
@@ -174,8 +175,11 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
       throw new ConfigError(`--${flag} applies to the http and api commands, not ${command}`);
     }
   }
-  if (args.switches.has("require-key") && command !== "http") {
-    throw new ConfigError(`--require-key applies to the http command, not ${command}`);
+  for (const flag of ["require-key", "allow-anonymous"] as const) {
+    if (args.switches.has(flag) && command !== "http") throw new ConfigError(`--${flag} applies to the http command, not ${command}`);
+  }
+  if (args.switches.has("require-key") && args.switches.has("allow-anonymous")) {
+    throw new ConfigError("--require-key and --allow-anonymous contradict each other; give one");
   }
 
   // A Claude Desktop bundle may pass an optional setting left empty as its literal placeholder.
@@ -198,6 +202,10 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
   const envLevel = env["CRYPTO_METRICS_LOG_LEVEL"]?.trim();
   const host = args.values.host ?? DEFAULT_HOST;
   if (!/^[A-Za-z0-9.:\-[\]%]+$/.test(host)) throw new ConfigError(`--host must be a host name or IP address; got "${host}"`);
+  // Beyond loopback, a request without a key would be served (and metered) with this server's own key.
+  if (command === "http" && !isLoopback(host.replace(/^\[(.*)\]$/, "$1")) && !args.switches.has("require-key") && !args.switches.has("allow-anonymous")) {
+    throw new ConfigError(`http --host ${host} listens beyond loopback, where any caller without a key would be served with this server's own key; add --require-key (each caller sends Authorization: Bearer <key>), or --allow-anonymous to accept that`);
+  }
 
   return {
     command,

@@ -12,6 +12,7 @@ import type { Config } from "../config.js";
 import { log } from "../log.js";
 import { createBackend, createServer, loggingOf } from "../server.js";
 import { hostAllowed, isLoopback, originAllowed } from "./host-check.js";
+import { honourClose, onlyProbes, PendingRequests, readBody } from "./http-gate.js";
 
 export const MCP_PATH = "/mcp";
 /** Cap on a request body (the SDK transport answers 413 beyond it; it also caps batches at 100). */
@@ -82,9 +83,10 @@ export function forgetCaller(server: McpServer): void {
 
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const pool = new ServerPool(() => createServer({ backend: options.backend, config: { apiKey: options.apiKey, ...(options.now && { now: options.now }) } }));
+  const pending = new PendingRequests();
   // Timeouts are enforced only every connectionsCheckingInterval (30 s by default): check every second.
   const server = createHttpServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
-    handle(req, res, options, pool).catch((err: unknown) => {
+    handle(req, res, options, pool, pending).catch((err: unknown) => {
       log.error("http request failed", { error: err instanceof Error ? err.message : String(err) });
       if (!res.headersSent) sendError(res, 500, -32603, "Internal error");
       else res.end();
@@ -92,7 +94,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   });
   // Slow-loris and idle sockets: bounded header and request times.
   server.headersTimeout = 15_000;
-  server.requestTimeout = 120_000;
+  server.requestTimeout = 30_000;
   const { url } = await listen(server, options.host, options.port);
   return {
     url,
@@ -105,7 +107,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions, pool: ServerPool): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions, pool: ServerPool, pending: PendingRequests): Promise<void> {
+  honourClose(req, res);
+  if (!pending.enter(res)) {
+    res.setHeader("Retry-After", "1");
+    res.setHeader("Connection", "close");
+    return sendError(res, 503, -32000, "Service unavailable: too many requests in progress; retry in a second");
+  }
   const path = (req.url ?? "/").split("?")[0];
   if (!hostAllowed(req.headers.host, options.host)) return sendError(res, 403, -32000, "Forbidden: Host header not allowed");
   if (!originAllowed(req.headers.origin, options.host)) return sendError(res, 403, -32000, "Forbidden: Origin not allowed");
@@ -122,9 +130,21 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: HttpSe
     res.setHeader("WWW-Authenticate", 'Bearer error="invalid_request"');
     return sendError(res, 401, -32001, "Unauthorized: send the key as Authorization: Bearer <key>");
   }
-  if (auth === undefined && options.requireKey) {
-    res.setHeader("WWW-Authenticate", "Bearer");
-    return sendError(res, 401, -32001, "Unauthorized: this server requires Authorization: Bearer <key>");
+  // Read before a server is taken from the pool: a slow body holds a socket, not a server.
+  const body = await readBody(req, MAX_BODY_BYTES);
+  if (!body.ok) {
+    if (body.status !== 400) res.setHeader("Connection", "close");
+    return sendError(res, body.status, body.code, body.message);
+  }
+  if (options.requireKey && !onlyProbes(body.parsed)) {
+    if (auth === undefined) {
+      res.setHeader("WWW-Authenticate", "Bearer");
+      return sendError(res, 401, -32001, "Unauthorized: this server requires Authorization: Bearer <key>");
+    }
+    if (!keyKnown(options.backend, auth)) {
+      res.setHeader("WWW-Authenticate", 'Bearer error="invalid_token"');
+      return sendError(res, 401, -32001, "Unauthorized: the bearer key is not recognised; send a key this server knows");
+    }
   }
   if (auth) (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: auth, clientId: "bearer", scopes: [] };
 
@@ -135,7 +155,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: HttpSe
     void transport.close().catch(() => undefined).finally(() => pool.release(mcp));
   });
   await mcp.connect(transport);
-  await transport.handleRequest(req, res);
+  await transport.handleRequest(req, res, body.parsed);
+}
+
+/** False only when the backend knows its keys (the simulated service) and this is not one; the real service decides for itself. */
+function keyKnown(backend: Backend, key: string): boolean {
+  return backend.kind !== "inprocess" || backend.entitlements?.({ apiKey: key }) !== undefined;
 }
 
 /** The bearer token, undefined when there is no Authorization header, "malformed" otherwise. */
