@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { parseDateInput } from "./backend/inprocess/dates.js";
 import { parseStoreSetting, type StoreSpec } from "./backend/inprocess/metering/store-url.js";
 import { StoreConfigError } from "./backend/inprocess/metering/store.js";
-import { isLogLevel, LOG_LEVELS, type LogLevel } from "./log.js";
+import { isLogLevel, log, LOG_LEVELS, type LogLevel } from "./log.js";
 import { isLoopback } from "./transports/host-check.js";
 
 export const COMMANDS = ["stdio", "http", "api", "call"] as const;
@@ -91,6 +91,15 @@ function parseNow(raw: string): number {
     );
   }
   return parsed.ms;
+}
+
+function hasPassword(store: string): boolean {
+  try {
+    const url = new URL(store.trim());
+    return /^postgres(ql)?:$/i.test(url.protocol) && (url.password !== "" || url.searchParams.has("password"));
+  } catch {
+    return false;
+  }
 }
 
 function parsePort(raw: string, source: string): number {
@@ -189,7 +198,8 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
   const rawNow = env["CRYPTO_METRICS_NOW"]?.trim();
   const fixedNowMs = rawNow ? parseNow(rawNow) : undefined;
   const keysFile = args.values["keys-file"] ?? (env["CRYPTO_METRICS_KEYS_FILE"]?.trim() || undefined);
-  const stateDir = args.values["state-dir"] ?? (env["CRYPTO_METRICS_STATE_DIR"]?.trim() || defaultStateDir(env));
+  // An empty --state-dir (an unset shell variable) means unset, as an empty CRYPTO_METRICS_STATE_DIR does, not the working directory.
+  const stateDir = args.values["state-dir"]?.trim() || env["CRYPTO_METRICS_STATE_DIR"]?.trim() || defaultStateDir(env);
   const rawStore = args.values.store ?? env["CRYPTO_METRICS_STORE"];
   let store: StoreSpec;
   try {
@@ -197,6 +207,10 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
   } catch (err) {
     if (err instanceof StoreConfigError) throw new ConfigError(err.message);
     throw err;
+  }
+  if (args.values.store !== undefined && hasPassword(args.values.store)) {
+    // Every local user can read a process's arguments (ps); the warning never repeats the password.
+    log.warn("--store carries a password, which every local user can read in the process list; put the URL in CRYPTO_METRICS_STORE instead, or the password in PGPASSWORD or ~/.pgpass");
   }
   const rawLevel = args.values["log-level"];
   const envLevel = env["CRYPTO_METRICS_LOG_LEVEL"]?.trim();

@@ -6,6 +6,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { LIST_METHODS, type Handshake, type ListMethod } from "./handshake.js";
+import { invalidLineReply, Utf8Lines } from "./stdio-lines.js";
 
 type Answers = Handshake["byKind"]["inprocess"];
 
@@ -40,6 +41,7 @@ export class StdioFront implements Transport {
   onhandshake?: () => void;
 
   private buffer = "";
+  private readonly text = new Utf8Lines();
   private queued: string[] = [];
   private initialize: Message | undefined;
   private parse: ((line: string) => JSONRPCMessage) | undefined;
@@ -95,7 +97,7 @@ export class StdioFront implements Transport {
   private readonly onstreamerror = (error: Error) => this.onerror?.(error);
 
   private readonly ondata = (chunk: Buffer | string) => {
-    this.buffer += typeof chunk === "string" ? chunk : chunk.toString("utf8");
+    this.buffer += this.text.decode(chunk);
     if (this.buffer.length > MAX_LINE_BYTES) {
       // As the SDK's own transport: report and close (stdin released, so the process can end).
       this.buffer = "";
@@ -121,6 +123,8 @@ export class StdioFront implements Transport {
       message = this.parse!(line);
     } catch (error) {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      const answer = invalidLineReply(line);
+      if (answer) void this.write(answer);
       return;
     }
     this.onmessage?.(message);
