@@ -52,7 +52,7 @@ export class InProcessBackend implements Backend {
       this.throwIfFailed(res, PRICE_ID, request.asset);
       const served = res;
       return {
-        candles: res.candles!, usage: res.usage ?? { charged: 0 }, ...(res.asOfMs !== undefined && { asOfMs: res.asOfMs }), ...(res.extent && { extent: res.extent }),
+        candles: res.candles!, usage: usageOf(res), ...(res.asOfMs !== undefined && { asOfMs: res.asOfMs }), ...(res.extent && { extent: res.extent }),
         get body() { return served.body as BackendResult["body"]; },
       };
     }
@@ -69,7 +69,7 @@ export class InProcessBackend implements Backend {
     const path = pathOf(endpoint, encodeURIComponent(request.asset));
     const res = await this.service.handle({ method: "GET", path, query, headers });
     this.throwIfFailed(res, endpoint.id, request.asset);
-    const usage = res.usage ?? { charged: 0 };
+    const usage = usageOf(res);
     const meta = { ...(res.asOfMs !== undefined && { asOfMs: res.asOfMs }), ...(res.extent && { extent: res.extent }) };
     if (res.heatmap) {
       // Forwarded lazily too: the digest reads the typed heatmap, the body's objects are made for a reader.
@@ -102,4 +102,10 @@ export class InProcessBackend implements Backend {
   async close(): Promise<void> {
     await this.service.close();
   }
+}
+
+/** Charged and left, without the REST face's refund handle (a tool's answer is delivered by its own transport). */
+function usageOf(res: ServiceResponse): BackendResult["usage"] {
+  if (!res.usage) return { charged: 0 };
+  return { charged: res.usage.charged, creditsRemaining: res.usage.creditsRemaining };
 }
