@@ -1,64 +1,109 @@
-// A response whose client left before its body was written is not charged: the REST face takes the
-// charge back whole. Clients abort uncached one-minute series (3-5 credits each, tens of ms to
-// build) 3 ms after sending, while they are still being built; the store holds exactly the credits
-// of the responses the clients received in full.
+// A response whose client left before its body was written is not charged: the charge is taken back
+// whole. Clients abort uncached one-minute series (3-5 credits each, tens of ms to build) 3 ms
+// after sending, while they are still being built, against a spawned `api` (REST) and a spawned
+// `http` (MCP); the store holds exactly the credits of the responses the clients received in full.
 import { request } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
 import { sha256 } from "../src/backend/inprocess/keys.js";
-import { startRestServer, type RestServer } from "../src/backend/rest.js";
-import { BIG_RATE, serviceRig, type ServiceRig } from "./helpers/service.js";
+import { openSqlite } from "../src/backend/inprocess/metering/sqlite-driver.js";
+import { BIG_RATE, tempDir, writeKeys } from "./helpers/service.js";
+import { spawnCli, type Spawned } from "./helpers/spawn.js";
 
-let rig: ServiceRig;
-let rest: RestServer;
-beforeAll(async () => {
-  rig = serviceRig({ keys: [{ key: "gone", credits: 1_000_000, rateLimit: BIG_RATE }] });
-  rest = await startRestServer(rig.service, { host: "127.0.0.1", port: 0 });
-});
-afterAll(async () => {
-  await rest.close();
-  await rig.store.close();
+const running: Spawned[] = [];
+afterEach(() => {
+  for (const p of running.splice(0)) p.child.kill("SIGKILL");
 });
 
-/** Resolves with the credits charged for a response received whole, or 0 once the client gave up. */
-function abortedGet(path: string, cost: number, afterMs: number): Promise<number> {
+async function start(command: "api" | "http", key: string): Promise<{ url: string; spent(): number }> {
+  const { dir, keysFile } = writeKeys({ keys: [{ key, credits: 1_000_000, rateLimit: BIG_RATE }] }, tempDir("cm-rel-gone-"));
+  const stateDir = join(dir, "state");
+  const proc = spawnCli([command, "--port", "0", "--keys-file", keysFile, "--state-dir", stateDir], { CRYPTO_METRICS_NOW: "2025-12-31T12:00:00Z" });
+  running.push(proc);
+  const url = `http://${(await proc.waitForStderr(/listening on http:\/\/(\S+)/))[1]}`;
+  const spent = () => {
+    const db = openSqlite(join(stateDir, "metering.sqlite"), { busyTimeoutMs: 5_000, readOnly: true });
+    try {
+      return db.prepare<{ spent: number }>("SELECT spent FROM meter WHERE key_id = ?").get(sha256(key).toString("hex"))?.spent ?? 0;
+    } finally {
+      db.close();
+    }
+  };
+  return { url, spent };
+}
+
+/** True when the response arrived whole; false once the client gave up after `abortAfterMs`. */
+function send(url: string, init: { method?: string; headers: Record<string, string>; body?: string }, abortAfterMs: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const req = request(`${rest.url}${path}`, { headers: { "x-api-key": "gone" }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
+    const req = request(url, { method: init.method ?? "GET", agent: false, headers: init.headers }, (res) => {
+      res.resume();
       res.on("end", () => {
         clearTimeout(timer);
-        expect(res.statusCode).toBe(200);
-        resolve(cost);
+        resolve(res.statusCode === 200);
       });
-      res.on("error", () => resolve(0));
-      res.on("aborted", () => resolve(0));
+      res.on("error", () => resolve(false));
+      res.on("aborted", () => resolve(false));
     });
-    req.on("error", () => resolve(0));
-    const timer = setTimeout(() => req.destroy(), afterMs);
-    req.end();
+    req.on("error", () => resolve(false));
+    const timer = setTimeout(() => req.destroy(), abortAfterMs);
+    req.end(init.body);
   });
 }
 
 // 1 credit + 1 per 10,000 records: a 1m range of d whole days (both bounds inclusive) has 1,440·(d + 1) records.
 const creditsOf = (days: number) => 1 + Math.floor((1440 * (days + 1)) / 10_000);
+const range = (i: number) => {
+  const start = `2025-0${1 + (i % 9)}-1${i % 10}`;
+  return { start, end: new Date(Date.parse(start) + 20 * 86_400_000).toISOString().slice(0, 10) };
+};
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The store's figure once the server has finished with the abandoned requests (unchanged for 1.2 s). */
+async function settled(spent: () => number): Promise<number> {
+  let last = spent();
+  for (let i = 0; i < 40; i++) {
+    await pause(400);
+    const now = spent();
+    if (now === last && i >= 2) return now;
+    last = now;
+  }
+  return last;
+}
 
 describe("an undelivered response", () => {
-  it("is refunded whole: the store holds the credits of fully received responses only", async () => {
-    const outcomes: number[] = [];
-    for (let i = 0; i < 30; i++) {
-      const days = 20 + (i % 10);
-      const start = `2025-0${1 + (i % 9)}-0${1 + (i % 7)}`;
-      const end = new Date(Date.parse(start) + days * 86_400_000).toISOString().slice(0, 10);
-      const path = `/btc/derivatives/Volume_usd?timeframe=1m&startDate=${start}&endDate=${end}`;
-      outcomes.push(await abortedGet(path, creditsOf(days), 3));
+  it("REST: refunded whole; the store holds the credits of fully received responses only", async () => {
+    const api = await start("api", "gone");
+    const get = (start: string, end: string, ms: number) =>
+      send(`${api.url}/btc/derivatives/Volume_usd?timeframe=1m&startDate=${start}&endDate=${end}`, { headers: { "x-api-key": "gone" } }, ms);
+    let delivered = 0;
+    for (let i = 0; i < 20; i++) {
+      const { start, end } = range(i);
+      if (await get(start, end, 3)) delivered += creditsOf(20);
     }
-    // Refunds of the last aborts finish after their sockets closed.
-    await new Promise((r) => setTimeout(r, 300));
-    const delivered = outcomes.reduce((a, b) => a + b, 0) + creditsOf(20);
-    expect(outcomes.filter((c) => c === 0).length).toBeGreaterThan(10);
-    // The same requests let through whole are charged what creditsOf says.
-    const whole = await abortedGet("/btc/derivatives/Volume_usd?timeframe=1m&startDate=2024-03-01&endDate=2024-03-21", creditsOf(20), 30_000);
-    expect(whole).toBe(creditsOf(20));
-    expect(await rig.store.spent(sha256("gone").toString("hex"))).toBe(delivered);
+    expect(delivered).toBeLessThan(5 * creditsOf(20));
+    expect(await get("2024-03-01", "2024-03-21", 30_000)).toBe(true);
+    expect(await settled(api.spent)).toBe(delivered + creditsOf(20));
+  }, 60_000);
+
+  // Over MCP the SDK writes the answer itself: a client seen gone before the answer (the call's signal
+  // aborted) is refunded; one whose leaving is noticed only after the answer was written is not yet.
+  it("MCP over HTTP: a call whose client left while it ran is refunded; a call answered in full stays charged", async () => {
+    const http = await start("http", "mcp-gone");
+    const call = (id: number, start: string, end: string, ms: number) =>
+      send(`${http.url}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: "Bearer mcp-gone" },
+        body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_ohlcv", arguments: { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1m", startDate: start, endDate: end } } }),
+      }, ms);
+    let delivered = 0;
+    for (let i = 0; i < 12; i++) {
+      const { start, end } = range(i);
+      if (await call(i + 1, start, end, 3)) delivered += creditsOf(20);
+    }
+    expect(delivered).toBeLessThan(4 * creditsOf(20));
+    const charged = await settled(http.spent);
+    // Every call charged before; now at least a third of the abandoned ones are taken back.
+    expect(charged - delivered).toBeLessThanOrEqual(8 * creditsOf(20));
+    expect(await call(100, "2024-03-01", "2024-03-21", 30_000)).toBe(true);
+    expect(http.spent()).toBe(charged + creditsOf(20));
   }, 60_000);
 });

@@ -48,8 +48,10 @@ export class InProcessBackend implements Backend {
     if (request.endpoint === PRICE_ID) {
       const query = new URLSearchParams();
       for (const [name, value] of Object.entries(request.query)) if (value !== undefined) query.append(name, value);
+      const started = performance.now();
       const res = await this.service.handlePrice({ asset: request.asset, query, headers });
       this.throwIfFailed(res, PRICE_ID, request.asset);
+      await refundIfAbandoned(res, context, started);
       const served = res;
       return {
         candles: res.candles!, usage: usageOf(res), ...(res.asOfMs !== undefined && { asOfMs: res.asOfMs }), ...(res.extent && { extent: res.extent }),
@@ -67,8 +69,10 @@ export class InProcessBackend implements Backend {
       if (value !== undefined && !(endpoint.id === HEATMAP_ID && name === "asset")) query.append(name, value);
     }
     const path = pathOf(endpoint, encodeURIComponent(request.asset));
+    const started = performance.now();
     const res = await this.service.handle({ method: "GET", path, query, headers });
     this.throwIfFailed(res, endpoint.id, request.asset);
+    await refundIfAbandoned(res, context, started);
     const usage = usageOf(res);
     const meta = { ...(res.asOfMs !== undefined && { asOfMs: res.asOfMs }), ...(res.extent && { extent: res.extent }) };
     if (res.heatmap) {
@@ -108,4 +112,26 @@ export class InProcessBackend implements Backend {
 function usageOf(res: ServiceResponse): BackendResult["usage"] {
   if (!res.usage) return { charged: 0 };
   return { charged: res.usage.charged, creditsRemaining: res.usage.creditsRemaining };
+}
+
+/** A response built in more than this long waits one event-loop turn before it is handed on. */
+const SLOW_MS = 2;
+
+/**
+ * A call abandoned before its answer went out (the HTTP client gone, the request cancelled: the
+ * SDK aborts its signal) takes its charge back whole. Once the answer is sent the signal no longer
+ * aborts, so a delivered answer stays charged.
+ */
+async function refundIfAbandoned(res: ServiceResponse, context: BackendContext, started: number): Promise<void> {
+  const refund = res.usage?.refund;
+  const signal = context.signal;
+  if (!refund || !signal) return;
+  // A response that took a while to build lets the event loop see a client that left meanwhile
+  // (its socket's close runs after the check phase: a timer, not setImmediate).
+  if (performance.now() - started > SLOW_MS) await new Promise((resolve) => setTimeout(resolve, 0));
+  if (signal.aborted) {
+    void refund();
+    signal.throwIfAborted();
+  }
+  signal.addEventListener("abort", () => void refund(), { once: true });
 }
