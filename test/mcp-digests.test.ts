@@ -19,6 +19,9 @@ import { errorOf, NOW, tempDir, textOf, writeKeys } from "./mcp-fixture.js";
 class ReportingBackend implements Backend {
   readonly kind = "inprocess" as const;
   constructor(readonly inner: InProcessBackend) {}
+  get origin() {
+    return this.inner.origin;
+  }
   async fetch(request: BackendRequest, context?: BackendContext): Promise<BackendResult> {
     const result = await this.inner.fetch(request, context);
     if (result.extent && result.asOfMs !== undefined) return result;
@@ -100,7 +103,8 @@ describe("statistics by nature", () => {
     const text = textOf(r);
     expect(text).toContain("net change");
     expect(text).toContain(`sign flips: ${flips === 0 ? "none" : flips}`);
-    expect(text).not.toMatch(/drawdown|-?\d[\d.,]* %/);
+    // The meaning line reads the log change as a percentage; the statistics never do.
+    expect(text.split("\n").filter((l) => !l.startsWith("meaning: ")).join("\n")).not.toMatch(/drawdown|-?\d[\d.,]* %/);
   });
 
   it("flow: sum, mean per bucket, peak bucket and window sums of the served records; no drawdown", async () => {
@@ -119,7 +123,7 @@ describe("statistics by nature", () => {
     expect(d.maxDrawdown).toBeNull();
     expect(d.change).toBeNull();
     const text = textOf(r);
-    expect(text).toMatch(/^sum \$[\d,.]+[KMBT]? over 1,000 buckets; mean/m);
+    expect(text).toMatch(/^sum \$[\d,.]+[KMBT]? over 1,000 buckets\nmean \$[\d,.]+[KMBT]? per bucket; stdev/m);
     expect(text).not.toMatch(/drawdown|^first /m);
     // Without market_type the endpoint aggregates every market type, spot included.
     expect(text.split("\n")[0]).toContain("market_type=all (spot, swap, future)");
@@ -216,7 +220,10 @@ describe("resample", () => {
     }
     expect(d.points.map((p) => Date.parse(p.time))).toEqual([...weeks.keys()]);
     d.points.forEach((p, i) => close9(p.value, [...weeks.values()][i]!));
-    expect(textOf(r)).toMatch(/^\d+ weekly buckets \(UTC weeks from Monday, dated by their first day; each the sum of its points\) of \d+ points, 2025-09-29 → .*first and last bucket partial/m);
+    expect(textOf(r)).toMatch(/^\d+ points, statistics from all of them; the points shown are \d+ weekly buckets \(UTC weeks from Monday, dated by their first day; each the sum of its points\), 2025-10-01 → .*first and last bucket partial/m);
+    // The statistics are those of every day served, as without resample.
+    const plain = digestOf(await call("get_ohlcv", args));
+    expect({ ...d, resample: undefined, points: undefined, sampling: undefined }).toEqual({ ...plain, resample: undefined, points: undefined, sampling: undefined });
     expect((r.structuredContent as { credits: { charged: number } }).credits.charged).toBe(1);
     expect(encode(textOf(r)).length).toBeLessThanOrEqual(1_500);
   });
@@ -233,7 +240,7 @@ describe("resample", () => {
     const text = textOf(r);
     expect(text).toContain("monthly buckets (UTC calendar months; each its last point's value)");
     const last = d.points.at(-1)!;
-    expect(text.trimEnd().split("\n").at(-2)).toMatch(new RegExp(`^${last.time.slice(0, 7)} \\d+$`));
+    expect(text.trimEnd().split("\n").at(-3)).toMatch(new RegExp(`^${last.time.slice(0, 7)} \\d+$`));
   });
 
   it("refuses a value it does not know, naming the field, charging nothing", async () => {

@@ -104,6 +104,6 @@ describe("a body that does not arrive", () => {
     big.destroy();
     srv.close();
     expect(results).toContainEqual({ ok: false, status: 408, code: -32000, message: "Request timeout: the body did not arrive within 0.3 s" });
-    expect(results).toContainEqual({ ok: false, status: 413, code: -32000, message: "Payload too large: the body may be at most 1000 bytes" });
+    expect(results).toContainEqual({ ok: false, status: 413, code: -32000, message: "Payload too large: the body cap is 1000 bytes" });
   });
 });

@@ -19,7 +19,7 @@ export { heatmapDigestSchema, type HeatmapCluster, type HeatmapDigest } from "./
 export { cellLevel, renderHeatmapText, type HeatmapTextMeta } from "./heatmap-text.js";
 export { sparkline, TREND_RULE, TRENDS, trendLabel, type Trend } from "./sparkline.js";
 export {
-  renderVariationText, variationDigestSchema, variationRowSchema, variationTable, variationTableSchema,
+  describedDay, renderVariationText, variationDigestSchema, variationPrice, variationPriceSchema, variationRowSchema, variationTable, variationTableSchema,
   type VariationDigest, type VariationRow,
 } from "./variation.js";
 export { candleFacts, candleFactsSchema, renderCandleFacts, type CandleFacts, type CandleInput } from "./candles.js";

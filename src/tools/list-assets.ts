@@ -5,7 +5,9 @@ import {
   ASSET_SETS,
   assetName,
   assetsByName,
+  editDistance,
   metricsBySynonym,
+  missingConcepts,
   PRICE,
   PRICE_ID,
   PRICE_SOURCE_ID,
@@ -27,6 +29,7 @@ const endpointRow = z.object({
   assets: z.number().nullable(),
   unit: z.string(),
   purpose: z.string(),
+  meaning: z.string().optional().describe("how to read a value, where unit and purpose leave it open"),
   allowed: z.boolean().optional().describe("whether the caller's key may call it (absent when the key may call every endpoint or it cannot be known)"),
 });
 type EndpointRow = z.infer<typeof endpointRow>;
@@ -36,6 +39,8 @@ const output = z.object({
   endpoints: z.array(endpointRow),
   assets: z.array(z.string()).optional(),
   covered: z.boolean().optional(),
+  /** Concepts a search named that the catalog does not offer, with the nearest metric that is. */
+  not_offered: z.array(z.object({ concept: z.string(), nearest: z.string(), differs: z.string() })).optional(),
   /** Endpoint ids the key may call, when it is restricted. */
   key_may_call: z.array(z.string()).optional(),
 });
@@ -47,7 +52,7 @@ export const listAssets = defineTool({
   name: "list_assets",
   title: "Catalog and coverage",
   description:
-    "Coverage. No args: overview; metric: its assets; asset: its metrics; search: tickers and metrics.",
+    "Coverage: overview, or a metric's assets, an asset's metrics, a search.",
   input: z
     .object({
       metric: z.string().max(64).optional(),
@@ -80,7 +85,7 @@ function withEntitlements(view: { text: string; structured: Output }, allowed: r
 
 function row(e: Endpoint): EndpointRow {
   const members = coverage(e);
-  return { id: e.id, tool: TOOL_OF_KIND[e.kind], asset_set: e.assetSet, assets: members ? members.length : null, unit: e.unit, purpose: e.purpose };
+  return { id: e.id, tool: TOOL_OF_KIND[e.kind], asset_set: e.assetSet, assets: members ? members.length : null, unit: e.unit, purpose: e.purpose, ...(e.meaning && { meaning: e.meaning }) };
 }
 
 function setShort(e: Endpoint): string {
@@ -115,6 +120,7 @@ function metricView(id: string, rawAsset: string | undefined): { text: string; s
   const params = endpoint.params.length ? endpoint.params.join(", ") : "none";
   const lines = [
     `${endpoint.id} (${TOOL_OF_KIND[endpoint.kind]}): ${endpoint.purpose}${endpoint.unit ? `; unit ${endpoint.unit}` : ""}; params ${params}.`,
+    ...(endpoint.meaning ? [`Meaning: ${endpoint.meaning}.`] : []),
     members
       ? `Covers ${ASSET_SETS[endpoint.assetSet].label}, ${members.length} assets: ${members.join(", ")}`
       : `Covers ${ASSET_SETS[endpoint.assetSet].label}.`,
@@ -166,13 +172,22 @@ function searchView(query: string): { text: string; structured: Output } {
     const name = assetName(t);
     return name && name.toLowerCase() !== t ? `${t} (${name})` : t;
   };
+  const missing = missingConcepts(query);
   const lines = [
+    ...missing.map((c) => `Not offered: ${c.concept}. Nearest: ${c.nearest} — ${c.differs}.`),
     `Tickers matching "${query}" by ticker or name (${tickers.length}): ${shown.map(withName).join(", ") || "none"}${tickers.length > shown.length ? ", …" : ""}`,
     `Endpoints (${endpoints.length}): ${endpoints.map((e) => `${e.id} (${TOOL_OF_KIND[e.kind]})`).join(", ") || "none"}`,
   ];
-  if (!tickers.length && !endpoints.length) {
-    const near = closest(query, KNOWN_ASSETS);
+  // A concept is not a misspelt ticker; and a ticker is proposed only when it is one letter off.
+  if (!tickers.length && !endpoints.length && !missing.length) {
+    const near = closest(query, KNOWN_ASSETS).filter((t) => editDistance(query, t) <= (query.length >= 7 ? 2 : 1));
     if (near.length) lines.push(`Nearest tickers: ${near.join(", ")}.`);
   }
-  return { text: lines.join("\n"), structured: { view: "search", endpoints: endpoints.map(row), assets: shown } };
+  return {
+    text: lines.join("\n"),
+    structured: {
+      view: "search", endpoints: endpoints.map(row), assets: shown,
+      ...(missing.length && { not_offered: missing.map(({ concept, nearest, differs }) => ({ concept, nearest, differs })) }),
+    },
+  };
 }

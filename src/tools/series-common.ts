@@ -110,7 +110,10 @@ export async function fetchSeries(context: ToolContext, req: SeriesRequest): Pro
   const marketTypes = endpoint.params.includes("market_type") && !query.market_type ? { market_type: "all (spot, swap, future)" } : {};
   const text = [
     renderSeriesText(
-      { metric: endpoint.id, asset, unit, field: endpoint.field, timeframe: req.timeframe, query: { ...query, ...marketTypes, timeframe: undefined, resample: req.resample } },
+      {
+        metric: endpoint.id, asset, unit, field: endpoint.field, timeframe: req.timeframe, query: { ...query, ...marketTypes, timeframe: undefined, resample: req.resample },
+        ...(endpoint.meaning && { meaning: endpoint.meaning }),
+      },
       digest,
     ),
     footer(usage, resource),

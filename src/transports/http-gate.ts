@@ -16,13 +16,14 @@ export const BODY_TIMEOUT_MS = 10_000;
  */
 export const PROBE_METHODS: ReadonlySet<string> = new Set(["initialize", "notifications/initialized", "ping", "server/discover"]);
 
-export type Body = { ok: true; parsed: unknown } | { ok: false; status: number; code: number; message: string };
+/** A body read whole (`parsed` undefined when it is not JSON), or why it was refused. */
+export type Body = { ok: true; bytes: Buffer; parsed: unknown } | { ok: false; status: number; code: number; message: string };
 
-/** Reads and parses a JSON-RPC body, never more than `limit` bytes, never longer than `timeoutMs`. */
+/** Reads a JSON-RPC body, never more than `limit` bytes, never longer than `timeoutMs`, and parses it when it is JSON. */
 export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_TIMEOUT_MS): Promise<Body> {
   return new Promise((resolve) => {
     const declared = Number(req.headers["content-length"]);
-    if (declared > limit) return resolve({ ok: false, status: 413, code: -32000, message: `Payload too large: the body may be at most ${limit} bytes` });
+    if (declared > limit) return resolve({ ok: false, status: 413, code: -32000, message: `Payload too large: the body cap is ${limit} bytes` });
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
@@ -36,17 +37,20 @@ export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_T
     const timer = setTimeout(() => finish({ ok: false, status: 408, code: -32000, message: `Request timeout: the body did not arrive within ${timeoutMs / 1000} s` }), timeoutMs);
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) return finish({ ok: false, status: 413, code: -32000, message: `Payload too large: the body may be at most ${limit} bytes` });
+      if (size > limit) return finish({ ok: false, status: 413, code: -32000, message: `Payload too large: the body cap is ${limit} bytes` });
       chunks.push(chunk);
     };
     req.on("data", onData);
     req.once("error", () => finish({ ok: false, status: 400, code: -32000, message: "Bad request: the body could not be read" }));
     req.once("end", () => {
+      const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      let parsed: unknown;
       try {
-        finish({ ok: true, parsed: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
+        parsed = JSON.parse(bytes.toString("utf8"));
       } catch {
-        finish({ ok: false, status: 400, code: -32700, message: "Parse error: the body is not JSON" });
+        parsed = undefined;
       }
+      finish({ ok: true, bytes, parsed });
     });
   });
 }

@@ -4,6 +4,7 @@ import { endpointById, HEATMAP_ID, nearestEndpoints, pathOf, PRICE_ID } from "..
 import type { Config } from "../../config.js";
 import type { ServiceResponse } from "./service.js";
 import { ServiceError, type Backend, type BackendContext, type BackendRequest, type BackendResult } from "../types.js";
+import { SIMULATED_ORIGIN } from "./origin.js";
 import { DEFAULT_KEY, KeyStore } from "./keys.js";
 import { defaultStore, openStore } from "./metering/index.js";
 import { InProcessService } from "./service.js";
@@ -34,6 +35,7 @@ export async function createInProcessService(config: InProcessConfig): Promise<I
 
 export class InProcessBackend implements Backend {
   readonly kind = "inprocess" as const;
+  readonly origin = SIMULATED_ORIGIN;
 
   /** `defaultKey` is used when a call carries no key: CRYPTO_METRICS_API_KEY, or `demo`. */
   constructor(readonly service: InProcessService, private readonly defaultKey: string = DEFAULT_KEY) {}
@@ -85,7 +87,7 @@ export class InProcessBackend implements Backend {
       const served = res;
       return { columns: res.columns, usage, ...meta, get body() { return served.body as BackendResult["body"]; } };
     }
-    return { body: res.body as BackendResult["body"], usage, ...meta };
+    return { body: res.body as BackendResult["body"], usage, ...meta, ...(res.candles && { candles: res.candles }) };
   }
 
   entitlements(context: BackendContext = {}): readonly string[] | null | undefined {
@@ -121,9 +123,9 @@ function usageOf(res: ServiceResponse): BackendResult["usage"] {
 const SLOW_MS = 10;
 
 /**
- * A call abandoned before its answer went out (the HTTP client gone, the request cancelled: the
- * SDK aborts its signal) takes its charge back whole. Once the answer is sent the signal no longer
- * aborts, so a delivered answer stays charged.
+ * A call abandoned while the service built its answer (the HTTP client gone, the request
+ * cancelled: its signal aborted) takes its charge back whole before the tool goes on. A client
+ * that leaves later, while the tool digests or the answer is written, stays charged.
  */
 async function refundIfAbandoned(res: ServiceResponse, context: BackendContext, started: number): Promise<void> {
   const refund = res.usage?.refund;
@@ -132,9 +134,9 @@ async function refundIfAbandoned(res: ServiceResponse, context: BackendContext, 
   // A response that took a while to build lets the event loop see a client that left meanwhile
   // (its socket's close runs after the check phase: a timer, not setImmediate).
   if (performance.now() - started > SLOW_MS) await new Promise((resolve) => setTimeout(resolve, 0));
+  // Only an abort seen here: the SDK may abort a call's signal once its answer is out, too.
   if (signal.aborted) {
     void refund();
     signal.throwIfAborted();
   }
-  signal.addEventListener("abort", () => void refund(), { once: true });
 }

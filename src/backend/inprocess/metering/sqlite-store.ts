@@ -6,7 +6,7 @@
 import { dirname } from "node:path";
 import { log } from "../../../log.js";
 import { startCheckpointer, type Checkpointer } from "./checkpointer.js";
-import { openSqlite, sqliteCode, type SqlDatabase } from "./sqlite-driver.js";
+import { openSqlite, SqliteDriverError, sqliteCode, type SqlDatabase } from "./sqlite-driver.js";
 import { createFile, identityOf, sameFile, trustDirectory, trustedFile, writeWitness, type FileIdentity } from "./sqlite-file.js";
 import { BUSY_TIMEOUT_MS, isBusy, SQLITE_SCHEMA_VERSION, SqliteLedger, unavailable, type ChargeRequest } from "./sqlite-ledger.js";
 import { StoreConfigError, StoreUnavailableError, type ChargeOutcome, type MeterKey, type MeteringStore, type MeterStatus } from "./store.js";
@@ -59,6 +59,7 @@ function openLedger(path: string, start: boolean, options: Options): { ledger: S
     // A connection opened before a pragma failed is closed: a start tried again must not leak it.
     db?.close();
     if (err instanceof StoreConfigError) throw err;
+    if (err instanceof SqliteDriverError) throw new StoreConfigError(`the metering store ${path} cannot be opened: ${err.message}`);
     const code = sqliteCode(err) ?? (err as { code?: string }).code ?? (err as Error).message;
     throw new StoreConfigError(`the metering store ${path} cannot be opened for writing (${code}); make its directory writable, or set CRYPTO_METRICS_STATE_DIR or --store (CRYPTO_METRICS_STORE) to a writable place`, isBusy(code));
   }

@@ -1,51 +1,10 @@
-// Servers reused across stateless HTTP requests: what one caller leaves on a server (its client info
-// and capabilities, its log level) is gone before the next caller gets it, and concurrent callers
-// with overlapping JSON-RPC ids each get their own answers, metered on their own keys.
+// Stateless HTTP requests served at once: concurrent callers with overlapping JSON-RPC ids each get
+// their own answers, metered on their own keys.
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InProcessBackend } from "../src/backend/inprocess/backend.js";
-import { createServer, loggingOf } from "../src/server.js";
-import { ServerPool, startHttpServer, type RunningHttpServer } from "../src/transports/http.js";
+import { startHttpServer, type RunningHttpServer } from "../src/transports/http.js";
 import { NOW, tempDir, writeKeys } from "./mcp-fixture.js";
-
-describe("the server pool", () => {
-  it("hands a released server to the next caller with nothing of the previous one", async () => {
-    const backend = { kind: "inprocess" as const, fetch: () => Promise.reject(new Error("unused")), close: () => Promise.resolve() };
-    const pool = new ServerPool(() => createServer({ backend }));
-    const first = pool.acquire();
-    const client = new Client({ name: "caller-a", version: "7" }, { capabilities: { roots: { listChanged: true } } });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await Promise.all([client.connect(a), first.connect(b)]);
-    await client.setLoggingLevel("debug");
-    expect(first.server.getClientVersion()).toEqual({ name: "caller-a", version: "7" });
-    expect(first.server.getClientCapabilities()).toMatchObject({ roots: { listChanged: true } });
-    expect(loggingOf(first).level()).toBe("debug");
-
-    await b.close(); // the request's transport closes, as at the end of an HTTP response
-    pool.release(first);
-    const second = pool.acquire();
-    expect(second).toBe(first);
-    expect(second.isConnected()).toBe(false);
-    expect(second.server.getClientVersion()).toBeUndefined();
-    expect(second.server.getClientCapabilities()).toBeUndefined();
-    expect(loggingOf(second).level()).toBeUndefined();
-    expect((second.server as unknown as { _loggingLevels: Map<unknown, unknown> })._loggingLevels.size).toBe(0);
-    await client.close();
-  });
-
-  it("does not keep a server that is still connected", async () => {
-    const backend = { kind: "inprocess" as const, fetch: () => Promise.reject(new Error("unused")), close: () => Promise.resolve() };
-    const pool = new ServerPool(() => createServer({ backend }));
-    const server = pool.acquire();
-    const [, b] = InMemoryTransport.createLinkedPair();
-    await server.connect(b);
-    pool.release(server);
-    expect(pool.idleCount).toBe(0);
-    expect(pool.acquire()).not.toBe(server);
-  });
-});
 
 describe("concurrent callers over HTTP", () => {
   let backend: InProcessBackend;
@@ -76,7 +35,7 @@ describe("concurrent callers over HTTP", () => {
   it("answers each caller with its own result and meters each key on its own", async () => {
     const before = { a: (await backend.service.creditsRemaining("demo-key"))!, b: (await backend.service.creditsRemaining("second-key"))! };
     const rounds = 12;
-    // Both keys at once, reusing the same JSON-RPC ids, over the same pool of servers.
+    // Both keys at once, reusing the same JSON-RPC ids, at the same endpoint.
     const results = await Promise.all(
       Array.from({ length: rounds }, (_, i) => [call("demo-key", i % 3, "btc"), call("second-key", i % 3, "zec")]).flat(),
     );
