@@ -12,7 +12,7 @@ import { callHelp, toolHelp } from "./scripting/help.js";
 import { csvOfCall } from "./scripting/output.js";
 import { findTool, openSession } from "./scripting/session.js";
 import type { Tool } from "./tools/define-tool.js";
-import type { ErrorPayload } from "./tools/errors.js";
+import type { ErrorPayload } from "./mcp/errors.js";
 import { allTools } from "./tools/index.js";
 
 function out(text: string): void {

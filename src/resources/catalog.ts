@@ -16,10 +16,10 @@ import {
   TIMEFRAMES,
   VENUES,
 } from "../catalog/index.js";
-import { TOOL_OF_KIND } from "../tools/coverage.js";
+import { TOOL_OF_KIND } from "../mcp/lookup.js";
 import { allTools } from "../tools/index.js";
 import { fullOutputSchema } from "../tools/listing.js";
-import { CATALOG_URI, HEATMAP_TEMPLATE, SERIES_TEMPLATE, VARIATION_TEMPLATE } from "./uris.js";
+import { CATALOG_URI, HEATMAP_TEMPLATE, SERIES_TEMPLATE, VARIATION_TEMPLATE } from "../catalog/uris.js";
 
 export function catalogDocument(): Record<string, unknown> {
   return {

@@ -3,11 +3,12 @@
 import { ProtocolError, ProtocolErrorCode, ResourceTemplate, type McpServer, type ServerContext, type Variables } from "@modelcontextprotocol/server";
 import { endpointById, HEATMAP_ID, VARIATION_ID, type Endpoint } from "../catalog/index.js";
 import { ServiceError, type Backend, type BackendContext, type BackendRequest, type TimeRecord } from "../backend/types.js";
-import { errorPayload } from "../tools/errors.js";
-import { normalizeAsset, requireCoverage, requireEndpoint } from "../tools/coverage.js";
+import { errorPayload } from "../mcp/errors.js";
+import { normalizeAsset, requireCoverage, requireEndpoint } from "../mcp/lookup.js";
 import { catalogDocument } from "./catalog.js";
-import { completeAssetFor, completeGroup, completeSegment, completeSeriesAsset, type CompleterTable } from "./completions.js";
-import { CATALOG_URI, HEATMAP_TEMPLATE, QueryTolerantTemplate, SERIES_TEMPLATE, VARIATION_TEMPLATE } from "./uris.js";
+import { completeAssetFor, completeGroup, completeSegment, completeSeriesAsset, type CompleterTable } from "../mcp/completions.js";
+import { CATALOG_URI, HEATMAP_TEMPLATE, SERIES_TEMPLATE, VARIATION_TEMPLATE } from "../catalog/uris.js";
+import { QueryTolerantTemplate } from "./uri-template.js";
 
 type Extra = ServerContext;
 

@@ -10,9 +10,10 @@ import { endpointById, ENDPOINTS, HEATMAP_ID } from "../catalog/index.js";
 import type { Backend } from "../backend/types.js";
 import { runTool, type Tool } from "../tools/define-tool.js";
 import { allTools } from "../tools/index.js";
-import { completeAssetFor, completeGroup, completeSegment, completeSeriesAsset } from "./completions.js";
+import { completeAssetFor, completeGroup, completeSegment, completeSeriesAsset } from "../mcp/completions.js";
 import { STATIC_CACHE_HINT } from "./index.js";
-import { QueryTolerantTemplate, SCHEME } from "./uris.js";
+import { SCHEME } from "../catalog/uris.js";
+import { QueryTolerantTemplate } from "./uri-template.js";
 
 
 export const UI_EXTENSION = "io.modelcontextprotocol/ui";

@@ -8,11 +8,11 @@ import {
   type Resample, type SeriesDigest,
 } from "../summary/index.js";
 import type { ToolContext, ToolOutput } from "./define-tool.js";
-import { ToolInputError } from "./errors.js";
-import { seriesResourceUri } from "../resources/uris.js";
-import { seriesLine, seriesView } from "../charts/view-data.js";
-import { viewField } from "../charts/view-schema.js";
-import type { ChartView } from "../charts/types.js";
+import { ToolInputError } from "../mcp/errors.js";
+import { seriesResourceUri } from "../catalog/uris.js";
+import { seriesLine, seriesView } from "../charts/model/view-data.js";
+import { viewField } from "../charts/model/view-schema.js";
+import type { ChartView } from "../charts/model/types.js";
 
 export const creditsSchema = z.object({
   charged: z.number(),
