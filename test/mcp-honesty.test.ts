@@ -87,7 +87,7 @@ function points(text: string): Array<{ t: number; v: number }> {
   return out;
 }
 
-/** Timed statistics ("max $326.74 (2024-04-20)") and the untimed ones a series digest prints. */
+/** Timed statistics ("max $128.45 (2024-04-20)") and the untimed ones a series digest prints. */
 function checkStatistics(text: string, data: Raw): number {
   let checked = 0;
   const stats = text.split("\n").filter((l) => !/^(points|gaps|coverage|windows|last vs range|Source|credits)/.test(l) && !/^\d/.test(l));
@@ -229,27 +229,27 @@ describe("every printed point and statistic is within 1 % of the raw value", () 
 const lines = (r: CallToolResult) => textOf(r).split("\n");
 
 describe("the examples that misled", () => {
-  it("BTC's April-May 2024 mean fee prints every point to three digits (was 0 and 1 for $0.20-0.67), through MCP and call", async () => {
-    const args = { metric: "fees/fee_price_usd", asset: "btc", startDate: "2024-04-01", endDate: "2024-05-31" };
+  it("BTC's September-October 2025 mean fee ($0.36-1.02) prints every point to three digits (sub-dollar fees were printed as 0 and 1), through MCP and call", async () => {
+    const args = { metric: "fees/fee_price_usd", asset: "btc", startDate: "2025-09-01", endDate: "2025-10-31" };
     const r = await f.call("get_series", args);
-    expect(lines(r)).toContain("01 0.350");
-    expect(textOf(r)).toContain("max $326.74 (2024-04-20)");
+    expect(lines(r)).toContain("01 0.485");
+    expect(textOf(r)).toContain("max $1.02 (2025-10-04)");
     const cli = await call(cliEnv().env(), "get_series", ...Object.entries(args).flatMap(([k, v]) => [`--${k}`, v]));
     expect(cli.code).toBe(0);
-    expect(cli.stdout.split("\n")).toContain("01 0.350");
+    expect(cli.stdout.split("\n")).toContain("01 0.485");
     const data = await raw("btc", "fees/fee_price_usd", { startDate: args.startDate, endDate: args.endDate });
     expect(checkPoints(cli.stdout, data)).toBe(61);
   });
 
-  it("fees 2023-25 resampled monthly keep the maximum of every point, $326.74 (was the bucket close $1.37)", async () => {
+  it("fees 2023-25 resampled monthly keep the maximum of every point, $128.45 on the 2024 halving day (not a bucket's close)", async () => {
     const args = { metric: "fees/fee_price_usd", asset: "btc", startDate: "2023-01-01", endDate: "2025-12-27", resample: "1M" };
     const r = await f.call("get_series", args);
-    expect(textOf(r)).toContain("max $326.74 (2024-04-20)");
+    expect(textOf(r)).toContain("max $128.45 (2024-04-20)");
     const plain = await f.call("get_series", { ...args, resample: undefined });
     const statsOf = (x: CallToolResult) => lines(x).filter((l) => /^(first|min|mean|max drawdown) /.test(l));
     expect(statsOf(r)).toEqual(statsOf(plain));
     const cli = await call(cliEnv().env(), "get_series", ...Object.entries(args).flatMap(([k, v]) => [`--${k}`, v]));
-    expect(cli.stdout).toContain("max $326.74 (2024-04-20)");
+    expect(cli.stdout).toContain("max $128.45 (2024-04-20)");
   });
 
   it("one price answer never gives two different lows: the closes' extremes say so", async () => {
