@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { endpointById, nearestEndpoints } from "./catalog/index.js";
 import type { Config } from "./config.js";
 import { DEFAULT_CONCURRENCY, parseBatch, runBatch } from "./scripting/batch.js";
-import { EXIT, exitCodeOf } from "./scripting/exit-codes.js";
+import { exitCodeOf } from "./scripting/exit-codes.js";
 import { parseCallOptions, parseToolArgs, UsageError, type CallOptions } from "./scripting/flags.js";
 import { errorJson, stableJson, wantsJson } from "./scripting/json-mode.js";
 import { callHelp, toolHelp } from "./scripting/help.js";

@@ -8,16 +8,27 @@ import { describe, expect, it } from "vitest";
 const root = resolve(import.meta.dirname, "..");
 const src = join(root, "src");
 
-interface Room { name: string; paths: string[]; allows: string[] | "any" }
+interface Room {
+  name: string;
+  paths: string[];
+  allows: string[] | "any";
+}
 
-/** The rows of the markdown table that follows `heading` (the first table when `heading` is empty). */
-function tableRows(markdown: string, heading: string): string[][] {
-  const lines = markdown.slice(markdown.indexOf(heading)).split("\n");
-  const start = lines.findIndex((line) => line.startsWith("|"));
+const cells = (line: string) =>
+  line
+    .split("|")
+    .slice(1, -1)
+    .map((cell) => cell.trim());
+
+/** The body rows of the markdown table whose first header cell is `first`. */
+function tableRows(markdown: string, first: string): string[][] {
+  const lines = markdown.split("\n");
+  const start = lines.findIndex((line) => line.startsWith("|") && cells(line)[0] === first);
+  if (start === -1) throw new Error(`docs/architecture.md has no table headed "${first}"`);
   const rows: string[][] = [];
   for (const line of lines.slice(start + 2)) {
     if (!line.startsWith("|")) break;
-    rows.push(line.split("|").slice(1, -1).map((cell) => cell.trim()));
+    rows.push(cells(line));
   }
   return rows;
 }
@@ -25,12 +36,12 @@ function tableRows(markdown: string, heading: string): string[][] {
 const ticked = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
 
 function readMap(markdown: string): { rooms: Room[]; edges: Set<string> } {
-  const rooms = tableRows(markdown, "| Room |").map(([name, files, allows]) => ({
+  const rooms = tableRows(markdown, "Room").map(([name, files, allows]) => ({
     name: name!,
     paths: ticked(files!),
     allows: allows === "(anything)" ? ("any" as const) : allows === "(nothing of ours)" ? [] : allows!.split(",").map((s) => s.trim()),
   }));
-  const edges = new Set(tableRows(markdown, "| From |").map(([from, to]) => `${ticked(from!)[0]} -> ${ticked(to!)[0]}`));
+  const edges = new Set(tableRows(markdown, "From").map(([from, to]) => `${ticked(from!)[0]} -> ${ticked(to!)[0]}`));
   return { rooms, edges };
 }
 
@@ -88,7 +99,8 @@ describe("architecture", () => {
   it("reads the map: every room it allows exists", () => {
     const names = new Set(map.rooms.map((room) => room.name));
     expect(map.rooms.length).toBeGreaterThan(10);
-    for (const room of map.rooms) if (room.allows !== "any") for (const name of room.allows) expect(names, `${room.name} allows ${name}`).toContain(name);
+    for (const room of map.rooms)
+      if (room.allows !== "any") for (const name of room.allows) expect(names, `${room.name} allows ${name}`).toContain(name);
   });
 
   it("sees static, type-only, export-from and dynamic imports", () => {
