@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { KeysFileError } from "./backend/inprocess/keys.js";
 import { sqliteDriverProblem } from "./backend/inprocess/metering/sqlite-driver.js";
 import { StoreConfigError, StoreUnavailableError } from "./backend/inprocess/metering/store.js";
-import { ConfigError, describeConfig, loadConfig, type Config } from "./config.js";
+import { ConfigError, describeConfig, loadConfig, storeDirProblem, type Config } from "./config.js";
 import { log, setLogLevel } from "./log.js";
 import { errorJson, wantsJson } from "./scripting/json-mode.js";
 
@@ -104,6 +104,8 @@ async function main(): Promise<void> {
   // Help and version are asked for explicitly, outside any protocol session.
   if (config.help) return void process.stdout.write(USAGE); // stdout-ok
   if (config.version) return void process.stdout.write(`${version()}\n`); // stdout-ok
+  const storeProblem = storeDirProblem(config);
+  if (storeProblem) fail(storeProblem, 2);
   setLogLevel(config.logLevel);
   if (config.command !== "call") {
     // stdout may carry JSON-RPC: a stray console.log from any dependency goes to stderr instead.

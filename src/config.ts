@@ -1,6 +1,6 @@
 // One loadConfig(env, argv): defaults, then environment, then command-line flags. Errors name the
 // flag or variable at fault and the fix; the API key is read but never printed.
-import { join, resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { parseDateInput } from "./catalog/dates.js";
 import { parseStoreSetting, StoreConfigError, type StoreSpec } from "./store-setting.js";
 import { isLogLevel, LOG_LEVELS, type LogLevel } from "./log.js";
@@ -254,4 +254,21 @@ export function describeConfig(config: Config): string {
     `store=${config.store.display}`,
     config.fixedNowMs !== undefined ? `now=${new Date(config.fixedNowMs).toISOString()}` : "",
   ].filter(Boolean).join(" ");
+}
+
+/** Kernel file systems: a directory there cannot hold a file (and Node's recursive mkdir loops on /proc). */
+const VIRTUAL_ROOTS = ["/proc", "/sys", "/dev"];
+
+/**
+ * Why the embedded store's directory cannot hold its file, when opening it would not say so at
+ * once: a directory on a kernel file system, where creating it spins instead of failing. Other
+ * unusable paths (below a file, not writable) fail on opening with exit 2 and the reason.
+ */
+export function storeDirProblem(config: Pick<Config, "baseUrl" | "store" | "stateDir">): string | undefined {
+  if (config.baseUrl || config.store.kind !== "sqlite" || process.platform === "win32") return undefined;
+  const dir = dirname(config.store.path);
+  if (!VIRTUAL_ROOTS.some((root) => dir === root || dir.startsWith(root + sep))) return undefined;
+  return dir === config.stateDir
+    ? `--state-dir / CRYPTO_METRICS_STATE_DIR (${dir}) is on a kernel file system, which cannot hold the metering store; point it at a writable directory, e.g. --state-dir ~/.local/state/crypto-metrics-mcp`
+    : `--store / CRYPTO_METRICS_STORE (directory ${dir}) is on a kernel file system, which cannot hold the metering store; name a file in a writable directory, e.g. --store sqlite:/var/lib/crypto-metrics/metering.sqlite`;
 }

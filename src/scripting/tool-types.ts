@@ -637,15 +637,15 @@ export type GetMetricsVariationResult = {
   };
 };
 
-/** Arguments of get_liquidation_heatmap: Liquidation clusters near the last price: ±1–10 % intensity, nearest/largest, imbalance, top-trader L/S. */
+/** Arguments of get_liquidation_heatmap: Liquidation clusters near the last price, ±1–10 % sums, imbalance, top-trader L/S. */
 export type GetLiquidationHeatmapArgs = {
   asset: string;
-  /** As get_ohlcv */
+  /** As get_ohlcv; default 6h */
   timeframe?: string;
   lookback?: "12h" | "24h" | "3d" | "7d" | "14d" | "30d" | "90d" | "180d" | "365d" | "2y" | "4y" | "6y";
   scope?: "all" | "exchange";
   exchange?: string;
-  /** Per side, default 3 */
+  /** Per side, default 2 */
   top_k?: number;
   /** Add ≤24×24 matrix */
   include_matrix?: boolean;
@@ -695,130 +695,165 @@ export type GetLiquidationHeatmapResult = {
       time: string | null;
       total: number;
       maxCell: number;
-      /** intensity within ±percent of the anchor */
+      /** price of the hottest level */
+      maxCellPrice: number | null;
+      /** intensity within ±percent of the anchor; narrowerThanSpacing: the band holds at most one level per side */
       bands: Array<{
         percent: number;
         above: number;
         below: number;
+        narrowerThanSpacing: boolean;
       }>;
       /** (above − below) / (above + below) within ±10 %; null when both are 0 */
       imbalance: number | null;
-      /** minimum cell intensity of a cluster level */
+      /** minimum intensity of a cluster's peak level */
       clusterThreshold: number;
       /** threshold as a fraction of the column's largest cell */
       clusterFraction: number;
+      /** a cluster keeps the levels around its peak down to this fraction of the peak */
+      clusterEdgeFraction: number;
       above: {
         largest: {
           side: "above" | "below";
-          /** price of the lowest level in the run */
+          /** price of the lowest level */
           low: number;
-          /** price of the highest level in the run */
+          /** price of the highest level */
           high: number;
           levels: number;
-          /** sum of the run's cells (USD notional) */
+          /** sum of the cluster's cells (USD notional) */
           intensity: number;
           /** share of the latest column's total, 0–1 */
           share: number;
-          /** intensity-weighted mean price */
-          centre: number;
-          /** signed % from the anchor price to the run's nearest edge */
+          /** price of the hottest level */
+          peak: number;
+          peakIntensity: number;
+          /** price width of its levels (levels × spacing) */
+          width: number;
+          /** width as % of the anchor price */
+          widthPercent: number;
+          /** signed % from the anchor price to the nearest edge */
           distanceEdgePercent: number;
-          /** signed % from the anchor price to the weighted centre */
-          distanceCentrePercent: number;
+          /** signed % from the anchor price to the peak level */
+          distancePeakPercent: number;
         } | null;
         nearest: {
           side: "above" | "below";
-          /** price of the lowest level in the run */
+          /** price of the lowest level */
           low: number;
-          /** price of the highest level in the run */
+          /** price of the highest level */
           high: number;
           levels: number;
-          /** sum of the run's cells (USD notional) */
+          /** sum of the cluster's cells (USD notional) */
           intensity: number;
           /** share of the latest column's total, 0–1 */
           share: number;
-          /** intensity-weighted mean price */
-          centre: number;
-          /** signed % from the anchor price to the run's nearest edge */
+          /** price of the hottest level */
+          peak: number;
+          peakIntensity: number;
+          /** price width of its levels (levels × spacing) */
+          width: number;
+          /** width as % of the anchor price */
+          widthPercent: number;
+          /** signed % from the anchor price to the nearest edge */
           distanceEdgePercent: number;
-          /** signed % from the anchor price to the weighted centre */
-          distanceCentrePercent: number;
+          /** signed % from the anchor price to the peak level */
+          distancePeakPercent: number;
         } | null;
         /** most intense clusters, most intense first */
         top: Array<{
           side: "above" | "below";
-          /** price of the lowest level in the run */
+          /** price of the lowest level */
           low: number;
-          /** price of the highest level in the run */
+          /** price of the highest level */
           high: number;
           levels: number;
-          /** sum of the run's cells (USD notional) */
+          /** sum of the cluster's cells (USD notional) */
           intensity: number;
           /** share of the latest column's total, 0–1 */
           share: number;
-          /** intensity-weighted mean price */
-          centre: number;
-          /** signed % from the anchor price to the run's nearest edge */
+          /** price of the hottest level */
+          peak: number;
+          peakIntensity: number;
+          /** price width of its levels (levels × spacing) */
+          width: number;
+          /** width as % of the anchor price */
+          widthPercent: number;
+          /** signed % from the anchor price to the nearest edge */
           distanceEdgePercent: number;
-          /** signed % from the anchor price to the weighted centre */
-          distanceCentrePercent: number;
+          /** signed % from the anchor price to the peak level */
+          distancePeakPercent: number;
         }>;
       };
       below: {
         largest: {
           side: "above" | "below";
-          /** price of the lowest level in the run */
+          /** price of the lowest level */
           low: number;
-          /** price of the highest level in the run */
+          /** price of the highest level */
           high: number;
           levels: number;
-          /** sum of the run's cells (USD notional) */
+          /** sum of the cluster's cells (USD notional) */
           intensity: number;
           /** share of the latest column's total, 0–1 */
           share: number;
-          /** intensity-weighted mean price */
-          centre: number;
-          /** signed % from the anchor price to the run's nearest edge */
+          /** price of the hottest level */
+          peak: number;
+          peakIntensity: number;
+          /** price width of its levels (levels × spacing) */
+          width: number;
+          /** width as % of the anchor price */
+          widthPercent: number;
+          /** signed % from the anchor price to the nearest edge */
           distanceEdgePercent: number;
-          /** signed % from the anchor price to the weighted centre */
-          distanceCentrePercent: number;
+          /** signed % from the anchor price to the peak level */
+          distancePeakPercent: number;
         } | null;
         nearest: {
           side: "above" | "below";
-          /** price of the lowest level in the run */
+          /** price of the lowest level */
           low: number;
-          /** price of the highest level in the run */
+          /** price of the highest level */
           high: number;
           levels: number;
-          /** sum of the run's cells (USD notional) */
+          /** sum of the cluster's cells (USD notional) */
           intensity: number;
           /** share of the latest column's total, 0–1 */
           share: number;
-          /** intensity-weighted mean price */
-          centre: number;
-          /** signed % from the anchor price to the run's nearest edge */
+          /** price of the hottest level */
+          peak: number;
+          peakIntensity: number;
+          /** price width of its levels (levels × spacing) */
+          width: number;
+          /** width as % of the anchor price */
+          widthPercent: number;
+          /** signed % from the anchor price to the nearest edge */
           distanceEdgePercent: number;
-          /** signed % from the anchor price to the weighted centre */
-          distanceCentrePercent: number;
+          /** signed % from the anchor price to the peak level */
+          distancePeakPercent: number;
         } | null;
         /** most intense clusters, most intense first */
         top: Array<{
           side: "above" | "below";
-          /** price of the lowest level in the run */
+          /** price of the lowest level */
           low: number;
-          /** price of the highest level in the run */
+          /** price of the highest level */
           high: number;
           levels: number;
-          /** sum of the run's cells (USD notional) */
+          /** sum of the cluster's cells (USD notional) */
           intensity: number;
           /** share of the latest column's total, 0–1 */
           share: number;
-          /** intensity-weighted mean price */
-          centre: number;
-          /** signed % from the anchor price to the run's nearest edge */
+          /** price of the hottest level */
+          peak: number;
+          peakIntensity: number;
+          /** price width of its levels (levels × spacing) */
+          width: number;
+          /** width as % of the anchor price */
+          widthPercent: number;
+          /** signed % from the anchor price to the nearest edge */
           distanceEdgePercent: number;
-          /** signed % from the anchor price to the weighted centre */
-          distanceCentrePercent: number;
+          /** signed % from the anchor price to the peak level */
+          distancePeakPercent: number;
         }>;
       };
     } | null;
@@ -831,6 +866,8 @@ export type GetLiquidationHeatmapResult = {
       ageMs: number | null;
     } | null;
     topTraderLsr: {
+      /** venue whose top traders' positions the ratio reads */
+      venue: string;
       latest: number;
       latestTime: string;
       min: number;
@@ -997,16 +1034,29 @@ export type CompareResult = {
     correlation: {
       /** what is correlated: log returns for prices, differences otherwise */
       of: string;
+      /** pairs of changes each correlation reads (the fewest of any pair) */
       changes: number;
       matrix: Array<Array<number | null>>;
+      /** smallest |r| significant at `level` (two-sided, Bonferroni over the pairs); the text shows only those */
+      threshold: number | null;
+      level: number;
     } | null;
-    /** present only when a lag beats the same-bucket correlation clearly */
+    /** null when the grid is too short to try lags (under 20 buckets) */
     leadLag: {
-      leader: string;
-      follower: string;
-      lagBuckets: number;
-      r: number;
-      rSameBucket: number;
+      /** lags tried: ±this many buckets, every pair */
+      maxLagBuckets: number;
+      /** smallest |r| significant at `level` over every pair and lag tried */
+      threshold: number | null;
+      level: number;
+      /** a lag that clears the threshold and beats the same-bucket correlation by 0.1; else none */
+      found: {
+        leader: string;
+        follower: string;
+        lagBuckets: number;
+        r: number;
+        rSameBucket: number;
+        changes: number;
+      } | null;
     } | null;
     points: {
       returned: number;
@@ -1128,7 +1178,7 @@ export interface ToolFunctions {
   getOhlcv(args: GetOhlcvArgs, options?: CallOptions): Promise<GetOhlcvResult>;
   /** Metrics variation: One asset's metrics: last value, 24h change, 7-day sparkline, trend. */
   getMetricsVariation(args: GetMetricsVariationArgs, options?: CallOptions): Promise<GetMetricsVariationResult>;
-  /** Liquidation heatmap: Liquidation clusters near the last price: ±1–10 % intensity, nearest/largest, imbalance, top-trader L/S. */
+  /** Liquidation heatmap: Liquidation clusters near the last price, ±1–10 % sums, imbalance, top-trader L/S. */
   getLiquidationHeatmap(args: GetLiquidationHeatmapArgs, options?: CallOptions): Promise<GetLiquidationHeatmapResult>;
   /** Compare series: metric + 2–8 assets or asset + 2–4 metrics (price ok), aligned: change, rank, correlation, lead/lag. */
   compare(args?: CompareArgs, options?: CallOptions): Promise<CompareResult>;

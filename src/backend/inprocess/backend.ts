@@ -3,7 +3,7 @@
 import { endpointById, HEATMAP_ID, nearestEndpoints, pathOf, PRICE_ID } from "../../catalog/index.js";
 import type { Config } from "../../config.js";
 import type { ServiceResponse } from "./service.js";
-import { ServiceError, type Backend, type BackendContext, type BackendRequest, type BackendResult } from "../types.js";
+import { ServiceError, type Backend, type BackendContext, type BackendRequest, type BackendResult, type RequestSpan } from "../types.js";
 import { SIMULATED_ORIGIN } from "./origin.js";
 import { DEFAULT_KEY, KeyStore } from "./keys.js";
 import { defaultStore, openStore } from "./metering/index.js";
@@ -42,6 +42,12 @@ export class InProcessBackend implements Backend {
 
   static async create(config: InProcessConfig): Promise<InProcessBackend> {
     return new InProcessBackend(await createInProcessService(config), config.apiKey ?? DEFAULT_KEY);
+  }
+
+  span(request: BackendRequest): RequestSpan | undefined {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(request.query)) if (value !== undefined) query.append(name, value);
+    return this.service.span(request.endpoint, request.asset, query);
   }
 
   async fetch(request: BackendRequest, context: BackendContext = {}): Promise<BackendResult> {

@@ -2,9 +2,9 @@
 // credits → data. The rate window and credit checks and the debit are one atomic step of the
 // metering store, shared by every process that uses it. The REST face and InProcessBackend both
 // call handle(); neither has another path to the data.
-import { covers, creditCost, DAY_MS, MAX_RECORDS, PRICE, PRICE_SOURCE_ID, TIMEFRAME_MS, type Endpoint } from "../../catalog/index.js";
+import { covers, creditCost, DAY_MS, endpointById, MAX_RECORDS, PRICE, PRICE_ID, PRICE_SOURCE_ID, TIMEFRAME_MS, type Endpoint } from "../../catalog/index.js";
 import { log } from "../../log.js";
-import { ServiceError, type BackendBody, type CandleColumns, type SeriesColumns, type TypedHeatmap } from "../types.js";
+import { ServiceError, type BackendBody, type CandleColumns, type RequestSpan, type SeriesColumns, type TypedHeatmap } from "../types.js";
 import { candleColumns } from "./data/candles.js";
 import { bodyKey, type BodyCache } from "./body-cache.js";
 import {
@@ -115,6 +115,24 @@ export class InProcessService {
    */
   async handlePrice(req: { asset: string; query: URLSearchParams; headers: HeaderBag }): Promise<ServiceResponse> {
     return this.guarded("price", async (keyed) => this.serve(keyed(req.headers), PRICE, req.asset, req.query));
+  }
+
+  /**
+   * The range a records request asks and its series' history as of now, read without a key, a
+   * charge or any data: undefined for other endpoints and for requests serving would refuse.
+   */
+  span(endpointId: string, asset: string, query: URLSearchParams): RequestSpan | undefined {
+    const endpoint = endpointId === PRICE_ID ? PRICE : endpointById(endpointId);
+    if (!endpoint || (endpoint.kind !== "series" && endpoint.kind !== "ohlcv") || !covers(endpoint, asset)) return undefined;
+    try {
+      const params = parseParams(endpoint, query, this.options.now());
+      if (params.kind !== "records") return undefined;
+      checkSymbol(asset, params);
+      const history = seriesExtent(this.seriesQuery(endpoint, asset, params)) ?? null;
+      return { startMs: params.startMs, endMs: params.endMs, history };
+    } catch {
+      return undefined;
+    }
   }
 
   /** Endpoint ids a presented key may call (null: all), or undefined for an unknown key. */
