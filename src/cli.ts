@@ -12,7 +12,7 @@ const USAGE = `crypto-metrics-mcp — crypto market and on-chain metrics for AI 
 
 Usage:
   crypto-metrics-mcp [stdio]                                   MCP over stdio (default)
-  crypto-metrics-mcp http [--host 127.0.0.1] [--port 3000] [--require-key] [--allowed-hosts NAME,…]
+  crypto-metrics-mcp http [--host 127.0.0.1] [--port 3000] [--require-key | --allow-anonymous] [--allowed-hosts NAME,…]
                                                                MCP over Streamable HTTP at /mcp
   crypto-metrics-mcp api [--host 127.0.0.1] [--port 8080]      the REST API of the in-process service
   crypto-metrics-mcp call TOOL [--name value ...] [--format text|json|csv]

@@ -3,8 +3,8 @@
 import { dirname, join, resolve, sep } from "node:path";
 import { parseDateInput } from "./catalog/dates.js";
 import { parseStoreSetting, StoreConfigError, type StoreSpec } from "./store-setting.js";
-import { isLogLevel, LOG_LEVELS, type LogLevel } from "./log.js";
-import { allowedHostName } from "./transports/host-check.js";
+import { isLogLevel, log, LOG_LEVELS, type LogLevel } from "./log.js";
+import { allowedHostName, isLoopback } from "./transports/host-check.js";
 
 export const COMMANDS = ["stdio", "http", "api", "call"] as const;
 export type Command = (typeof COMMANDS)[number];
@@ -94,6 +94,15 @@ function parseNow(raw: string): number {
   return parsed.ms;
 }
 
+function hasPassword(store: string): boolean {
+  try {
+    const url = new URL(store.trim());
+    return /^postgres(ql)?:$/i.test(url.protocol) && (url.password !== "" || url.searchParams.has("password"));
+  } catch {
+    return false;
+  }
+}
+
 function parsePort(raw: string, source: string): number {
   if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) {
     throw new ConfigError(`${source} must be a port number from 0 to 65535 (0 picks a free port); got "${raw}"`);
@@ -109,7 +118,7 @@ function parseLevel(raw: string, source: string): LogLevel {
 
 const VALUE_FLAGS = ["host", "port", "allowed-hosts", "keys-file", "state-dir", "store", "log-level"] as const;
 type ValueFlag = (typeof VALUE_FLAGS)[number];
-const SWITCHES = ["require-key", "help", "version"] as const;
+const SWITCHES = ["require-key", "allow-anonymous", "help", "version"] as const;
 type Switch = (typeof SWITCHES)[number];
 const NETWORK_COMMANDS: readonly Command[] = ["http", "api"];
 
@@ -176,8 +185,11 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
       throw new ConfigError(`--${flag} applies to the http and api commands, not ${command}`);
     }
   }
-  if (args.switches.has("require-key") && command !== "http") {
-    throw new ConfigError(`--require-key applies to the http command, not ${command}`);
+  for (const flag of ["require-key", "allow-anonymous"] as const) {
+    if (args.switches.has(flag) && command !== "http") throw new ConfigError(`--${flag} applies to the http command, not ${command}`);
+  }
+  if (args.switches.has("require-key") && args.switches.has("allow-anonymous")) {
+    throw new ConfigError("--require-key and --allow-anonymous contradict each other; give one");
   }
   if (args.values["allowed-hosts"] !== undefined && command !== "http") {
     throw new ConfigError(`--allowed-hosts applies to the http command, not ${command}`);
@@ -190,7 +202,8 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
   const rawNow = env["CRYPTO_METRICS_NOW"]?.trim();
   const fixedNowMs = rawNow ? parseNow(rawNow) : undefined;
   const keysFile = args.values["keys-file"] ?? (env["CRYPTO_METRICS_KEYS_FILE"]?.trim() || undefined);
-  const stateDir = args.values["state-dir"] ?? (env["CRYPTO_METRICS_STATE_DIR"]?.trim() || defaultStateDir(env));
+  // An empty --state-dir (an unset shell variable) means unset, as an empty CRYPTO_METRICS_STATE_DIR does, not the working directory.
+  const stateDir = args.values["state-dir"]?.trim() || env["CRYPTO_METRICS_STATE_DIR"]?.trim() || defaultStateDir(env);
   const rawStore = args.values.store ?? env["CRYPTO_METRICS_STORE"];
   let store: StoreSpec;
   try {
@@ -199,10 +212,18 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
     if (err instanceof StoreConfigError) throw new ConfigError(err.message);
     throw err;
   }
+  if (args.values.store !== undefined && hasPassword(args.values.store)) {
+    // Every local user can read a process's arguments (ps); the warning never repeats the password.
+    log.warn("--store carries a password, which every local user can read in the process list; put the URL in CRYPTO_METRICS_STORE instead, or the password in PGPASSWORD or ~/.pgpass");
+  }
   const rawLevel = args.values["log-level"];
   const envLevel = env["CRYPTO_METRICS_LOG_LEVEL"]?.trim();
   const host = args.values.host ?? DEFAULT_HOST;
   if (!/^[A-Za-z0-9.:\-[\]%]+$/.test(host)) throw new ConfigError(`--host must be a host name or IP address; got "${host}"`);
+  // Beyond loopback, a request without a key would be served (and metered) with this server's own key.
+  if (command === "http" && !isLoopback(host.replace(/^\[(.*)\]$/, "$1")) && !args.switches.has("require-key") && !args.switches.has("allow-anonymous")) {
+    throw new ConfigError(`http --host ${host} listens beyond loopback, where any caller without a key would be served with this server's own key; add --require-key (each caller sends Authorization: Bearer <key>), or --allow-anonymous to accept that`);
+  }
 
   return {
     command,

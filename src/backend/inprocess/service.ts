@@ -51,8 +51,8 @@ export interface ServiceResponse {
   extent?: { firstMs: number; lastMs: number };
   /** Set on every non-2xx response. */
   error?: ServiceError;
-  /** Credits charged and left, on keyed responses. */
-  usage?: { charged: number; creditsRemaining: number };
+  /** Credits charged and left, on keyed responses; `refund` takes a charged response back whole when it cannot be delivered. */
+  usage?: { charged: number; creditsRemaining: number; refund?: () => Promise<void> };
 }
 
 export interface ServiceOptions {
@@ -244,7 +244,15 @@ export class InProcessService {
         log.error("a charge for a failed request could not be refunded", { key: key.label, credits: cost, error: (refundErr as Error).message }));
       throw err;
     }
-    const usage = { charged: cost, creditsRemaining: outcome.creditsRemaining };
+    // A face that cannot deliver the response (its client gone) takes the charge back whole, once.
+    let refunded = false;
+    const refund = (): Promise<void> => {
+      if (refunded) return Promise.resolve();
+      refunded = true;
+      return this.store.refund(key, outcome.request, cost).catch((refundErr: unknown) =>
+        log.error("a charge for an undelivered response could not be refunded", { key: key.label, credits: cost, error: (refundErr as Error).message }));
+    };
+    const usage = { charged: cost, creditsRemaining: outcome.creditsRemaining, refund };
     // Where the series' data begins and ends, and the instant the data runs to (the last whole minute).
     const extent = series && seriesExtent(series);
     const meta = { asOfMs: dataClock(nowMs), ...(extent && { extent }) };
