@@ -74,7 +74,9 @@ function points(text: string): Array<{ t: number; v: number }> {
   const lines = text.split("\n");
   const head = lines.findIndex((l) => l.startsWith("points ("));
   expect(head).toBeGreaterThan(0);
-  const scale = SCALES[/values in ([KMBT])\b/.exec(lines[head]!)?.[1] ?? ""]!;
+  // "values in M USD", or "values in units of 100M USD" (a point "303" is 303 × 100M).
+  const m = /values in (?:units of (\d+))?([KMBT])?\b/.exec(lines[head]!);
+  const scale = Number(m?.[1] ?? 1) * SCALES[m?.[2] ?? ""]!;
   const out: Array<{ t: number; v: number }> = [];
   let month = "";
   for (const line of lines.slice(head + 1)) {
@@ -130,6 +132,7 @@ function checkPoints(text: string, data: Raw): number {
 const SERIES_CASES: Array<[kind: string, tool: string, args: Record<string, string>, rest: Record<string, string>]> = [
   ["level (a spike sets the scale)", "get_series", { metric: "fees/fee_price_usd", asset: "btc", startDate: "2024-04-01", endDate: "2024-05-31" }, {}],
   ["level (coins)", "get_series", { metric: "exchange_flow/exchange_reserve", asset: "eth", startDate: "2025-06-01" }, {}],
+  ["flow, default range (points in units of 100M USD)", "get_ohlcv", { metric: "derivatives/Volume_usd", asset: "btc" }, {}],
   ["flow, partial last bucket", "get_ohlcv", { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1h", startDate: "2025-12-20" }, {}],
   ["flow (1-minute sums)", "get_ohlcv", { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1m", startDate: "2025-12-27", endDate: "2025-12-27T23:59:00Z" }, {}],
   ["signed", "get_series", { metric: "market/Realized_cap_impulse_long_term", asset: "btc", startDate: "2025-01-01" }, {}],
