@@ -4,9 +4,9 @@ import { PRICE, TIMEFRAME_MS, type Timeframe } from "../catalog/index.js";
 import { ServiceError, type BackendResult, type CandleColumns } from "../backend/types.js";
 import { answerScale, candleFacts, renderCandleFacts, renderSeriesText, type CandleFacts, type Resample } from "../summary/index.js";
 import type { ToolContext, ToolOutput } from "./define-tool.js";
-import { seriesView, viewCandles } from "../charts/view-data.js";
+import { seriesView, viewCandles } from "../charts/model/view-data.js";
 import { credits, definedOnly, digestFetched, footer, type SeriesOutput } from "./series-common.js";
-import { requireInHistory } from "./coverage.js";
+import { requireInHistory } from "../mcp/lookup.js";
 
 /** End of the last candle when it has not closed by the service's "now", else undefined. */
 export function openCandle(c: CandleColumns, stepMs: number, asOfMs: number | undefined): number | undefined {
