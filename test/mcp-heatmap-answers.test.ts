@@ -36,7 +36,7 @@ describe("get_liquidation_heatmap answers the trader", () => {
       }
       for (const c of [side.largest, side.nearest]) if (c) expect(text).toContain(`peak ${c.peak.toLocaleString("en-US")} `);
     }
-    expect(text).toContain("Clusters = a peak level ≥ 10 % of the hottest");
+    expect(text).toContain("Clusters (peak level ≥ 10 % of hottest = ");
     expect(text).toMatch(/ (above|below) (nearest|largest).* \(\d\.\d %\): \$[\d.,]+M \([\d.]+ %\), (edge [+-][\d.]+ %, )?peak [\d,]+ [+-][\d.]+ %/);
     // The ratio's venue is named, and the default timeframe is the one served.
     expect(text).toContain("Binance top-trader long/short ratio: latest");

@@ -270,13 +270,33 @@ describe("renderHeatmapText", () => {
     const d = digestHeatmap(h, { includeMatrix: true });
     const text = renderHeatmapText({ asset: "btc" }, d);
     expect(text).toContain(`Anchor: last candle close`);
-    expect(text).toContain("Within ±1 % / ±2 % / ±5 % / ±10 %");
-    expect(text).toContain("Clusters = a peak level ≥ 10 % of the hottest");
+    expect(text).toContain("Within ±1/2/5/10 % of ");
+    expect(text).toContain("Clusters (peak level ≥ 10 % of hottest = ");
     expect(text).toContain("One digit per bin");
     expect(text).toMatch(/Peak cell of the matrix: \$[\d.,]+[MBK]? at /);
     // One scale for every amount of the answer.
     const suffixes = new Set([...text.matchAll(/\$([\d.,]+)([KMBT]?)/g)].filter((m) => m[1] !== "0").map((m) => m[2]));
     expect(suffixes.size).toBe(1);
+  });
+
+  it("says the latest column's time once: the anchor, the ratio and the total refer to it", () => {
+    const base = makeHeatmap(120, 400, 3);
+    // A reading at the latest column (the fixture reads the ratio every fourth column).
+    const h = { ...base, topTraderLsr: [...base.topTraderLsr, { date: base.x.at(-1)!, value: 1.1 }] };
+    const text = renderHeatmapText({ asset: "btc" }, digestHeatmap(h));
+    const latest = /^Latest column \((\d{4}-\d\d-\d\d \d\d:\d\d)\): hottest level /m.exec(text);
+    expect(latest).not.toBeNull();
+    expect(text).toMatch(/^Anchor: last candle close [\d,.]+ \(latest column\)$/m);
+    expect(text).toMatch(/top-trader long\/short ratio: latest [\d.]+; range /);
+    expect(text).toMatch(/^Column totals \(open notional at one time\): latest \$/m);
+    // A ratio that stops before the latest column keeps its own time.
+    expect(renderHeatmapText({ asset: "btc" }, digestHeatmap(base))).toMatch(/ratio: latest [\d.]+ \(\d{4}-\d\d-\d\d \d\d:\d\d\); range /);
+  });
+
+  it("prints a version that is a whole-minute UTC time short, any other as given", () => {
+    const h = makeHeatmap(40, 50, 3);
+    expect(renderHeatmapText({ asset: "btc" }, digestHeatmap({ ...h, version: "2025-12-31T06:00:00.000Z" }))).toContain("· version 2025-12-31 06:00Z");
+    expect(renderHeatmapText({ asset: "btc" }, digestHeatmap({ ...h, version: "v42-abc" }))).toContain("· version v42-abc");
   });
 
   it("writes level prices of a low-priced asset with enough decimals to tell levels apart", () => {

@@ -18,6 +18,13 @@ const venueName = (id: string) => (id === "binance" ? "Binance" : sanitizeText(i
 type Fmt = (x: number) => string;
 const time = (iso: string | null) => (iso === null ? "n/a" : formatTime(Date.parse(iso), false));
 
+/** A version that is a UTC time on a whole minute reads as one ("2025-12-31 06:00Z"); any other is printed as given. */
+function versionText(version: string | null | undefined): string {
+  if (!version) return "n/a";
+  if (/^\d{4}-\d\d-\d\dT\d\d:\d\d(:00(\.0+)?)?Z$/.test(version)) return `${version.slice(0, 10)} ${version.slice(11, 16)}Z`;
+  return sanitizeText(version, 64) || "n/a";
+}
+
 /** Compact plain text for a heatmap digest. */
 export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): string {
   const s = d.source;
@@ -26,7 +33,7 @@ export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): stri
   const pick = (value: string | undefined, fallback: string, max: number) => sanitizeText(value || fallback, max) || "n/a";
   const lines = [
     `Liquidation heatmap ${pick(meta.asset, s.asset, 32)} · timeframe ${pick(meta.timeframe, s.timeframe, 16)} · lookback ${pick(meta.lookback, s.lookback, 16)}` +
-      ` · scope ${pick(meta.scope, s.scope, 16)} · exchange ${pick(meta.exchange, s.exchange, 64)} · price source ${s.priceSource || "n/a"} · version ${s.version || "n/a"}`,
+      ` · scope ${pick(meta.scope, s.scope, 16)} · exchange ${pick(meta.exchange, s.exchange, 64)} · price source ${s.priceSource || "n/a"} · version ${versionText(s.version)}`,
   ];
   const sh = d.shape;
   // Level prices (bands, clusters, bins) get the precision of the price step; closes stay exact.
@@ -35,8 +42,8 @@ export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): stri
     lines.push(`Empty matrix (${sh.rows} price levels × ${sh.cols} columns): no liquidation levels to report.`);
   } else {
     lines.push(
-      `Matrix ${sh.rows} price levels (${level(sh.priceLow!)}–${level(sh.priceHigh!)}, step ${sh.priceStep === null ? "n/a" : price(sh.priceStep)}) × ` +
-        `${sh.cols.toLocaleString("en-US")} columns (${time(sh.timeFrom)} → ${time(sh.timeTo)} UTC)`,
+      `Matrix ${sh.rows} price levels ${level(sh.priceLow!)}–${level(sh.priceHigh!)} (step ${sh.priceStep === null ? "n/a" : level(sh.priceStep)}) × ` +
+        `${sh.cols.toLocaleString("en-US")} columns ${time(sh.timeFrom)} → ${time(sh.timeTo)} UTC`,
     );
     const t = sh.columnTotals;
     // Each column is the whole map at one time: totals are per column, never summed over time.
@@ -47,10 +54,11 @@ export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): stri
     a.price === null
       ? "Anchor price: none (no candles, no price axis)"
       : a.source === "df_close"
-        ? `Anchor: last candle close ${price(a.price)} (${time(a.time)})`
+        ? `Anchor: last candle close ${price(a.price)} (${a.time !== null && a.time === d.latest?.time ? "latest column" : time(a.time)})`
         : `Anchor: middle of the price axis ${price(a.price)} (no candles)`,
   );
-  if (d.latest) lines.push(...latestLines(d.latest, a.price!, level, usd, sh.priceStep));
+  // The latest column's total is said once: in the column totals when they are there.
+  if (d.latest) lines.push(...latestLines(d.latest, a.price!, level, usd, sh.priceStep, !sh.columnTotals));
   if (d.peak) {
     // The age (before the latest column) in time when the columns are dated, else in columns.
     const age = d.peak.ageColumns === 0 ? "in the latest column" : `${d.peak.ageMs === null ? `${d.peak.ageColumns.toLocaleString("en-US")} columns` : formatDuration(d.peak.ageMs)} earlier`;
@@ -59,7 +67,7 @@ export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): stri
   const l = d.topTraderLsr;
   lines.push(
     l
-      ? `${venueName(l.venue)} top-trader long/short ratio: latest ${l.latest.toFixed(2)} (${time(l.latestTime)}); range ${l.min.toFixed(2)}–${l.max.toFixed(2)}, mean ${l.mean.toFixed(2)} over ${l.count} readings`
+      ? `${venueName(l.venue)} top-trader long/short ratio: latest ${l.latest.toFixed(2)}${l.latestTime !== null && l.latestTime === d.latest?.time ? "" : ` (${time(l.latestTime)})`}; range ${l.min.toFixed(2)}–${l.max.toFixed(2)}, mean ${l.mean.toFixed(2)} over ${l.count} readings`
       : "Top-trader long/short ratio: no readings",
   );
   const c = d.candles;
@@ -72,7 +80,7 @@ export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): stri
   return lines.join("\n");
 }
 
-function latestLines(l: NonNullable<HeatmapDigest["latest"]>, anchor: number, level: Fmt, usd: Fmt, step: number | null): string[] {
+function latestLines(l: NonNullable<HeatmapDigest["latest"]>, anchor: number, level: Fmt, usd: Fmt, step: number | null, withTotal: boolean): string[] {
   const bands = l.bands;
   const narrow = bands.filter((b) => b.narrowerThanSpacing);
   // A band narrower than the level spacing holds one level a side at most: its $0 would read as "no liquidations".
@@ -82,14 +90,14 @@ function latestLines(l: NonNullable<HeatmapDigest["latest"]>, anchor: number, le
   const amount = (b: (typeof bands)[number], v: number) => (b.narrowerThanSpacing ? "n/a" : usd(v));
   const hottest = l.maxCellPrice === null ? "" : ` at ${level(l.maxCellPrice)} (${formatPercent(((l.maxCellPrice - anchor) / anchor) * 100)})`;
   const lines = [
-    `Latest column (${time(l.time)}): total ${usd(l.total)}, hottest level ${usd(l.maxCell)}${hottest}`,
-    `Within ${bands.map((b) => `±${b.percent} %`).join(" / ")} of ${price(anchor)}${spacing}:`,
+    `Latest column (${time(l.time)}): ${withTotal ? `total ${usd(l.total)}, ` : ""}hottest level ${usd(l.maxCell)}${hottest}`,
+    `Within ±${bands.map((b) => b.percent).join("/")} % of ${price(anchor)}${spacing}:`,
     `  above (short liquidations) ${bands.map((b) => amount(b, b.above)).join(" / ")}`,
     `  below (long liquidations) ${bands.map((b) => amount(b, b.below)).join(" / ")}`,
     l.imbalance === null
-      ? "Imbalance within ±10 %: n/a (nothing within ±10 %)"
-      : `Imbalance within ±10 % (above − below)/(above + below): ${formatSigned(l.imbalance)}, ${l.imbalance >= 0.005 ? "more above" : l.imbalance <= -0.005 ? "more below" : "balanced"}`,
-    `Clusters = a peak level ≥ ${Math.round(l.clusterFraction * 100)} % of the hottest (${usd(l.clusterThreshold)}) and neighbours ≥ ${l.clusterEdgeFraction === 0.5 ? "half" : `${Math.round(l.clusterEdgeFraction * 100)} %`} of it; levels (width % of price): notional (share), distance from price:`,
+      ? "Imbalance ±10 %: n/a (nothing within ±10 %)"
+      : `Imbalance ±10 % (above−below)/(above+below): ${formatSigned(l.imbalance)}, ${l.imbalance >= 0.005 ? "more above" : l.imbalance <= -0.005 ? "more below" : "balanced"}`,
+    `Clusters (peak level ≥ ${Math.round(l.clusterFraction * 100)} % of hottest = ${usd(l.clusterThreshold)}, plus neighbours ≥ ${l.clusterEdgeFraction === 0.5 ? "half" : `${Math.round(l.clusterEdgeFraction * 100)} %`} of it): range (width % of price): notional (share), distance from price:`,
   ];
   for (const [name, side] of [["above", l.above], ["below", l.below]] as const) {
     if (!side.largest || !side.nearest) {
