@@ -43,7 +43,7 @@ const finite = (x: unknown): number | null => (typeof x === "number" && Number.i
 
 /** Bars span at least this share of the level, so a series the trend rule calls flat never draws full height. */
 const SPARK_MIN_SPAN = 2 * FLAT_RANGE_SHARE;
-const SPARK_RULE = `Sparkline = last 7 daily values, bars spanning at least ${SPARK_MIN_SPAN * 100} % of the level`;
+export const SPARK_RULE = `Sparkline = last 7 daily values, bars spanning at least ${SPARK_MIN_SPAN * 100} % of the level`;
 
 /** Rows with a % change first, by |24h %| descending (missing last), then rows measured in points or units, in position order. */
 export function variationTable(records: readonly VariationRecord[], asset = ""): VariationRow[] {

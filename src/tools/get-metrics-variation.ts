@@ -2,14 +2,14 @@
 import { z } from "zod";
 import { VARIATION_ID } from "../catalog/index.js";
 import { ServiceError, type VariationRecord } from "../backend/types.js";
-import { renderVariationText, variationDigestSchema, variationTable } from "../summary/index.js";
+import { compactVariation, compactVariationSchema, renderVariationText, sourceField, variationTable } from "../summary/index.js";
 import { variationResourceUri } from "../resources/uris.js";
 import { defineTool } from "./define-tool.js";
 import { normalizeAsset, requireCoverage, requireEndpoint } from "./coverage.js";
 import { assetParam } from "./params.js";
 import { credits, creditsSchema, footer } from "./series-common.js";
 
-const output = variationDigestSchema.extend({ credits: creditsSchema, resource: z.string() });
+const output = compactVariationSchema.extend({ credits: creditsSchema, resource: z.string().describe("the raw records as JSON (reading it is a new, charged request)"), ...sourceField });
 
 export const getMetricsVariation = defineTool({
   name: "get_metrics_variation",
@@ -29,6 +29,6 @@ export const getMetricsVariation = defineTool({
     const rows = variationTable(body as VariationRecord[], asset);
     const resource = variationResourceUri(asset);
     const text = `${renderVariationText(asset, rows)}\n${footer(usage)}. Raw records (JSON): ${resource}`;
-    return { text, structured: { asset, count: rows.length, rows, credits: credits(usage), resource } };
+    return { text, structured: { ...compactVariation(asset, rows), credits: credits(usage), resource } };
   },
 });

@@ -27,7 +27,7 @@ export function toolListing(tool: Tool, openWorld: boolean): ListedTool {
     title: tool.title,
     description: tool.description,
     inputSchema: inputJsonSchema(tool.input),
-    outputSchema: outputJsonSchema(),
+    outputSchema: outputJsonSchema(tool.output, tool.view !== undefined),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: openWorld },
   };
 }
@@ -45,14 +45,30 @@ export function inputJsonSchema(schema: z.ZodObject): JsonSchema & { type: "obje
 }
 
 /**
- * Output schemas are advertised as plain objects: spelled out, the digests' shapes would cost
- * several hundred tokens per tool on every tools/list, and clients forward the text content to the
- * model anyway. The full JSON Schemas are in the crypto-metrics://catalog resource
- * (`output_schemas`). An isError result's `{error}` conforms too.
+ * The structured result's JSON Schema, generated from the tool's zod shape. Hosts give the model
+ * names, descriptions and input schemas, not this: it is for typed clients and code-writing agents.
+ * The top level admits members it does not name, so what the wrapper adds (provenance, a view)
+ * never fails a client's validation; an isError result's `{error}` is not validated by clients.
  */
-export function outputJsonSchema(): JsonSchema & { type: "object" } {
-  return { type: "object" };
+export function outputJsonSchema(schema: z.ZodObject, drawn = false): JsonSchema & { type: "object" } {
+  const json = fullOutputSchema(schema);
+  const properties = { ...(json.properties as Record<string, JsonSchema>) };
+  // The chart data only clients that render views receive, and only their view reads: named, not spelled out.
+  if (drawn && properties.view) properties.view = { type: "object", description: "chart data for the MCP Apps view (only for clients that render views)" };
+  // A failed call's structuredContent is {error} alone (clients validate it too).
+  properties.error = ERROR_SCHEMA;
+  return { type: "object", properties, anyOf: [{ required: json.required ?? [] }, { required: ["error"] }] };
 }
+
+const ERROR_SCHEMA: JsonSchema = {
+  type: "object",
+  description: "only on a failed call (isError): what went wrong and whether to retry",
+  properties: {
+    code: { type: "string" }, retryable: { type: "boolean" }, message: { type: "string" }, status: { type: "number" }, parameter: { type: "string" },
+    retry_after_s: { type: "number" }, credits_remaining: { type: "number" }, suggestions: { type: "array", items: { type: "string" } },
+  },
+  required: ["code", "retryable", "message"],
+};
 
 /** Full JSON Schema of a tool's structured output, for the catalog resource and scripted clients. */
 export function fullOutputSchema(schema: z.ZodObject): JsonSchema {

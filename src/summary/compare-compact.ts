@@ -1,0 +1,78 @@
+// The structured shape of a compare answer: the grid once, each member's first, last, change and
+// rank, the correlation triangle, and the co-sampled points as rows grouped by month, with the
+// text's numbers.
+import { z } from "zod";
+import { defined, num, timeField, when } from "./compact.js";
+import type { CompareDigest } from "./compare-digest.js";
+import { isDaily, seriesValueFormatter } from "./format.js";
+
+const SCALE_OF: Record<string, number> = { "": 1, K: 1e3, M: 1e6, B: 1e9, T: 1e12 };
+
+export const compactCompareDigestSchema = z.object({
+  grid: z.object({ count: z.number().int().describe("times present in every member"), from: timeField.optional(), to: timeField.optional() }),
+  members: z.array(
+    z.object({
+      label: z.string(),
+      metric: z.string(),
+      asset: z.string(),
+      unit: z.string(),
+      fetched: z.number().int().optional().describe("points before alignment, when more than the grid's"),
+      first: z.number().optional().describe("at the grid's first time"),
+      last: z.number().optional().describe("at the grid's last time"),
+      change: z.number().optional(),
+      basis: z.enum(["percent", "points", "units", "sum"]).describe("percent: (last − first)/|first|; points or units: last − first; sum: the flow's total over the grid"),
+      rank: z.number().int().optional().describe("1 = largest change among members of the same basis and unit"),
+      rebased: z.boolean().optional().describe("true: points rebased to 100 at the grid's first time"),
+    }),
+  ),
+  correlation: z
+    .object({
+      of: z.string().describe("log returns for prices, differences otherwise"),
+      changes: z.number().int(),
+      triangle: z.array(z.array(z.number().nullable())).describe("Pearson r: row i (from the second member) against members 0 … i−1"),
+    })
+    .optional(),
+  leadLag: z
+    .object({ leader: z.string(), follower: z.string(), lagBuckets: z.number().int(), r: z.number(), rSameBucket: z.number() })
+    .optional()
+    .describe("only when a lag beats the same-bucket correlation clearly"),
+  sampling: z.enum(["all", "lttb"]).describe("lttb: one selection shared by all members, each member's min and max kept"),
+  pointScales: z.array(z.number()).optional().describe("per member, the multiple its point values are in (1000000: millions); absent: all 1"),
+  points: z
+    .record(z.string(), z.array(z.array(z.union([z.string(), z.number()]))))
+    .describe('rows grouped under their UTC month "YYYY-MM": ["DD" (daily) or "DD HH:MM", one value per member in member order]'),
+});
+export type CompactCompareDigest = z.infer<typeof compactCompareDigestSchema>;
+
+export function compactCompareDigest(d: CompareDigest): CompactCompareDigest {
+  const formats = d.members.map((_, i) => seriesValueFormatter(d.points.values[i]!));
+  const scales = formats.map((f) => SCALE_OF[f.suffix] ?? 1);
+  const points: Record<string, Array<Array<string | number>>> = {};
+  const daily = d.grid.first !== null && isDaily(d.grid.timeframeMs, Date.parse(d.grid.first));
+  d.points.times.forEach((t, p) => {
+    const at = daily ? t.slice(8, 10) : `${t.slice(8, 10)} ${t.slice(11, 16)}`;
+    (points[t.slice(0, 7)] ??= []).push([at, ...formats.map((f, i) => Number(f.format(d.points.values[i]![p]!)) + 0)]);
+  });
+  const r2 = (x: number | null) => (x === null ? null : Number(x.toFixed(2)) + 0);
+  return defined({
+    grid: defined({ count: d.grid.count, from: d.grid.first && when(d.grid.first), to: d.grid.last && when(d.grid.last) }),
+    members: d.members.map((m) => defined({
+      label: m.label, metric: m.metric, asset: m.asset, unit: m.unit,
+      fetched: m.fetched === d.grid.count ? undefined : m.fetched,
+      first: m.first ? num(m.first.value) : undefined,
+      last: m.last ? num(m.last.value) : undefined,
+      change: m.change === null ? undefined : num(m.change),
+      basis: m.basis,
+      rank: m.rank,
+      rebased: m.rebased || undefined,
+    })),
+    correlation: d.correlation && {
+      of: d.correlation.of, changes: d.correlation.changes,
+      triangle: d.correlation.matrix.slice(1).map((row, i) => row.slice(0, i + 1).map(r2)),
+    },
+    leadLag: d.leadLag && { ...d.leadLag, r: r2(d.leadLag.r)!, rSameBucket: r2(d.leadLag.rSameBucket)! },
+    sampling: d.points.method,
+    pointScales: scales.some((s) => s !== 1) ? scales : undefined,
+    points,
+  });
+}

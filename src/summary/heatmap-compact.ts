@@ -1,0 +1,155 @@
+// The structured shape of a liquidation-heatmap answer: the digest's facts with times at their own
+// precision, amounts at a model's precision, each cluster written once.
+import { z } from "zod";
+import { defined, num, pair, pairSchema, timeField, when } from "./compact.js";
+import type { HeatmapCluster, HeatmapDigest } from "./heatmap-schema.js";
+import { cellLevel } from "./heatmap-text.js";
+
+const clusterSchema = z.object({
+  low: z.number().describe("price of the run's lowest level"),
+  high: z.number().describe("price of its highest level"),
+  levels: z.number().int(),
+  intensity: z.number().describe("sum of the run's cells, USD notional"),
+  share: z.number().describe("of the latest column's total, 0–1"),
+  centre: z.number().describe("intensity-weighted mean price"),
+  edgePercent: z.number().describe("signed % from the anchor to the nearest edge"),
+  centrePercent: z.number().describe("signed % from the anchor to the centre"),
+});
+
+const sideSchema = z.object({
+  top: z.array(clusterSchema).describe("most intense first"),
+  largest: z.union([z.number().int(), clusterSchema]).optional().describe("index in top"),
+  nearest: z.union([z.number().int(), clusterSchema]).optional().describe("index in top, or the cluster when it is not among them"),
+});
+
+export const compactHeatmapDigestSchema = z.object({
+  timeframe: z.string(),
+  lookback: z.string(),
+  scope: z.string(),
+  exchange: z.string(),
+  version: timeField.optional().describe("the matrix's latest column"),
+  priceSource: z.string().optional().describe("market of the candles and the anchor"),
+  anchor: pairSchema.optional().describe("[time, price] of the last candle close (or the middle of the price axis, see anchorSource)"),
+  anchorSource: z.enum(["price_axis_mid", "none"]).optional().describe("absent: the last candle close"),
+  matrix: z.object({
+    rows: z.number().int().describe("price levels"),
+    cols: z.number().int().describe("time columns"),
+    priceStep: z.number().optional(),
+    priceLow: z.number().optional(),
+    priceHigh: z.number().optional(),
+    from: timeField.optional(),
+    to: timeField.optional(),
+  }),
+  columnTotals: z
+    .object({ latest: z.number(), mean: z.number(), max: z.number(), maxTime: timeField.optional() })
+    .optional()
+    .describe("open liquidation notional at one time (USD): the latest column, the mean, the largest and when"),
+  latest: z
+    .object({
+      time: timeField.optional(),
+      total: z.number(),
+      maxCell: z.number().describe("hottest level"),
+      bands: z.record(z.string(), z.tuple([z.number(), z.number()])).describe('notional within ±N % of the anchor: {"N": [above (short liquidations), below (long liquidations)]}'),
+      imbalance: z.number().optional().describe("(above − below) / (above + below) within ±10 %"),
+      clusterThreshold: z.number().describe("a cluster's levels are each at least this (clusterFraction of the hottest level)"),
+      clusterFraction: z.number(),
+      above: sideSchema,
+      below: sideSchema,
+    })
+    .optional()
+    .describe("the latest column: the current liquidation map"),
+  peak: z
+    .object({ price: z.number(), time: timeField.optional(), intensity: z.number(), ageColumns: z.number().int(), ageMs: z.number().optional() })
+    .optional()
+    .describe("hottest cell of the whole matrix and how long before the latest column"),
+  topTraderLsr: z
+    .object({ latest: pairSchema, min: pairSchema, max: pairSchema, mean: z.number(), count: z.number().int() })
+    .optional()
+    .describe("top traders' long/short ratio"),
+  candles: z
+    .object({ count: z.number().int(), from: timeField, to: timeField, open: z.number(), close: z.number(), high: z.number(), low: z.number(), changePercent: z.number().optional() })
+    .optional(),
+  binned: z
+    .object({
+      rows: z.array(z.tuple([z.number(), z.number()])).describe("price bins [low, high], ascending"),
+      cols: z.array(timeField).describe("start of each time bin, ascending"),
+      hottest: z.number().describe("the hottest bin's mean cell (USD notional per level and column)"),
+      levels: z
+        .array(z.string())
+        .describe("one string per price bin (as rows), one digit per time bin (as cols): its mean cell, 0 = empty, k (1–9) = in ((k−1)/9, k/9] of hottest"),
+    })
+    .optional()
+    .describe("re-binned matrix (at most 24 × 24), when requested"),
+});
+export type CompactHeatmapDigest = z.infer<typeof compactHeatmapDigestSchema>;
+
+function cluster(c: HeatmapCluster): z.infer<typeof clusterSchema> {
+  return {
+    low: num(c.low), high: num(c.high), levels: c.levels, intensity: num(c.intensity), share: num(c.share), centre: num(c.centre),
+    edgePercent: num(c.distanceEdgePercent), centrePercent: num(c.distanceCentrePercent),
+  };
+}
+
+function side(s: NonNullable<HeatmapDigest["latest"]>["above"]): z.infer<typeof sideSchema> {
+  const at = (c: HeatmapCluster | null) => {
+    if (!c) return undefined;
+    const i = s.top.findIndex((t) => t.low === c.low && t.high === c.high);
+    return i >= 0 ? i : cluster(c);
+  };
+  return defined({ top: s.top.map(cluster), largest: at(s.largest), nearest: at(s.nearest) });
+}
+
+/** The coarse matrix as the text writes it: a digit per bin against the hottest bin (the full matrix is the resource). */
+function binned(m: NonNullable<HeatmapDigest["matrix"]>): NonNullable<CompactHeatmapDigest["binned"]> {
+  let max = 0;
+  for (const row of m.cells) for (const v of row) if (v > max) max = v;
+  return {
+    rows: m.rows.map((r) => [num(r.low), num(r.high)] as [number, number]),
+    cols: m.cols.map((c) => (c.start === null ? "" : when(c.start))),
+    hottest: num(max),
+    levels: m.cells.map((row) => row.map((v) => cellLevel(v, max)).join("")),
+  };
+}
+
+export function compactHeatmapDigest(d: HeatmapDigest): CompactHeatmapDigest {
+  const t = (iso: string | null) => (iso === null ? undefined : when(iso));
+  const { shape, latest, peak, topTraderLsr: lsr, candles, matrix } = d;
+  return defined({
+    timeframe: d.source.timeframe,
+    lookback: d.source.lookback,
+    scope: d.source.scope,
+    exchange: d.source.exchange,
+    version: d.source.version ? when(d.source.version) : undefined,
+    priceSource: d.source.priceSource ?? undefined,
+    anchor: d.anchor.price === null ? undefined : ([d.anchor.time ? when(d.anchor.time) : "", num(d.anchor.price)] as [string, number]),
+    anchorSource: d.anchor.source === "df_close" ? undefined : d.anchor.source,
+    matrix: defined({
+      rows: shape.rows, cols: shape.cols, priceStep: shape.priceStep ?? undefined, priceLow: shape.priceLow ?? undefined, priceHigh: shape.priceHigh ?? undefined,
+      from: t(shape.timeFrom), to: t(shape.timeTo),
+    }),
+    columnTotals: shape.columnTotals && defined({
+      latest: num(shape.columnTotals.latest), mean: num(shape.columnTotals.mean), max: num(shape.columnTotals.max), maxTime: t(shape.columnTotals.maxTime),
+    }),
+    latest: latest && defined({
+      time: t(latest.time),
+      total: num(latest.total),
+      maxCell: num(latest.maxCell),
+      bands: Object.fromEntries(latest.bands.map((b) => [String(b.percent), [num(b.above), num(b.below)] as [number, number]])),
+      imbalance: latest.imbalance === null ? undefined : num(latest.imbalance),
+      clusterThreshold: num(latest.clusterThreshold),
+      clusterFraction: num(latest.clusterFraction),
+      above: side(latest.above),
+      below: side(latest.below),
+    }),
+    peak: peak && defined({ price: num(peak.price), time: t(peak.time), intensity: num(peak.intensity), ageColumns: peak.ageColumns, ageMs: peak.ageMs ?? undefined }),
+    topTraderLsr: lsr && {
+      latest: pair({ time: lsr.latestTime, value: lsr.latest }), min: pair({ time: lsr.minTime, value: lsr.min }), max: pair({ time: lsr.maxTime, value: lsr.max }),
+      mean: num(lsr.mean), count: lsr.count,
+    },
+    candles: candles && defined({
+      count: candles.count, from: when(candles.from), to: when(candles.to), open: num(candles.open), close: num(candles.close), high: num(candles.high), low: num(candles.low),
+      changePercent: candles.changePercent === null ? undefined : num(candles.changePercent),
+    }),
+    binned: matrix && binned(matrix),
+  });
+}
