@@ -78,6 +78,7 @@ export function bundleEntries(dist: string): ZipEntry[] {
     { name: "manifest.json", data: readFileSync(join(ROOT, "manifest.json")) },
     { name: "package.json", data: Buffer.from(bundlePackageJson(pkg)) },
     { name: "README.md", data: readFileSync(join(ROOT, "README.md")) },
+    { name: "icon.png", data: readFileSync(join(ROOT, "assets", "icon.png")) },
     ...scripts.map((f) => ({ name: `dist/${f}`, data: readFileSync(join(dist, f)), ...(f === "cli.js" && { mode: 0o755 }) })),
     // Whatever could not be bundled (a native module, for this platform only).
     ...runtimeModules(ROOT, Object.keys(pkg.dependencies ?? {})),

@@ -14,6 +14,7 @@ import { errorResult } from "./tools/errors.js";
 import { droppedArgument } from "./tools/validation.js";
 import { allTools } from "./tools/index.js";
 import { toolListing, type ListedTool } from "./tools/listing.js";
+import { SERVER_ICONS } from "./server-icon.js";
 import { DATES_NOTE } from "./tools/params.js";
 import { NO_JSON_SCHEMA_VALIDATION } from "./json-schema.js";
 import { installLogging, type McpLogChannel } from "./mcp-logging.js";
@@ -76,7 +77,7 @@ export function loggingOf(server: McpServer): McpLogChannel {
 
 export function createServer({ backend, config }: CreateServerOptions): McpServer {
   const server = new McpServer(
-    { name: SERVER_NAME, title: "Crypto Metrics", version: SERVER_VERSION },
+    { name: SERVER_NAME, title: "Crypto Metrics", version: SERVER_VERSION, icons: SERVER_ICONS },
     // Bounds the work zod does on hostile argument objects (GHSA-46jr-4wx8-v453).
     {
       capabilities: { logging: {} },

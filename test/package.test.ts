@@ -96,7 +96,7 @@ describe("the .mcpb bundle", () => {
   it("holds only what runs: under 1 MB of code and views, plus the renderer's wasm and fonts and the runtime dependencies", () => {
     const runtime = Object.keys((JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies?: object }).dependencies ?? {});
     const rest = names.filter((n) => !n.startsWith("dist/") && !n.startsWith("node_modules/"));
-    expect(rest.sort()).toEqual(["README.md", "manifest.json", "package.json"]);
+    expect(rest.sort()).toEqual(["README.md", "icon.png", "manifest.json", "package.json"]);
     expect(names).toContain("dist/cli.js");
     expect(names.filter((n) => /\.map$|meta\.json$|\.d\.ts$/.test(n))).toEqual([]);
     // The PNG renderer's WebAssembly and fonts are data files of their own; the rest must stay small.
