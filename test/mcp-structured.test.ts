@@ -67,7 +67,7 @@ describe("structuredContent", () => {
 
   it("names every cluster once and gives the anchor, bands and provenance-free facts as the text does", async () => {
     const r = await f.call("get_liquidation_heatmap", { asset: "btc" });
-    const d = (r.structuredContent as { digest: { anchor: [string, number]; latest: { bands: Record<string, [number, number]>; above: { top: unknown[]; nearest?: unknown } } } }).digest;
+    const d = (r.structuredContent as { digest: { anchor: [string, number]; latest: { bands: Record<string, { above: number; below: number }>; above: { top: unknown[]; nearest?: unknown } } } }).digest;
     expect(Object.keys(d.latest.bands)).toEqual(["1", "2", "5", "10"]);
     expect(typeof d.latest.above.nearest).toBe("number");
     expect(textOf(r)).toContain(`Anchor: last candle close ${d.anchor[1].toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`);

@@ -555,8 +555,11 @@ export type GetLiquidationHeatmapResult = {
       total: number;
       /** hottest level */
       maxCell: number;
-      /** notional within ±N % of the anchor: {"N": [above (short liquidations), below (long liquidations)]} */
-      bands: Record<string, [number, number]>;
+      /** USD notional within ±N % of the anchor, by N: above (short liquidations) and below (long liquidations) */
+      bands: Record<string, {
+        above: number;
+        below: number;
+      }>;
       /** (above − below) / (above + below) within ±10 % */
       imbalance?: number;
       /** a cluster's levels are each at least this (clusterFraction of the hottest level) */
@@ -856,6 +859,8 @@ export type CompareResult = {
     };
     /** lttb: one selection shared by all members, each member's min and max kept */
     sampling: "all" | "lttb";
+    /** what each points row holds: the time, then each member's label */
+    pointColumns: Array<string>;
     /** per member, the multiple its point values are in (1000000: millions); absent: all 1 */
     pointScales?: Array<number>;
     /** rows grouped under their UTC month "YYYY-MM": ["DD" (daily) or "DD HH:MM", one value per member in member order] */

@@ -37,6 +37,7 @@ export const compactCompareDigestSchema = z.object({
     .optional()
     .describe("only when a lag beats the same-bucket correlation clearly"),
   sampling: z.enum(["all", "lttb"]).describe("lttb: one selection shared by all members, each member's min and max kept"),
+  pointColumns: z.array(z.string()).describe("what each points row holds: the time, then each member's label"),
   pointScales: z.array(z.number()).optional().describe("per member, the multiple its point values are in (1000000: millions); absent: all 1"),
   points: z
     .record(z.string(), z.array(z.array(z.union([z.string(), z.number()]))))
@@ -72,6 +73,7 @@ export function compactCompareDigest(d: CompareDigest): CompactCompareDigest {
     },
     leadLag: d.leadLag && { ...d.leadLag, r: r2(d.leadLag.r)!, rSameBucket: r2(d.leadLag.rSameBucket)! },
     sampling: d.points.method,
+    pointColumns: [daily ? "DD" : "DD HH:MM", ...d.members.map((m) => m.label)],
     pointScales: scales.some((s) => s !== 1) ? scales : undefined,
     points,
   });

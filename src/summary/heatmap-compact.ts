@@ -49,7 +49,9 @@ export const compactHeatmapDigestSchema = z.object({
       time: timeField.optional(),
       total: z.number(),
       maxCell: z.number().describe("hottest level"),
-      bands: z.record(z.string(), z.tuple([z.number(), z.number()])).describe('notional within ±N % of the anchor: {"N": [above (short liquidations), below (long liquidations)]}'),
+      bands: z
+        .record(z.string(), z.object({ above: z.number(), below: z.number() }))
+        .describe("USD notional within ±N % of the anchor, by N: above (short liquidations) and below (long liquidations)"),
       imbalance: z.number().optional().describe("(above − below) / (above + below) within ±10 %"),
       clusterThreshold: z.number().describe("a cluster's levels are each at least this (clusterFraction of the hottest level)"),
       clusterFraction: z.number(),
@@ -134,7 +136,7 @@ export function compactHeatmapDigest(d: HeatmapDigest): CompactHeatmapDigest {
       time: t(latest.time),
       total: num(latest.total),
       maxCell: num(latest.maxCell),
-      bands: Object.fromEntries(latest.bands.map((b) => [String(b.percent), [num(b.above), num(b.below)] as [number, number]])),
+      bands: Object.fromEntries(latest.bands.map((b) => [String(b.percent), { above: num(b.above), below: num(b.below) }])),
       imbalance: latest.imbalance === null ? undefined : num(latest.imbalance),
       clusterThreshold: num(latest.clusterThreshold),
       clusterFraction: num(latest.clusterFraction),
