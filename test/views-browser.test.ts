@@ -276,7 +276,7 @@ async function reportedHeight(h: HostedView): Promise<number> {
   return h.sizes.at(-1)!.height;
 }
 
-run("views fit any pane (Chromium, 380 and 800 px, light and dark)", () => {
+run("views fit any pane (Chromium, 360, 380 and 800 px, light and dark)", () => {
   const compareArgs = { metric: "price", assets: ["btc", "eth", "sol", "xrp", "bnb", "doge", "ada", "link"], startDate: "2025-06-01" };
   const heatmapArgs = { asset: "eth", timeframe: "1h", lookback: "90d" };
   const results: Record<string, CallToolResult> = {};
@@ -286,7 +286,7 @@ run("views fit any pane (Chromium, 380 and 800 px, light and dark)", () => {
   });
 
   for (const view of ["heatmap", "chart"] as const) {
-    for (const width of [380, 800]) {
+    for (const width of [360, 380, 800]) {
       for (const theme of ["light", "dark"] as const) {
         it(`${view} at ${width} px, ${theme}: every text inside the pane, none over another; the size reported is the content's`, async () => {
           const h = await hostView(browser, { html: html[view]!, result: results[view]!, args: view === "heatmap" ? heatmapArgs : compareArgs, width, theme });

@@ -139,7 +139,7 @@ function priceTicks(view: HeatmapView, L: HeatmapLayout): HeatmapScene["priceTic
 
 function timeTickList(view: HeatmapView, L: HeatmapLayout): HeatmapScene["timeTicks"] {
   const [t0, t1] = L.x.domain;
-  return timeTicks(t0, t1, Math.max(2, Math.floor((L.plot.x1 - L.plot.x0) / 110))).map((t) => {
+  return timeTicks(t0, t1, Math.max(4, Math.floor((L.plot.x1 - L.plot.x0) / 110))).map((t) => {
     const x = r(L.x(t));
     const anchor = x < L.plot.x0 + 30 ? "start" : x > L.plot.x1 - 30 ? "end" : "middle";
     return { x, label: timeLabel(t, t1 - t0), anchor };

@@ -182,7 +182,7 @@ function axes(L: SeriesLayout, theme: Theme): string {
     }
   }
   const [t0, t1] = L.x.domain;
-  for (const t of timeTicks(t0, t1, Math.max(2, Math.floor((plot.x1 - plot.x0) / 110)))) {
+  for (const t of timeTicks(t0, t1, Math.max(4, Math.floor((plot.x1 - plot.x0) / 110)))) {
     const x = r(L.x(t));
     out.push(`<line x1="${x}" x2="${x}" y1="${plot.y0}" y2="${plot.y1}" stroke="${theme.grid}"/>`);
     const anchor = x < plot.x0 + 30 ? "start" : x > plot.x1 - 30 ? "end" : "middle";
