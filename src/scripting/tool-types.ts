@@ -49,6 +49,8 @@ export type GetSeriesResult = {
   timeframe: string;
   /** the parameters sent, when any */
   query?: Record<string, string>;
+  /** what the figures aggregate when market_type was not sent */
+  marketTypes?: string;
   digest: {
     /** what the values are; decides which statistics apply */
     nature: "level" | "flow" | "signed" | "cumulative" | "ratio" | "count";
@@ -258,6 +260,8 @@ export type GetOhlcvResult = {
   timeframe: string;
   /** the parameters sent, when any */
   query?: Record<string, string>;
+  /** what the figures aggregate when market_type was not sent */
+  marketTypes?: string;
   digest: {
     /** what the values are; decides which statistics apply */
     nature: "level" | "flow" | "signed" | "cumulative" | "ratio" | "count";
