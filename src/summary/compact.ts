@@ -34,7 +34,8 @@ export const pointsSchema = z
   .record(z.string(), z.array(z.tuple([z.string(), z.number()])))
   .describe('points grouped under their UTC month "YYYY-MM" as ["DD", value] (daily) or ["DD HH:MM", value]; monthly points under "YYYY" as ["MM", value]');
 
-const SCALE_OF: Record<string, number> = { "": 1, K: 1e3, M: 1e6, B: 1e9, T: 1e12 };
+/** What the text's scale suffixes multiply by. */
+export const SCALE_OF: Readonly<Record<string, number>> = { "": 1, K: 1e3, M: 1e6, B: 1e9, T: 1e12 };
 
 /**
  * Points grouped by month as the text prints them, with the text's numbers: the scale it writes

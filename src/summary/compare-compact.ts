@@ -2,11 +2,9 @@
 // rank, the correlation triangle, and the co-sampled points as rows grouped by month, with the
 // text's numbers.
 import { z } from "zod";
-import { defined, num, timeField, when } from "./compact.js";
+import { defined, num, SCALE_OF, timeField, when } from "./compact.js";
 import type { CompareDigest } from "./compare-digest.js";
 import { isDaily, seriesValueFormatter } from "./format.js";
-
-const SCALE_OF: Record<string, number> = { "": 1, K: 1e3, M: 1e6, B: 1e9, T: 1e12 };
 
 export const compactCompareDigestSchema = z.object({
   grid: z.object({ count: z.number().int().describe("times present in every member"), from: timeField.optional(), to: timeField.optional() }),
