@@ -56,16 +56,19 @@ describe("structuredContent", () => {
       const lines = textOf(r).split("\n");
       const from = lines.findIndex((l) => l.startsWith("points ("));
       const text: string[] = [];
+      // The block: month headings and point lines, up to the first line that is neither.
       for (const line of lines.slice(from + 1)) {
-        if (line.startsWith("credits:")) break;
-        if (!/^\d{4}-\d\d:$/.test(line)) text.push(line);
+        if (/^\d{4}-\d\d:$/.test(line)) continue;
+        if (!/^\d\d( \d\d:\d\d)? -?[\d.]+$/.test(line)) break;
+        text.push(line);
       }
+      expect(text.length).toBeGreaterThan(20);
       const structured = Object.values(digest.points).flat().map(([at, v]) => `${at} ${v}`);
       expect(structured).toEqual(text.map((l) => l.replace(/ (-?[\d.]+)$/, (_, v: string) => ` ${Number(v)}`)));
     }
   });
 
-  it("names every cluster once and gives the anchor, bands and provenance-free facts as the text does", async () => {
+  it("names every cluster once, each band its sides, the anchor as the text does, and holds no null", async () => {
     const r = await f.call("get_liquidation_heatmap", { asset: "btc" });
     const d = (r.structuredContent as { digest: { anchor: [string, number]; latest: { bands: Record<string, { above: number; below: number }>; above: { top: unknown[]; nearest?: unknown } } } }).digest;
     expect(Object.keys(d.latest.bands)).toEqual(["1", "2", "5", "10"]);
