@@ -1,8 +1,8 @@
 // `npm run build`: bundles the program with esbuild straight from TypeScript into dist/: cli.js (a
 // thin entry, src/bin.ts) plus one chunk per lazily loaded part (transports, call, REST face, HTTP
 // backend). Nothing is left external but Node's built-ins and the packages package.json lists as
-// runtime `dependencies` (none while everything can be bundled), so the npm package pulls nothing
-// else and the .mcpb bundle holds dist/ plus those packages alone. Source maps are
+// runtime `dependencies` or optional `peerDependencies` (only better-sqlite3, for a Node without
+// node:sqlite), so the npm package pulls nothing else and the .mcpb bundle holds dist/ alone. Source maps are
 // written beside the chunks without a link (the packages leave them out; `node --enable-source-maps`
 // users can point at them). Type checking is `npm run typecheck`'s job.
 import { execFileSync } from "node:child_process";
@@ -104,9 +104,11 @@ const handshake = await recordHandshake();
 rmSync(DIST, { recursive: true, force: true });
 mkdirSync(DIST, { recursive: true });
 
-// Packages in `dependencies` are what an install pulls: they stay external (a native module cannot
-// be bundled). Everything else the program imports is bundled and belongs in devDependencies.
-const RUNTIME_DEPENDENCIES = Object.keys(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).dependencies ?? {});
+// Packages in `dependencies` are what an install pulls, and optional `peerDependencies` what a user may
+// add (better-sqlite3, for a Node without node:sqlite): both stay external (a native module cannot be
+// bundled). Everything else the program imports is bundled and belongs in devDependencies.
+const PACKAGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+const RUNTIME_DEPENDENCIES = [...Object.keys(PACKAGE.dependencies ?? {}), ...Object.keys(PACKAGE.peerDependencies ?? {})];
 /** Optional modules a bundled package names but never loads here. */
 const NEVER_LOADED = ["pg-native"];
 
@@ -128,7 +130,7 @@ const result = await esbuild.build({
   banner: { js: 'import { createRequire as __cmCreateRequire } from "node:module"; const require = __cmCreateRequire(import.meta.url);' },
   legalComments: "none",
   metafile: true,
-  // better-sqlite3 (a runtime dependency, loaded only where node:sqlite is missing) loads its compiled addon (build/Release/*.node) relative to
+  // better-sqlite3 (an optional peer, loaded only where node:sqlite is missing) loads its compiled addon (build/Release/*.node) relative to
   // its own files, so it stays in node_modules; pg's optional native binding is never loaded (its
   // pure-JS client is), so it is left unresolved rather than required.
   external: [...RUNTIME_DEPENDENCIES, ...NEVER_LOADED],

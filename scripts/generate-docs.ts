@@ -4,6 +4,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ASSET_SETS, ENDPOINTS } from "../src/catalog/index.js";
+import { BUILTIN_SQLITE_NODE } from "../src/min-node.js";
 import { allTools } from "../src/tools/index.js";
 import { toolListing, type ListedTool } from "../src/tools/listing.js";
 import { buildServerJson } from "./server-json.js";
@@ -88,7 +89,8 @@ export function buildManifest(pkg: PackageJson, tools: readonly ToolLike[]): Rec
     },
     compatibility: {
       platforms: ["darwin", "win32", "linux"],
-      runtimes: { node: pkg.engines.node.replace(/^>=\s*(\d+\.\d+)$/, ">=$1.0") },
+      // The bundle carries no native SQLite driver: it needs node:sqlite without a flag (scripts/pack.ts checks).
+      runtimes: { node: `>=${BUILTIN_SQLITE_NODE.join(".")}.0` },
     },
   };
 }

@@ -7,14 +7,17 @@ import {
   LATEST_PROTOCOL_VERSION, ListPromptsResultSchema, ListResourcesResultSchema, ListResourceTemplatesResultSchema, ListToolsResultSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
+import { SIMULATED_ORIGIN } from "../src/backend/inprocess/origin.js";
 import type { Backend } from "../src/backend/types.js";
 import { createServer } from "../src/server.js";
 import type { Handshake, ListMethod } from "../src/transports/handshake.js";
 
-/** Registration reads only a backend's kind; a handshake never fetches. */
+/** Registration reads only a backend's kind and origin; a handshake never fetches. */
 function standIn(kind: Backend["kind"]): Backend {
   return {
     kind,
+    // The instructions say what the data is: the embedded market's calibration, or a real service.
+    origin: kind === "inprocess" ? SIMULATED_ORIGIN : { kind: "service", host: "upstream" },
     fetch: () => Promise.reject(new Error("no data while recording the handshake")),
     close: () => Promise.resolve(),
   };

@@ -1,10 +1,14 @@
 // `npm run pack`: the MCPB bundle, crypto-metrics-mcp-<version>.mcpb, holding only what runs: the
-// manifest, a package.json trimmed to what Node and the program read (module type, version), the
-// README, what dist/ runs (bundled JavaScript, views, wasm and fonts; no source maps) and, only if package.json lists runtime
-// dependencies (what esbuild cannot bundle), those packages as installed here.
+// manifest, a package.json trimmed to what Node and the program read (module type, version, the
+// bundle's Node floor), the README and LICENSE, what dist/ runs (bundled JavaScript, views, wasm and
+// fonts; no source maps) and, only if package.json lists runtime `dependencies` (what esbuild cannot
+// bundle), those packages as installed here. No native code: the bundle meters with Node's built-in
+// node:sqlite, so it runs on every platform the manifest names, and a bundle holding a compiled
+// addon or any other platform binary is refused rather than written.
 // `--dist DIR` packs another build, `--out DIR` writes elsewhere (the package test uses both).
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import { BUILTIN_SQLITE_NODE } from "../src/min-node.js";
 import { writeZip, type ZipEntry } from "./zip.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -16,14 +20,13 @@ interface PackageJson {
   type: string;
   license: string;
   bin: Record<string, string>;
-  engines: Record<string, string>;
   dependencies?: Record<string, string>;
 }
 
 /**
  * Files of an installed package that only building it from source needs (a native module ships its
- * C sources for machines without a prebuilt binary): left out of the bundle, which carries the
- * binary built for this platform.
+ * C sources for machines without a prebuilt binary): left out. A compiled addon is kept, so that
+ * checkBundle sees it and refuses the bundle.
  */
 const BUILD_ONLY = /^(deps|src|test|tests|docs?|benchmark|\.github)\/|\.(c|cc|cpp|h|hpp|gyp|gypi|md|map|ts)$|^build\/(?!Release\/[^/]+\.node$)|^build\/Release\/test_/;
 
@@ -59,10 +62,46 @@ export function runtimeModules(root: string, names: readonly string[]): ZipEntry
   return out;
 }
 
-/** The package.json inside the bundle: no scripts and no dependency lists, which nothing there uses. */
+/** The Node the bundle needs: the first with node:sqlite unflagged, as manifest.json must declare it. */
+export const BUNDLE_NODE = `>=${BUILTIN_SQLITE_NODE.join(".")}.0`;
+
+/**
+ * The package.json inside the bundle: no scripts and no dependency lists, which nothing there uses;
+ * `engines` is the bundle's own floor, which dist/cli.js checks on a Node without node:sqlite.
+ */
 export function bundlePackageJson(pkg: PackageJson): string {
-  const { name, version, description, type, license, bin, engines } = pkg;
-  return `${JSON.stringify({ name, version, description, type, license, bin, engines }, null, 2)}\n`;
+  const { name, version, description, type, license, bin } = pkg;
+  return `${JSON.stringify({ name, version, description, type, license, bin, engines: { node: BUNDLE_NODE } }, null, 2)}\n`;
+}
+
+/** Why a file is native code for one platform (its name or its first bytes), or undefined. */
+export function nativeCode(entry: ZipEntry): string | undefined {
+  if (/\.(node|so|dylib|dll|exe)$|(^|\/)binding\.gyp$/.test(entry.name)) return `a ${/\.\w+$/.exec(entry.name)?.[0] ?? "binding.gyp"} file`;
+  const d = entry.data;
+  if (d.length >= 4 && d.readUInt32BE(0) === 0x7f454c46) return "an ELF binary";
+  if (d.length >= 4 && [0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebabe, 0xbebafeca].includes(d.readUInt32BE(0))) return "a Mach-O binary";
+  if (d.length >= 64 && d.toString("latin1", 0, 2) === "MZ") {
+    const pe = d.readUInt32LE(0x3c);
+    if (pe + 4 <= d.length && d.toString("latin1", pe, pe + 4) === "PE\0\0") return "a Windows PE binary";
+  }
+  return undefined;
+}
+
+/** Refuses entries the bundle must not carry: native code, or a manifest whose Node floor is not the bundle's. */
+export function checkBundle(entries: readonly ZipEntry[]): void {
+  const native = entries.flatMap((e) => {
+    const why = nativeCode(e);
+    return why ? [`${e.name} (${why})`] : [];
+  });
+  if (native.length) {
+    throw new Error(`the bundle would carry native code, which runs on one platform only: ${native.join(", ")}; ` +
+      "remove the package that brings it from package.json dependencies (the bundle meters with node:sqlite)");
+  }
+  const manifest = JSON.parse(entries.find((e) => e.name === "manifest.json")!.data.toString("utf8")) as { compatibility?: { runtimes?: { node?: string } } };
+  const declared = manifest.compatibility?.runtimes?.node;
+  if (declared !== BUNDLE_NODE) {
+    throw new Error(`manifest.json compatibility.runtimes.node is ${JSON.stringify(declared)}; the bundle needs node:sqlite without a flag: set it to "${BUNDLE_NODE}"`);
+  }
 }
 
 export function bundleEntries(dist: string): ZipEntry[] {
@@ -78,9 +117,10 @@ export function bundleEntries(dist: string): ZipEntry[] {
     { name: "manifest.json", data: readFileSync(join(ROOT, "manifest.json")) },
     { name: "package.json", data: Buffer.from(bundlePackageJson(pkg)) },
     { name: "README.md", data: readFileSync(join(ROOT, "README.md")) },
+    { name: "LICENSE", data: readFileSync(join(ROOT, "LICENSE")) },
     { name: "icon.png", data: readFileSync(join(ROOT, "assets", "icon.png")) },
     ...scripts.map((f) => ({ name: `dist/${f}`, data: readFileSync(join(dist, f)), ...(f === "cli.js" && { mode: 0o755 }) })),
-    // Whatever could not be bundled (a native module, for this platform only).
+    // Whatever could not be bundled (none today; checkBundle refuses native code).
     ...runtimeModules(ROOT, Object.keys(pkg.dependencies ?? {})),
   ];
 }
@@ -99,8 +139,14 @@ if (process.argv[1] && import.meta.filename === process.argv[1]) {
   const dist = resolve(flag("--dist") ?? join(ROOT, "dist"));
   const out = join(resolve(flag("--out") ?? ROOT), bundleFileName());
   const entries = bundleEntries(dist);
+  try {
+    checkBundle(entries);
+  } catch (err) {
+    process.stderr.write(`pack: refused: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
   const zip = writeZip(entries);
   writeFileSync(out, zip);
   const unpacked = entries.reduce((sum, e) => sum + e.data.length, 0);
-  process.stderr.write(`pack: ${out}: ${entries.length} files, ${(zip.length / 1024).toFixed(0)} KB (${(unpacked / 1024).toFixed(0)} KB unpacked)\n`);
+  process.stderr.write(`pack: ${out}: ${entries.length} files, ${(zip.length / 1024).toFixed(0)} KB (${zip.length} bytes; ${(unpacked / 1024).toFixed(0)} KB unpacked), no native code, Node ${BUNDLE_NODE}\n`);
 }

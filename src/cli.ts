@@ -2,6 +2,7 @@
 // Command-line entry: parses the configuration once and dispatches to stdio (default), http, api or call.
 import { readFileSync } from "node:fs";
 import { KeysFileError } from "./backend/inprocess/keys.js";
+import { sqliteDriverProblem } from "./backend/inprocess/metering/sqlite-driver.js";
 import { StoreConfigError, StoreUnavailableError } from "./backend/inprocess/metering/store.js";
 import { ConfigError, describeConfig, loadConfig, type Config } from "./config.js";
 import { log, setLogLevel } from "./log.js";
@@ -11,7 +12,7 @@ const USAGE = `crypto-metrics-mcp — crypto market and on-chain metrics for AI 
 
 Usage:
   crypto-metrics-mcp [stdio]                                   MCP over stdio (default)
-  crypto-metrics-mcp http [--host 127.0.0.1] [--port 3000] [--require-key]
+  crypto-metrics-mcp http [--host 127.0.0.1] [--port 3000] [--require-key] [--allowed-hosts NAME,…]
                                                                MCP over Streamable HTTP at /mcp
   crypto-metrics-mcp api [--host 127.0.0.1] [--port 8080]      the REST API of the in-process service
   crypto-metrics-mcp call TOOL [--name value ...] [--format text|json|csv]
@@ -23,7 +24,8 @@ Flags: --keys-file PATH  --state-dir DIR  --store URL  --log-level silent|error|
   --store postgres://USER@HOST:5432/DB shares credits and rate windows between machines
   (default: an SQLite file in the state directory, shared by the processes of this machine)
 Environment: CRYPTO_METRICS_API_KEY, CRYPTO_METRICS_BASE_URL, CRYPTO_METRICS_KEYS_FILE,
-  CRYPTO_METRICS_STATE_DIR, CRYPTO_METRICS_STORE, CRYPTO_METRICS_NOW, CRYPTO_METRICS_LOG_LEVEL
+  CRYPTO_METRICS_STATE_DIR, CRYPTO_METRICS_STORE, CRYPTO_METRICS_NOW, CRYPTO_METRICS_LOG_LEVEL,
+  CRYPTO_METRICS_ALLOWED_HOSTS (http: host names a reverse proxy forwards)
 `;
 
 /** `code` names the failure for `call --format json` and `call --batch`, which answer errors in JSON. */
@@ -108,6 +110,12 @@ async function main(): Promise<void> {
     console.log = console.info = console.debug = console.error;
   }
   if (config.command === "stdio" || config.command === "http") boundHeapGrowth();
+  // The embedded service meters in SQLite: a runtime without a driver stops here, not at the first call.
+  const { store } = config;
+  if ((config.command === "api" || !config.baseUrl) && store.kind === "sqlite") {
+    const problem = sqliteDriverProblem();
+    if (problem) fail(`the metering store ${store.path} cannot be opened: ${problem}`, 2);
+  }
   log.debug("starting", { config: describeConfig(config) });
   switch (config.command) {
     case "api":

@@ -5,6 +5,7 @@ import { parseDateInput } from "./backend/inprocess/dates.js";
 import { parseStoreSetting, type StoreSpec } from "./backend/inprocess/metering/store-url.js";
 import { StoreConfigError } from "./backend/inprocess/metering/store.js";
 import { isLogLevel, LOG_LEVELS, type LogLevel } from "./log.js";
+import { allowedHostName } from "./transports/host-check.js";
 
 export const COMMANDS = ["stdio", "http", "api", "call"] as const;
 export type Command = (typeof COMMANDS)[number];
@@ -28,6 +29,8 @@ export interface Config {
   port: number;
   /** `http` only: refuse MCP requests without `Authorization: Bearer`. */
   requireKey: boolean;
+  /** `http` only: public host names accepted in Host and Origin besides the bound address's (a reverse proxy's). */
+  allowedHosts: readonly string[];
   /** CRYPTO_METRICS_API_KEY: the upstream key with a base URL, else the local default key. */
   apiKey: string | undefined;
   /** CRYPTO_METRICS_BASE_URL without a trailing slash: use the real service over HTTP. */
@@ -105,7 +108,7 @@ function parseLevel(raw: string, source: string): LogLevel {
   return level;
 }
 
-const VALUE_FLAGS = ["host", "port", "keys-file", "state-dir", "store", "log-level"] as const;
+const VALUE_FLAGS = ["host", "port", "allowed-hosts", "keys-file", "state-dir", "store", "log-level"] as const;
 type ValueFlag = (typeof VALUE_FLAGS)[number];
 const SWITCHES = ["require-key", "help", "version"] as const;
 type Switch = (typeof SWITCHES)[number];
@@ -177,6 +180,9 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
   if (args.switches.has("require-key") && command !== "http") {
     throw new ConfigError(`--require-key applies to the http command, not ${command}`);
   }
+  if (args.values["allowed-hosts"] !== undefined && command !== "http") {
+    throw new ConfigError(`--allowed-hosts applies to the http command, not ${command}`);
+  }
 
   // A Claude Desktop bundle may pass an optional setting left empty as its literal placeholder.
   const unexpanded = (v: string | undefined) => (v !== undefined && /^\$\{user_config\.[A-Za-z0-9_]+\}$/.test(v.trim()) ? undefined : v);
@@ -204,6 +210,7 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
     host: host.replace(/^\[(.*)\]$/, "$1"),
     port: args.values.port !== undefined ? parsePort(args.values.port, "--port") : DEFAULT_PORTS[command],
     requireKey: args.switches.has("require-key"),
+    allowedHosts: command === "http" ? parseAllowedHosts(args.values["allowed-hosts"], env["CRYPTO_METRICS_ALLOWED_HOSTS"]) : [],
     apiKey,
     baseUrl: rawBase ? parseBaseUrl(rawBase) : undefined,
     keysFile: keysFile ? resolve(keysFile) : undefined,
@@ -220,11 +227,27 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
   };
 }
 
+/** `--allowed-hosts` (else CRYPTO_METRICS_ALLOWED_HOSTS, when not empty): comma-separated host names. */
+function parseAllowedHosts(flag: string | undefined, env: string | undefined): string[] {
+  const [raw, source] = flag !== undefined ? [flag, "--allowed-hosts"] : [env?.trim() || undefined, "CRYPTO_METRICS_ALLOWED_HOSTS"];
+  if (raw === undefined) return [];
+  const names: string[] = [];
+  for (const entry of raw.split(",")) {
+    const verdict = allowedHostName(entry);
+    if ("problem" in verdict) {
+      throw new ConfigError(`${source} must be host names separated by commas, as the proxy in front sends them in Host (e.g. ${source === "--allowed-hosts" ? "--allowed-hosts " : "CRYPTO_METRICS_ALLOWED_HOSTS="}mcp.example.com,mcp.example.org); got ${verdict.problem}`);
+    }
+    if (!names.includes(verdict.name)) names.push(verdict.name);
+  }
+  return names;
+}
+
 /** A description of the configuration that is safe to log: the key only as present or absent. */
 export function describeConfig(config: Config): string {
   return [
     `command=${config.command}`,
     NETWORK_COMMANDS.includes(config.command) ? `listen=${config.host}:${config.port}` : "",
+    config.allowedHosts.length ? `allowed_hosts=${config.allowedHosts.join(",")}` : "",
     `backend=${config.baseUrl ? config.baseUrl : "inprocess"}`,
     `key=${config.apiKey ? "set" : "unset"}`,
     config.keysFile ? `keys_file=${config.keysFile}` : "",

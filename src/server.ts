@@ -4,7 +4,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { ErrorCode, ListToolsRequestSchema, McpError, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { Backend, BackendContext } from "./backend/types.js";
+import type { Backend, BackendContext, DataOrigin } from "./backend/types.js";
 import type { Config } from "./config.js";
 import { PROMPT_COMPLETERS, registerPrompts } from "./prompts/index.js";
 import { installCompletions } from "./resources/completions.js";
@@ -27,9 +27,14 @@ export const SERVER_VERSION: string = (
   JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
 ).version;
 
-export const INSTRUCTIONS =
-  "Crypto market and on-chain metrics. Coverage differs per metric: list_assets tells which; " +
-  `get_metrics_variation scans an asset, the other tools drill in. ${DATES_NOTE}`;
+const HOW = `list_assets: coverage; get_metrics_variation scans an asset, other tools drill in. ${DATES_NOTE}`;
+
+/** The server instructions: with the embedded service they say, in one clause, that the market is simulated. */
+export function instructionsFor(origin: DataOrigin): string {
+  if (origin.kind === "service") return `Crypto market and on-chain metrics. ${HOW}`;
+  const through = new Date(origin.calibratedThroughMs).toISOString().slice(0, 10);
+  return `Simulated crypto market and on-chain metrics, calibrated to real history through ${through}; present figures as simulated. ${HOW}`;
+}
 
 export interface CreateServerOptions {
   backend: Backend;
@@ -81,7 +86,7 @@ export function createServer({ backend, config }: CreateServerOptions): McpServe
     // Bounds the work zod does on hostile argument objects (GHSA-46jr-4wx8-v453).
     {
       capabilities: { logging: {} },
-      instructions: INSTRUCTIONS,
+      instructions: instructionsFor(backend.origin),
       maxToolInputElements: 512,
       jsonSchemaValidator: NO_JSON_SCHEMA_VALIDATION,
     },

@@ -95,8 +95,8 @@ describe("on-chain metric levels (BTC, end of 2025)", () => {
     }
   });
 
-  it("DiffLast ≈ 1.4826e14 on 27–29 Dec 2025 and steps every 14 days by less than ±10 % since 2022", () => {
-    for (const date of ["2025-12-27", "2025-12-28", "2025-12-29"]) near(valueOn("mining/DiffLast", date), 1.4826e14, 1e-6);
+  it("DiffLast ≈ 1.4826e14 at 2025-12-28 and steps on 2,016-block epochs (about 14 days, varying) since 2022", () => {
+    near(valueOn("mining/DiffLast", "2025-12-28"), 1.4826e14, 1e-6);
     const { values } = series("mining/DiffLast", "2022-01-01", "2027-06-30");
     const runs: number[] = [];
     let run = 1;
@@ -105,11 +105,15 @@ describe("on-chain metric levels (BTC, end of 2025)", () => {
         run++;
         continue;
       }
-      expect(Math.abs(values[i]! / values[i - 1]! - 1)).toBeLessThan(0.1);
+      // Published retargets since 2022 ran -7.5 % to +10.3 %; block luck widens a simulated one by a few points.
+      expect(Math.abs(values[i]! / values[i - 1]! - 1)).toBeLessThan(0.13);
       runs.push(run);
       run = 1;
     }
-    expect(runs.slice(1).every((r) => r === 14)).toBe(true);
+    const inner = runs.slice(1);
+    expect(Math.min(...inner)).toBeGreaterThanOrEqual(10);
+    expect(Math.max(...inner)).toBeLessThanOrEqual(18);
+    expect(new Set(inner).size).toBeGreaterThanOrEqual(3);
     expect(runs.length).toBeGreaterThan(120);
   });
 

@@ -7,6 +7,7 @@ import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } fro
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { builtIsFresh } from "./helpers/cli.js";
+import { runningHasBuiltinSqlite } from "./helpers/runtimes.js";
 import { ROOT } from "./helpers/spawn.js";
 import { NOW_ISO, tempDir } from "./mcp-fixture.js";
 
@@ -24,7 +25,9 @@ describe.skipIf(!built && process.env.CI !== "true")("the packed package", () =>
     const target = join(project, "node_modules", "crypto-metrics-mcp");
     mkdirSync(target, { recursive: true });
     execFileSync("tar", ["-xzf", join(project, packed[0]!.filename), "-C", target, "--strip-components=1"]);
-    const declared = (JSON.parse(readFileSync(join(target, "package.json"), "utf8")) as { dependencies?: Record<string, string> }).dependencies ?? {};
+    const pkg = JSON.parse(readFileSync(join(target, "package.json"), "utf8")) as { dependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+    // On a Node without node:sqlite a user adds the optional peer (better-sqlite3) too.
+    const declared = { ...pkg.dependencies, ...(!runningHasBuiltinSqlite() && pkg.peerDependencies) };
     for (const name of Object.keys(declared)) {
       const link = join(project, "node_modules", name);
       mkdirSync(dirname(link), { recursive: true });

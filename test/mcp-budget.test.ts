@@ -2,7 +2,8 @@
 // costing about what a short one does.
 import { encode } from "gpt-tokenizer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INSTRUCTIONS } from "../src/server.js";
+import { SIMULATED_ORIGIN } from "../src/backend/inprocess/origin.js";
+import { instructionsFor } from "../src/server.js";
 import { connect, textOf, type Fixture } from "./mcp-fixture.js";
 
 const tokens = (text: string) => encode(text).length;
@@ -18,9 +19,11 @@ afterAll(async () => {
 describe("token budgets", () => {
   it("keeps what hosts give the model of tools/list (names, descriptions, input schemas) and the instructions within 1,300 tokens", async () => {
     const listed = await f.client.listTools();
-    expect(f.client.getInstructions()).toBe(INSTRUCTIONS);
+    const instructions = instructionsFor(SIMULATED_ORIGIN);
+    expect(f.client.getInstructions()).toBe(instructions);
+    expect(instructions).toMatch(/^Simulated .* calibrated to real history through 2025-12-28; present figures as simulated\./);
     const shown = listed.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
-    const total = tokens(JSON.stringify({ tools: shown })) + tokens(INSTRUCTIONS);
+    const total = tokens(JSON.stringify({ tools: shown })) + tokens(instructions);
     expect(listed.tools).toHaveLength(6);
     expect(total).toBeLessThanOrEqual(1_300);
   });

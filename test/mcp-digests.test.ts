@@ -19,6 +19,9 @@ import { errorOf, NOW, tempDir, textOf, writeKeys } from "./mcp-fixture.js";
 class ReportingBackend implements Backend {
   readonly kind = "inprocess" as const;
   constructor(readonly inner: InProcessBackend) {}
+  get origin() {
+    return this.inner.origin;
+  }
   async fetch(request: BackendRequest, context?: BackendContext): Promise<BackendResult> {
     const result = await this.inner.fetch(request, context);
     if (result.extent && result.asOfMs !== undefined) return result;
@@ -112,7 +115,8 @@ describe("statistics by nature", () => {
     const text = textOf(r);
     expect(text).toContain("net change");
     expect(text).toContain(`sign flips: ${flips === 0 ? "none" : flips}`);
-    expect(text).not.toMatch(/drawdown|-?\d[\d.,]* %/);
+    // The meaning line reads the log change as a percentage; the statistics never do.
+    expect(text.split("\n").filter((l) => !l.startsWith("meaning: ")).join("\n")).not.toMatch(/drawdown|-?\d[\d.,]* %/);
   });
 
   it("flow: sum, mean per bucket, peak bucket and window sums of the served records; no drawdown", async () => {
@@ -131,7 +135,7 @@ describe("statistics by nature", () => {
     expect(d.maxDrawdown).toBeUndefined();
     expect(d.change).toBeUndefined();
     const text = textOf(r);
-    expect(text).toMatch(/^sum \$[\d,.]+[KMBT]? over 1,000 buckets; mean/m);
+    expect(text).toMatch(/^sum \$[\d,.]+[KMBT]? over 1,000 buckets\nmean \$[\d,.]+[KMBT]? per bucket; stdev/m);
     expect(text).not.toMatch(/drawdown|^first /m);
     // Without market_type the endpoint aggregates every market type, spot included.
     expect(text.split("\n")[0]).toContain("market_type=all (spot, swap, future)");
@@ -232,7 +236,11 @@ describe("resample", () => {
     const sums = [...weeks.values()];
     const resolution = (Math.max(...sums) - Math.min(...sums)) / 200;
     points.forEach((p, i) => expect(Math.abs(p.v - sums[i]!)).toBeLessThanOrEqual(resolution));
-    expect(textOf(r)).toMatch(/^\d+ weekly buckets \(UTC weeks from Monday, dated by their first day; each the sum of its points\) of \d+ points, 2025-09-29 → .*first and last bucket partial/m);
+    expect(textOf(r)).toMatch(/^\d+ points, statistics from all of them; the points shown are \d+ weekly buckets \(UTC weeks from Monday, dated by their first day; each the sum of its points\), 2025-10-01 → .*first and last bucket partial/m);
+    // The statistics are those of every day served, as without resample.
+    const plain = digestOf(await call("get_ohlcv", args));
+    const stats = (x: Digest) => ({ ...x, resample: undefined, points: undefined, sampling: undefined, pointScale: undefined });
+    expect(stats(d)).toEqual(stats(plain));
     expect((r.structuredContent as { credits: { charged: number } }).credits.charged).toBe(1);
     expect(encode(textOf(r)).length).toBeLessThanOrEqual(1_500);
   });
@@ -251,7 +259,7 @@ describe("resample", () => {
     const text = textOf(r);
     expect(text).toContain("monthly buckets (UTC calendar months; each its last point's value)");
     const last = new Date(points.at(-1)!.t).toISOString();
-    expect(text.trimEnd().split("\n").at(-2)).toMatch(new RegExp(`^${last.slice(0, 7)} \\d+$`));
+    expect(text.trimEnd().split("\n").at(-3)).toMatch(new RegExp(`^${last.slice(0, 7)} \\d+$`));
   });
 
   it("refuses a value it does not know, naming the field, charging nothing", async () => {

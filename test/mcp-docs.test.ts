@@ -55,7 +55,7 @@ describe("generated docs", () => {
         // A postgres:// URL may carry the database password.
         store: { type: "string", sensitive: true, required: false },
       },
-      compatibility: { runtimes: { node: ">=20.18.0" } },
+      compatibility: { runtimes: { node: ">=22.13.0" } },
     });
   });
 

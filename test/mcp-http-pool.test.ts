@@ -9,10 +9,11 @@ import { InProcessBackend } from "../src/backend/inprocess/backend.js";
 import { createServer, loggingOf } from "../src/server.js";
 import { ServerPool, startHttpServer, type RunningHttpServer } from "../src/transports/http.js";
 import { NOW, tempDir, writeKeys } from "./mcp-fixture.js";
+import { SIMULATED_ORIGIN } from "../src/backend/inprocess/origin.js";
 
 describe("the server pool", () => {
   it("hands a released server to the next caller with nothing of the previous one", async () => {
-    const backend = { kind: "inprocess" as const, fetch: () => Promise.reject(new Error("unused")), close: () => Promise.resolve() };
+    const backend = { kind: "inprocess" as const, origin: SIMULATED_ORIGIN, fetch: () => Promise.reject(new Error("unused")), close: () => Promise.resolve() };
     const pool = new ServerPool(() => createServer({ backend }));
     const first = pool.acquire();
     const client = new Client({ name: "caller-a", version: "7" }, { capabilities: { roots: { listChanged: true } } });
@@ -36,7 +37,7 @@ describe("the server pool", () => {
   });
 
   it("does not keep a server that is still connected", async () => {
-    const backend = { kind: "inprocess" as const, fetch: () => Promise.reject(new Error("unused")), close: () => Promise.resolve() };
+    const backend = { kind: "inprocess" as const, origin: SIMULATED_ORIGIN, fetch: () => Promise.reject(new Error("unused")), close: () => Promise.resolve() };
     const pool = new ServerPool(() => createServer({ backend }));
     const server = pool.acquire();
     const [, b] = InMemoryTransport.createLinkedPair();

@@ -6,6 +6,7 @@ import { EmptyResultSchema, LoggingMessageNotificationSchema, McpError, type Log
 import { afterEach, describe, expect, it } from "vitest";
 import { log, setLogLevel } from "../src/log.js";
 import { createServer, loggingOf } from "../src/server.js";
+import { SIMULATED_ORIGIN } from "../src/backend/inprocess/origin.js";
 
 const SECRET = "sk-live-0123456789abcdef";
 const closers: Array<() => Promise<void>> = [];
@@ -14,7 +15,7 @@ afterEach(async () => {
 });
 
 async function session(): Promise<{ client: Client; messages: LoggingMessageNotification["params"][] }> {
-  const backend = { kind: "inprocess" as const, fetch: () => Promise.reject(new Error("unused")), close: () => Promise.resolve() };
+  const backend = { kind: "inprocess" as const, origin: SIMULATED_ORIGIN, fetch: () => Promise.reject(new Error("unused")), close: () => Promise.resolve() };
   const server = createServer({ backend, config: { apiKey: SECRET } });
   const client = new Client({ name: "log-test", version: "1" });
   const messages: LoggingMessageNotification["params"][] = [];

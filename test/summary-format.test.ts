@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { formatDuration, formatNumber, formatPercent, formatPrice, formatSigned, levelPriceFormatter, seriesValueFormatter } from "../src/summary/format.js";
+import { answerScale } from "../src/summary/scale.js";
 import { sanitizeText } from "../src/summary/text.js";
 
 describe("formatNumber", () => {
@@ -115,6 +116,41 @@ describe("seriesValueFormatter", () => {
         for (const v of values) expect(Math.abs(Number(format(v)) * scale - v)).toBeLessThanOrEqual((hi - lo) / 200 + 1e-9 * magnitude);
       }),
     );
+  });
+});
+
+describe("every printed number keeps its value", () => {
+  const within = (text: string, scale: number, x: number) => Math.abs(Number(text.replace(/[$,]/g, "")) * scale - x) <= 0.005 * Math.abs(x);
+
+  it("gives a point small beside the page's largest three significant digits of its own", () => {
+    // BTC's mean fee in April 2024: $0.20-0.67 on most days, $326.74 on the halving day.
+    const fees = [0.35, 0.379, 0.2024, 0.394, 0.6712, 1.2473, 3.561, 13.69, 95.61, 326.74, 0.148];
+    const { suffix, format } = seriesValueFormatter(fees);
+    expect(suffix).toBe("");
+    expect(fees.map(format)).toEqual(["0.350", "0.379", "0.202", "0.394", "0.671", "1.25", "3.56", "13.7", "95.6", "327", "0.148"]);
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 1e-3, max: 1e9, noNaN: true }), { minLength: 1, maxLength: 50 }), (values) => {
+        const f = seriesValueFormatter(values);
+        const scale = { "": 1, K: 1e3, M: 1e6, B: 1e9, T: 1e12 }[f.suffix]!;
+        return f.format(1).includes("e") || values.every((x) => within(f.format(x), scale, x));
+      }),
+    );
+  });
+
+  it("keeps counts whole", () => {
+    expect([3, 5, 1_200, 0].map(seriesValueFormatter([3, 5, 1_200, 0]).format)).toEqual(["3", "5", "1200", "0"]);
+  });
+
+  it("writes a line of statistics in one scale, stepping up where a thousand of the page's is reached", () => {
+    // A 60-day sum of 1-minute volumes beside points of tens of millions: $4.67T, never "$4,672,127M".
+    const s = answerScale([26.1e6, 38.9e6, 202.4e6], { usd: true });
+    expect(s.suffix).toBe("K"); // the points read as whole thousands
+    expect(s.line([4.672127e12]).stat(4.672127e12)).toBe("$4.67T");
+    // A line whose values reach a thousand of the points' scale takes its own: never "$25,280K".
+    expect(s.line([25.28e6, 21.08e6]).stat(25.28e6)).toBe("$25.28M");
+    expect(s.line([125e3, 300e3]).stat(125e3)).toBe("$125K");
+    const windows = s.line([36.41e9, 384e9]);
+    expect([windows.stat(36.41e9), windows.stat(384e9)]).toEqual(["$36.41B", "$384B"]);
   });
 });
 

@@ -147,7 +147,11 @@ describe("resample", () => {
     expect(d.nonFinite).toBe(1);
     expect(d.resample).toMatchObject({ period: "1w", rule: "last", sourceCount: 59, partialFirst: false, partialLast: true });
     expect(d.points.map((p) => p.value)).toEqual([106, 113, 120, 127, 134, 141, 148, 155, 159]);
-    expect(renderSeriesText({ metric: "m/x", asset: "btc" }, d)).toContain("9 weekly buckets (UTC weeks from Monday, dated by their first day; each its last point's value) of 59 points, 2025-01-06 → 2025-03-03 UTC; last bucket partial; 1 non-finite values skipped");
+    // Statistics of every point, as without resample: first, last and extremes are days, not weeks.
+    expect(d.count).toBe(59);
+    expect([d.first!.value, d.last!.value, d.min!.value, d.max!.value]).toEqual([100, 159, 100, 159]);
+    expect(d.mean).toBeCloseTo(values.filter(Number.isFinite).reduce((a, b) => a + b, 0) / 59, 9);
+    expect(renderSeriesText({ metric: "m/x", asset: "btc" }, d)).toContain("59 points, statistics from all of them; the points shown are 9 weekly buckets (UTC weeks from Monday, dated by their first day; each its last point's value), 2025-01-06 → 2025-03-06 UTC; last bucket partial; 1 non-finite values skipped");
   });
 
   it("refuses what it cannot aggregate, naming the fix", () => {
@@ -213,7 +217,10 @@ describe("renderSeriesText wording by nature", () => {
     const values = Array.from({ length: 60 }, (_, i) => 1e9 + ((i * 37) % 11) * 1e8);
     const t = text("flow", values);
     const sum = values.reduce((a, b) => a + b, 0);
-    expect(t).toContain(`sum ${answerScale(values, { usd: true }).stat(sum)} over 60 buckets`);
+    expect(sum).toBe(89.3e9);
+    // The points read in M; the sum, beyond any of them, in its own scale: never "$89,300M".
+    expect(answerScale(values, { usd: true }).suffix).toBe("M");
+    expect(t).toContain("sum $89.30B over 60 buckets");
     expect(t).toMatch(/peak bucket \$[\d,.]+[KMBT]? \(2024-01-0\d\)/);
     expect(t).toMatch(/windows \(sum; % vs the window before\): 7d \$[\d,.]+[KMBT]? \([+-][\d.]+ %\), 30d/);
     expect(t).not.toMatch(/drawdown|first .*last .*change/);
@@ -270,13 +277,16 @@ describe("renderSeriesText wording by nature", () => {
     expect(t).toContain("The series has data from 2015-08-07 to 2022-09-15 (it ended 2022-09-15): ask startDate/endDate within that span.");
   });
 
-  it("writes every value of one answer in one scale and names the coin", () => {
+  it("writes every line of statistics in one scale and names the coin", () => {
     const values = Array.from({ length: 50 }, (_, i) => 465_604.61 + i * 310_000);
     const t = renderSeriesText({ metric: "exchange_flow/exchange_reserve", asset: "eth", unit: displayUnit("native units", "eth") }, digestSeries(days(values).times, values, { timeframeMs: DAY_MS }));
     expect(t).toContain("unit ETH");
     expect(t).not.toContain("native");
-    const suffixes = new Set([...t.split("\n").slice(1, 8).join(" ").matchAll(/\d([KMBT])\b/g)].map((m) => m[1]));
-    expect(suffixes.size).toBe(1);
-    expect(t).toMatch(new RegExp(`values in ${[...suffixes][0]} ETH`));
+    // One scale per line, and none beyond a thousand of its suffix.
+    for (const line of t.split("\n").slice(1, 8)) {
+      expect(new Set([...line.matchAll(/\d([KMBT])\b/g)].map((m) => m[1])).size).toBeLessThanOrEqual(1);
+      expect(line).not.toMatch(/\d,\d{3}(\.\d+)?[KMBT]\b/);
+    }
+    expect(t).toMatch(/values in [KMBT] ETH/);
   });
 });

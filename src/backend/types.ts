@@ -96,7 +96,10 @@ export interface BackendResult<T extends BackendBody = BackendBody> {
   columns?: SeriesColumns;
   /** The heatmap endpoint's answer as typed arrays: every backend returns it with the heatmap. */
   heatmap?: TypedHeatmap;
-  /** Price candles (endpoint `price`): every backend returns them as columns. */
+  /**
+   * Price candles (endpoint `price`): every backend returns them as columns. With a metrics-variation,
+   * the asset's daily candles of the days it describes, when the backend has them (the in-process one).
+   */
   candles?: CandleColumns;
   /**
    * First and last bucket starts (epoch ms) the series has for this asset over its whole history,
@@ -105,10 +108,21 @@ export interface BackendResult<T extends BackendBody = BackendBody> {
   extent?: { firstMs: number; lastMs: number };
   /** The service's "now" (epoch ms) when the result was produced: a bucket ending after it is partial. */
   asOfMs?: number;
+  /** When the real service answered (epoch ms; a cached answer keeps its time). */
+  receivedMs?: number;
 }
+
+/**
+ * Where a backend's figures come from, stated in every answer: the embedded simulation (calibrated to
+ * real history through the start of its last calibrated day, epoch ms) or a real service at a host.
+ */
+export type DataOrigin =
+  | { kind: "simulated"; calibratedThroughMs: number }
+  | { kind: "service"; host: string };
 
 export interface Backend {
   readonly kind: "inprocess" | "http";
+  readonly origin: DataOrigin;
   fetch(request: BackendRequest, context?: BackendContext): Promise<BackendResult>;
   /**
    * Endpoint ids the caller's key may call: null when it may call every one, undefined when the

@@ -1,6 +1,7 @@
 // The 29 endpoints of the service (spec v0.3.0). Everything else — routes, enums, tool
 // descriptions, manifest.json, the README table — derives from this list.
 import type { AssetSetId } from "./assets.js";
+import { MEANINGS } from "./definitions.js";
 import type { ParamName } from "./params.js";
 
 export type EndpointKind = "ohlcv" | "series" | "variation" | "heatmap";
@@ -36,6 +37,8 @@ export interface Endpoint {
   additive: boolean;
   /** What the values are (series and OHLCV; `level` for the others). */
   nature: SeriesNature;
+  /** How to read a value, where unit and purpose leave it open (definitions.ts). */
+  meaning?: string;
 }
 
 const DATES = ["startDate", "endDate"] as const satisfies readonly ParamName[];
@@ -59,13 +62,13 @@ function series([id, assetSet, unit, nature, purpose]: Row, params: readonly Par
   return { id, kind: "series", group, segment, field: fieldOf(segment), assetSet, params, purpose, unit, additive: false, nature };
 }
 
-export const ENDPOINTS: readonly Endpoint[] = [
+const LISTED: readonly Endpoint[] = [
   ohlcv("derivatives/Volume_usd", "USD", "total trading volume in USD of perpetual derivatives per bucket"),
   ohlcv("derivatives/Buy_trades", "trades", "count of buy trades of perpetual derivatives per bucket"),
   ohlcv("spot/Trades", "trades", "trade count on spot markets per bucket", ["startDate", "endDate", "timeframe", "exchange", "symbol"]),
   series(["market/metcalfe_ratio", "M1", "ratio", "ratio", "Metcalfe ratio: network value relative to active-address count"]),
   series(["addresses/addresses_count_range_gt_10M_USD", "M2", "addresses", "count", "count of addresses holding more than $10M"]),
-  series(["market/Realized_cap_impulse_long_term", "M2_LEO", "ratio", "signed", "long-term realized-cap impulse: capital inflow and outflow through realized cap"]),
+  series(["market/Realized_cap_impulse_long_term", "M2_LEO", "log change (365 d)", "signed", "long-term realized-cap impulse: capital inflow and outflow through realized cap"]),
   series(["addresses_supply/balance_range_0_001_0_01", "M2", "native units", "level", "supply held by addresses with 0.001–0.01 native units"]),
   series(["exchange_flow/exchange_reserve", "X1", "native units", "level", "native units held on exchange wallets"], ENTITY),
   series(["addresses_supply/SplyAdrBalNtv100K", "M2", "native units", "level", "supply held by addresses with at least 100K native units"]),
@@ -98,3 +101,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
     purpose: "liquidation-level heatmap: open liquidation notional by price level over time, with candles",
   },
 ];
+
+export const ENDPOINTS: readonly Endpoint[] = LISTED.map((e) => (MEANINGS[e.id] ? { ...e, meaning: MEANINGS[e.id] } : e));

@@ -5,6 +5,7 @@ import { groupThousands } from "./params.js";
 import { PRICE, PRICE_ID } from "./price.js";
 
 export * from "./assets.js";
+export { missingConcepts, type MissingConcept } from "./definitions.js";
 export * from "./endpoints.js";
 export * from "./params.js";
 export * from "./price.js";

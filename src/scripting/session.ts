@@ -48,6 +48,7 @@ export async function openSession(config: Config): Promise<Session> {
       const recording: Backend = options.capture
         ? {
           kind: backend.kind,
+          origin: backend.origin,
           async fetch(request, context) {
             const slot = fetched.push(undefined as unknown as Fetched) - 1;
             const result = await backend.fetch(request, context);

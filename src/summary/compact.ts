@@ -61,12 +61,3 @@ export function defined<T extends Record<string, unknown>>(o: T): { [K in keyof 
   for (const [k, v] of Object.entries(o)) if (v !== null && v !== undefined) out[k] = v;
   return out as { [K in keyof T]: Exclude<T[K], null> };
 }
-
-/** Provenance, set on every answer by the tool wrapper: simulated or the real service. */
-export const sourceField = {
-  source: z
-    .object({ kind: z.enum(["simulated", "service"]) })
-    .loose()
-    .optional()
-    .describe("where the figures come from: the simulated service (and how far it is calibrated) or the real one"),
-};

@@ -125,11 +125,13 @@ const BLOCK_SCALES = [...SUFFIXES, { scale: 1e3, suffix: "K" }, { scale: 1, suff
 export function seriesValueFormatter(values: ArrayLike<number>): { suffix: string; format: (x: number) => string } {
   let lo = Infinity;
   let hi = -Infinity;
+  let least = Infinity;
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
     if (!Number.isFinite(v)) continue;
     if (v < lo) lo = v;
     if (v > hi) hi = v;
+    if (v !== 0 && Math.abs(v) < least) least = Math.abs(v);
   }
   if (lo > hi) return { suffix: "", format: () => NA };
   const magnitude = Math.max(Math.abs(lo), Math.abs(hi));
@@ -137,7 +139,8 @@ export function seriesValueFormatter(values: ArrayLike<number>): { suffix: strin
     return { suffix: "", format: (x) => (Number.isFinite(x) ? x.toExponential(4).replace("e+", "e") : NA) };
   }
   const resolution = hi > lo ? (hi - lo) / 200 : magnitude / 1000;
-  const whole = BLOCK_SCALES.find((s) => s.scale <= resolution && magnitude / s.scale >= 100);
+  // Whole numbers only where every value keeps three digits of its own ("10230" in M, not "10" in B).
+  const whole = BLOCK_SCALES.find((s) => s.scale <= resolution && least / s.scale >= 100);
   if (whole) return { suffix: whole.suffix, format: fixed(whole.scale, 0) };
 
   const unit = SUFFIXES.find((s) => magnitude >= s.scale);
@@ -155,8 +158,20 @@ export function seriesValueFormatter(values: ArrayLike<number>): { suffix: strin
   return { suffix: unit?.suffix ?? "", format: fixed(scale, decimals) };
 }
 
+/**
+ * `decimals` resolve the series' range; a value small beside the largest gets more, so that it keeps
+ * three significant digits of its own (a $0.35 fee on a page up to $326.74 reads "0.350", not "0").
+ * A value the common decimals already write exactly (a count) keeps them.
+ */
 function fixed(scale: number, decimals: number): (x: number) => string {
-  return (x) => (Number.isFinite(x) ? (x / scale).toFixed(decimals).replace(/^-(0\.?0*)$/, "$1") : NA);
+  return (x) => {
+    if (!Number.isFinite(x)) return NA;
+    const v = x / scale;
+    let d = decimals;
+    const a = Math.abs(v);
+    if (a > 0 && a < 100 && Number(v.toFixed(d)) !== v) d = Math.min(20, Math.max(d, 2 - Math.floor(Math.log10(a))));
+    return v.toFixed(d).replace(/^-(0\.?0*)$/, "$1");
+  };
 }
 
 function everyExact(values: ArrayLike<number>, scale: number, decimals: number): boolean {

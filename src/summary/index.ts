@@ -19,7 +19,7 @@ export { heatmapDigestSchema, type HeatmapCluster, type HeatmapDigest } from "./
 export { cellLevel, renderHeatmapText, type HeatmapTextMeta } from "./heatmap-text.js";
 export { sparkline, TREND_RULE, TRENDS, trendLabel, type Trend } from "./sparkline.js";
 export {
-  renderVariationText, variationDigestSchema, variationRowSchema, variationTable, variationTableSchema,
+  describedDay, renderVariationText, variationDigestSchema, variationPrice, variationPriceSchema, variationRowSchema, variationTable, variationTableSchema,
   type VariationDigest, type VariationRow,
 } from "./variation.js";
 export { candleFacts, candleFactsSchema, renderCandleFacts, type CandleFacts, type CandleInput } from "./candles.js";
@@ -31,7 +31,7 @@ export { changeOf, flowSummary, hasDrawdown, hasPercent, positionOf, signFlips, 
 export { coverageOf, coverageSchema, parseDateArg, type Coverage, type CoverageInput } from "./coverage.js";
 export { digestResampled, periodEnd, periodStart, resample, RESAMPLE_MS, resampleProblem, RESAMPLES, type Resample, type Resampled } from "./resample.js";
 export { answerScale, displayUnit, type AnswerScale } from "./scale.js";
-export { defined, groupedPoints, num, pair, pairSchema, pointsSchema, sourceField, timeField, when, type Pair } from "./compact.js";
+export { defined, groupedPoints, num, pair, pairSchema, pointsSchema, timeField, when, type Pair } from "./compact.js";
 export { compactCandleFacts, compactCandleFactsSchema, compactSeriesDigest, compactSeriesDigestSchema, type CompactSeriesDigest } from "./series-compact.js";
 export { compactVariation, compactVariationSchema, VARIATION_COLUMNS, type CompactVariation } from "./variation-compact.js";
 export { compactHeatmapDigest, compactHeatmapDigestSchema, type CompactHeatmapDigest } from "./heatmap-compact.js";

@@ -1,10 +1,10 @@
 // Calendar re-bucketing of a series into UTC weeks (starting Monday) or calendar months: flows are
 // summed, every other nature keeps the bucket's last value, and a bucket the data does not fill
-// (at either end, or before "now") is marked partial.
+// (at either end, or before "now") is marked partial. Only the points are re-bucketed.
 import { DAY_MS } from "../catalog/index.js";
 import { coverageOf } from "./coverage.js";
-import { windowChanges, type SeriesNature } from "./nature.js";
-import { digestSeries, type SeriesDigest, type SeriesDigestOptions } from "./series.js";
+import type { SeriesNature } from "./nature.js";
+import { digestSeries, MIN_POINTS, type SeriesDigest, type SeriesDigestOptions } from "./series.js";
 
 export const RESAMPLES = ["1w", "1M"] as const;
 export type Resample = (typeof RESAMPLES)[number];
@@ -80,9 +80,9 @@ export function resample(times: ArrayLike<number>, values: ArrayLike<number>, na
 }
 
 /**
- * The digest of a series re-bucketed into calendar periods. Coverage and trailing windows are
- * measured on the series as served (a calendar bucket is not a trailing window, and the asked
- * range is in the served buckets); everything else on the periods.
+ * The digest of a series re-bucketed into calendar periods: every statistic (extremes, mean,
+ * change, drawdown, sums, position, gaps, windows) is of the series as served, every point, as
+ * without resample; only the points are the periods. One rule, so an answer never has two lows.
  */
 export function digestResampled(times: ArrayLike<number>, values: ArrayLike<number>, period: Resample, opts: SeriesDigestOptions): SeriesDigest {
   const nature = opts.nature ?? "level";
@@ -98,15 +98,17 @@ export function digestResampled(times: ArrayLike<number>, values: ArrayLike<numb
     asOfMs: opts.asOfMs,
   });
   const r = resample(src.times, src.values, nature, period, opts.timeframeMs, opts.asOfMs);
-  const digest = digestSeries(r.times, r.values, {
-    ...opts,
-    timeframeMs: RESAMPLE_MS[period],
-    coverage,
-    windows: windowChanges(src.times, src.values, nature, opts.timeframeMs, nature === "flow" && coverage.partialLastAsOf ? n - 1 : n),
+  // The statistics' own sample is not shown: the fewest points keep it cheap.
+  const full = digestSeries(src.times, src.values, { ...opts, coverage, maxPoints: MIN_POINTS });
+  const buckets = digestSeries(r.times, r.values, { ...opts, timeframeMs: RESAMPLE_MS[period], coverage, windows: [] });
+  return {
+    ...full,
+    // The points skipped are those of the series as served.
+    nonFinite: Math.max(times.length, values.length) - n,
     resample: { period, rule: r.rule, partialFirst: r.partialFirst, partialLast: r.partialLast, sourceCount: n },
-  });
-  // The points skipped are those of the series as served.
-  return { ...digest, nonFinite: Math.max(times.length, values.length) - n };
+    points: buckets.points,
+    sampling: buckets.sampling,
+  };
 }
 
 function finiteOnly(times: ArrayLike<number>, values: ArrayLike<number>): { times: Float64Array; values: Float64Array } {

@@ -15,7 +15,15 @@ export interface AnswerScale {
   stat: (x: number) => string;
   /** A signed statistic (changes): "+" or "-" in front. */
   signed: (x: number) => string;
+  /**
+   * The scale for one line of statistics: the answer's, or a larger suffix once the line's largest
+   * value reaches a thousand of the answer's (points in whole M read "30342", the peak "$290.53B";
+   * a sum of 1-minute volumes is "$4.67T", not "$4,672,127M"). Every value of a line is in one scale.
+   */
+  line: (values: readonly number[]) => AnswerScale;
 }
+
+const STEP_UP = [{ scale: 1e12, suffix: "T" }, { scale: 1e9, suffix: "B" }, { scale: 1e6, suffix: "M" }] as const;
 
 /**
  * The scale the points block would choose for `values` (it prefers whole numbers), applied to the
@@ -24,7 +32,11 @@ export interface AnswerScale {
 export function answerScale(values: ArrayLike<number>, opts: { usd?: boolean } = {}): AnswerScale {
   const block = seriesValueFormatter(values);
   const exponent = block.format(1).includes("e");
-  const scale = SCALE_OF[block.suffix] ?? 1;
+  return statScale(block.suffix, exponent, block.format, opts.usd === true);
+}
+
+function statScale(suffix: string, exponent: boolean, point: (x: number) => string, usd: boolean): AnswerScale {
+  const scale = SCALE_OF[suffix] ?? 1;
   const body = (a: number): string => {
     if (a === 0) return "0";
     if (exponent || a >= 1e15 || a < 1e-4) return a.toExponential(3).replace("e+", "e");
@@ -39,11 +51,25 @@ export function answerScale(values: ArrayLike<number>, opts: { usd?: boolean } =
   const write = (x: number, sign: boolean): string => {
     if (!Number.isFinite(x)) return NA;
     const text = body(Math.abs(x));
-    const suffix = exponent || text === "0" || /e/.test(text) ? "" : block.suffix;
+    const shown = exponent || text === "0" || /e/.test(text) ? "" : suffix;
     const lead = x < 0 && text !== "0" ? "-" : sign && x > 0 ? "+" : "";
-    return `${lead}${opts.usd ? "$" : ""}${text}${suffix}`;
+    return `${lead}${usd ? "$" : ""}${text}${shown}`;
   };
-  return { suffix: exponent ? "" : block.suffix, point: block.format, stat: (x) => write(x, false), signed: (x) => write(x, true) };
+  const self: AnswerScale = {
+    suffix: exponent ? "" : suffix,
+    point,
+    stat: (x) => write(x, false),
+    signed: (x) => write(x, true),
+    line(values) {
+      if (exponent) return self;
+      let max = 0;
+      for (const x of values) if (Number.isFinite(x)) max = Math.max(max, Math.abs(x));
+      if (max < 1e15 && max / scale < 1000) return self;
+      const up = STEP_UP.find((s) => s.scale > scale && s.scale <= max);
+      return up ? statScale(up.suffix, false, point, usd) : self;
+    },
+  };
+  return self;
 }
 
 /** The unit a model should read: "native units" becomes the asset's ticker in upper case (BTC, ETH). */

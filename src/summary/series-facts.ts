@@ -7,7 +7,7 @@ import type { AnswerScale } from "./scale.js";
 import type { SeriesDigest, TimedValue } from "./series-schema.js";
 
 /** The answer's scale, and how its bucket times read: dates, date-times, or months (monthly buckets). */
-export type Fmt = { s: AnswerScale; daily: boolean; monthly?: boolean };
+export type Fmt = { s: AnswerScale; daily: boolean; monthly?: boolean; /** What the values are when other figures of the answer are extremes too ("close"). */ of?: string };
 /** A bucket's time as the answer writes it. */
 export const when = (f: Fmt, iso: string) => (f.monthly ? iso.slice(0, 7) : formatTime(Date.parse(iso), f.daily));
 const at = (f: Fmt, p: TimedValue) => `${f.s.stat(p.value)} (${when(f, p.time)})`;
@@ -20,19 +20,26 @@ export function changeText(c: Change, s: AnswerScale): string {
   return s.signed(c.absolute);
 }
 
+/** The line's own scale: every value of one line in one scale (see AnswerScale.line). */
+const lineOf = (f: Fmt, values: Array<number | null | undefined>): Fmt => ({ ...f, s: f.s.line(values.filter((x): x is number => typeof x === "number")) });
+
 /** first/last/change, extremes, mean and spread, and drawdown or sign flips, worded for the nature. */
 export function statisticsLines(d: SeriesDigest, f: Fmt): string[] {
-  const { s } = f;
-  const spread = `stdev ${s.stat(d.stdev ?? NaN)}; last z-score ${d.zScoreLast === null ? "n/a" : d.zScoreLast.toFixed(2).replace(/^(\d)/, "+$1")}`;
+  const z = `last z-score ${d.zScoreLast === null ? "n/a" : d.zScoreLast.toFixed(2).replace(/^(\d)/, "+$1")}`;
   if (d.nature === "flow" && d.flow) {
     if (d.min!.value === 0 && d.max!.value === 0) return [`all ${formatCount(d.count)} buckets are 0: nothing matched these filters (exchange, symbol, market_type) in this range`];
+    const sum = lineOf(f, [d.flow.sum]).s;
+    const spread = lineOf(f, [d.flow.meanPerBucket, d.stdev]).s;
+    const peaks = lineOf(f, [d.flow.peak.value, d.min!.value, d.last!.value]);
     return [
-      `sum ${s.stat(d.flow.sum)} over ${formatCount(d.count)} buckets; mean ${s.stat(d.flow.meanPerBucket)} per bucket`,
-      `peak bucket ${at(f, d.flow.peak)}; smallest ${at(f, d.min!)}; last bucket ${at(f, d.last!)}`,
-      spread,
+      `sum ${sum.stat(d.flow.sum)} over ${formatCount(d.count)} buckets`,
+      `mean ${spread.stat(d.flow.meanPerBucket)} per bucket; stdev ${spread.stat(d.stdev ?? NaN)}; ${z}`,
+      `peak bucket ${at(peaks, d.flow.peak)}; smallest ${at(peaks, d.min!)}; last bucket ${at(peaks, d.last!)}`,
     ];
   }
   const c = d.change;
+  const ends = lineOf(f, [d.first!.value, d.last!.value, c?.absolute]);
+  const s = ends.s;
   const changeWords =
     !c ? "change n/a"
     : d.nature === "signed" ? `net change ${s.signed(c.absolute)} (units: the series crosses zero, so no %)`
@@ -40,14 +47,17 @@ export function statisticsLines(d: SeriesDigest, f: Fmt): string[] {
     : d.nature === "ratio" ? `change ${changeText(c, s)}`
     : c.percent === null ? `change ${s.signed(c.absolute)} (no %: first is not positive)`
     : `change ${formatPercent(c.percent)} (${s.signed(c.absolute)})`;
+  const extremes = lineOf(f, [d.min!.value, d.max!.value]);
+  const spread = lineOf(f, [d.mean, d.stdev]).s;
   const lines = [
-    `first ${at(f, d.first!)}; last ${at(f, d.last!)}; ${changeWords}`,
-    `min ${at(f, d.min!)}; max ${at(f, d.max!)}`,
-    `mean ${s.stat(d.mean ?? NaN)}; ${spread}`,
+    `first ${at(ends, d.first!)}; last ${at(ends, d.last!)}; ${changeWords}`,
+    f.of ? `min ${f.of} ${at(extremes, d.min!)}; max ${f.of} ${at(extremes, d.max!)}` : `min ${at(extremes, d.min!)}; max ${at(extremes, d.max!)}`,
+    `mean ${spread.stat(d.mean ?? NaN)}; stdev ${spread.stat(d.stdev ?? NaN)}; ${z}`,
   ];
   if (d.maxDrawdown) {
     const { percent, peak, trough } = d.maxDrawdown;
-    lines.push(percent < 0 ? `max drawdown ${formatPercent(percent)} (peak ${at(f, peak)} → trough ${at(f, trough)})` : "max drawdown none (never fell below a running peak)");
+    const dd = lineOf(f, [peak.value, trough.value]);
+    lines.push(percent < 0 ? `max drawdown ${formatPercent(percent)} (peak ${at(dd, peak)} → trough ${at(dd, trough)})` : "max drawdown none (never fell below a running peak)");
   }
   if (d.signFlips) {
     const { count, last } = d.signFlips;
@@ -57,16 +67,18 @@ export function statisticsLines(d: SeriesDigest, f: Fmt): string[] {
 }
 
 /** Trailing windows back from the last point, in the nature's measure; none when the range is too short. */
-export function windowsLine(d: SeriesDigest, s: AnswerScale): string | null {
+export function windowsLine(d: SeriesDigest, answer: AnswerScale): string | null {
   if (d.windows.length === 0) return null;
   // YTD is of the last point's year, which need not be the current one (an ended series, an endDate).
   const year = d.last ? d.last.time.slice(0, 4) : "";
   const name = (w: string) => (w === "YTD" ? `YTD ${year}` : w);
   if (d.nature === "flow") {
+    const s = answer.line(d.windows.map((w) => w.sum ?? NaN));
     const parts = d.windows.map((w) => `${name(w.window)} ${s.stat(w.sum ?? NaN)}${w.percent === null || w.percent === undefined ? "" : ` (${formatPercent(w.percent)})`}`);
     const complete = d.coverage.partialLastAsOf ? "complete buckets only, " : "";
     return `windows (${complete}sum; % vs the window before): ${parts.join(", ")}`;
   }
+  const s = answer.line(d.windows.map((w) => w.change?.absolute ?? NaN));
   const parts = d.windows.map((w) => `${name(w.window)} ${w.change ? changeText(w.change, s) : "n/a"}`);
   return `windows (change to last): ${parts.join(", ")}`;
 }
@@ -76,12 +88,12 @@ export function positionLine(d: SeriesDigest, f: Fmt): string | null {
   const p = d.position;
   if (!p) return null;
   const pct = `percentile ${Math.round(p.percentile)}`;
-  if (d.nature === "flow") return `last bucket${d.coverage.partialLastAsOf || d.resample?.partialLast ? " (partial)" : ""} at ${pct} of the range's buckets`;
+  if (d.nature === "flow") return `last bucket${d.coverage.partialLastAsOf ? " (partial)" : ""} at ${pct} of the range's buckets`;
   const high = p.percentile >= 50;
   const since = high
     ? p.lastAtOrAbove === null ? "the range's high" : `last this high ${when(f, p.lastAtOrAbove)}`
     : p.lastAtOrBelow === null ? "the range's low" : `last this low ${when(f, p.lastAtOrBelow)}`;
-  const fromPeak = p.fromPeak.absolute === 0 ? "at the peak" : `${changeText(p.fromPeak, f.s)} from the peak (${when(f, p.fromPeak.peakTime)})`;
+  const fromPeak = p.fromPeak.absolute === 0 ? "at the peak" : `${changeText(p.fromPeak, f.s.line([p.fromPeak.absolute]))} from the peak (${when(f, p.fromPeak.peakTime)})`;
   return `last vs range: ${pct}; ${fromPeak}; ${since}`;
 }
 

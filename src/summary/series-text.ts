@@ -1,6 +1,6 @@
 // The model's view of a series digest: a few lines of statistics and a compact points block whose
 // size depends on the number of points returned, never on the requested range.
-import { formatDuration, formatTime, isDaily } from "./format.js";
+import { formatDuration, formatPercent, formatSigned, formatTime, isDaily } from "./format.js";
 import { formatCount } from "./grouped.js";
 import { answerScale, type AnswerScale } from "./scale.js";
 import { coverageLine, emptyLines, positionLine, statisticsLines, when, windowsLine, type Fmt } from "./series-facts.js";
@@ -18,6 +18,8 @@ export interface SeriesTextMeta {
   timeframe?: string;
   /** The request's other parameters as sent (startDate, endDate, exchange…); undefined ones are left out. */
   query?: Readonly<Record<string, string | number | boolean | null | undefined>>;
+  /** How to read a value (the catalog's meaning), a line under the header. */
+  meaning?: string;
 }
 
 const LABEL_MAX = 64;
@@ -25,6 +27,7 @@ const LABEL_MAX = 64;
 /** Compact plain text for a series digest (≈1,100–1,400 tokens with the default 120 points). */
 export function renderSeriesText(meta: SeriesTextMeta, d: SeriesDigest): string {
   const lines = [header(meta, d)];
+  if (meta.meaning) lines.push(`meaning: ${sanitizeText(meta.meaning, 400)}${logChangeNote(meta.unit, d)}`);
   if (!d.first || !d.last || !d.min || !d.max) {
     lines.push(...emptyLines(d));
     return lines.join("\n");
@@ -33,11 +36,13 @@ export function renderSeriesText(meta: SeriesTextMeta, d: SeriesDigest): string 
   const daily = isDaily(d.timeframeMs, Date.parse(d.first.time)) && isDaily(d.timeframeMs, Date.parse(d.last.time));
   // The points block picks the scale (it holds first, last, min and max); the statistics share it.
   const s = answerScale(d.points.map((p) => p.value), { usd: unit === "USD" });
-  const f: Fmt = { s, daily, monthly: d.resample?.period === "1M" };
+  // A price answer also gives the candles' high and low: its extremes say they are of closes.
+  const f: Fmt = { s, daily, ...(meta.field === "close" && { of: "close" }) };
   const r = d.resample;
   const what = r
-    ? `${formatCount(d.count)} ${r.period === "1w" ? "weekly buckets (UTC weeks from Monday, dated by their first day" : "monthly buckets (UTC calendar months"}; ` +
-      `each ${r.rule === "sum" ? "the sum of its points" : "its last point's value"}) of ${formatCount(r.sourceCount)} points`
+    ? `${formatCount(d.count)} points, statistics from all of them; the points shown are ${formatCount(d.sampling.total)} ` +
+      `${r.period === "1w" ? "weekly buckets (UTC weeks from Monday, dated by their first day" : "monthly buckets (UTC calendar months"}; ` +
+      `each ${r.rule === "sum" ? "the sum of its points" : "its last point's value"})`
     : `${formatCount(d.count)} points`;
   const partial = r && (r.partialFirst || r.partialLast) ? `; ${[r.partialFirst && "first", r.partialLast && "last"].filter(Boolean).join(" and ")} bucket partial` : "";
   lines.push(
@@ -51,8 +56,15 @@ export function renderSeriesText(meta: SeriesTextMeta, d: SeriesDigest): string 
   const nothing = d.nature === "flow" && d.min.value === 0 && d.max.value === 0;
   if (!nothing) for (const line of [windowsLine(d, s), positionLine(d, f)]) if (line) lines.push(line);
   lines.push(gapLine(d, daily));
-  lines.push(...pointsBlock(d, daily, unit, s));
+  // Calendar buckets are dated by their first day.
+  lines.push(...pointsBlock(d, daily || r !== undefined, unit, s));
   return lines.join("\n");
+}
+
+/** A log change read as a percentage too: "last 0.333 = +39.53 %". */
+function logChangeNote(unit: string | undefined, d: SeriesDigest): string {
+  if (!unit?.startsWith("log change") || !d.last) return "";
+  return `; last ${formatSigned(d.last.value, 3)} = ${formatPercent((Math.exp(d.last.value) - 1) * 100)}`;
 }
 
 const NATURE_NOTE: Partial<Record<SeriesDigest["nature"], string>> = {

@@ -29,12 +29,29 @@ export const variationRowSchema = z.object({
   sparkline: z.string().describe("7 daily values as ▁▂▃▄▅▆▇█, bars spanning at least 1 % of the level (constant → ▄; missing → space)"),
   trend: z.enum(TRENDS).describe(TREND_RULE),
   values7d: z.array(z.number().nullable()),
+  lastDate: z.string().nullable().describe("day (YYYY-MM-DD) of lastValue, when the service dates it"),
+  ended: z.boolean().describe("the series ended before the day the others describe: no 24h change"),
 });
 export type VariationRow = z.infer<typeof variationRowSchema>;
 export const variationTableSchema = z.array(variationRowSchema);
 
-/** Structured result of a metrics-variation call: the asset and its rows. */
-export const variationDigestSchema = z.object({ asset: z.string(), count: z.number().int(), rows: variationTableSchema });
+/** The asset's daily close on the day described, beside the metrics. */
+export const variationPriceSchema = z.object({
+  lastValue: z.number(),
+  change24hPercent: z.number().nullable(),
+  values7d: z.array(z.number()),
+  sparkline: z.string(),
+  trend: z.enum(TRENDS),
+});
+
+/** Structured result of a metrics-variation call: the asset, the day described, its price and its rows. */
+export const variationDigestSchema = z.object({
+  asset: z.string(),
+  day: z.string().nullable().describe("the UTC day the last values describe; 24h is this day against the one before"),
+  count: z.number().int(),
+  price: variationPriceSchema.nullable().describe("daily close (USD) of the asset's reference market on that day, when the backend gives it"),
+  rows: variationTableSchema,
+});
 export type VariationDigest = z.infer<typeof variationDigestSchema>;
 
 const byGroupField = new Map(ENDPOINTS.filter((e) => e.field).map((e) => [`${e.group}/${e.field.toLowerCase()}`, e]));
@@ -45,8 +62,23 @@ const finite = (x: unknown): number | null => (typeof x === "number" && Number.i
 const SPARK_MIN_SPAN = 2 * FLAT_RANGE_SHARE;
 export const SPARK_RULE = `Sparkline = last 7 daily values, bars spanning at least ${SPARK_MIN_SPAN * 100} % of the level`;
 
-/** Rows with a % change first, by |24h %| descending (missing last), then rows measured in points or units, in position order. */
-export function variationTable(records: readonly VariationRecord[], asset = ""): VariationRow[] {
+const DAY_MS = 86_400_000;
+const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * The day the last values describe: the latest `last_date` of the records, else the last whole UTC
+ * day before the service's "now" (the service serves a day once it has ended), else null.
+ */
+export function describedDay(records: readonly VariationRecord[], asOfMs?: number): string | null {
+  let day = "";
+  for (const r of records) if (typeof r.last_date === "string" && /^\d{4}-\d{2}-\d{2}$/.test(r.last_date) && r.last_date > day) day = r.last_date;
+  if (day) return day;
+  return asOfMs !== undefined && Number.isFinite(asOfMs) ? dayOf(Math.floor(asOfMs / DAY_MS) * DAY_MS - DAY_MS) : null;
+}
+
+/** Live rows with a % change first, by |24h %| descending (missing last), then rows in points or units, then ended rows, in position order. */
+export function variationTable(records: readonly VariationRecord[], asset = "", day: string | null = describedDay(records)): VariationRow[] {
   const rows = records.map((r): VariationRow => {
     const collection = sanitizeText(r.collection, LABEL_MAX);
     const field = sanitizeText(r.field, LABEL_MAX);
@@ -54,66 +86,108 @@ export function variationTable(records: readonly VariationRecord[], asset = ""):
     const unit = endpoint?.unit || null;
     const lastValue = finite(r.last_value);
     const values7d = (Array.isArray(r.sparkline_7d) ? r.sparkline_7d : []).slice(-7).map(finite);
+    const lastDate = typeof r.last_date === "string" && /^\d{4}-\d{2}-\d{2}$/.test(r.last_date) ? r.last_date : null;
+    const ended = day !== null && lastDate !== null && lastDate < day;
     const measure: ChangeMeasure = endpoint ? changeOf(endpoint.nature, 1, 1).measure : "percent";
     const [before, last] = [values7d.at(-2), values7d.at(-1)];
-    const change24h = measure !== "percent" && typeof before === "number" && typeof last === "number" ? { absolute: last - before + 0, measure } : null;
+    const change24h = !ended && measure !== "percent" && typeof before === "number" && typeof last === "number" ? { absolute: last - before + 0, measure } : null;
     return {
       position: finite(r.position) ?? 0,
-      name: sanitizeText(r.name, NAME_MAX),
+      // The service's own "(series ended …)" note: the ended section says it with the date.
+      name: sanitizeText(r.name, NAME_MAX).replace(/ \(series ended [^)]*\)$/, ""),
       collection,
       field,
       metric: endpoint?.id ?? null,
       unit,
       lastValue,
-      lastValueText: lastValue === null ? "n/a" : valueText(lastValue, unit, asset),
-      change24hPercent: measure === "percent" ? finite(r.variation_24h_percent) : null,
+      lastValueText: lastValue === null ? "n/a" : unit?.startsWith("log change") ? `${formatNumber(lastValue)} (${formatPercent((Math.exp(lastValue) - 1) * 100)} in 365 d)` : valueText(lastValue, unit, asset),
+      change24hPercent: !ended && measure === "percent" ? finite(r.variation_24h_percent) : null,
       change24h,
       sparkline: sparkline(values7d, SPARK_MIN_SPAN),
       trend: trendLabel(values7d),
       values7d,
+      lastDate,
+      ended,
     };
   });
+  const rank = (r: VariationRow) => (r.ended ? 2 : r.change24h ? 1 : 0);
   return rows.sort((a, b) => {
-    const pa = a.change24h ? 1 : 0;
-    const pb = b.change24h ? 1 : 0;
-    if (pa !== pb) return pa - pb;
+    if (rank(a) !== rank(b)) return rank(a) - rank(b);
     const ma = a.change24hPercent === null ? -1 : Math.abs(a.change24hPercent);
     const mb = b.change24hPercent === null ? -1 : Math.abs(b.change24hPercent);
-    return (pa ? 0 : mb - ma) || a.position - b.position;
+    return (rank(a) === 0 ? mb - ma : 0) || a.position - b.position;
   });
 }
 
-/** A value with its unit where the unit is money or the coin ("$25.12B", "549,252.84 BTC"). */
+/** The asset's daily closes of the described days (up to seven, ending on `day`), as a price row. */
+export function variationPrice(times: ArrayLike<number>, closes: ArrayLike<number>, day: string | null): z.infer<typeof variationPriceSchema> | null {
+  const values: number[] = [];
+  let lastTime = NaN;
+  for (let i = 0; i < Math.min(times.length, closes.length); i++) {
+    if (!Number.isFinite(closes[i]!) || (day !== null && dayOf(times[i]!) > day)) continue;
+    values.push(closes[i]!);
+    lastTime = times[i]!;
+  }
+  if (values.length === 0 || (day !== null && dayOf(lastTime) !== day)) return null;
+  const week = values.slice(-7);
+  const prev = week.at(-2);
+  const last = week.at(-1)!;
+  return {
+    lastValue: last,
+    change24hPercent: prev === undefined || prev === 0 ? null : (last / prev - 1) * 100,
+    values7d: week,
+    sparkline: sparkline(week, SPARK_MIN_SPAN),
+    trend: trendLabel(week),
+  };
+}
+
+/** Quantities without a unit: a ratio, a difficulty, a log change. */
+const DIMENSIONLESS = (unit: string) => unit === "ratio" || unit === "difficulty" || unit.startsWith("log change");
+
+/** A value with its unit: money with "$", the coin by its ticker, any other unit (trades, addresses) after the number. */
 function valueText(x: number, unit: string | null, asset: string): string {
   if (unit === "USD") return formatNumber(x, "USD");
-  const shown = displayUnit(unit ?? undefined, asset);
-  return asset && shown === asset.toUpperCase() ? formatNumber(x, shown) : formatNumber(x);
+  if (unit?.startsWith("USD per ")) return `${formatNumber(x, "USD")} ${unit.slice(4)}`;
+  const shown = unit && DIMENSIONLESS(unit) ? "" : displayUnit(unit ?? undefined, asset);
+  return shown ? formatNumber(x, shown) : formatNumber(x);
 }
 
 function changeText(r: VariationRow, asset: string): string {
   if (r.change24h) {
     const { absolute, measure } = r.change24h;
+    if (measure === "points") return `${absolute > 0 ? "+" : ""}${formatNumber(absolute)} pt`;
     const text = valueText(absolute, r.unit, asset);
-    const signed = absolute > 0 ? `+${text}` : text;
-    return measure === "points" ? `${signed} pt` : signed;
+    return absolute > 0 ? `+${text}` : text;
   }
   return r.change24hPercent === null ? "n/a" : formatPercent(r.change24hPercent);
 }
 
+const plain = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, "");
+
 /** One line per metric: 24h change | sparkline | trend | last value | metric (and its name when it adds something). */
-export function renderVariationText(asset: string, rows: readonly VariationRow[]): string {
+export function renderVariationText(asset: string, rows: readonly VariationRow[], day: string | null = null, price: z.infer<typeof variationPriceSchema> | null = null): string {
   const who = sanitizeText(asset, 32);
   if (rows.length === 0) return `Metrics variation for ${who}: no metrics reported.`;
+  const live = rows.filter((r) => !r.ended);
+  const ended = rows.filter((r) => r.ended);
+  const named = (iso: string) => `${WEEKDAYS[new Date(`${iso}T00:00:00Z`).getUTCDay()]} ${iso}`;
+  // The weekday too: a Saturday's volume against a Friday's is not a crash.
+  const when = day
+    ? `on ${named(day)} UTC (last values are that day's; 24h: vs ${named(dayOf(Date.parse(day) - DAY_MS))})`
+    : "(undated by the service: its latest values)";
   const lines = [
-    `Metrics variation for ${who}: ${rows.length} metrics, largest 24h % move first; ratios (change in points) and series that cross zero (change in units) last. ${SPARK_RULE}; ${TREND_RULE}.`,
+    `Metrics variation for ${who} ${when}: ${live.length} metrics by |24h %|; ratios (change in points) and zero-crossing series (in units) last. ${SPARK_RULE}; ${TREND_RULE}.`,
     "24h | 7d | trend | last | metric",
   ];
-  for (const r of rows) {
+  if (price) lines.push(`${price.change24hPercent === null ? "n/a" : formatPercent(price.change24hPercent)} | ${price.sparkline} | ${price.trend} | ${formatNumber(price.lastValue, "USD")} | price (daily close)`);
+  else lines.push("n/a | | | not in this summary | price (get_ohlcv metric=price has it)");
+  for (const r of live) {
     const id = r.metric ?? `${r.collection}/${r.field}`;
-    const plain = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, "");
-    const named = r.name && plain(r.name) !== plain(id.split("/").pop() ?? "") && plain(r.name) !== plain(r.field) ? ` "${r.name}"` : "";
-    const change = changeText(r, asset);
-    lines.push(`${change} | ${r.sparkline} | ${r.trend} | ${r.lastValueText} | ${id}${named}`);
+    const label = r.name && plain(r.name) !== plain(id.split("/").pop() ?? "") && plain(r.name) !== plain(r.field) ? ` "${r.name}"` : "";
+    lines.push(`${changeText(r, asset)} | ${r.sparkline} | ${r.trend} | ${r.lastValueText} | ${id}${label}`);
+  }
+  if (ended.length) {
+    lines.push(`ended series (no 24h change): ${ended.map((r) => `${r.metric ?? `${r.collection}/${r.field}`} ended ${r.lastDate}, last ${r.lastValueText}`).join("; ")}`);
   }
   return lines.join("\n");
 }

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { isTimeframe, PRICE, TIMEFRAME_MS, TIMEFRAMES, type Timeframe } from "../catalog/index.js";
 import { ServiceError, type BackendResult, type TimeRecord, type Usage } from "../backend/types.js";
-import { compactCompareDigest, compactCompareDigestSchema, digestCompare, sourceField, MAX_POINTS_LIMIT, MIN_POINTS, renderCompareText, seriesFromRecords, type CompareMember } from "../summary/index.js";
+import { compactCompareDigest, compactCompareDigestSchema, digestCompare, MAX_POINTS_LIMIT, MIN_POINTS, renderCompareText, seriesFromRecords, type CompareMember } from "../summary/index.js";
 import { checkEntitlements, resolveMembers, type Member } from "./compare-args.js";
 import { defineTool, type ToolContext } from "./define-tool.js";
 import { ToolInputError } from "./errors.js";
@@ -20,7 +20,6 @@ const output = z.object({
   notes: z.array(z.string()).optional(),
   digest: compactCompareDigestSchema,
   credits: creditsSchema,
-  ...sourceField,
   ...viewField,
 });
 

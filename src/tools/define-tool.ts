@@ -6,6 +6,7 @@ import type { Backend, BackendContext } from "../backend/types.js";
 import type { ChartView } from "../charts/types.js";
 import { log } from "../log.js";
 import { errorResult } from "./errors.js";
+import { recordingBackend, sourceLine, sourceOf, sourceSchema } from "./provenance.js";
 import { parseArgs } from "./validation.js";
 
 export interface ToolContext {
@@ -46,19 +47,26 @@ export interface Tool<In extends z.ZodObject = z.ZodObject, Out extends z.ZodObj
   handle(args: z.output<In>, context: ToolContext): Promise<ToolOutput<z.input<Out>>>;
 }
 
+/** Every answer also carries its `source` (added by runTool), so every output schema declares it. */
 export function defineTool<In extends z.ZodObject, Out extends z.ZodObject>(tool: Tool<In, Out>): Tool<In, Out> {
-  return tool;
+  return { ...tool, output: tool.output.extend({ source: sourceSchema }) as unknown as Out };
 }
 
-/** Validate, run, and map failures: tools never catch, this is the only place that does. */
+/**
+ * Validate, run, and map failures: tools never catch, this is the only place that does. Every
+ * answer ends with the line saying where its figures come from; an error has no figures, so none.
+ */
 export async function runTool(tool: Tool, rawArgs: unknown, context: ToolContext): Promise<CallToolResult> {
   try {
     const args = parseArgs(tool, rawArgs);
     const chart = (args as { chart?: unknown }).chart === true;
-    const out = await tool.handle(args, { ...context, wantView: context.ui === true || chart });
-    const structured = out.structured as Record<string, unknown>;
+    const { backend, reach } = recordingBackend(context.backend);
+    const out = await tool.handle(args, { ...context, backend, wantView: context.ui === true || chart });
+    const source = sourceOf(context.backend.origin, reach, Date.now());
+    const structured: Record<string, unknown> = { ...(out.structured as Record<string, unknown>), source };
     if (context.ui && out.view) structured.view = out.view;
-    const result: CallToolResult = { content: [{ type: "text", text: out.text }], structuredContent: structured };
+    const text = `${out.text}\n${sourceLine(source)}`;
+    const result: CallToolResult = { content: [{ type: "text", text }], structuredContent: structured };
     if (chart && out.view) result.content.push(await chartContent(out.view));
     return result;
   } catch (error) {

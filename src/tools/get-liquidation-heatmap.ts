@@ -4,7 +4,7 @@ import { z } from "zod";
 import { allowedLookbacks, HEATMAP_ID, isTimeframe, LOOKBACKS, SCOPES, TIMEFRAMES, VENUES, type Timeframe } from "../catalog/index.js";
 import { releaseCells, typedHeatmap } from "../backend/heatmap-typed.js";
 import { ServiceError, type Heatmap } from "../backend/types.js";
-import { compactHeatmapDigest, compactHeatmapDigestSchema, DEFAULT_TOP_K, digestHeatmap, MAX_TOP_K, renderHeatmapText, sourceField } from "../summary/index.js";
+import { compactHeatmapDigest, compactHeatmapDigestSchema, DEFAULT_TOP_K, digestHeatmap, MAX_TOP_K, renderHeatmapText } from "../summary/index.js";
 import { heatmapResourceUri } from "../resources/uris.js";
 import { heatmapView } from "../charts/view-data.js";
 import { viewField } from "../charts/view-schema.js";
@@ -19,7 +19,6 @@ const output = z.object({
   digest: compactHeatmapDigestSchema,
   credits: creditsSchema,
   resource: z.string().describe("the full matrix as JSON (reading it is a new, charged request)"),
-  ...sourceField,
   ...viewField,
 });
 

@@ -2,14 +2,14 @@
 import { z } from "zod";
 import { VARIATION_ID } from "../catalog/index.js";
 import { ServiceError, type VariationRecord } from "../backend/types.js";
-import { compactVariation, compactVariationSchema, renderVariationText, sourceField, variationTable } from "../summary/index.js";
+import { compactVariation, compactVariationSchema, describedDay, renderVariationText, variationPrice, variationTable } from "../summary/index.js";
 import { variationResourceUri } from "../resources/uris.js";
 import { defineTool } from "./define-tool.js";
 import { normalizeAsset, requireCoverage, requireEndpoint } from "./coverage.js";
 import { assetParam } from "./params.js";
 import { credits, creditsSchema, footer } from "./series-common.js";
 
-const output = compactVariationSchema.extend({ credits: creditsSchema, resource: z.string().describe("the raw records as JSON (reading it is a new, charged request)"), ...sourceField });
+const output = compactVariationSchema.extend({ credits: creditsSchema, resource: z.string().describe("the raw records as JSON (reading it is a new, charged request)") });
 
 export const getMetricsVariation = defineTool({
   name: "get_metrics_variation",
@@ -24,11 +24,15 @@ export const getMetricsVariation = defineTool({
     const endpoint = requireEndpoint(VARIATION_ID);
     const asset = normalizeAsset(args.asset, endpoint);
     requireCoverage(endpoint, asset);
-    const { body, usage } = await context.backend.fetch({ endpoint: VARIATION_ID, asset, query: {} }, context.call);
+    const { body, usage, candles, asOfMs } = await context.backend.fetch({ endpoint: VARIATION_ID, asset, query: {} }, context.call);
     if (!Array.isArray(body)) throw new ServiceError(502, "upstream_invalid_response", "metrics-variation returned no array", { endpoint: VARIATION_ID });
-    const rows = variationTable(body as VariationRecord[], asset);
+    const records = body as VariationRecord[];
+    const day = describedDay(records, asOfMs);
+    const rows = variationTable(records, asset, day);
+    // The daily closes come beside the summary when the backend has them, at no extra request.
+    const price = candles ? variationPrice(candles.times, candles.close, day) : null;
     const resource = variationResourceUri(asset);
-    const text = `${renderVariationText(asset, rows)}\n${footer(usage)}. Raw records (JSON): ${resource}`;
-    return { text, structured: { ...compactVariation(asset, rows), credits: credits(usage), resource } };
+    const text = `${renderVariationText(asset, rows, day, price)}\n${footer(usage)}. Raw records (JSON): ${resource}`;
+    return { text, structured: { ...compactVariation(asset, rows, day, price), credits: credits(usage), resource } };
   },
 });

@@ -5,7 +5,9 @@ import {
   ASSET_SETS,
   assetName,
   assetsByName,
+  editDistance,
   metricsBySynonym,
+  missingConcepts,
   PRICE,
   PRICE_ID,
   PRICE_SOURCE_ID,
@@ -20,11 +22,11 @@ import {
 import { defineTool } from "./define-tool.js";
 import { TOOL_OF_KIND, closest, labelled, normalizeAsset, requireEndpoint, suggestAssets } from "./coverage.js";
 
-const COLUMNS = ["id", "asset_set", "assets", "unit", "purpose"];
+const COLUMNS = ["id", "asset_set", "assets", "unit", "purpose", "meaning"];
 
 const endpointRow = z
   .tuple([z.string(), z.string(), z.number().nullable().describe("count; null: any ticker"), z.string()], z.string())
-  .describe("[id, asset_set, assets covered, unit, purpose (in one metric's view)]");
+  .describe("[id, asset_set, assets covered, unit, then in one metric's view its purpose and, where unit and purpose leave it open, how to read a value]");
 type EndpointRow = z.infer<typeof endpointRow>;
 type ByTool = Record<string, EndpointRow[]>;
 
@@ -38,6 +40,10 @@ const output = z.object({
     .describe("one asset's endpoints: {tool: {group: [the id after the group]}}"),
   assets: z.array(z.string()).optional(),
   covered: z.boolean().optional(),
+  not_offered: z
+    .array(z.object({ concept: z.string(), nearest: z.string(), differs: z.string() }))
+    .optional()
+    .describe("concepts a search named that the catalog does not offer, with the nearest metric that is"),
   key_may_call: z.array(z.string()).optional().describe("endpoint ids the key may call, when it is restricted; others answer metric_not_allowed"),
   next: z.string().optional().describe("where to look next"),
 });
@@ -50,7 +56,7 @@ export const listAssets = defineTool({
   name: "list_assets",
   title: "Catalog and coverage",
   description:
-    "Coverage. No args: overview; metric: its assets; asset: its metrics; search: tickers and metrics.",
+    "Coverage: overview, or a metric's assets, an asset's metrics, a search.",
   input: z
     .object({
       metric: z.string().max(64).optional(),
@@ -89,7 +95,7 @@ function rows(list: readonly Endpoint[], purpose = false): ByTool {
   for (const e of list) {
     const members = coverage(e);
     const r: EndpointRow = [e.id, e.assetSet, members ? members.length : null, e.unit];
-    if (purpose) r.push(e.purpose);
+    if (purpose) r.push(e.purpose, ...(e.meaning ? [e.meaning] : []));
     (out[TOOL_OF_KIND[e.kind]] ??= []).push(r);
   }
   return out;
@@ -127,6 +133,7 @@ function metricView(id: string, rawAsset: string | undefined): { text: string; s
   const params = endpoint.params.length ? endpoint.params.join(", ") : "none";
   const lines = [
     `${endpoint.id} (${TOOL_OF_KIND[endpoint.kind]}): ${endpoint.purpose}${endpoint.unit ? `; unit ${endpoint.unit}` : ""}; params ${params}.`,
+    ...(endpoint.meaning ? [`Meaning: ${endpoint.meaning}.`] : []),
     members
       ? `Covers ${ASSET_SETS[endpoint.assetSet].label}, ${members.length} assets: ${members.join(", ")}`
       : `Covers ${ASSET_SETS[endpoint.assetSet].label}.`,
@@ -181,13 +188,22 @@ function searchView(query: string): { text: string; structured: Output } {
     const name = assetName(t);
     return name && name.toLowerCase() !== t ? `${t} (${name})` : t;
   };
+  const missing = missingConcepts(query);
   const lines = [
+    ...missing.map((c) => `Not offered: ${c.concept}. Nearest: ${c.nearest} — ${c.differs}.`),
     `Tickers matching "${query}" by ticker or name (${tickers.length}): ${shown.map(withName).join(", ") || "none"}${tickers.length > shown.length ? ", …" : ""}`,
     `Endpoints (${endpoints.length}): ${endpoints.map((e) => `${e.id} (${TOOL_OF_KIND[e.kind]})`).join(", ") || "none"}`,
   ];
-  if (!tickers.length && !endpoints.length) {
-    const near = closest(query, KNOWN_ASSETS);
+  // A concept is not a misspelt ticker; and a ticker is proposed only when it is one letter off.
+  if (!tickers.length && !endpoints.length && !missing.length) {
+    const near = closest(query, KNOWN_ASSETS).filter((t) => editDistance(query, t) <= (query.length >= 7 ? 2 : 1));
     if (near.length) lines.push(`Nearest tickers: ${near.join(", ")}.`);
   }
-  return { text: lines.join("\n"), structured: { view: "search", columns: COLUMNS, endpoints: rows(endpoints), assets: shown } };
+  return {
+    text: lines.join("\n"),
+    structured: {
+      view: "search", columns: COLUMNS, endpoints: rows(endpoints), assets: shown,
+      ...(missing.length && { not_offered: missing.map(({ concept, nearest, differs }) => ({ concept, nearest, differs })) }),
+    },
+  };
 }

@@ -23,7 +23,7 @@ export const venueParam = z.string().max(64).optional();
 export const marketTypeParam = z.enum(MARKET_TYPES).optional();
 
 /** The date format, stated once in the server instructions rather than on every date field. */
-export const DATES_NOTE = "Dates: YYYY-MM-DD or ISO date-time, inclusive; default last 1,000 buckets.";
+export const DATES_NOTE = "Dates YYYY-MM-DD or ISO, inclusive; default last 1,000 buckets.";
 
 /**
  * Opt-in PNG: image content costs some clients thousands of tokens. No description: the name says

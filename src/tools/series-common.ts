@@ -5,7 +5,7 @@ import { ENTITY_ALL, isVenue, nearestEndpoints, VENUES, type Endpoint, type Seri
 import { ServiceError, type BackendResult, type TimeRecord, type Usage } from "../backend/types.js";
 import {
   compactSeriesDigest, compactSeriesDigestSchema, digestResampled, digestSeries, displayUnit, formatCount, parseDateArg, renderSeriesText, resampleProblem, RESAMPLES,
-  seriesFromRecords, sourceField, type Resample, type SeriesDigest,
+  seriesFromRecords, type Resample, type SeriesDigest,
 } from "../summary/index.js";
 import type { ToolContext, ToolOutput } from "./define-tool.js";
 import { ToolInputError } from "./errors.js";
@@ -30,7 +30,6 @@ export const seriesOutput = z.object({
   digest: compactSeriesDigestSchema,
   credits: creditsSchema,
   resource: z.string().optional().describe("the full records as CSV (reading it is a new, charged request)"),
-  ...sourceField,
   ...viewField,
 });
 export type SeriesOutput = z.infer<typeof seriesOutput>;
@@ -111,7 +110,10 @@ export async function fetchSeries(context: ToolContext, req: SeriesRequest): Pro
   const marketTypes = endpoint.params.includes("market_type") && !query.market_type ? { market_type: "all (spot, swap, future)" } : {};
   const text = [
     renderSeriesText(
-      { metric: endpoint.id, asset, unit, field: endpoint.field, timeframe: req.timeframe, query: { ...query, ...marketTypes, timeframe: undefined, resample: req.resample } },
+      {
+        metric: endpoint.id, asset, unit, field: endpoint.field, timeframe: req.timeframe, query: { ...query, ...marketTypes, timeframe: undefined, resample: req.resample },
+        ...(endpoint.meaning && { meaning: endpoint.meaning }),
+      },
       digest,
     ),
     footer(usage, resource),

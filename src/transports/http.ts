@@ -21,6 +21,8 @@ export interface HttpServerOptions {
   backend: Backend;
   host: string;
   port: number;
+  /** Public host names accepted in Host and Origin besides the bound address's (`--allowed-hosts`). */
+  allowedHosts?: readonly string[];
   /** Answer 401 to requests without `Authorization: Bearer` instead of using the configured key. */
   requireKey: boolean;
   /** The configured key (redacted from error text); calls without a bearer key use the backend's default. */
@@ -107,8 +109,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
 
 async function handle(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions, pool: ServerPool): Promise<void> {
   const path = (req.url ?? "/").split("?")[0];
-  if (!hostAllowed(req.headers.host, options.host)) return sendError(res, 403, -32000, "Forbidden: Host header not allowed");
-  if (!originAllowed(req.headers.origin, options.host)) return sendError(res, 403, -32000, "Forbidden: Origin not allowed");
+  const allowedHosts = options.allowedHosts ?? [];
+  if (!hostAllowed(req.headers.host, options.host, allowedHosts)) return sendError(res, 403, -32000, "Forbidden: Host header not allowed (a name a reverse proxy forwards is allowed with --allowed-hosts)");
+  if (!originAllowed(req.headers.origin, options.host, allowedHosts)) return sendError(res, 403, -32000, "Forbidden: Origin not allowed");
   if (path !== MCP_PATH) return sendError(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
   // Stateless: no server-initiated stream and no session to delete. The SDK would hold a GET stream
   // (and its server) open until the client leaves, and every SDK client opens one: answer 405 (spec).
@@ -155,7 +158,7 @@ export async function runHttp(config: Config): Promise<void> {
   const backend = await createBackend(config);
   let running: RunningHttpServer;
   try {
-    running = await startHttpServer({ backend, host: config.host, port: config.port, requireKey: config.requireKey, apiKey: config.apiKey, now: config.now });
+    running = await startHttpServer({ backend, host: config.host, port: config.port, allowedHosts: config.allowedHosts, requireKey: config.requireKey, apiKey: config.apiKey, now: config.now });
   } catch (err) {
     await backend.close();
     throw err;

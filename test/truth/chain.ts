@@ -212,13 +212,12 @@ export const floors: Check = {
 
 const PAIRS: ReadonlyArray<readonly [string, string, number, number]> = [
   ["btc", "bch", Math.round(Date.parse("2017-09-01") / DAY_MS), REF],
-  ["ltc", "doge", Math.round(Date.parse("2015-01-01") / DAY_MS), REF],
   ["eth", "etc", Math.round(Date.parse("2016-09-01") / DAY_MS), Math.round(Date.parse("2022-09-15") / DAY_MS)],
 ];
 
 export const hashprice: Check = {
   id: "hashprice-per-algorithm", group: "invariant",
-  claim: "hashprice is equal within noise across chains of one algorithm (BTC/BCH sha256, LTC/DOGE scrypt, ETH/ETC before the Merge)",
+  claim: "hashprice is equal within noise across chains of one algorithm that compete for hash rate (BTC/BCH sha256, ETH/ETC before the Merge); merge-mined DOGE earns its reward's value over the shared scrypt hash rate: LTC's times the rewards' ratio (5-8x on 2025-12-28, about 6x published)",
   run() {
     let worst = 0;
     let where = "";
@@ -232,7 +231,16 @@ export const hashprice: Check = {
         if (dev > worst) [worst, where] = [dev, `${a}/${b} ${iso(from + i)}`];
       }
     }
-    return { ok: worst <= 0.06, checked: `${n} pair-days`, worst: `|log ratio| ${fmt(worst)} (${where})` };
+    // Merged mining: the same hash rate earns both rewards, so the ratio is the rewards' ratio, never equal.
+    const from = Math.round(Date.parse("2015-03-01") / DAY_MS);
+    const ltc = values("mining/RevHashRateUSD", "ltc", from, REF).values;
+    const doge = values("mining/RevHashRateUSD", "doge", from, REF).values;
+    let lo = Infinity;
+    let hi = 0;
+    for (let i = 0; i < ltc.length; i++) [lo, hi] = [Math.min(lo, doge[i]! / ltc[i]!), Math.max(hi, doge[i]! / ltc[i]!)];
+    const atRef = doge.at(-1)! / ltc.at(-1)!;
+    const ok = worst <= 0.06 && lo > 0.005 && hi < 30 && atRef > 5 && atRef < 8;
+    return { ok, checked: `${n} pair-days; ${ltc.length} LTC/DOGE days`, worst: `|log ratio| ${fmt(worst)} (${where}); DOGE/LTC ${fmt(lo, 3)}-${fmt(hi, 3)}x (2015's DOGE rewards were worth a fiftieth of LTC's), ${fmt(atRef, 3)}x on 2025-12-28` };
   },
 };
 
@@ -276,5 +284,32 @@ export const hostChain: Check = {
     if (!rev || !rev.name.includes("ended 2022-09-15") || rev.last_date !== "2022-09-15") problems.push("eth hashprice not dated in variation");
     for (const a of ["btc", "ltc", "zec"]) if (values("mining/DiffLast", a, REF - 10, REF).values.length === 0) problems.push(`${a} lacks difficulty`);
     return { ok: problems.length === 0, checked: "5 unmined, 5 Ethereum (PoW to the Merge), 3 mined assets", worst: problems.join("; ") || "none" };
+  },
+};
+
+export const bandIndependence: Check = {
+  id: "band-independence", group: "invariant",
+  claim: "the >= 100K and >= 100 unit supply bands move with some independence: their daily changes correlate below 0.95 (BTC, ETH, LTC, 2024-2025), while each band still nests in the other",
+  run() {
+    let worst = -1;
+    let where = "";
+    for (const a of ["btc", "eth", "ltc"]) {
+      const from = Math.round(Date.parse("2024-01-01") / DAY_MS);
+      const x = values("addresses_supply/SplyAdrBalNtv100K", a, from, REF).values;
+      const y = values("addresses_supply/SplyAdrBalNtv100", a, from, REF).values;
+      const dx = Array.from(x.subarray(1), (q, i) => Math.log(q / x[i]!));
+      const dy = Array.from(y.subarray(1), (q, i) => Math.log(q / y[i]!));
+      const mean = (z: number[]) => z.reduce((s, q) => s + q, 0) / z.length;
+      const [mx, my] = [mean(dx), mean(dy)];
+      let [sxy, sxx, syy] = [0, 0, 0];
+      dx.forEach((q, i) => {
+        sxy += (q - mx) * (dy[i]! - my);
+        sxx += (q - mx) ** 2;
+        syy += (dy[i]! - my) ** 2;
+      });
+      const r = sxy / Math.sqrt(sxx * syy);
+      if (r > worst) [worst, where] = [r, a];
+    }
+    return { ok: worst < 0.95, checked: "BTC, ETH, LTC daily changes 2024-2025", worst: `highest correlation ${fmt(worst, 3)} (${where})` };
   },
 };

@@ -139,3 +139,30 @@ export const depegs: Check = {
     return { ok: bad.length === 0, checked: `${rows.length} readings of 4 depegs`, worst: bad.length ? `outside bounds: ${bad.map(show).join(", ")}` : rows.map(show).join(", ") };
   },
 };
+
+export const holidayVolume: Check = {
+  id: "holiday-volume", group: "invariant",
+  claim: "Christmas Day trades less: never the busiest hour of BTC volume in its week (22-28 December), and among the week's three quietest days in at least 6 of 8 years (2018-2025)",
+  run() {
+    const endpoint = ep("derivatives/Volume_usd");
+    let busiest = 0;
+    let quiet = 0;
+    const ranks: string[] = [];
+    for (let y = 2018; y <= 2025; y++) {
+      const { times, values: v } = generateColumns({ endpoint, asset: "btc", timeframe: "1h", startMs: Date.UTC(y, 11, 22), endMs: Date.UTC(y, 11, 28, 23) });
+      let top = 0;
+      let at = 0;
+      const days = new Map<number, number>();
+      v.forEach((x, i) => {
+        if (x > top) [top, at] = [x, times[i]!];
+        const d = new Date(times[i]!).getUTCDate();
+        days.set(d, (days.get(d) ?? 0) + x);
+      });
+      if (new Date(at).getUTCDate() === 25) busiest++;
+      const rank = [...days.values()].sort((a, b) => a - b).indexOf(days.get(25)!) + 1;
+      if (rank <= 3) quiet++;
+      ranks.push(`${y}: ${rank}`);
+    }
+    return { ok: busiest === 0 && quiet >= 6, checked: "8 Christmas weeks of BTC hourly volume", worst: `${busiest} with the busiest hour on the 25th; Christmas Day's rank by volume (1 = quietest): ${ranks.join(", ")}` };
+  },
+};

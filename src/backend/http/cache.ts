@@ -42,6 +42,8 @@ export function ttlFor(endpoint: Endpoint, query: Readonly<Record<string, string
 interface Entry {
   body: BackendBody;
   bytes: number;
+  /** When the upstream answered (epoch ms): the as-of time a cached answer keeps. */
+  receivedMs: number;
 }
 
 export class ResponseCache {
@@ -63,15 +65,15 @@ export class ResponseCache {
   }
 
   /** The cached body, only when this key is entitled to the endpoint; checked before any lookup. */
-  lookup(digest: string, endpointId: string, cacheKey: string): BackendBody | undefined {
+  lookup(digest: string, endpointId: string, cacheKey: string): Entry | undefined {
     const expiry = this.grants.get(digest)?.get(endpointId);
     if (expiry === undefined || expiry <= this.now()) return undefined;
-    return this.bodies.get(cacheKey)?.body;
+    return this.bodies.get(cacheKey);
   }
 
-  store(cacheKey: string, body: BackendBody, bytes: number, ttlMs: number): void {
+  store(cacheKey: string, body: BackendBody, bytes: number, ttlMs: number, receivedMs: number = this.now()): void {
     if (this.policy.maxEntries === 0 || ttlMs <= 0 || bytes > this.policy.maxBytes) return;
-    this.bodies.set(cacheKey, { body, bytes }, { ttl: ttlMs });
+    this.bodies.set(cacheKey, { body, bytes, receivedMs }, { ttl: ttlMs });
   }
 
   grant(digest: string, endpointId: string): void {

@@ -12,6 +12,7 @@ import {
   type BackendContext,
   type BackendRequest,
   type BackendResult,
+  type DataOrigin,
   type TimeRecord,
 } from "../types.js";
 import { typedHeatmap } from "../heatmap-typed.js";
@@ -50,17 +51,19 @@ function withTyped(endpoint: Endpoint, result: BackendResult): BackendResult {
 
 export class HttpBackend implements Backend {
   readonly kind = "http" as const;
+  readonly origin: DataOrigin;
   private readonly options: ResolvedOptions;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   /** One circuit: a backend talks to the one upstream origin of its base URL. */
   private readonly breaker: CircuitBreaker;
   private readonly cache: ResponseCache;
-  private readonly flights = new Coalescer<Fetched>();
+  private readonly flights = new Coalescer<Fetched & { receivedMs: number }>();
   private readonly fetcher: UpstreamFetcher;
 
   constructor(options: HttpBackendOptions) {
     this.options = resolveOptions(options);
+    this.origin = { kind: "service", host: new URL(this.options.origin).host };
     const { timeouts } = this.options;
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? new Agent({
@@ -107,16 +110,21 @@ export class HttpBackend implements Backend {
       });
     }
     const parts: TimeRecord[][] = [];
+    let receivedMs = Infinity;
     let charged = 0;
     let creditsRemaining: number | undefined;
     for (const [i, window] of windows.entries()) {
       const part = await this.fetchOne(endpoint, { ...request, query: { ...request.query, ...window } }, apiKey, digest, context.signal);
       parts.push(part.body as TimeRecord[]);
+      receivedMs = Math.min(receivedMs, part.receivedMs ?? Infinity);
       charged += part.usage.charged;
       creditsRemaining = part.usage.creditsRemaining ?? creditsRemaining;
       context.onProgress?.({ done: i + 1, total: windows.length, message: `window ${i + 1} of ${windows.length}` });
     }
-    return { body: mergeWindows(parts), usage: creditsRemaining === undefined ? { charged } : { charged, creditsRemaining } };
+    return {
+      body: mergeWindows(parts), usage: creditsRemaining === undefined ? { charged } : { charged, creditsRemaining },
+      ...(Number.isFinite(receivedMs) && { receivedMs }),
+    };
   }
 
   /** Price candles read from the heatmap view that covers the range (one heatmap call, its cost). */
@@ -130,7 +138,7 @@ export class HttpBackend implements Backend {
       time: new Date(t).toISOString(), open: candles.open[i]!, high: candles.high[i]!, low: candles.low[i]!, close: candles.close[i]!,
     }));
     // Our clock stands in for the service's: the heatmap's last column is the candle open at its "now".
-    return { body: records, candles, usage: result.usage, asOfMs };
+    return { body: records, candles, usage: result.usage, asOfMs, ...(result.receivedMs !== undefined && { receivedMs: result.receivedMs }) };
   }
 
   async close(): Promise<void> {
@@ -141,20 +149,20 @@ export class HttpBackend implements Backend {
   private async fetchOne(endpoint: Endpoint, request: BackendRequest, apiKey: string | undefined, digest: string, signal?: AbortSignal): Promise<BackendResult> {
     const upstream = buildUpstreamRequest(endpoint, request);
     const cached = this.cache.lookup(digest, endpoint.id, upstream.cacheKey);
-    if (cached) return withTyped(endpoint, { body: own(cached), usage: { charged: 0 } });
+    if (cached) return withTyped(endpoint, { body: own(cached.body), usage: { charged: 0 }, receivedMs: cached.receivedMs });
     // Coalesce only among callers of the same key: each key's entitlement is its own.
     const { value, leader } = await this.flights.run(`${digest}\n${upstream.cacheKey}`, signal, (shared) =>
       this.load(upstream, request.query, apiKey, digest, shared),
     );
     const usage = leader ? value.usage : { charged: 0, ...(value.usage.creditsRemaining !== undefined && { creditsRemaining: value.usage.creditsRemaining }) };
-    return withTyped(endpoint, { body: own(value.body), usage });
+    return withTyped(endpoint, { body: own(value.body), usage, receivedMs: value.receivedMs });
   }
 
-  private async load(upstream: UpstreamRequest, query: BackendRequest["query"], apiKey: string | undefined, digest: string, signal: AbortSignal): Promise<Fetched> {
+  private async load(upstream: UpstreamRequest, query: BackendRequest["query"], apiKey: string | undefined, digest: string, signal: AbortSignal): Promise<Fetched & { receivedMs: number }> {
     const endpointId = upstream.endpoint.id;
-    let fetched: Fetched;
+    let fetched: Fetched & { receivedMs: number };
     try {
-      fetched = await this.fetcher.fetch(upstream, apiKey, signal);
+      fetched = { ...(await this.fetcher.fetch(upstream, apiKey, signal)), receivedMs: this.options.now() };
     } catch (error) {
       if (error instanceof ServiceError) {
         if (error.code === "unauthorized" || error.code === "credits_exhausted") this.cache.revoke(digest);
@@ -166,7 +174,7 @@ export class HttpBackend implements Backend {
     this.cache.grant(digest, endpointId);
     // With the balance at 0 the upstream may have cut the answer short: never share it.
     if (fetched.usage.creditsRemaining !== 0) {
-      this.cache.store(upstream.cacheKey, fetched.body, fetched.bytes, ttlFor(upstream.endpoint, query));
+      this.cache.store(upstream.cacheKey, fetched.body, fetched.bytes, ttlFor(upstream.endpoint, query), fetched.receivedMs);
     }
     return fetched;
   }

@@ -4,6 +4,7 @@ import { endpointById, HEATMAP_ID, nearestEndpoints, pathOf, PRICE_ID } from "..
 import type { Config } from "../../config.js";
 import type { ServiceResponse } from "./service.js";
 import { ServiceError, type Backend, type BackendContext, type BackendRequest, type BackendResult } from "../types.js";
+import { SIMULATED_ORIGIN } from "./origin.js";
 import { DEFAULT_KEY, KeyStore } from "./keys.js";
 import { defaultStore, openStore } from "./metering/index.js";
 import { InProcessService } from "./service.js";
@@ -34,6 +35,7 @@ export async function createInProcessService(config: InProcessConfig): Promise<I
 
 export class InProcessBackend implements Backend {
   readonly kind = "inprocess" as const;
+  readonly origin = SIMULATED_ORIGIN;
 
   /** `defaultKey` is used when a call carries no key: CRYPTO_METRICS_API_KEY, or `demo`. */
   constructor(readonly service: InProcessService, private readonly defaultKey: string = DEFAULT_KEY) {}
@@ -81,7 +83,7 @@ export class InProcessBackend implements Backend {
       const served = res;
       return { columns: res.columns, usage, ...meta, get body() { return served.body as BackendResult["body"]; } };
     }
-    return { body: res.body as BackendResult["body"], usage, ...meta };
+    return { body: res.body as BackendResult["body"], usage, ...meta, ...(res.candles && { candles: res.candles }) };
   }
 
   entitlements(context: BackendContext = {}): readonly string[] | null | undefined {

@@ -2,7 +2,7 @@
 // credits → data. The rate window and credit checks and the debit are one atomic step of the
 // metering store, shared by every process that uses it. The REST face and InProcessBackend both
 // call handle(); neither has another path to the data.
-import { covers, creditCost, MAX_RECORDS, PRICE, PRICE_SOURCE_ID, TIMEFRAME_MS, type Endpoint } from "../../catalog/index.js";
+import { covers, creditCost, DAY_MS, MAX_RECORDS, PRICE, PRICE_SOURCE_ID, TIMEFRAME_MS, type Endpoint } from "../../catalog/index.js";
 import { log } from "../../log.js";
 import { ServiceError, type BackendBody, type CandleColumns, type SeriesColumns, type TypedHeatmap } from "../types.js";
 import { candleColumns } from "./data/candles.js";
@@ -38,7 +38,10 @@ export interface ServiceResponse {
   bytes?: Buffer;
   /** A series' records as columns; `body` is then built from them only when read. */
   columns?: SeriesColumns;
-  /** Price candles as columns (handlePrice); `body` is then built from them only when read. */
+  /**
+   * Price candles as columns (handlePrice; `body` is then built from them only when read), or the
+   * daily closes of the days a metrics-variation describes, beside its body.
+   */
   candles?: CandleColumns;
   /** The heatmap as typed arrays; `body` is then built from it only when read. */
   heatmap?: TypedHeatmap;
@@ -206,7 +209,12 @@ export class InProcessService {
         if (endpoint === PRICE) candles = candleColumns(asset, TIMEFRAME_MS[series!.timeframe], series!.startMs, series!.endMs, nowMs);
         else if (series) columns = generateColumns(series);
         else if (params.kind === "heatmap") heatmap = this.heatmap(asset, params, nowMs);
-        else body = generateVariation(asset, nowMs);
+        else {
+          body = generateVariation(asset, nowMs);
+          // Beside the summary (not in its body): the daily closes of the seven days it describes.
+          const lastDay = Math.floor(dataClock(nowMs) / DAY_MS) * DAY_MS - DAY_MS;
+          candles = candleColumns(asset, DAY_MS, lastDay - 6 * DAY_MS, lastDay, nowMs);
+        }
         if (cacheKey !== undefined) {
           bytes = body ? Buffer.from(JSON.stringify(body)) : heatmap ? heatmapJson(heatmap) : seriesJson(columns!, endpoint.field);
           this.bodies!.set(cacheKey, bytes);
@@ -222,7 +230,7 @@ export class InProcessService {
     // Where the series' data begins and ends, and the instant the data runs to (the last whole minute).
     const extent = series && seriesExtent(series);
     const meta = { asOfMs: dataClock(nowMs), ...(extent && { extent }) };
-    if (body) return { status: 200, headers, body, ...(bytes && { bytes }), usage, ...meta };
+    if (body) return { status: 200, headers, body, ...(bytes && { bytes }), ...(candles && { candles }), usage, ...meta };
     if (heatmap) {
       // Digests and views read the typed arrays: the body's strings and objects are made only for a reader.
       const typed = heatmap;

@@ -1,7 +1,7 @@
 // Per-asset on-chain state that needs history (realized prices, coin-days destroyed, CVDD),
 // memoized as daily arrays grown from the asset's inception: still a pure function of
 // (asset, day), since the recursion always starts at inception whatever range is asked.
-import { BTC_RESERVE, ETH_RESERVE, ETH_SUPPLY, REF_DAY, STABLES_SUPPLY, anchorTable, btcSupply, interpolate } from "./anchors.js";
+import { BTC_INCEPTION_DAY, BTC_RESERVE, ETH_RESERVE, ETH_SUPPLY, REF_DAY, STABLES_SUPPLY, anchorTable, btcSupply, interpolate } from "./anchors.js";
 import { gauss, octaveNoise, u01, valueNoise, type Octave } from "./hash.js";
 import { dailyLogPrice } from "./price.js";
 import { Memo } from "./memo.js";
@@ -39,12 +39,44 @@ export function supplyOf(asset: string, day: number): number {
   if (ref) {
     let growth = growths.get(ref.ticker);
     if (growth === undefined) growths.set(ref.ticker, (growth = trailingGrowth(ref.supply)));
-    return shareOfBase(asset, day, profile.supplyShare) * supplyFromPoints(ref.supply, day, growth, ref.maxSupply);
+    const pace = profile.model === "stable" ? mintPace : undefined;
+    return shareOfBase(asset, day, profile.supplyShare) * supplyFromPoints(ref.supply, day, growth, ref.maxSupply, pace);
   }
   // A ticker without anchors: supply grows toward its reference level by a hashed yearly rate.
   const years = (day - REF_DAY) / 365;
   const rate = profile.model === "stable" ? 0.3 : 0.02 + 0.12 * u01(profile.seed, 88);
   return profile.refSupply * Math.exp(Math.min(2, Math.max(-3, rate * years)));
+}
+
+/** First day of the mint-pace table (BTC's 200th day) and the table: the running sum of daily mint weights. */
+const PACE_FROM = BTC_INCEPTION_DAY + 200;
+let paceTable: Float64Array | undefined;
+
+/**
+ * How fast stablecoins are minted, cumulated by day: a day's weight is e^(2·x), x = BTC's log
+ * distance from its 200-day average (within ±1). Dollar tokens are minted when traders bring cash
+ * for a rising market and redeemed when it falls, so between two supply points a stablecoin grows
+ * in the hot months (Tether's 2021: most of the year's growth in its first five) and idles in the
+ * cold ones.
+ */
+function mintPace(day: number): number {
+  if (!paceTable) {
+    const n = 22_280 - PACE_FROM;
+    paceTable = new Float64Array(n);
+    let window = 0;
+    for (let d = PACE_FROM - 200; d < PACE_FROM; d++) window += dailyLogPrice("btc", d);
+    let sum = 0;
+    for (let i = 0; i < n; i++) {
+      const d = PACE_FROM + i;
+      const log = dailyLogPrice("btc", d);
+      const x = Math.max(-1, Math.min(1, log - window / 200));
+      sum += Math.exp(2 * x);
+      paceTable[i] = sum;
+      window += log - dailyLogPrice("btc", d - 200);
+    }
+  }
+  const i = day - PACE_FROM;
+  return i < 0 ? 0 : paceTable[Math.min(i, paceTable.length - 1)]! + (i >= paceTable.length ? i - paceTable.length + 1 : 0);
 }
 
 const RESERVE_OCTAVES: readonly Octave[] = [

@@ -3,9 +3,10 @@
 import { supplyOf } from "./chain.js";
 import { revHashRateUsd, difficulty } from "./mining.js";
 import {
-  addresses10to100, addressesAboveUsd, exchangeReserve, feePriceUsd, medianTransferNative, metcalfeRatio,
+  addresses10to100, addressesAboveUsd, exchangeReserve, medianTransferNative, metcalfeRatio,
   runningTotalUsd, smallBandSupply, supplyAbove, supplyAboveOneBillionth,
 } from "./onchain.js";
+import { feePriceUsd } from "./fees.js";
 import { profileOf } from "./profiles.js";
 import {
   coinDaysDestroyed, cvdd, investedCapitalInLoss, lthMvrv, lthRealizedCap, lthSupplyInProfit,

@@ -30,10 +30,24 @@ function listingRamp(profile: Profile, day: number): number {
   return age < 0 ? 0 : 1 - 0.85 * Math.exp(-age / 25);
 }
 
-/** Saturday and Sunday trade 30–45 % less (day 0 = Thursday 1970-01-01). */
+/**
+ * Saturday and Sunday trade 30–45 % less (day 0 = Thursday 1970-01-01); Christmas Day and New
+ * Year's Day trade about half of a weekday (desks and their clients are away), the days around
+ * them (24, 26 and 31 December) a fifth less.
+ */
 function weekdayFactor(day: number, depth: number): number {
   const weekday = (((day + 4) % 7) + 7) % 7; // 0 = Sunday
-  return weekday === 0 || weekday === 6 ? 1 - depth : 1 + depth * 0.28;
+  const base = weekday === 0 || weekday === 6 ? 1 - depth : 1 + depth * 0.28;
+  return base * holidayFactor(day);
+}
+
+function holidayFactor(day: number): number {
+  const date = new Date(day * DAY_MS);
+  const month = date.getUTCMonth();
+  const dom = date.getUTCDate();
+  if ((month === 11 && dom === 25) || (month === 0 && dom === 1)) return 0.5;
+  if (month === 11 && (dom === 24 || dom === 26 || dom === 31)) return 0.8;
+  return 1;
 }
 
 /**

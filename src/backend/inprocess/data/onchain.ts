@@ -1,7 +1,7 @@
-// Address, supply-band, exchange-flow, fee and transaction metrics: closed forms over the price
+// Address, supply-band, exchange-flow and transaction metrics: closed forms over the price
 // path and supply, plus memoized cumulative flows (running_total_usd).
 import { VENUES, type Venue } from "../../../catalog/index.js";
-import { REF_DAY, dayOf } from "./anchors.js";
+import { REF_DAY } from "./anchors.js";
 import { reserveOf, supplyOf } from "./chain.js";
 import { gauss, hash2, normalCdf, s11, u01, unit, valueNoise } from "./hash.js";
 import { dailyLogPrice, dailyPrice } from "./price.js";
@@ -87,15 +87,20 @@ function balanceLaw(p: Profile): [number, number] {
 
 /**
  * Supply held in addresses with at least `threshold` native units. One law per day for every
- * threshold (its centre moves with whale consolidations, in steps, and slow drift), so the bands
- * nest by construction: more supply above 100 than above 100K, never more than the supply.
+ * threshold (its centre moves with whale consolidations, in steps, and slow drift), plus each
+ * threshold's own churn (coins crossing that one boundary: a few hundredths of a unit of log
+ * balance, far less than the log distance between two thresholds), so the bands nest by
+ * construction (more supply above 100 than above 100K, never more than the supply) and yet move
+ * with some independence.
  */
 export function supplyAbove(asset: string, day: number, threshold: number): number {
   const p = profileOf(asset);
   const supply = supplyOf(asset, day);
   const [mu, sigma] = balanceLaw(p);
   const shift = 0.12 * s11(p.seed ^ 0x13, Math.floor((day + (p.seed & 31)) / 37)) + 0.03 * valueNoise(p.seed ^ 0x14, day, 45);
-  return supply * (1 - normalCdf((Math.log(threshold / supply) - mu - shift) / sigma));
+  const own = hash2(p.seed ^ 0x15, Math.round(Math.log2(threshold)));
+  const churn = 0.03 * valueNoise(own, day, 11) + 0.006 * gauss(own, day);
+  return supply * (1 - normalCdf((Math.log(threshold / supply) - mu - shift - churn) / sigma));
 }
 
 /** Supply in addresses holding at least one billionth of supply: all but dust (BTC ≈ S − 0.1M). */
@@ -163,22 +168,6 @@ export function runningTotalUsd(asset: string, day: number, entity: string): num
     prev = reserve;
   }
   return day < start ? 0 : values[day - start]!;
-}
-
-/** Fee-market congestion episodes: [day, peak multiplier, width in days]. */
-const CONGESTION: Record<string, ReadonlyArray<readonly [number, number, number]>> = {
-  btc: [[dayOf("2017-12-20"), 120, 25], [dayOf("2021-04-20"), 150, 20], [dayOf("2023-05-08"), 40, 7], [dayOf("2024-04-20"), 150, 2.5], [dayOf("2024-04-26"), 8, 10]],
-  eth: [[dayOf("2017-12-10"), 15, 10], [dayOf("2020-09-17"), 60, 25], [dayOf("2021-05-12"), 120, 20], [dayOf("2021-11-10"), 90, 25], [dayOf("2022-05-01"), 60, 5], [dayOf("2024-03-10"), 20, 15]],
-};
-
-/** Mean fee per transaction in USD (BTC ≈ $0.35 at the end of 2025, spikes in congestion). */
-export function feePriceUsd(asset: string, day: number): number {
-  const p = profileOf(asset);
-  const base = p.model === "btc" ? 0.35 : p.model === "eth" ? 0.2 : 10 ** (-3.3 + 3 * h(p, 7));
-  const rel = Math.exp(0.5 * (dailyLogPrice(asset, day) - Math.log(p.refPrice)));
-  let congestion = 0;
-  for (const [center, peak, width] of CONGESTION[p.base] ?? []) congestion += Math.log(peak) * Math.exp(-(((day - center) / width) ** 2));
-  return base * rel * Math.exp(congestion + 0.25 * gauss(p.seed ^ 0x17, day) + 0.35 * valueNoise(p.seed ^ 0x18, day, 30));
 }
 
 /** Transactions per day (BTC ≈ 540k). */

@@ -8,6 +8,7 @@ import { octaveNoise, seedOf, type Octave } from "./hash.js";
 import { DailyPath, type PathSpec } from "./market/path.js";
 import { ALT_FACTOR_SEED, loadingsOf, MinuteFactor, type Loadings } from "./market/factor.js";
 import { candleOf, priceAtInstant, type IntradaySource, type Ohlc } from "./market/intraday.js";
+import { closesOf, highsOf, rangesOf } from "./market/calendar.js";
 import { monthEndDay, type Points } from "./market/reference.js";
 import { profileOf, type Profile } from "./profiles.js";
 
@@ -51,15 +52,23 @@ const MONTH_HIGHS: Record<string, Record<string, number>> = {
 /** How long the last all-time high is taken to hold (the continuation past the anchors). */
 const HELD_UNTIL = dayOf("2026-12-31");
 
-/** ATHS as spans of log ceilings ((previous high, this one] ≤ this one), plus the months' highs. */
-const CEILINGS: Record<string, PathSpec["ceilings"]> = Object.fromEntries(Object.entries(ATHS).map(([base, highs]) => {
-  const spans = highs.map(([date, high], i) => ({ from: i ? dayOf(highs[i - 1]![0]) + 1 : -Infinity, to: dayOf(date), log: Math.log(high) }));
-  spans.push({ from: spans.at(-1)!.to + 1, to: HELD_UNTIL, log: spans.at(-1)!.log });
-  for (const [month, high] of Object.entries(MONTH_HIGHS[base] ?? {})) {
-    spans.push({ from: dayOf(`${month}-01`), to: monthEndDay(month), log: Math.log(high) });
-  }
-  return [base, spans];
-}));
+/** ATHS and the calendar's all-time highs as spans of log ceilings ((previous high, this one] ≤ this one), plus the months' highs. */
+function ceilingSpans(base: string): PathSpec["ceilings"] {
+  const highs: Array<readonly [number, number]> = [...(ATHS[base] ?? []).map(([d, v]) => [dayOf(d), v] as const), ...highsOf(base)];
+  const months: Array<readonly [string, number]> = [...Object.entries(MONTH_HIGHS[base] ?? {}), ...rangesOf(base).map(([m, , hi]) => [m, hi] as const)];
+  if (highs.length === 0 && months.length === 0) return undefined;
+  highs.sort((a, b) => a[0] - b[0]);
+  const spans = highs.map(([day, high], i) => ({ from: i ? highs[i - 1]![0] + 1 : -Infinity, to: day, log: Math.log(high) }));
+  if (spans.length) spans.push({ from: spans.at(-1)!.to + 1, to: HELD_UNTIL, log: spans.at(-1)!.log });
+  for (const [month, high] of months) spans.push({ from: dayOf(`${month}-01`), to: monthEndDay(month), log: Math.log(high) });
+  return spans;
+}
+
+const CEILINGS = new Map<string, PathSpec["ceilings"]>();
+function ceilingsOf(base: string): PathSpec["ceilings"] {
+  if (!CEILINGS.has(base)) CEILINGS.set(base, ceilingSpans(base));
+  return CEILINGS.get(base);
+}
 
 /**
  * Lowest closes that held (CoinMarketCap daily closes, USD): [base, from, low]. From the day after
@@ -71,12 +80,16 @@ const LOWS: ReadonlyArray<readonly [string, string, number]> = [
   ["eth", "2018-01-14", 83.8], ["eth", "2021-11-10", 993],
 ];
 
-const FLOORS: Record<string, NonNullable<PathSpec["floors"]>> = {};
-for (const [base, from, low] of LOWS) FLOORS[base] = [...(FLOORS[base] ?? []), { from: dayOf(from), to: HELD_UNTIL, log: Math.log(low) }];
+/** LOWS from their day on, plus the lows of the calendar's monthly ranges over their months. */
+function floorsOf(base: string): PathSpec["floors"] {
+  const floors = LOWS.filter(([b]) => b === base).map(([, from, low]) => ({ from: dayOf(from), to: HELD_UNTIL, log: Math.log(low) }));
+  for (const [month, low] of rangesOf(base)) floors.push({ from: dayOf(`${month}-01`), to: monthEndDay(month), log: Math.log(low) });
+  return floors.length ? floors : undefined;
+}
 
 /** Log ceiling of a base on a day (Infinity where no high is known). */
 export function ceilingLog(base: string, day: number): number {
-  const spans = CEILINGS[base];
+  const spans = ceilingsOf(base);
   if (!spans) return Infinity;
   let c = Infinity;
   for (const s of spans) if (day >= s.from && day <= s.to && s.log < c) c = s.log;
@@ -86,23 +99,38 @@ export function ceilingLog(base: string, day: number): number {
 /** Intramonth tops and bottoms that shape BTC and ETH between their month-end closes. */
 const SHAPES: Record<string, AnchorTable> = { btc: BTC_PRICE, eth: ETH_PRICE };
 
+/**
+ * A base's dated closes between its month-ends: BTC's and ETH's shape tables, the calendar's closes
+ * (collapses, turning points), and a close on each all-time-high day of the calendar half a day's
+ * volatility under the high (the close of a record day sits under its intraday top).
+ */
+function shapeOf(profile: Profile): Array<[number, number]> {
+  const shape = SHAPES[profile.base];
+  const out: Array<[number, number]> = shape ? Array.from(shape.days, (d, i) => [d, shape.logs[i]!]) : [];
+  for (const [day, close] of closesOf(profile.base)) out.push([day, Math.log(close)]);
+  const highs = [...highsOf(profile.base)];
+  // The record days of ATHS too, where no shape table holds them (a repeated figure is a high that held, not a new one).
+  if (!shape) (ATHS[profile.base] ?? []).forEach(([date, high], i, rows) => { if (i === 0 || high > rows[i - 1]![1]) highs.push([dayOf(date), high]); });
+  for (const [day, high] of highs) out.push([day, Math.log(high) - 0.5 * profile.sigma]);
+  // One close a day: the later entry (a record day over a dated close) wins.
+  out.sort((a, b) => a[0] - b[0]);
+  return out.filter((e, i) => i === out.length - 1 || out[i + 1]![0] !== e[0]);
+}
+
 /** Anchors of a base: the reference closes, plus intramonth shape points on the other days. */
 function anchorsOf(profile: Profile): Points {
   const ref = profile.reference;
-  const shape = SHAPES[profile.base];
+  const shape = shapeOf(profile);
   if (!ref || (ref.ticker !== profile.base && profile.base !== profile.asset)) {
-    if (shape) return { days: Int32Array.from(shape.days), logs: Float64Array.from(shape.logs) };
+    if (shape.length) return { days: Int32Array.from(shape, ([d]) => d), logs: Float64Array.from(shape, ([, l]) => l) };
     return { days: Int32Array.of(REF_DAY), logs: Float64Array.of(Math.log(profile.refPrice)) };
   }
-  if (!shape) return ref.closes;
+  if (!shape.length) return ref.closes;
   const merged: Array<[number, number]> = Array.from(ref.closes.days, (d, i) => [d, ref.closes.logs[i]!]);
   // On a month-end the reference close wins; the day before it keeps its own close (a move into
   // the month-end, such as BTC's +14.5 % on 2022-02-28, needs both).
   const monthEnds = new Set(merged.map(([d]) => d));
-  const keep: Array<[number, number]> = [];
-  shape.days.forEach((d, i) => {
-    if (d >= ref.listedDay && !monthEnds.has(d)) keep.push([d, shape.logs[i]!]);
-  });
+  const keep = shape.filter(([d]) => d >= ref.listedDay && !monthEnds.has(d));
   // The all-time highs are facts of their own: they win over a close next to them.
   const all = [...merged, ...keep].sort((a, b) => a[0] - b[0]);
   return { days: Int32Array.from(all, ([d]) => d), logs: Float64Array.from(all, ([d, v]) => Math.min(v, ceilingLog(profile.base, d))) };
@@ -136,9 +164,9 @@ function specOf(profile: Profile): PathSpec {
   const { beta, noise, alt, sector, sectorSeed } = profile.model === "btc" ? { beta: 0, noise: sigma, alt: 0, sector: 0, sectorSeed: 0 } : loadings(profile);
   const spec: PathSpec = { firstDay, anchors: anchorsOf(profile), sigma, noise, seed, beta, alt };
   if (sector) spec.sector = { loading: sector, seed: sectorSeed };
-  const ceilings = CEILINGS[profile.base];
+  const ceilings = ceilingsOf(profile.base);
   if (ceilings) spec.ceilings = ceilings;
-  const floors = FLOORS[profile.base];
+  const floors = floorsOf(profile.base);
   if (floors) spec.floors = floors;
   return spec;
 }
@@ -185,16 +213,18 @@ const DEPEGS: Record<string, ReadonlyArray<readonly [string, number]>> = {
 /**
  * Capitulation wicks: the lowest print of a crash day (CoinMarketCap daily lows, USD) at about the
  * minute it happened (UTC). The minute path dips into it and no minute of the day trades below it.
- * 2020-03-13: the Covid crash's low came in the early hours after the -37 % day; 2022-06-18:
+ * 2020-03-13: the Covid crash's low came in the early hours after the -37 % day; 2021-05-19: China's
+ * warning to banks and payment firms, the low in the early afternoon; 2022-06-18:
  * Celsius and 3AC; 2022-11-09: FTX; 2024-08-05: the yen carry unwind; 2025-10-10: the liquidation
- * cascade after the tariff threat (~$19B liquidated; single venues printed lower).
+ * cascade after the tariff threat (~$19B liquidated; single venues printed lower); 2025-11-21: the
+ * low of the fourth quarter of 2025.
  */
 const CRASH_LOWS: Record<string, ReadonlyArray<readonly [string, number]>> = {
   btc: [
-    ["2020-03-13T02:00", 4_107], ["2022-06-18T20:30", 17_708], ["2022-11-09T22:00", 15_588], ["2024-08-05T06:30", 49_121],
-    ["2025-10-10T21:15", 104_600],
+    ["2020-03-13T02:00", 4_107], ["2021-05-19T13:00", 30_681], ["2022-06-18T20:30", 17_708], ["2022-11-09T22:00", 15_588], ["2024-08-05T06:30", 49_121],
+    ["2025-10-10T21:15", 104_600], ["2025-11-21T13:00", 80_550],
   ],
-  eth: [["2020-03-13T02:00", 95.18], ["2022-06-18T20:30", 896], ["2024-08-05T06:30", 2_111], ["2025-10-10T21:15", 3_435]],
+  eth: [["2020-03-13T02:00", 95.18], ["2021-05-19T13:00", 1_952], ["2022-06-18T20:30", 896], ["2024-08-05T06:30", 2_111], ["2025-10-10T21:15", 3_435]],
 };
 
 const crashLows = new Map(Object.entries(CRASH_LOWS).map(([base, rows]) => [base, new Map(rows.map(([t, price]) => {
@@ -223,6 +253,11 @@ function depegLog(event: Depeg, ms: number): number {
   while (times[i + 1]! < ms) i++;
   const f = (ms - times[i]!) / (times[i + 1]! - times[i]!);
   return logs[i]! + (logs[i + 1]! - logs[i]!) * f;
+}
+
+/** Days of a base's known crash-day lows. */
+export function crashLowDays(base: string): number[] {
+  return [...(crashLows.get(base)?.keys() ?? [])];
 }
 
 /** A base's known crash-day lows, by day. */

@@ -3,8 +3,9 @@
 // exit) and better-sqlite3 where it is missing (Node 20). better-sqlite3 is required lazily, so a
 // runtime with node:sqlite never loads its native addon. Transactions are explicit BEGIN /
 // COMMIT / ROLLBACK on both, and errors carry the same SQLite code names, so the store behaves
-// identically on either.
+// identically on either. Neither available is a SqliteDriverError naming the Node and the fix.
 import { createRequire } from "node:module";
+import { BUILTIN_SQLITE_NODE, hasBuiltinSqlite } from "../../../min-node.js";
 
 export type SqlValue = string | number | null;
 
@@ -72,6 +73,15 @@ function isSqliteWarning(warning: unknown, typeOrOptions: unknown): boolean {
   return (type === "ExperimentalWarning" || name === "ExperimentalWarning") && /^SQLite\b/.test(message);
 }
 
+/**
+ * No SQLite binding on this runtime: node:sqlite is missing (or needs a flag) and better-sqlite3 is
+ * not installed or its compiled addon does not load here. Its message names the Node, the driver
+ * and what to do; nothing about the store's directory is wrong.
+ */
+export class SqliteDriverError extends Error {
+  override readonly name = "SqliteDriverError";
+}
+
 /** What the checkpoint worker must load to open its own connection with the same binding. */
 export function driverModule(): string {
   return builtinSqlite() ? "node:sqlite" : createRequire(import.meta.url).resolve("better-sqlite3");
@@ -79,7 +89,7 @@ export function driverModule(): string {
 
 export function openSqlite(path: string, options: OpenOptions): SqlDatabase {
   const builtin = builtinSqlite();
-  return builtin ? openBuiltin(builtin, path, options) : openBetter(path, options);
+  return builtin ? openBuiltin(builtin, path, options) : openBetter(betterSqlite(), path, options);
 }
 
 // SQLite's primary result codes by number, for node:sqlite's errors (which give numbers).
@@ -154,25 +164,80 @@ function openBuiltin(mod: NodeSqlite, path: string, options: OpenOptions): SqlDa
   };
 }
 
-/**
- * better-sqlite3's compiled addon, named to its constructor: left to itself it finds the addon
- * with the `bindings` package, which walks a stack trace and tries a dozen paths (a few ms of
- * every start). Its install always builds or downloads it to build/Release; anywhere else (a
- * custom build), undefined lets better-sqlite3 search as usual.
- */
-function betterAddon(require: NodeJS.Require): string | undefined {
-  try {
-    return require.resolve("better-sqlite3/build/Release/better_sqlite3.node");
-  } catch {
-    return undefined;
-  }
+interface Better {
+  Database: BetterSqlite;
+  /** The compiled addon, loaded here so that a failure to load it is told apart from a failure to open a file. */
+  addon: object;
 }
 
-function openBetter(path: string, options: OpenOptions): SqlDatabase {
+let better: Better | undefined;
+
+// What every driver failure says: the Node, the driver, the fixes.
+const noBuiltin = () => `Node.js ${process.versions.node} has no node:sqlite without a flag (${BUILTIN_SQLITE_NODE.join(".")} or newer has it, 23.4 on the 23 line)`;
+const UPGRADE = `run it with Node.js ${BUILTIN_SQLITE_NODE.join(".")} or newer`;
+// npm 11 skips a dependency's install script (which builds or fetches the addon) unless it is allowed.
+const INSTALL = "npm install better-sqlite3 --allow-scripts=better-sqlite3, with -g for a global install";
+const notInstalled = (why: string) =>
+  `no SQLite driver: ${noBuiltin()} and better-sqlite3 ${why}; ${UPGRADE}, or install better-sqlite3 beside crypto-metrics-mcp (${INSTALL}), or set --store to a postgres:// URL`;
+const badAddon = (why: string) => `no SQLite driver: ${noBuiltin()} and the installed better-sqlite3 ${why}; ${UPGRADE}, or reinstall it for this Node (${INSTALL})`;
+const NO_ADDON = "has no compiled addon (its install script did not run or failed)";
+const ADDON = "better-sqlite3/build/Release/better_sqlite3.node";
+
+/**
+ * Why no SQLite driver can serve on this runtime, found without loading one (the Node's version,
+ * else where better-sqlite3 and its addon would load from), or undefined. A start checks it, so that
+ * a missing driver stops the program before a host's handshake rather than at the first charge; an
+ * addon that is present but does not load here is found only when it is loaded.
+ */
+export function sqliteDriverProblem(): string | undefined {
+  const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
+  if (hasBuiltinSqlite(major, minor)) return undefined;
   const require = createRequire(import.meta.url);
-  const Database = require("better-sqlite3") as BetterSqlite;
-  const nativeBinding = betterAddon(require);
-  const db = new Database(path, { timeout: options.busyTimeoutMs, readonly: options.readOnly ?? false, ...(nativeBinding && { nativeBinding }) });
+  try {
+    require.resolve("better-sqlite3");
+  } catch {
+    return notInstalled("is not installed");
+  }
+  try {
+    require.resolve(ADDON);
+  } catch {
+    return badAddon(NO_ADDON);
+  }
+  return undefined;
+}
+
+/**
+ * better-sqlite3 and its compiled addon. The addon is loaded from build/Release, where its install
+ * always builds or downloads it, and handed to the constructor: left to itself better-sqlite3 finds
+ * it with the `bindings` package, which walks a stack trace and tries a dozen paths (a few ms of
+ * every start). Either part missing or unloadable is a SqliteDriverError.
+ */
+function betterSqlite(): Better {
+  if (better) return better;
+  const require = createRequire(import.meta.url);
+  let Database: BetterSqlite;
+  try {
+    Database = require("better-sqlite3") as BetterSqlite;
+  } catch (err) {
+    throw new SqliteDriverError(notInstalled((err as { code?: string }).code === "MODULE_NOT_FOUND" ? "is not installed" : `does not load (${firstLine(err)})`));
+  }
+  let addon: object;
+  try {
+    addon = require(require.resolve(ADDON)) as object;
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    throw new SqliteDriverError(badAddon(code === "MODULE_NOT_FOUND" ? NO_ADDON : `has a compiled addon this Node cannot load (${code ?? "error"}: ${firstLine(err)})`));
+  }
+  return (better = { Database, addon });
+}
+
+function firstLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split("\n")[0]!.slice(0, 300);
+}
+
+function openBetter({ Database, addon }: Better, path: string, options: OpenOptions): SqlDatabase {
+  // The loaded addon is accepted where its path is (the typings know only the path).
+  const db = new Database(path, { timeout: options.busyTimeoutMs, readonly: options.readOnly ?? false, nativeBinding: addon as unknown as string });
   const tx = control(db);
   return {
     driver: "better-sqlite3",

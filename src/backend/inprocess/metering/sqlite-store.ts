@@ -4,7 +4,7 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { startCheckpointer, type Checkpointer } from "./checkpointer.js";
-import { openSqlite, sqliteCode, type SqlDatabase } from "./sqlite-driver.js";
+import { openSqlite, SqliteDriverError, sqliteCode, type SqlDatabase } from "./sqlite-driver.js";
 import { HEAD, MIGRATIONS, SQLITE_SCHEMA_VERSION } from "./sqlite-schema.js";
 import { hasLegacyUsage, readLegacyUsage, retireLegacyUsage } from "./legacy-usage.js";
 import { ceilSeconds, StoreConfigError, StoreUnavailableError, type ChargeOutcome, type MeterKey, type MeteringStore, type MeterStatus } from "./store.js";
@@ -162,6 +162,7 @@ export class SqliteStore implements MeteringStore {
     } catch (err) {
       // A connection opened before a pragma failed is closed: a start tried again must not leak it.
       db?.close();
+      if (err instanceof SqliteDriverError) throw new StoreConfigError(`the metering store ${path} cannot be opened: ${err.message}`);
       const code = sqliteCode(err) ?? (err as { code?: string }).code ?? (err as Error).message;
       throw new StoreConfigError(`the metering store ${path} cannot be opened for writing (${code}); make its directory writable, or set CRYPTO_METRICS_STATE_DIR or --store (CRYPTO_METRICS_STORE) to a writable place`, isBusy(code));
     }

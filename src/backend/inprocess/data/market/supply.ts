@@ -1,5 +1,5 @@
 // Circulating supply of the latent market at the end of each day: the reference's month-end
-// supply points, log-linear between them, flat before the first; past the last point the growth
+// supply points, log-linear between them (or paced by market demand), flat before the first; past the last point the growth
 // of the last year goes on, halving each year, never above the maximum supply.
 import { lastAtOrBefore } from "../anchors.js";
 import type { Points } from "./reference.js";
@@ -16,8 +16,12 @@ export function trailingGrowth(points: Points): number {
   return span > 0 ? ((logs[n - 1]! - logs[i]!) / span) * 365 : 0;
 }
 
-/** Supply on `day` from points; `growth` is the yearly log growth carried past the last point. */
-export function supplyFromPoints(points: Points, day: number, growth: number, maxSupply?: number): number {
+/**
+ * Supply on `day` from points; `growth` is the yearly log growth carried past the last point.
+ * `pace`, when given, is a cumulative measure of how fast supply moves (a running sum of daily
+ * weights): between two points supply moves in proportion to it instead of evenly in time.
+ */
+export function supplyFromPoints(points: Points, day: number, growth: number, maxSupply?: number, pace?: (day: number) => number): number {
   const { days, logs } = points;
   const i = lastAtOrBefore(days, day);
   if (i < 0) return Math.exp(logs[0]!);
@@ -29,7 +33,11 @@ export function supplyFromPoints(points: Points, day: number, growth: number, ma
     const g = Math.max(-0.3, Math.min(1, growth));
     log = logs[n - 1]! + (g * (1 - 0.5 ** years)) / Math.LN2;
   } else {
-    const f = (day - days[i]!) / (days[i + 1]! - days[i]!);
+    let f = (day - days[i]!) / (days[i + 1]! - days[i]!);
+    if (pace) {
+      const span = pace(days[i + 1]!) - pace(days[i]!);
+      if (span > 0) f = (pace(day) - pace(days[i]!)) / span;
+    }
     log = logs[i]! + (logs[i + 1]! - logs[i]!) * f;
   }
   const value = Math.exp(log);

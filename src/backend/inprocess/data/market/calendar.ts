@@ -1,0 +1,87 @@
+// The market-event calendar of anchors.json: fee levels of each era, congestion waves, published
+// difficulty and hash rate, all-time highs, dated closes of collapses and turning points, monthly
+// trading ranges; read per asset on first use.
+import file from "./anchors.json" with { type: "json" };
+import { dayOf } from "../anchors.js";
+import type { Points } from "./reference.js";
+
+/** One congestion wave of a fee market, as the file records it. */
+interface WaveEntry {
+  peak: string;
+  usd: number;
+  rise: number;
+  decay: number;
+  what: string;
+  sources: number[];
+}
+
+export interface Wave {
+  peakDay: number;
+  /** Mean fee per transaction on the peak day (USD). */
+  usd: number;
+  /** e-folding days before and after the peak. */
+  rise: number;
+  decay: number;
+}
+
+interface Calendar {
+  fees: Record<string, Array<[string, number, number]>>;
+  congestion: Record<string, WaveEntry[]>;
+  difficulty: Record<string, Array<[string, number, number]>>;
+  hashrate: Record<string, Array<[string, number, number]>>;
+  highs: Record<string, Array<[string, number, number]>>;
+  closes: Record<string, Array<[string, number, number]>>;
+  ranges: Record<string, Array<[string, number, number, number]>>;
+}
+
+const RAW = file as unknown as Calendar;
+const feeLevels = new Map<string, Points | undefined>();
+const waves = new Map<string, readonly Wave[]>();
+
+/** Dated rows [day, value, source] of a section as points (natural logs), or undefined when it has none for the asset. */
+function pointsOf(rows: Array<[string, number, number]> | undefined): Points | undefined {
+  if (!Array.isArray(rows)) return undefined;
+  return { days: Int32Array.from(rows, ([d]) => dayOf(d)), logs: Float64Array.from(rows, ([, v]) => Math.log(v)) };
+}
+
+/** Calm-day fee levels of an asset (USD per transaction), or undefined when the calendar has none. */
+export function feeLevelsOf(asset: string): Points | undefined {
+  if (!feeLevels.has(asset)) feeLevels.set(asset, pointsOf(RAW.fees[asset]));
+  return feeLevels.get(asset);
+}
+
+/** Published difficulty right after the retargets the calendar records for a chain, or undefined. */
+export function difficultyPointsOf(asset: string): Points | undefined {
+  return pointsOf(RAW.difficulty[asset]);
+}
+
+/** Published hash rate (EH/s) through the shocks the calendar records for a chain, or undefined. */
+export function hashRatePointsOf(asset: string): Points | undefined {
+  return pointsOf(RAW.hashrate[asset]);
+}
+
+/** Congestion waves of an asset's fee market, by peak day. */
+export function wavesOf(asset: string): readonly Wave[] {
+  let list = waves.get(asset);
+  if (!list) {
+    const rows = RAW.congestion[asset];
+    list = Array.isArray(rows) ? rows.map((w) => ({ peakDay: dayOf(w.peak), usd: w.usd, rise: w.rise, decay: w.decay })) : [];
+    waves.set(asset, list);
+  }
+  return list;
+}
+
+/** All-time highs (intraday USD) a base set, in order, as [day, high]; empty when the calendar has none. */
+export function highsOf(base: string): ReadonlyArray<readonly [number, number]> {
+  return (RAW.highs[base] ?? []).map(([d, v]) => [dayOf(d), v] as const);
+}
+
+/** Dated closes (USD) that shape a base between its month-end anchors, as [day, close]. */
+export function closesOf(base: string): ReadonlyArray<readonly [number, number]> {
+  return (RAW.closes[base] ?? []).map(([d, v]) => [dayOf(d), v] as const);
+}
+
+/** Months a base traded inside a known range: ["YYYY-MM", low, high] (USD). */
+export function rangesOf(base: string): ReadonlyArray<readonly [string, number, number]> {
+  return (RAW.ranges[base] ?? []).map(([m, lo, hi]) => [m, lo, hi] as const);
+}
