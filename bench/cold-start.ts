@@ -15,6 +15,11 @@ import { median, msSince, round } from "./stats.js";
 
 const jsonLine = (m: unknown) => `${JSON.stringify(m)}\n`;
 const INITIALIZE = jsonLine({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } } });
+/** A 2026-07-28 client's first request: no initialize, version and capabilities in its _meta. */
+const MODERN_TOOLS_LIST = jsonLine({
+  jsonrpc: "2.0", id: 2, method: "tools/list",
+  params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1.0.0" } } },
+});
 /** What a client sends once initialize is answered, as the protocol has it (not before). */
 const AFTER_INITIALIZE = jsonLine({ jsonrpc: "2.0", method: "notifications/initialized" }) + jsonLine({ jsonrpc: "2.0", id: 2, method: "tools/list" });
 
@@ -29,11 +34,11 @@ interface Start {
  * One cold start: wall time from spawn() to the tools/list response on stdout, the client behaving
  * as a real one does: initialize first, then the rest only after its answer.
  */
-async function timeToolsList(args: string[], env: NodeJS.ProcessEnv): Promise<Start> {
+async function timeToolsList(args: string[], env: NodeJS.ProcessEnv, era: "2025" | "2026-07-28" = "2025"): Promise<Start> {
   const t0 = process.hrtime.bigint();
   const child = spawn(process.execPath, args, { env, stdio: ["pipe", "pipe", "pipe"] });
   // Written before the child reads: the pipe holds it, as a client's first message would wait.
-  child.stdin.write(INITIALIZE);
+  child.stdin.write(era === "2025" ? INITIALIZE : MODERN_TOOLS_LIST);
   let stderr = "";
   child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
   try {
@@ -89,6 +94,9 @@ export interface ColdStart {
   raw: Spread;
   minimal: Spread;
   ours: Spread;
+  /** The same, for a 2026-07-28 client (its first request is tools/list). */
+  minimalModern: Spread;
+  oursModern: Spread;
   oursRssMb: number;
   minimalRssMb: number;
   callGetSeries: Spread;
@@ -114,11 +122,13 @@ export async function measureColdStart(sandbox: Sandbox, runs: number): Promise<
     raw: async () => (await timeToolsList([join(BENCH_DIR, "raw-responder.mjs"), listing], plain)).ms,
     minimal: async () => (await timeToolsList([join(BENCH_DIR, "minimal-server.mjs")], plain)),
     ours: async () => timeToolsList([CLI], oursEnv),
+    minimalModern: async () => timeToolsList([join(BENCH_DIR, "minimal-server.mjs")], plain, "2026-07-28"),
+    oursModern: async () => timeToolsList([CLI], oursEnv, "2026-07-28"),
   };
   await kinds.minimal();
-  const samples = { nodeE0: [] as number[], raw: [] as number[], minimal: [] as number[], ours: [] as number[] };
-  const rss = { minimal: [] as number[], ours: [] as number[] };
-  const order = ["nodeE0", "raw", "minimal", "ours"] as const;
+  const samples = { nodeE0: [] as number[], raw: [] as number[], minimal: [] as number[], ours: [] as number[], minimalModern: [] as number[], oursModern: [] as number[] };
+  const rss = { minimal: [] as number[], ours: [] as number[], minimalModern: [] as number[], oursModern: [] as number[] };
+  const order = ["nodeE0", "raw", "minimal", "ours", "minimalModern", "oursModern"] as const;
   for (let i = 0; i < runs; i++) {
     // Rotate which goes first so none always follows the same neighbour's exit.
     for (let k = 0; k < order.length; k++) {
@@ -152,6 +162,8 @@ export async function measureColdStart(sandbox: Sandbox, runs: number): Promise<
     raw: spread(samples.raw),
     minimal: spread(samples.minimal),
     ours: spread(samples.ours),
+    minimalModern: spread(samples.minimalModern),
+    oursModern: spread(samples.oursModern),
     oursRssMb: round(median(rss.ours)),
     minimalRssMb: round(median(rss.minimal)),
     callGetSeries: spread(call),

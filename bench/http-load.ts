@@ -1,31 +1,42 @@
 // MCP over Streamable HTTP under load: tools/call from N concurrent clients against our `http`
-// command and against the minimal stateless SDK server answering a trivial tool, same run.
+// command and against the minimal stateless SDK server answering a trivial tool, same run, in the
+// protocol era each case names (2025: stateless requests without an envelope; 2026-07-28: version
+// and capabilities in every request's _meta, the Mcp-* headers the specification asks for).
 import { join } from "node:path";
 import { compare, type LoadFigure, type Target } from "./load.js";
 import { BENCH_DIR, CLI, KEY, spawnListening, stop, type Sandbox } from "./proc.js";
 
 const ROUNDS = 4;
 
+export type Era = "2025" | "2026-07-28";
+
 export interface HttpCase {
   id: string;
   label: string;
   tool: string;
   args: Record<string, unknown>;
+  era: Era;
 }
 
-/** Ours: a catalog answer (no data generated, nothing charged) and a charged default series digest. */
+/** Ours: a catalog answer (no data generated, nothing charged) in both eras and a charged default series digest. */
 export const HTTP_CASES: readonly HttpCase[] = [
-  { id: "list_assets", label: "list_assets asset=btc", tool: "list_assets", args: { asset: "btc" } },
-  { id: "get_series", label: "get_series lth_mvrv btc", tool: "get_series", args: { metric: "lifespan/Lth_mvrv", asset: "btc" } },
+  { id: "list_assets", label: "list_assets asset=btc, 2025 era", tool: "list_assets", args: { asset: "btc" }, era: "2025" },
+  { id: "list_assets", label: "list_assets asset=btc, 2026-07-28", tool: "list_assets", args: { asset: "btc" }, era: "2026-07-28" },
+  { id: "get_series", label: "get_series lth_mvrv btc, 2025 era", tool: "get_series", args: { metric: "lifespan/Lth_mvrv", asset: "btc" }, era: "2025" },
 ];
 
-function target(name: string, url: string, tool: string, args: Record<string, unknown>): Target {
-  const headers = {
+function target(name: string, url: string, tool: string, args: Record<string, unknown>, era: Era): Target {
+  const modern = era === "2026-07-28";
+  const headers: Record<string, string> = {
     "content-type": "application/json",
     accept: "application/json, text/event-stream",
-    "mcp-protocol-version": "2025-06-18",
+    "mcp-protocol-version": modern ? era : "2025-06-18",
     authorization: `Bearer ${KEY}`,
+    ...(modern && { "mcp-method": "tools/call", "mcp-name": tool }),
+    // Our asset argument is mirrored into a header for 2026-07-28 clients (x-mcp-header).
+    ...(modern && typeof args.asset === "string" && name === "ours" && { "mcp-param-asset": args.asset }),
   };
+  const meta = modern ? { _meta: { "io.modelcontextprotocol/protocolVersion": era, "io.modelcontextprotocol/clientCapabilities": {} } } : {};
   return {
     name,
     url,
@@ -33,7 +44,7 @@ function target(name: string, url: string, tool: string, args: Record<string, un
       method: "POST",
       path: "/mcp",
       headers,
-      body: JSON.stringify({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { name: tool, arguments: args } }),
+      body: JSON.stringify({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { name: tool, arguments: args, ...meta } }),
     }),
     check(status, body) {
       const text = body.toString("utf8");
@@ -54,10 +65,9 @@ export async function measureHttp(sandbox: Sandbox, concurrencies: readonly numb
   let minimal: Awaited<ReturnType<typeof spawnListening>> | undefined;
   try {
     minimal = await spawnListening([join(BENCH_DIR, "minimal-http-server.mjs")], sandbox.env);
-    const baseline = target("minimal", minimal.url, "echo", { text: "hello" });
     const out: HttpLoad[] = [];
     for (const c of HTTP_CASES) {
-      const targets = [target("ours", ours.url, c.tool, c.args), baseline];
+      const targets = [target("ours", ours.url, c.tool, c.args, c.era), target("minimal", minimal.url, "echo", { text: "hello" }, c.era)];
       await compare(targets, 4, 600, 2); // warm-up: JIT, sockets
       const figures: LoadFigure[] = [];
       for (const n of concurrencies) figures.push(...(await compare(targets, n, durationMs, ROUNDS)));

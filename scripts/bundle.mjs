@@ -28,12 +28,15 @@ const DIST = outdirFlag > 0 ? resolve(process.argv[outdirFlag + 1]) : join(ROOT,
 const noAjv = {
   name: "no-ajv",
   setup(build) {
-    build.onResolve({ filter: /validation\/ajv-provider\.js$/ }, (args) =>
-      /[\\/]@modelcontextprotocol[\\/]sdk[\\/]/.test(args.importer) ? { path: "ajv-provider", namespace: "no-ajv" } : undefined);
+    // SDK v2 (@modelcontextprotocol/server, /client): its Node shim's default validator, ajv inlined.
+    build.onResolve({ filter: /ajvProvider-[\w-]+\.mjs$/ }, (args) =>
+      /[\\/]@modelcontextprotocol[\\/](server|client)[\\/]/.test(args.importer) ? { path: "ajv-provider", namespace: "no-ajv" } : undefined);
     build.onLoad({ filter: /.*/, namespace: "no-ajv" }, () => ({
       contents:
-        "export class AjvJsonSchemaValidator { getValidator() { " +
-        "throw new Error('JSON Schema validation (Ajv) is not part of this build'); } }",
+        "class AjvJsonSchemaValidator { getValidator() { " +
+        "throw new Error('JSON Schema validation (Ajv) is not part of this build'); } }\n" +
+        "const unbundled = () => { throw new Error('Ajv is not part of this build'); };\n" +
+        "export { AjvJsonSchemaValidator, AjvJsonSchemaValidator as n, unbundled as r, unbundled as t };",
     }));
   },
 };

@@ -3,14 +3,37 @@
 // dist/ for the stdio front; the package test checks the front's answers against a live server's.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import {
-  LATEST_PROTOCOL_VERSION, ListPromptsResultSchema, ListResourcesResultSchema, ListResourceTemplatesResultSchema, ListToolsResultSchema,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ListPromptsResultSchema, ListResourcesResultSchema, ListResourceTemplatesResultSchema, ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
+// The 2025-era versions the server negotiates at initialize (2026-07-28 has no initialize).
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import { SIMULATED_ORIGIN } from "../src/backend/inprocess/origin.js";
 import type { Backend } from "../src/backend/types.js";
 import { createServer } from "../src/server.js";
-import type { Handshake, ListMethod } from "../src/transports/handshake.js";
+import { MODERN_METHODS, type Handshake, type ListMethod, type ModernMethod } from "../src/transports/handshake.js";
+import { createMcpHandler, PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY } from "@modelcontextprotocol/server";
+
+/** The 2026-07-28 revision the front answers (the one the SDK serves without initialize). */
+const MODERN = "2026-07-28";
+
+/** server/discover and the lists as a 2026-07-28 request gets them, through the SDK's own entry. */
+async function recordModern(kind: Backend["kind"]): Promise<Partial<Record<ModernMethod, Record<string, unknown>>>> {
+  const handler = createMcpHandler(({ era }) => createServer({ backend: standIn(kind), era }), { legacy: "reject" });
+  const out: Partial<Record<ModernMethod, Record<string, unknown>>> = {};
+  for (const method of MODERN_METHODS) {
+    const res = await handler.fetch(
+      new Request("http://localhost/mcp", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": method },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { _meta: { [PROTOCOL_VERSION_META_KEY]: MODERN, [CLIENT_CAPABILITIES_META_KEY]: {} } } }),
+      }),
+    );
+    const message = (await res.json()) as { result?: Record<string, unknown> };
+    if (!message.result) throw new Error(`no ${method} result recorded: ${JSON.stringify(message).slice(0, 300)}`);
+    if (!message.result.nextCursor) out[method] = message.result;
+  }
+  await handler.close();
+  return out;
+}
 
 /** Registration reads only a backend's kind and origin; a handshake never fetches. */
 function standIn(kind: Backend["kind"]): Backend {
@@ -56,13 +79,14 @@ async function record(kind: Backend["kind"]): Promise<Handshake["byKind"]["inpro
   await server.close();
   if (!initialize) throw new Error("no initialize result recorded");
   const { protocolVersion: _, ...rest } = initialize;
-  return { initialize: rest, lists };
+  return { initialize: rest, lists, modern: await recordModern(kind) };
 }
 
 export async function recordHandshake(): Promise<Handshake> {
   return {
     latestProtocolVersion: LATEST_PROTOCOL_VERSION,
     supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+    modernProtocolVersions: [MODERN],
     byKind: { inprocess: await record("inprocess"), http: await record("http") },
   };
 }

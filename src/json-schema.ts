@@ -3,7 +3,7 @@
 // SDK would use a JSON Schema validator only for a client's answer to an elicitation (this server
 // never elicits) and for tool results after a client lists tools (the call command never does).
 // Constructing Ajv cost about a fifth of a stdio start and a third of an HTTP request's server.
-import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/server";
 
 export const NO_JSON_SCHEMA_VALIDATION: jsonSchemaValidator = {
   getValidator() {

@@ -1,9 +1,8 @@
-// The MCP logging capability: logging/setLevel and notifications/message carrying what the server
-// logs. Opt-in: nothing is sent until the client sets a level (clients that never ask are not sent
+// The MCP logging capability of the 2025 era: logging/setLevel and notifications/message carrying
+// what the server logs (2026-07-28 deprecates both; there the server logs to stderr only). Opt-in: nothing is sent until the client sets a level (clients that never ask are not sent
 // log traffic), then every event at or above it. A configured or caller key is cut out of the text
 // as a last guard (log lines carry key digests' prefixes only).
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { SetLevelRequestSchema, type LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+import type { LoggingLevel, McpServer } from "@modelcontextprotocol/server";
 import { addLogSink, type EmittedLevel } from "./log.js";
 
 /** RFC 5424 severities as MCP names them, most verbose first. */
@@ -26,7 +25,7 @@ export function installLogging(server: McpServer): McpLogChannel {
   let level: LoggingLevel | undefined;
   // Replaces the SDK's own handler, which keeps levels per session in its internals and sends to
   // clients that never asked.
-  server.server.setRequestHandler(SetLevelRequestSchema, (request) => {
+  server.server.setRequestHandler("logging/setLevel", (request) => {
     level = request.params.level;
     return {};
   });

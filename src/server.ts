@@ -1,8 +1,8 @@
 // createServer: one McpServer wired to one backend; tools, resources and prompts registered by loops.
+// The same definition serves both protocol eras: 2026-07-28 (stateless, per-request capabilities)
+// and 2025-11-25 (initialize), over stdio and Streamable HTTP.
 import { readFileSync } from "node:fs";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { ErrorCode, ListToolsRequestSchema, McpError, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { McpServer, ProtocolError, ProtocolErrorCode, type CallToolResult, type CacheHint, type ServerContext } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { Backend, BackendContext, DataOrigin } from "./backend/types.js";
 import type { Config } from "./config.js";
@@ -10,12 +10,13 @@ import { PROMPT_COMPLETERS, registerPrompts } from "./prompts/index.js";
 import { installCompletions } from "./resources/completions.js";
 import { registerResources, TEMPLATE_COMPLETERS } from "./resources/index.js";
 import { runTool, type ToolContext } from "./tools/define-tool.js";
-import { errorResult } from "./tools/errors.js";
+import { errorResult, ToolInputError } from "./tools/errors.js";
 import { droppedArgument } from "./tools/validation.js";
 import { allTools } from "./tools/index.js";
 import { toolListing, type ListedTool } from "./tools/listing.js";
 import { SERVER_ICONS } from "./server-icon.js";
 import { DATES_NOTE } from "./tools/params.js";
+import { answerCallerErrors } from "./caller-errors.js";
 import { NO_JSON_SCHEMA_VALIDATION } from "./json-schema.js";
 import { installLogging, type McpLogChannel } from "./mcp-logging.js";
 import { registerViews, rendersViews, viewUri } from "./resources/views.js";
@@ -40,18 +41,42 @@ export interface CreateServerOptions {
   backend: Backend;
   /** The configured key, redacted from any text that reaches a client; "now" of the data, for the prompts' dates. */
   config?: Pick<Config, "apiKey"> & Partial<Pick<Config, "now">>;
+  /**
+   * The protocol era the instance serves (the SDK's serving entries say which). 2025-era clients
+   * get the logging capability; 2026-07-28 deprecates it, and the server logs to stderr only.
+   */
+  era?: "legacy" | "modern";
+  /**
+   * The one method this instance will answer, when that is known (a stateless HTTP request): a
+   * tools/* request needs only the tools, so the resources, views, prompts and completions are
+   * not registered for it (the capabilities say the same either way).
+   */
+  method?: string;
 }
-
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 export { createBackend } from "./backend/create.js";
 
+/** Lists change only with a new release of this server: clients may keep them for an hour. */
+export const LIST_TTL_MS = 3_600_000;
 /**
- * Tools are registered with a permissive input schema so that our wrapper, not the SDK, validates
- * arguments (its messages name the field, the accepted values and the fix, and it returns a typed
- * error); tools/list advertises the strict schemas from the same definitions.
+ * Cache hints of the 2026-07-28 cacheable results. tools/list depends on the capabilities the
+ * request declares (views), so it is private to the client; the other lists are the same for all.
  */
-const RAW_ARGUMENTS = z.object({}).loose();
+const CACHE_HINTS: Record<"tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" | "server/discover", CacheHint> = {
+  "server/discover": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
+  "tools/list": { ttlMs: LIST_TTL_MS, cacheScope: "private" },
+  "prompts/list": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
+  "resources/list": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
+  "resources/templates/list": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
+};
+
+/**
+ * tools/call's params as our handler takes them: the method's own schema has already been checked
+ * by the SDK (-32602 naming the field); this one keeps `arguments` exactly as sent, so that our
+ * wrapper, not the SDK, validates them (its messages name the field, the accepted values and the
+ * fix) and sees an own "__proto__" argument the spec schema would drop.
+ */
+const CALL_PARAMS = z.object({ name: z.string(), arguments: z.unknown().optional() }).loose();
 
 /**
  * tools/list as served, per openWorld value. The HTTP transport builds a server per request, and
@@ -59,13 +84,30 @@ const RAW_ARGUMENTS = z.object({}).loose();
  */
 const LISTINGS = new Map<string, ListedTool[]>();
 
-/** Clients that do not render MCP Apps views get no `_meta.ui`: their tools/list stays as it was. */
-function listedTools(openWorld: boolean, ui: boolean): ListedTool[] {
-  const key = `${openWorld}:${ui}`;
+/**
+ * The HTTP header a 2026-07-28 client mirrors the asset argument into (`Mcp-Param-Asset`, SEP-2243),
+ * so that a gateway can route or limit by asset without reading bodies; the SDK checks that the
+ * header matches the argument. 2025-era listings do not carry it (that era has no such header).
+ */
+export const ASSET_HEADER = "Asset";
+
+function withAssetHeader(listing: ListedTool): ListedTool {
+  const properties = listing.inputSchema.properties as Record<string, Record<string, unknown>> | undefined;
+  if (properties?.asset?.type !== "string") return listing;
+  return { ...listing, inputSchema: { ...listing.inputSchema, properties: { ...properties, asset: { ...properties.asset, "x-mcp-header": ASSET_HEADER } } } };
+}
+
+/**
+ * Clients that do not render MCP Apps views get no `_meta.ui`: their tools/list stays as it was.
+ * The order is the catalog's, the same on every call and in both eras.
+ */
+function listedTools(openWorld: boolean, ui: boolean, era: "legacy" | "modern"): ListedTool[] {
+  const key = `${openWorld}:${ui}:${era}`;
   let listed = LISTINGS.get(key);
   if (!listed) {
     listed = allTools.map((tool) => {
-      const listing = toolListing(tool, openWorld);
+      const base = toolListing(tool, openWorld);
+      const listing = era === "modern" ? withAssetHeader(base) : base;
       return ui && tool.view ? { ...listing, _meta: { ui: { resourceUri: viewUri(tool.view) } } } : listing;
     });
     LISTINGS.set(key, listed);
@@ -75,102 +117,99 @@ function listedTools(openWorld: boolean, ui: boolean): ListedTool[] {
 
 const LOGGING = new WeakMap<McpServer, McpLogChannel>();
 
-/** The server's MCP log channel (logging/setLevel and notifications/message). */
+/** 2026-07-28 has no logging capability: its instances log to stderr only. */
+const STDERR_ONLY: McpLogChannel = { level: () => undefined, reset: () => undefined, forward: () => () => undefined };
+
+/** The server's MCP log channel (logging/setLevel and notifications/message; 2025-era clients only). */
 export function loggingOf(server: McpServer): McpLogChannel {
-  return LOGGING.get(server)!;
+  return LOGGING.get(server) ?? STDERR_ONLY;
 }
 
-export function createServer({ backend, config }: CreateServerOptions): McpServer {
+export function createServer({ backend, config, era = "legacy", method }: CreateServerOptions): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, title: "Crypto Metrics", version: SERVER_VERSION, icons: SERVER_ICONS },
-    // Bounds the work zod does on hostile argument objects (GHSA-46jr-4wx8-v453).
     {
-      capabilities: { logging: {} },
+      capabilities: { tools: {}, ...(era === "legacy" && { logging: {} }) },
       instructions: instructionsFor(backend.origin),
-      maxToolInputElements: 512,
       jsonSchemaValidator: NO_JSON_SCHEMA_VALIDATION,
+      cacheHints: CACHE_HINTS,
     },
   );
   const openWorld = backend.kind === "http";
-  for (const tool of allTools) {
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: RAW_ARGUMENTS,
-        outputSchema: tool.output,
-        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: openWorld },
-      },
-      (args, extra) => runTool(tool, args, { ...toolContext(backend, extra, config?.apiKey), ui: rendersViews(server) }),
-    );
-  }
   // Built on the first tools/list, not at start: a call-only client never pays for JSON Schema.
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(openWorld, rendersViews(server)) }));
-  registerResources(server, backend);
-  registerViews(server, backend);
-  registerPrompts(server, config?.now);
-  installCompletions(server, PROMPT_COMPLETERS, TEMPLATE_COMPLETERS);
-  LOGGING.set(server, installLogging(server));
-  refuseDroppedArguments(server);
-  // Last: it wraps every request handler registered so far.
-  invalidParamsAsCallerErrors(server);
+  // A cursor is refused: the list is one page, so any cursor is one this server never gave.
+  server.server.setRequestHandler("tools/list", (request, ctx) => {
+    if (request.params?.cursor !== undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid params for tools/list: cursor: this server lists every tool on one page and gave no cursor; list again without one");
+    return { tools: listedTools(openWorld, rendersViews(server, ctx), era) };
+  });
+  // What the SDK's HTTP entry checks Mcp-Param-* headers against: the schema this era lists.
+  server.toolInputSchemaJson = (name) => listedTools(openWorld, false, era).find((t) => t.name === name)?.inputSchema;
+  server.server.setRequestHandler("tools/call", { params: CALL_PARAMS }, async (params, ctx): Promise<CallToolResult> => {
+    const tool = allTools.find((t) => t.name === params.name);
+    if (!tool) {
+      // An error result the model can read and act on, in both eras (the spec allows it beside -32602).
+      const message = `Unknown tool "${params.name.slice(0, 60)}"; the tools are ${allTools.map((t) => t.name).join(", ")}. Nothing was charged.`;
+      return server.server.projectCallToolResult(errorResult(new ToolInputError("invalid_arguments", message, { parameter: "name" }), { tool: params.name.slice(0, 60) }), undefined);
+    }
+    const refused = oversized(tool.name, params.arguments) ?? droppedArgument(tool, params.arguments);
+    const result = refused
+      ? errorResult(refused, { tool: tool.name })
+      : await runTool(tool, params.arguments ?? {}, { ...toolContext(backend, ctx, config?.apiKey), ui: rendersViews(server, ctx) });
+    return server.server.projectCallToolResult(result, { type: "object" });
+  });
+  if (method !== "tools/call" && method !== "tools/list") {
+    registerResources(server, backend);
+    registerViews(server, backend);
+    registerPrompts(server, config?.now);
+    installCompletions(server, PROMPT_COMPLETERS, TEMPLATE_COMPLETERS);
+  }
+  // Nothing is added or removed while the server runs: no list-changed notifications to expect.
+  server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, completions: {} });
+  if (era === "legacy") LOGGING.set(server, installLogging(server));
+  const connect = server.connect.bind(server);
+  server.connect = (transport) => {
+    answerCallerErrors(transport);
+    return connect(transport);
+  };
   return server;
 }
 
-type RequestHandler = (request: unknown, extra: unknown) => Promise<unknown>;
+/** Bounds the work validation does on hostile argument objects (GHSA-46jr-4wx8-v453). */
+export const MAX_TOOL_INPUT_ELEMENTS = 512;
 
-/**
- * The SDK answers a request whose params fail the method's schema (tools/call with an array as
- * `arguments`, resources/read without a uri…) with -32603 Internal error. The fault is the caller's:
- * answer -32602 Invalid params naming the field. The handler map is the SDK's internal; a test pins it.
- */
-function invalidParamsAsCallerErrors(server: McpServer): void {
-  const handlers = (server.server as unknown as { _requestHandlers?: unknown })._requestHandlers;
-  if (!(handlers instanceof Map)) return;
-  for (const [method, handler] of [...(handlers as Map<string, RequestHandler>)]) {
-    handlers.set(method, async (request: unknown, extra: unknown) => {
-      try {
-        return await handler(request, extra);
-      } catch (err) {
-        const issues = (err as { issues?: unknown }).issues;
-        // Both zod flavours: ZodError (classic) and $ZodError (core/mini, what the SDK parses with).
-        if (!(err instanceof Error) || !/^\$?ZodError$/.test(err.name) || !Array.isArray(issues)) throw err;
-        const detail = (issues as { path?: PropertyKey[]; message?: string }[])
-          .slice(0, 3)
-          .map((issue) => `${(issue.path ?? []).map(String).join(".") || "params"}: ${issue.message ?? "invalid"}`)
-          .join("; ");
-        throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${detail}`);
-      }
-    });
+/** Array items and object members, counted through nested values; stops once past the bound. */
+function elements(value: unknown, budget: number): number {
+  if (typeof value !== "object" || value === null) return 0;
+  const items = Array.isArray(value) ? value : Object.values(value);
+  let n = items.length;
+  for (const item of items) {
+    if (n > budget) break;
+    n += elements(item, budget - n);
   }
+  return n;
 }
 
-/** tools/call sees the raw request here, before the SDK's schema drops an own "__proto__" argument. */
-function refuseDroppedArguments(server: McpServer): void {
-  const handlers = (server.server as unknown as { _requestHandlers?: unknown })._requestHandlers;
-  if (!(handlers instanceof Map)) return;
-  const call = (handlers as Map<string, RequestHandler>).get("tools/call");
-  if (!call) return;
-  handlers.set("tools/call", async (request: unknown, extra: unknown) => {
-    const params = (request as { params?: { name?: unknown; arguments?: unknown } }).params;
-    const tool = allTools.find((t) => t.name === params?.name);
-    const refused = tool && droppedArgument(tool, params?.arguments);
-    return refused ? errorResult(refused, { tool: tool.name }) : call(request, extra);
-  });
+/** An arguments object too large to validate is refused before anything runs (nothing charged). */
+function oversized(tool: string, args: unknown): ToolInputError | undefined {
+  if (elements(args, MAX_TOOL_INPUT_ELEMENTS) <= MAX_TOOL_INPUT_ELEMENTS) return undefined;
+  return new ToolInputError(
+    "invalid_arguments",
+    `Invalid arguments for ${tool}: the arguments hold more than the maximum of ${MAX_TOOL_INPUT_ELEMENTS} elements (array items and object members together). Send only the tool's own arguments; nothing was charged.`,
+  );
 }
 
-function toolContext(backend: Backend, extra: Extra, configuredKey: string | undefined): ToolContext {
-  const apiKey = extra.authInfo?.token;
-  const call: BackendContext = { signal: extra.signal };
+function toolContext(backend: Backend, ctx: ServerContext, configuredKey: string | undefined): ToolContext {
+  const apiKey = ctx.http?.authInfo?.token;
+  const signal = ctx.mcpReq.signal;
+  const call: BackendContext = { signal };
   if (apiKey) call.apiKey = apiKey;
-  const progressToken = extra._meta?.progressToken;
+  const progressToken = ctx.mcpReq._meta?.progressToken;
   if (progressToken !== undefined) {
     call.onProgress = ({ done, total, message }) => {
       // Once the request is over (its transport closed) the server may be serving another caller.
-      if (extra.signal.aborted) return;
-      void extra
-        .sendNotification({
+      if (signal.aborted) return;
+      void ctx.mcpReq
+        .notify({
           method: "notifications/progress",
           params: { progressToken, progress: done, total, ...(message !== undefined && { message }) },
         })

@@ -2,11 +2,12 @@
 // exists, queues everything else in order, replays the initialize to the server once attached (its
 // answer dropped) and then hands every message to the server. Real server, real streams.
 import { PassThrough } from "node:stream";
-import { deserializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { deserializeMessage } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { InProcessBackend } from "../src/backend/inprocess/backend.js";
 import { createServer } from "../src/server.js";
-import type { Handshake } from "../src/transports/handshake.js";
+import { MODERN_METHODS, type Handshake } from "../src/transports/handshake.js";
 import { StdioFront, writeMessage } from "../src/transports/stdio-front.js";
 import { recordHandshake } from "../scripts/handshake.js";
 import { NOW, tempDir, writeKeys } from "./mcp-fixture.js";
@@ -22,7 +23,8 @@ interface Rig {
   /** Every JSON-RPC line written so far, parsed. */
   out: () => Array<{ id?: unknown; result?: any; error?: any; method?: string }>;
   waitFor(id: unknown): Promise<{ id?: unknown; result?: any; error?: any }>;
-  attach(): Promise<void>;
+  /** Connects the server: directly (a 2025-era session), or through the SDK's serveStdio (either era). */
+  attach(how?: "connect" | "serve"): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ function rig(withHandshake = true): Rig {
   const dir = tempDir();
   let backend: InProcessBackend | undefined;
   let server: ReturnType<typeof createServer> | undefined;
+  let served: { close(): Promise<void> } | undefined;
   const r: Rig = {
     front,
     send: (m) => stdin.write(`${JSON.stringify(m)}\n`),
@@ -55,13 +58,18 @@ function rig(withHandshake = true): Rig {
       }
       throw new Error(`no answer to ${String(id)}; got ${text}`);
     },
-    attach: async () => {
+    attach: async (how = "connect") => {
       backend = await InProcessBackend.create({ apiKey: "demo-key", keysFile: writeKeys(dir), stateDir: `${dir}/state`, now: () => NOW });
-      server = createServer({ backend, config: { apiKey: "demo-key" } });
-      await server.connect(front);
+      const b = backend;
+      if (how === "serve") served = serveStdio(({ era }) => createServer({ backend: b, config: { apiKey: "demo-key" }, era }), { transport: front });
+      else {
+        server = createServer({ backend, config: { apiKey: "demo-key" } });
+        await server.connect(front);
+      }
       front.attach(deserializeMessage);
     },
     close: async () => {
+      await served?.close();
       await server?.close();
       await backend?.close();
     },
@@ -96,6 +104,37 @@ describe("the stdio front", () => {
     for (const [i, id] of [1, 2, 3, 4, 5].entries()) expect(fromFront[i], `id ${id}`).toEqual(await live.waitFor(id));
     expect(fromFront[1]!.result.tools.length).toBeGreaterThanOrEqual(5);
     expect(fromFront[3]!.result.resources.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("answers 2026-07-28 server/discover and the four lists before the server exists, exactly as the server does", async () => {
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    const session = MODERN_METHODS.map((method, i) => ({ jsonrpc: "2.0", id: i + 1, method, params: { _meta: meta } }));
+    const early = rig();
+    for (const m of session) early.send(m);
+    const fromFront = [];
+    for (const m of session) fromFront.push(await early.waitFor(m.id));
+
+    const live = rig(false);
+    await live.attach("serve");
+    for (const m of session) live.send(m);
+    for (const [i, m] of session.entries()) expect(fromFront[i], m.method).toEqual(await live.waitFor(m.id));
+    expect(fromFront[0]!.result.supportedVersions).toEqual(["2026-07-28"]);
+    expect(fromFront[1]!.result).toMatchObject({ resultType: "complete", ttlMs: 3_600_000 });
+  });
+
+  it("leaves to the server a 2026-07-28 list for a client that declares extensions, or with a cursor, or at another version", async () => {
+    const r = rig();
+    const meta = (capabilities: object, version = "2026-07-28") => ({ "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": capabilities });
+    // (An opening message at an unsupported version is refused; the connection stays open for another.)
+    r.send({ jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: meta({}, "2099-01-01") } });
+    r.send({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta({ extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } }) } });
+    r.send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { cursor: "x", _meta: meta({}) } });
+    await settle();
+    expect(r.out()).toEqual([]);
+    await r.attach("serve");
+    expect((await r.waitFor(1)).result.tools.filter((t: { _meta?: unknown }) => t._meta).length).toBe(4);
+    expect((await r.waitFor(2)).error).toMatchObject({ code: -32602 });
+    expect((await r.waitFor(3)).error).toMatchObject({ code: -32022 });
   });
 
   it("answers an unknown protocol version with the latest, as the SDK does", async () => {

@@ -1,8 +1,6 @@
 // Prompts: canned analyses that tell the model which of our tools to call, with which arguments,
 // and what to report; the steps are chosen from the asset's actual coverage.
-import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { completable, ProtocolError, ProtocolErrorCode, type McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import {
   CANONICAL_LOOKBACK, coverage, covers, DAY_MS, endpointById, HEATMAP_ID, KNOWN_ASSETS, PRICE, TIMEFRAMES, VARIATION_ID, type Endpoint, type Timeframe,
@@ -31,12 +29,12 @@ function knownAsset(raw: string, endpoint: Endpoint | null): string {
   try {
     asset = normalizeAsset(raw);
   } catch (error) {
-    throw new McpError(ErrorCode.InvalidParams, (error as Error).message);
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, (error as Error).message);
   }
   if (endpoint ? covers(endpoint, asset) : KNOWN_ASSETS.includes(asset)) return asset;
   const near = closest(asset, (endpoint && coverage(endpoint)) ?? KNOWN_ASSETS);
-  throw new McpError(
-    ErrorCode.InvalidParams,
+  throw new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
     `Unknown asset "${asset}".${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""} Completion offers the covered tickers.`,
   );
 }
@@ -49,6 +47,20 @@ export const PROMPT_COMPLETERS: CompleterTable = {
     timeframe: (value) => TIMEFRAMES.filter((t) => t.startsWith(value)),
   },
 };
+
+/**
+ * The prompts' argument schemas, built once: a server is built per HTTP request, and building
+ * these was most of registering the prompts.
+ */
+const ASSET_BRIEF_ARGS = z.object({
+  asset: completable(z.string().max(40).describe("Lowercase ticker, e.g. btc"), (value) => PROMPT_COMPLETERS.asset_brief!.asset!(value)),
+});
+const RISK_BRIEF_ARGS = z.object({
+  asset: completable(z.string().max(40).describe("Lowercase ticker, e.g. btc"), (value) => PROMPT_COMPLETERS.liquidation_risk_brief!.asset!(value)),
+  timeframe: completable(z.enum(TIMEFRAMES).optional().describe("Heatmap column width, default 1h"), (value) =>
+    PROMPT_COMPLETERS.liquidation_risk_brief!.timeframe!(value ?? "") as Timeframe[],
+  ),
+});
 
 /** The date `days` before now, as a startDate (YYYY-MM-DD, UTC). */
 function daysAgo(nowMs: number, days: number): string {
@@ -74,7 +86,7 @@ export function registerPrompts(server: McpServer, now: () => number = Date.now)
     {
       title: "Asset brief",
       description: "A short market and on-chain brief on one asset, built from the metrics that cover it.",
-      argsSchema: { asset: completable(z.string().max(40).describe("Lowercase ticker, e.g. btc"), (value) => PROMPT_COMPLETERS.asset_brief!.asset!(value)) },
+      argsSchema: ASSET_BRIEF_ARGS,
     },
     ({ asset: raw }) => {
       const asset = knownAsset(raw, null);
@@ -104,12 +116,7 @@ export function registerPrompts(server: McpServer, now: () => number = Date.now)
     {
       title: "Liquidation risk brief",
       description: "Where leveraged positions would be liquidated around the current price, and how lopsided that is.",
-      argsSchema: {
-        asset: completable(z.string().max(40).describe("Lowercase ticker, e.g. btc"), (value) => PROMPT_COMPLETERS.liquidation_risk_brief!.asset!(value)),
-        timeframe: completable(z.enum(TIMEFRAMES).optional().describe("Heatmap column width, default 1h"), (value) =>
-          PROMPT_COMPLETERS.liquidation_risk_brief!.timeframe!(value ?? "") as Timeframe[],
-        ),
-      },
+      argsSchema: RISK_BRIEF_ARGS,
     },
     ({ asset: raw, timeframe }) => {
       const asset = knownAsset(raw, HEATMAP);

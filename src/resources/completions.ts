@@ -1,7 +1,6 @@
 // Completion of resource-template and prompt arguments: only values that will work, prefix-filtered;
 // one completion/complete handler answers at most 100 with the total and whether there are more.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CompleteRequestSchema, type CompleteResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CompleteResult, McpServer } from "@modelcontextprotocol/server";
 import { ASSET_NAMES, coverage, endpointById, ENDPOINTS, KNOWN_ASSETS, normalizeName, type Endpoint } from "../catalog/index.js";
 
 /** The protocol's cap on values per completion response. */
@@ -27,7 +26,7 @@ export function completionResult(values: readonly string[]): CompleteResult {
  * clients (the official conformance suite among them) probe with names a server need not have.
  */
 export function installCompletions(server: McpServer, prompts: CompleterTable, templates: CompleterTable): void {
-  server.server.setRequestHandler(CompleteRequestSchema, (request) => {
+  server.server.setRequestHandler("completion/complete", (request) => {
     const { ref, argument, context } = request.params;
     const table = ref.type === "ref/prompt" ? prompts[ref.name] : ref.type === "ref/resource" ? templates[ref.uri] : undefined;
     const completer = table && Object.hasOwn(table, argument.name) ? table[argument.name] : undefined;

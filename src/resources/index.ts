@@ -1,9 +1,6 @@
 // Resources: the catalog, and the full data behind every digest (series as CSV, heatmap and
 // metrics-variation as JSON) through templates whose asset argument completes to covered assets.
-import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { UriTemplate, Variables } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
-import { ErrorCode, McpError, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode, ResourceTemplate, type McpServer, type ServerContext, type Variables } from "@modelcontextprotocol/server";
 import { endpointById, HEATMAP_ID, VARIATION_ID, type Endpoint } from "../catalog/index.js";
 import { ServiceError, type Backend, type BackendContext, type BackendRequest, type TimeRecord } from "../backend/types.js";
 import { errorPayload } from "../tools/errors.js";
@@ -12,7 +9,10 @@ import { catalogDocument } from "./catalog.js";
 import { completeAssetFor, completeGroup, completeSegment, completeSeriesAsset, type CompleterTable } from "./completions.js";
 import { CATALOG_URI, HEATMAP_TEMPLATE, QueryTolerantTemplate, SERIES_TEMPLATE, VARIATION_TEMPLATE } from "./uris.js";
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type Extra = ServerContext;
+
+/** What only a new release changes (the catalog, the views' HTML): cacheable for an hour by anyone (2026-07-28). */
+export const STATIC_CACHE_HINT = { ttlMs: 3_600_000, cacheScope: "public" } as const;
 
 /** Completion of each template's arguments (served by installCompletions). */
 export const TEMPLATE_COMPLETERS: CompleterTable = {
@@ -30,6 +30,14 @@ function sdkCompleters(template: string): Record<string, (value: string, context
   return Object.fromEntries(Object.entries(TEMPLATE_COMPLETERS[template]!).map(([name, fn]) => [name, (value, context) => fn(value, context?.arguments)]));
 }
 
+/**
+ * The templates, parsed once: a server is built per HTTP request, and parsing the URI templates
+ * was most of registering the resources. A template holds no state of a caller.
+ */
+const SERIES_DATA = new ResourceTemplate(new QueryTolerantTemplate(SERIES_TEMPLATE), { list: undefined, complete: sdkCompleters(SERIES_TEMPLATE) });
+const HEATMAP_DATA = new ResourceTemplate(new QueryTolerantTemplate(HEATMAP_TEMPLATE), { list: undefined, complete: sdkCompleters(HEATMAP_TEMPLATE) });
+const VARIATION_DATA = new ResourceTemplate(VARIATION_TEMPLATE, { list: undefined, complete: sdkCompleters(VARIATION_TEMPLATE) });
+
 export function registerResources(server: McpServer, backend: Backend): void {
   server.registerResource(
     "catalog",
@@ -38,16 +46,15 @@ export function registerResources(server: McpServer, backend: Backend): void {
       title: "Catalog: endpoints, asset sets, venues",
       description: "Every endpoint with its parameters, unit, credit cost and asset set; the asset sets' members; the venue ids.",
       mimeType: "application/json",
+      // Changes only with a release; the data reads below are per key and charged (no cache hint).
+      cacheHint: STATIC_CACHE_HINT,
     },
     (uri) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(catalogDocument()) }] }),
   );
 
   server.registerResource(
     "series-data",
-    new ResourceTemplate(new QueryTolerantTemplate(SERIES_TEMPLATE), {
-      list: undefined,
-      complete: sdkCompleters(SERIES_TEMPLATE),
-    }),
+    SERIES_DATA,
     {
       title: "Full series records (CSV)",
       description: "Every record behind a get_series/get_ohlcv digest: time,<field> rows. Each read is a charged request.",
@@ -63,10 +70,10 @@ export function registerResources(server: McpServer, backend: Backend): void {
   );
 
   // The heatmap and the variation table: the backend's JSON body as it is.
-  const jsonData = (name: string, template: string | UriTemplate, endpointId: string, title: string, description: string) =>
+  const jsonData = (name: string, template: ResourceTemplate, endpointId: string, title: string, description: string) =>
     server.registerResource(
       name,
-      new ResourceTemplate(template, { list: undefined, complete: sdkCompleters(template.toString()) }),
+      template,
       { title, description, mimeType: "application/json" },
       (uri, vars, extra) =>
         guarded(uri, vars, extra, async () => {
@@ -78,14 +85,14 @@ export function registerResources(server: McpServer, backend: Backend): void {
     );
   jsonData(
     "heatmap-data",
-    new QueryTolerantTemplate(HEATMAP_TEMPLATE),
+    HEATMAP_DATA,
     HEATMAP_ID,
     "Full liquidation heatmap (JSON)",
     "The service's heatmap object behind a get_liquidation_heatmap digest: x, y, z matrix, candles, top-trader L/S.",
   );
   jsonData(
     "metrics-variation-data",
-    VARIATION_TEMPLATE,
+    VARIATION_DATA,
     VARIATION_ID,
     "Metrics variation records (JSON)",
     "The service's metrics-variation array behind a get_metrics_variation table.",
@@ -113,8 +120,9 @@ function request(endpoint: Endpoint, asset: string, vars: Variables, pathVars: r
 }
 
 function context(extra: Extra): BackendContext {
-  const apiKey = extra.authInfo?.token;
-  return apiKey ? { apiKey, signal: extra.signal } : { signal: extra.signal };
+  const apiKey = extra.http?.authInfo?.token;
+  const signal = extra.mcpReq.signal;
+  return apiKey ? { apiKey, signal } : { signal };
 }
 
 /** Failures become JSON-RPC errors carrying the same fix-it text tools give. */
@@ -129,9 +137,9 @@ async function guarded(
   } catch (error) {
     const group = one(vars.group);
     const endpoint = group ? `${group}/${one(vars.segment)}` : uri.host === "heatmap" ? HEATMAP_ID : VARIATION_ID;
-    const payload = errorPayload(error, { tool: "resources/read", endpoint: endpointById(endpoint)?.id ?? endpoint, secret: extra.authInfo?.token });
+    const payload = errorPayload(error, { tool: "resources/read", endpoint: endpointById(endpoint)?.id ?? endpoint, secret: extra.http?.authInfo?.token });
     const clientSide = payload.status === undefined ? payload.code !== "internal" : payload.status < 500;
-    throw new McpError(clientSide ? ErrorCode.InvalidParams : ErrorCode.InternalError, payload.message, { error: payload });
+    throw new ProtocolError(clientSide ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError, payload.message, { error: payload });
   }
 }
 

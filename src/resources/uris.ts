@@ -1,6 +1,6 @@
 // Resource URIs: the templates clients see, builders tools use to link the full data behind a
 // digest, and a template matcher that accepts optional query parameters in any order.
-import { UriTemplate, type Variables } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
+import { UriTemplate, type Variables } from "@modelcontextprotocol/server";
 import { endpointById, ENDPOINTS, HEATMAP_ID, type Endpoint } from "../catalog/index.js";
 
 export const SCHEME = "crypto-metrics";

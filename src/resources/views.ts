@@ -3,18 +3,17 @@
 // not render views pays nothing for them.
 import { existsSync, readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { Variables } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
-import { ErrorCode, McpError, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, ResourceTemplate, type ClientCapabilities, type McpServer, type ServerContext, type Variables,
+} from "@modelcontextprotocol/server";
 import { endpointById, ENDPOINTS, HEATMAP_ID } from "../catalog/index.js";
 import type { Backend } from "../backend/types.js";
 import { runTool, type Tool } from "../tools/define-tool.js";
 import { allTools } from "../tools/index.js";
 import { completeAssetFor, completeGroup, completeSegment, completeSeriesAsset } from "./completions.js";
+import { STATIC_CACHE_HINT } from "./index.js";
 import { QueryTolerantTemplate, SCHEME } from "./uris.js";
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 export const UI_EXTENSION = "io.modelcontextprotocol/ui";
 export const VIEW_MIME = "text/html;profile=mcp-app";
@@ -24,9 +23,14 @@ export function viewUri(name: ViewName): string {
   return `ui://${SCHEME}/${name}.html`;
 }
 
-/** Whether the connected client declared that it renders MCP Apps HTML views. */
-export function rendersViews(server: McpServer): boolean {
-  const ext = server.server.getClientCapabilities()?.extensions?.[UI_EXTENSION] as { mimeTypes?: unknown } | undefined;
+/**
+ * Whether the client declared that it renders MCP Apps HTML views: in 2026-07-28 from the
+ * capabilities the request itself carries, in the 2025 era from those it declared at initialize
+ * (a stateless HTTP request of that era carries none, so it gets no views).
+ */
+export function rendersViews(server: McpServer, ctx: ServerContext): boolean {
+  const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+  const ext = (declared ?? server.server.getClientCapabilities())?.extensions?.[UI_EXTENSION] as { mimeTypes?: unknown } | undefined;
   return Array.isArray(ext?.mimeTypes) && ext.mimeTypes.includes(VIEW_MIME);
 }
 
@@ -55,6 +59,20 @@ const HEATMAP_PNG = `${SCHEME}://chart/heatmap/{asset}.png{?timeframe,lookback,s
 const SERIES_QUERY = [...new Set(ENDPOINTS.filter((e) => e.kind === "series" || e.kind === "ohlcv").flatMap((e) => e.params))];
 const SERIES_PNG = `${SCHEME}://chart/series/{asset}/{group}/{segment}.png{?${SERIES_QUERY.join(",")}}`;
 
+/** Parsed once (a server is built per HTTP request); a template holds no state of a caller. */
+const HEATMAP_CHART = new ResourceTemplate(new QueryTolerantTemplate(HEATMAP_PNG), {
+  list: undefined,
+  complete: { asset: (value) => completeAssetFor(endpointById(HEATMAP_ID), value) },
+});
+const SERIES_CHART = new ResourceTemplate(new QueryTolerantTemplate(SERIES_PNG), {
+  list: undefined,
+  complete: {
+    asset: (value, context) => completeSeriesAsset(value, context?.arguments),
+    group: (value) => completeGroup(value),
+    segment: (value, context) => completeSegment(value, context?.arguments),
+  },
+});
+
 export function registerViews(server: McpServer, backend: Backend): void {
   const views: Array<[ViewName, string, string]> = [
     ["heatmap", "Liquidation heatmap view", "Interactive price × time liquidation heatmap with candles, clusters and hover (MCP Apps)."],
@@ -62,7 +80,7 @@ export function registerViews(server: McpServer, backend: Backend): void {
   ];
   for (const [name, title, description] of views) {
     const uri = viewUri(name);
-    server.registerResource(`${name}-view`, uri, { title, description, mimeType: VIEW_MIME }, async () => ({
+    server.registerResource(`${name}-view`, uri, { title, description, mimeType: VIEW_MIME, cacheHint: STATIC_CACHE_HINT }, async () => ({
       contents: [{ uri, mimeType: VIEW_MIME, text: await viewHtml(name), _meta: { ui: { prefersBorder: true } } }],
     }));
   }
@@ -70,29 +88,19 @@ export function registerViews(server: McpServer, backend: Backend): void {
   const tool = (name: string) => allTools.find((t) => t.name === name)!;
   server.registerResource(
     "heatmap-chart",
-    new ResourceTemplate(new QueryTolerantTemplate(HEATMAP_PNG), {
-      list: undefined,
-      complete: { asset: (value) => completeAssetFor(endpointById(HEATMAP_ID), value) },
-    }),
+    HEATMAP_CHART,
     { title: "Liquidation heatmap chart (PNG)", description: "The heatmap of get_liquidation_heatmap as an 800 × 500 PNG. Each read is a charged request.", mimeType: "image/png" },
-    (uri, vars, extra) => pngRead(uri, tool("get_liquidation_heatmap"), vars, ["asset"], backend, extra),
+    (uri, vars, ctx) => pngRead(uri, tool("get_liquidation_heatmap"), vars, ["asset"], backend, ctx),
   );
   server.registerResource(
     "series-chart",
-    new ResourceTemplate(new QueryTolerantTemplate(SERIES_PNG), {
-      list: undefined,
-      complete: {
-        asset: (value, context) => completeSeriesAsset(value, context?.arguments),
-        group: (value) => completeGroup(value),
-        segment: (value, context) => completeSegment(value, context?.arguments),
-      },
-    }),
+    SERIES_CHART,
     { title: "Series chart (PNG)", description: "A get_series/get_ohlcv series as an 800 × 500 PNG line chart. Each read is a charged request.", mimeType: "image/png" },
-    (uri, vars, extra) => {
+    (uri, vars, ctx) => {
       const id = `${one(vars.group)}/${one(vars.segment)}`;
       const kind = endpointById(id)?.kind;
       const t = tool(kind === "ohlcv" ? "get_ohlcv" : "get_series");
-      return pngRead(uri, t, { ...vars, metric: id }, ["asset", "metric"], backend, extra);
+      return pngRead(uri, t, { ...vars, metric: id }, ["asset", "metric"], backend, ctx);
     },
   );
 }
@@ -102,18 +110,19 @@ function one(value: string | string[] | undefined): string {
 }
 
 /** Runs the tool with chart: true and answers its image; failures carry the tool's fix-it text. */
-async function pngRead(uri: URL, tool: Tool, vars: Variables, keep: readonly string[], backend: Backend, extra: Extra) {
+async function pngRead(uri: URL, tool: Tool, vars: Variables, keep: readonly string[], backend: Backend, ctx: ServerContext) {
   const args: Record<string, unknown> = { chart: true };
   const allowed = new Set(Object.keys(tool.input.shape));
   for (const [name, value] of Object.entries(vars)) {
     if (keep.includes(name) || (allowed.has(name) && name !== "chart")) args[name] = one(value);
   }
-  const apiKey = extra.authInfo?.token;
-  const result = await runTool(tool, args, { backend, call: apiKey ? { apiKey, signal: extra.signal } : { signal: extra.signal }, secret: apiKey });
+  const apiKey = ctx.http?.authInfo?.token;
+  const signal = ctx.mcpReq.signal;
+  const result = await runTool(tool, args, { backend, call: apiKey ? { apiKey, signal } : { signal }, secret: apiKey });
   const text = result.content.find((c) => c.type === "text");
   const message = text?.type === "text" ? text.text : "no result";
-  if (result.isError) throw new McpError(ErrorCode.InvalidParams, message);
+  if (result.isError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, message);
   const image = result.content.find((c) => c.type === "image");
-  if (image?.type !== "image") throw new McpError(ErrorCode.InvalidParams, `Nothing to draw for ${uri.href}: ${message.split("\n")[0]}`);
+  if (image?.type !== "image") throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Nothing to draw for ${uri.href}: ${message.split("\n")[0]}`);
   return { contents: [{ uri: uri.href, mimeType: "image/png", blob: image.data }] };
 }

@@ -1,6 +1,6 @@
 // A tool is a plain object passed through defineTool so types flow; runTool is the one wrapper
 // that validates arguments, runs the handler and turns anything it throws into an isError result.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { Backend, BackendContext } from "../backend/types.js";
 import type { ChartView } from "../charts/types.js";

@@ -1,6 +1,6 @@
 // Typed input errors raised by tools and the mapping of every failure to an isError result whose
 // text says what to do next and whether retrying helps.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { DATE_FORMAT_HINT } from "../catalog/index.js";
 import { ServiceError } from "../backend/types.js";
 import { log } from "../log.js";

@@ -1,21 +1,22 @@
-// MCP over Streamable HTTP at /mcp, stateless: a transport per request, served by an McpServer taken
-// from a pool of idle ones (cleared of the previous caller first) around ONE shared backend (so
-// credits are metered centrally), the caller's key taken from `Authorization: Bearer`, Host and
-// Origin checked against DNS rebinding, no CORS.
+// MCP over Streamable HTTP at /mcp, both protocol eras from one server definition: 2026-07-28
+// (stateless, version and capabilities in every request) and the 2025 era (stateless fallback,
+// initialize answered per request), served by the SDK's createMcpHandler around ONE shared backend
+// (so credits are metered centrally). In front of it: Host and Origin checked against DNS
+// rebinding, the caller's key taken from `Authorization: Bearer`, a body cap, no CORS.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { createMcpHandler, type AuthInfo, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { listen } from "../listen.js";
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { API_KEY_PATTERN, type Backend } from "../backend/types.js";
 import type { Config } from "../config.js";
 import { log } from "../log.js";
-import { createBackend, createServer, loggingOf } from "../server.js";
+import { createBackend, createServer } from "../server.js";
 import { hostAllowed, isLoopback, originAllowed } from "./host-check.js";
 
 export const MCP_PATH = "/mcp";
-/** Cap on a request body (the SDK transport answers 413 beyond it; it also caps batches at 100). */
+/** Cap on a request body (413 beyond it). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Cap on the messages of a 2025-era JSON-RPC batch (400 beyond it). */
+export const MAX_BATCH = 100;
 
 export interface HttpServerOptions {
   backend: Backend;
@@ -37,56 +38,28 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
-/** Idle servers kept for reuse; beyond this many a released one is dropped. */
-const MAX_IDLE_SERVERS = 64;
+/** The method of a request whose body is one JSON-RPC request, by the web Request handed to the SDK. */
+const METHODS = new WeakMap<Request, string>();
 
-/**
- * Servers for the stateless requests. Building one (every tool, resource and prompt registered)
- * was most of a request's own cost; a server is reused only once its transport has closed (the SDK
- * then has aborted that request's handlers and forgotten its response routes) and after what the
- * SDK keeps of the caller is cleared: the client's capabilities and info from an initialize (the
- * SDK's internals; a test pins them) and the log level set with logging/setLevel. Over stateless
- * HTTP there is no stream for messages outside a request, so setLevel is accepted and applies to
- * nothing after its own request.
- */
-export class ServerPool {
-  private readonly idle: McpServer[] = [];
-  constructor(private readonly make: () => McpServer) {}
-
-  acquire(): McpServer {
-    return this.idle.pop() ?? this.make();
-  }
-
-  release(server: McpServer): void {
-    if (server.isConnected() || this.idle.length >= MAX_IDLE_SERVERS) return void server.close().catch(() => undefined);
-    forgetCaller(server);
-    this.idle.push(server);
-  }
-
-  get idleCount(): number {
-    return this.idle.length;
-  }
-}
-
-interface CallerState {
-  _clientCapabilities?: unknown;
-  _clientVersion?: unknown;
-  _loggingLevels?: Map<unknown, unknown>;
-}
-
-export function forgetCaller(server: McpServer): void {
-  const state = server.server as unknown as CallerState;
-  state._clientCapabilities = undefined;
-  state._clientVersion = undefined;
-  state._loggingLevels?.clear();
-  loggingOf(server).reset();
+/** The SDK's dual-era handler over our server factory: one instance per request, of the request's era. */
+export function mcpHandler(options: Pick<HttpServerOptions, "backend" | "apiKey" | "now">): McpHttpHandler {
+  const config = { apiKey: options.apiKey, ...(options.now && { now: options.now }) };
+  const factory = ({ era, requestInfo }: { era: "legacy" | "modern"; requestInfo?: Request }) => {
+    const method = requestInfo && METHODS.get(requestInfo);
+    return createServer({ backend: options.backend, config, era, ...(method !== undefined && { method }) });
+  };
+  return createMcpHandler(factory, {
+    legacy: "stateless",
+    maxRequestBodySize: MAX_BODY_BYTES,
+    onerror: (error) => log.debug("mcp request refused", { error: error.message }),
+  });
 }
 
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
-  const pool = new ServerPool(() => createServer({ backend: options.backend, config: { apiKey: options.apiKey, ...(options.now && { now: options.now }) } }));
+  const mcp = mcpHandler(options);
   // Timeouts are enforced only every connectionsCheckingInterval (30 s by default): check every second.
   const server = createHttpServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
-    handle(req, res, options, pool).catch((err: unknown) => {
+    handle(req, res, options, mcp).catch((err: unknown) => {
       log.error("http request failed", { error: err instanceof Error ? err.message : String(err) });
       if (!res.headersSent) sendError(res, 500, -32603, "Internal error");
       else res.end();
@@ -99,22 +72,23 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   return {
     url,
     server,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await mcp.close().catch(() => undefined);
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+    },
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions, pool: ServerPool): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions, mcp: McpHttpHandler): Promise<void> {
   const path = (req.url ?? "/").split("?")[0];
   const allowedHosts = options.allowedHosts ?? [];
   if (!hostAllowed(req.headers.host, options.host, allowedHosts)) return sendError(res, 403, -32000, "Forbidden: Host header not allowed (a name a reverse proxy forwards is allowed with --allowed-hosts)");
   if (!originAllowed(req.headers.origin, options.host, allowedHosts)) return sendError(res, 403, -32000, "Forbidden: Origin not allowed");
   if (path !== MCP_PATH) return sendError(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
-  // Stateless: no server-initiated stream and no session to delete. The SDK would hold a GET stream
-  // (and its server) open until the client leaves, and every SDK client opens one: answer 405 (spec).
+  // Stateless in both eras: no server-initiated stream and no session to delete (spec: 405).
   if (req.method !== "POST") {
     res.setHeader("Allow", "POST");
     return sendError(res, 405, -32000, "Method not allowed: this stateless server takes POST only");
@@ -129,16 +103,105 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: HttpSe
     res.setHeader("WWW-Authenticate", "Bearer");
     return sendError(res, 401, -32001, "Unauthorized: this server requires Authorization: Bearer <key>");
   }
-  if (auth) (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: auth, clientId: "bearer", scopes: [] };
 
-  const mcp = pool.acquire();
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: MAX_BODY_BYTES });
+  const declared = Number(req.headers["content-length"]);
+  if (declared > MAX_BODY_BYTES) return sendError(res, 413, -32000, `Payload too large: the body cap is ${MAX_BODY_BYTES} bytes`);
+  const body = await readBody(req);
+  if (body === undefined) return sendError(res, 413, -32000, `Payload too large: the body cap is ${MAX_BODY_BYTES} bytes`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString("utf8"));
+  } catch {
+    parsed = undefined;
+  }
+  if (Array.isArray(parsed) && parsed.length > MAX_BATCH) return sendError(res, 400, -32600, `Invalid Request: a batch holds at most ${MAX_BATCH} messages`);
+
+  // The exchange ends (handlers aborted) when the client goes away before its answer.
+  const abort = new AbortController();
   res.on("close", () => {
-    // Closing the transport closes the server's side of it (handlers aborted) before reuse.
-    void transport.close().catch(() => undefined).finally(() => pool.release(mcp));
+    if (!res.writableFinished) abort.abort();
   });
-  await mcp.connect(transport);
-  await transport.handleRequest(req, res);
+  // What the SDK reads: the media types and the MCP headers (Host, Origin and the key are checked above).
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === "string" && (name.startsWith("mcp-") || SDK_HEADERS.has(name))) headers[name] = value;
+  }
+  // A body that parsed goes to the SDK parsed (it reads it from there, not from the request).
+  const request = new Request(`http://${req.headers.host}${req.url ?? MCP_PATH}`, {
+    method: "POST", headers, signal: abort.signal, ...(parsed === undefined && { body }),
+  });
+  const method = (parsed as { method?: unknown } | undefined)?.method;
+  if (typeof method === "string") METHODS.set(request, method);
+  const authInfo: AuthInfo | undefined = auth ? { token: auth, clientId: "bearer", scopes: [] } : undefined;
+  const response = await mcp.fetch(request, { ...(authInfo && { authInfo }), ...(parsed !== undefined && { parsedBody: parsed }) });
+  await writeResponse(res, response);
+}
+
+/** Headers besides the Mcp-* ones that the SDK's entry reads. */
+const SDK_HEADERS = new Set(["content-type", "accept", "last-event-id"]);
+
+/** The body, or undefined past the cap (declared or streamed). */
+function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on("data", (chunk: Buffer) => {
+      if (over) return;
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        over = true;
+        chunks.length = 0;
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (!over) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    });
+    req.on("error", reject);
+  });
+}
+
+/**
+ * A web Response onto the node response: a JSON body at once; an SSE stream as it comes, except
+ * that an event is held until the next one or the end is known (never past the current turn of
+ * the event loop), so that a stream of one event (a 2025-era answer) goes out as one write with
+ * its headers instead of three.
+ */
+async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+  res.statusCode = response.status;
+  response.headers.forEach((value, name) => res.setHeader(name, value));
+  if (!response.body) return void res.end();
+  const type = response.headers.get("content-type") ?? "";
+  if (!type.startsWith("text/event-stream")) return void res.end(Buffer.from(await response.arrayBuffer()));
+  const reader = response.body.getReader();
+  res.on("close", () => void reader.cancel().catch(() => undefined));
+  let held: Uint8Array | undefined;
+  let timer: NodeJS.Immediate | undefined;
+  const release = () => {
+    if (held && !res.destroyed) res.write(held);
+    held = undefined;
+  };
+  for (;;) {
+    const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+    if (done) break;
+    if (!value) continue;
+    release();
+    held = value;
+    clearImmediate(timer);
+    timer = setImmediate(release);
+  }
+  clearImmediate(timer);
+  if (res.destroyed) return;
+  if (held && !res.headersSent) {
+    res.setHeader("content-length", held.byteLength);
+    res.end(held);
+  } else {
+    release();
+    res.end();
+  }
 }
 
 /** The bearer token, undefined when there is no Authorization header, "malformed" otherwise. */

@@ -3,9 +3,8 @@
 // message waits, in order, for the server. Once the server is attached, the initialize the front
 // answered is replayed to it (so it knows the client's capabilities, its answer dropped) and from
 // then on every message goes to the server. No SDK import here: this is what runs before it loads.
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { LIST_METHODS, type Handshake, type ListMethod } from "./handshake.js";
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
+import { LIST_METHODS, MODERN_METHODS, type Handshake, type ListMethod, type ModernMethod } from "./handshake.js";
 
 type Answers = Handshake["byKind"]["inprocess"];
 
@@ -33,6 +32,8 @@ function isInitialize(m: Message): boolean {
 export class StdioFront implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   onclose?: () => void;
+  /** The front closed (the SDK's serving entry owns onclose; this one is the process's). */
+  onclosed?: () => void;
   onerror?: (error: Error) => void;
   /** A message is waiting for the server (it must be loaded now). */
   onwait?: () => void;
@@ -83,6 +84,7 @@ export class StdioFront implements Transport {
     if (this.stdin.listenerCount("data") === 0) this.stdin.pause();
     this.buffer = "";
     this.onclose?.();
+    this.onclosed?.();
   }
 
   private write(message: unknown): Promise<void> {
@@ -136,6 +138,7 @@ export class StdioFront implements Transport {
       return false;
     }
     if (!isObject(m) || m.jsonrpc !== "2.0" || (typeof m.id !== "string" && typeof m.id !== "number")) return false;
+    if (this.answerModern(m)) return true;
     if (isInitialize(m) && this.initialize === undefined) {
       const requested = (m.params as { protocolVersion: string }).protocolVersion;
       const protocolVersion = this.handshake.supportedProtocolVersions.includes(requested) ? requested : this.handshake.latestProtocolVersion;
@@ -154,6 +157,26 @@ export class StdioFront implements Transport {
       return true;
     }
     return false;
+  }
+
+  /**
+   * A 2026-07-28 server/discover or list: answered from the record when its envelope names that
+   * revision and declares capabilities without extensions (a client that renders views is listed
+   * differently), and it asks nothing else (no cursor). Anything less goes to the server, which
+   * names what is wrong.
+   */
+  private answerModern(m: Message): boolean {
+    const recorded = this.answers?.modern?.[m.method as ModernMethod];
+    if (!recorded || !MODERN_METHODS.includes(m.method as ModernMethod) || !isObject(m.params)) return false;
+    const { _meta: meta, ...rest } = m.params;
+    if (!isObject(meta) || Object.keys(rest).length > 0) return false;
+    const version = meta["io.modelcontextprotocol/protocolVersion"];
+    const capabilities = meta["io.modelcontextprotocol/clientCapabilities"];
+    if (typeof version !== "string" || !this.handshake!.modernProtocolVersions.includes(version)) return false;
+    if (!isObject(capabilities) || capabilities.extensions !== undefined) return false;
+    void this.write({ result: recorded, jsonrpc: "2.0", id: m.id });
+    this.onhandshake?.();
+    return true;
   }
 }
 

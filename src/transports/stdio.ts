@@ -1,7 +1,8 @@
-// MCP over stdio: stdout carries JSON-RPC only, logs go to stderr; a signal or the end of stdin
-// closes the server and the backend (flushing usage) and exits 0. The front (stdio-front.ts) reads
-// stdin from the start and answers the handshake while the server below is still loading.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// MCP over stdio, both protocol eras (the SDK's serveStdio decides from the opening message: a
+// 2026-07-28 request or server/discover, or a 2025 initialize): stdout carries JSON-RPC only, logs
+// go to stderr; a signal or the end of stdin closes the server and the backend (flushing usage)
+// and exits 0. The front (stdio-front.ts) reads stdin from the start and answers the 2025
+// handshake while the server below is still loading.
 import type { Backend } from "../backend/types.js";
 import type { Config } from "../config.js";
 import { log } from "../log.js";
@@ -26,27 +27,42 @@ export async function runStdio(config: Config): Promise<void> {
   // Loading the server blocks the event loop while its modules evaluate (on Node 22, from the
   // import to the end), so it starts only when something needs it: a message the front cannot
   // answer, the end of the handshake, or a moment of quiet; never while a handshake reply is due.
-  let ready: Promise<{ server: McpServer; backend: Backend }> | undefined;
-  let loaded!: (running: { server: McpServer; backend: Backend }) => void;
+  interface Running {
+    handle: { close(): Promise<void> };
+    backend: Backend;
+  }
+  let ready: Promise<Running> | undefined;
+  let loaded!: (running: Running) => void;
   let failed!: (err: unknown) => void;
-  const whenLoaded = new Promise<{ server: McpServer; backend: Backend }>((res, rej) => ((loaded = res), (failed = rej)));
-  const load = () => {
+  const whenLoaded = new Promise<Running>((res, rej) => ((loaded = res), (failed = rej)));
+  const load = (): Promise<Running> => {
     if (ready) return ready;
-    ready = (async () => {
-      const [{ createBackend, createServer, loggingOf }, { deserializeMessage }] = await Promise.all([
+    const loading = (async () => {
+      const [{ createBackend, createServer, loggingOf }, { deserializeMessage }, { serveStdio }] = await Promise.all([
         import("../server.js"),
-        import("@modelcontextprotocol/sdk/shared/stdio.js"),
+        import("@modelcontextprotocol/server"),
+        import("@modelcontextprotocol/server/stdio"),
       ]);
       const backend = await createBackend(config);
-      const server = createServer({ backend, config });
-      await server.connect(front);
-      // One client per process: what the server logs goes to it too, once it sets a level.
-      loggingOf(server).forward(config.apiKey);
+      let forwarding: (() => void) | undefined;
+      // One instance per connection, of the era its first message opens (a discarded one may
+      // answer a server/discover probe first).
+      const handle = serveStdio(
+        ({ era }) => {
+          const server = createServer({ backend, config, era });
+          // One 2025-era client per process: what the server logs goes to it too, once it sets a level.
+          forwarding?.();
+          forwarding = loggingOf(server).forward(config.apiKey);
+          return server;
+        },
+        { transport: front, onerror: (err) => log.warn("stdio transport error", { error: err.message }) },
+      );
       front.attach(deserializeMessage);
-      return { server, backend };
+      return { handle, backend };
     })();
-    ready.then(loaded, failed);
-    return ready;
+    ready = loading;
+    loading.then(loaded, failed);
+    return loading;
   };
   const quiet = setTimeout(load, QUIET_MS);
   front.onwait = () => void load();
@@ -64,7 +80,7 @@ export async function runStdio(config: Config): Promise<void> {
       clearTimeout(quiet);
       clearTimeout(settling);
       const running = ready ? await ready.catch(() => undefined) : undefined;
-      await running?.server.close().catch(() => undefined);
+      await running?.handle.close().catch(() => undefined);
       await running?.backend.close().catch((err: unknown) => log.warn("closing the backend failed", { error: String(err) }));
       // Let any response already queued reach the client before the process goes.
       await new Promise<void>((resolve) => (process.stdout.writableNeedDrain ? process.stdout.once("drain", resolve) : resolve()));
@@ -81,7 +97,7 @@ export async function runStdio(config: Config): Promise<void> {
   process.stdout.on("error", () => void shutdown("stdout closed"));
   // The front closes itself on a line over its size cap; without this the process would stay up
   // with stdin paused (and a database pool keeping it alive), answering nothing.
-  front.onclose = () => void shutdown("transport closed");
+  front.onclosed = () => void shutdown("transport closed");
 
   const { backend } = await whenLoaded;
   log.info("ready on stdio", { backend: backend.kind });
