@@ -1,20 +1,11 @@
-// The server's icon: bands of the heatmap's colour ramp under a rising price line, drawn here (no
-// external URL). serverInfo carries it as data URIs, PNG (which every icon-rendering client reads)
-// and SVG; `npm run docs` renders the PNGs from this SVG (scripts/generate-icon.ts): 64 px for
-// serverInfo, 256 px as assets/icon.png for the bundle's manifest.
-import { ICON_PNG_64 } from "./server-icon-png.js";
-
-export const ICON_SVG =
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">' +
-  '<rect width="64" height="64" rx="14" fill="#1b1d36"/>' +
-  '<rect x="24" y="14" width="26" height="6" rx="3" fill="#fde725"/>' +
-  '<rect x="14" y="24" width="40" height="6" rx="3" fill="#5ec962"/>' +
-  '<rect x="10" y="34" width="44" height="6" rx="3" fill="#21918c"/>' +
-  '<rect x="10" y="44" width="32" height="6" rx="3" fill="#3b528b"/>' +
-  '<path d="M9 52 L21 39 L31 45 L44 25 L55 17" fill="none" stroke="#ffffff" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/>' +
-  "</svg>";
+// The server's icon in serverInfo: bands of the heatmap's colour ramp under a rising price line
+// (src/server-icon-svg.ts), as data URIs, PNG (which every icon-rendering client reads)
+// and SVG; `npm run docs` renders the PNGs from this SVG (scripts/generate-icon.ts): 32 px for
+// serverInfo, 128 px as assets/icon.png for the bundle's manifest.
+import { ICON_PNG_32 } from "./server-icon-png.js";
+import { ICON_SVG } from "./server-icon-svg.js";
 
 export const SERVER_ICONS = [
-  { src: `data:image/png;base64,${ICON_PNG_64}`, mimeType: "image/png", sizes: ["64x64"] },
+  { src: `data:image/png;base64,${ICON_PNG_32}`, mimeType: "image/png", sizes: ["32x32"] },
   { src: `data:image/svg+xml;base64,${Buffer.from(ICON_SVG).toString("base64")}`, mimeType: "image/svg+xml", sizes: ["any"] },
 ];

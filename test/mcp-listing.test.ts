@@ -28,7 +28,7 @@ describe("the server's icon", () => {
     for (const icon of icons) expect(icon.src).toMatch(/^data:image\/(png|svg\+xml);base64,/);
     const png = Buffer.from(icons[0]!.src.split(",")[1]!, "base64");
     expect(png.subarray(1, 4).toString()).toBe("PNG");
-    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([64, 64]);
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([32, 32]);
     expect(Buffer.from(icons[1]!.src.split(",")[1]!, "base64").toString()).not.toMatch(/href|url\(|<image/);
     const manifest = JSON.parse(readFileSync(join(import.meta.dirname, "..", "manifest.json"), "utf8")) as { icon: string };
     expect(manifest.icon).toBe("icon.png");

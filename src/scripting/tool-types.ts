@@ -73,9 +73,9 @@ export type GetSeriesResult = {
     count: number;
     /** points skipped as not finite */
     nonFinite?: number;
-    /** [time, value] */
+    /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
     first?: [string, number];
-    /** [time, value] */
+    /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
     last?: [string, number];
     /** first occurrence */
     min?: [string, number];
@@ -93,21 +93,21 @@ export type GetSeriesResult = {
     };
     maxDrawdown?: {
       percent: number;
-      /** [time, value] */
+      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
       peak: [string, number];
-      /** [time, value] */
+      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
       trough: [string, number];
     };
     /** flows: total, mean per bucket, largest bucket */
     flow?: {
       sum: number;
       meanPerBucket: number;
-      /** [time, value] */
+      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
       peak: [string, number];
     };
     signFlips?: {
       count: number;
-      /** [time, value] */
+      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
       last?: [string, number];
     };
     /** trailing windows back from the last point: 1d, 7d, 30d, 90d, 1y, YTD */
@@ -129,24 +129,17 @@ export type GetSeriesResult = {
         by: number;
         /** only where a percentage means something */
         percent?: number;
-        /** ISO 8601 UTC: a date alone is midnight */
         peak: string;
       };
-      /** ISO 8601 UTC: a date alone is midnight */
       lastAtOrAbove?: string;
-      /** ISO 8601 UTC: a date alone is midnight */
       lastAtOrBelow?: string;
     };
     coverage: {
-      /** ISO 8601 UTC: a date alone is midnight */
       requestedFrom?: string;
-      /** ISO 8601 UTC: a date alone is midnight */
       requestedTo?: string;
       /** share of the asked range covered */
       percent?: number;
-      /** ISO 8601 UTC: a date alone is midnight */
       historyFrom?: string;
-      /** ISO 8601 UTC: a date alone is midnight */
       historyTo?: string;
       /** the series stopped here */
       endedAt?: string;
@@ -289,9 +282,9 @@ export type GetOhlcvResult = {
     count: number;
     /** points skipped as not finite */
     nonFinite?: number;
-    /** [time, value] */
+    /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
     first?: [string, number];
-    /** [time, value] */
+    /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
     last?: [string, number];
     /** first occurrence */
     min?: [string, number];
@@ -309,21 +302,21 @@ export type GetOhlcvResult = {
     };
     maxDrawdown?: {
       percent: number;
-      /** [time, value] */
+      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
       peak: [string, number];
-      /** [time, value] */
+      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
       trough: [string, number];
     };
     /** flows: total, mean per bucket, largest bucket */
     flow?: {
       sum: number;
       meanPerBucket: number;
-      /** [time, value] */
+      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
       peak: [string, number];
     };
     signFlips?: {
       count: number;
-      /** [time, value] */
+      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
       last?: [string, number];
     };
     /** trailing windows back from the last point: 1d, 7d, 30d, 90d, 1y, YTD */
@@ -345,24 +338,17 @@ export type GetOhlcvResult = {
         by: number;
         /** only where a percentage means something */
         percent?: number;
-        /** ISO 8601 UTC: a date alone is midnight */
         peak: string;
       };
-      /** ISO 8601 UTC: a date alone is midnight */
       lastAtOrAbove?: string;
-      /** ISO 8601 UTC: a date alone is midnight */
       lastAtOrBelow?: string;
     };
     coverage: {
-      /** ISO 8601 UTC: a date alone is midnight */
       requestedFrom?: string;
-      /** ISO 8601 UTC: a date alone is midnight */
       requestedTo?: string;
       /** share of the asked range covered */
       percent?: number;
-      /** ISO 8601 UTC: a date alone is midnight */
       historyFrom?: string;
-      /** ISO 8601 UTC: a date alone is midnight */
       historyTo?: string;
       /** the series stopped here */
       endedAt?: string;
@@ -465,7 +451,6 @@ export type GetOhlcvResult = {
     /** (high − low) / low × 100 */
     rangePercent?: number;
     largestUp?: {
-      /** ISO 8601 UTC: a date alone is midnight */
       time: string;
       /** (close − open) / open × 100 */
       percent: number;
@@ -473,7 +458,6 @@ export type GetOhlcvResult = {
       close: number;
     };
     largestDown?: {
-      /** ISO 8601 UTC: a date alone is midnight */
       time: string;
       /** (close − open) / open × 100 */
       percent: number;
@@ -582,9 +566,7 @@ export type GetLiquidationHeatmapResult = {
       priceStep?: number;
       priceLow?: number;
       priceHigh?: number;
-      /** ISO 8601 UTC: a date alone is midnight */
       from?: string;
-      /** ISO 8601 UTC: a date alone is midnight */
       to?: string;
     };
     /** open liquidation notional at one time (USD): the latest column, the mean, the largest and when */
@@ -592,12 +574,10 @@ export type GetLiquidationHeatmapResult = {
       latest: number;
       mean: number;
       max: number;
-      /** ISO 8601 UTC: a date alone is midnight */
       maxTime?: string;
     };
     /** the latest column: the current liquidation map */
     latest?: {
-      /** ISO 8601 UTC: a date alone is midnight */
       time?: string;
       total: number;
       /** hottest level */
@@ -728,7 +708,6 @@ export type GetLiquidationHeatmapResult = {
     /** hottest cell of the whole matrix and how long before the latest column */
     peak?: {
       price: number;
-      /** ISO 8601 UTC: a date alone is midnight */
       time?: string;
       intensity: number;
       ageColumns: number;
@@ -736,20 +715,18 @@ export type GetLiquidationHeatmapResult = {
     };
     /** top traders' long/short ratio */
     topTraderLsr?: {
-      /** [time, value] */
+      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
       latest: [string, number];
-      /** [time, value] */
+      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
       min: [string, number];
-      /** [time, value] */
+      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
       max: [string, number];
       mean: number;
       count: number;
     };
     candles?: {
       count: number;
-      /** ISO 8601 UTC: a date alone is midnight */
       from: string;
-      /** ISO 8601 UTC: a date alone is midnight */
       to: string;
       open: number;
       close: number;
@@ -870,9 +847,7 @@ export type CompareResult = {
     grid: {
       /** times present in every member */
       count: number;
-      /** ISO 8601 UTC: a date alone is midnight */
       from?: string;
-      /** ISO 8601 UTC: a date alone is midnight */
       to?: string;
     };
     members: Array<{

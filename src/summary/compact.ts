@@ -22,8 +22,9 @@ export function when(iso: string): string {
   return iso.endsWith(".000Z") ? `${iso.slice(0, 19)}Z` : iso;
 }
 
-export const timeField = z.string().describe("ISO 8601 UTC: a date alone is midnight");
-export const pairSchema = z.tuple([timeField, z.number()]).describe("[time, value]");
+/** A time: ISO 8601 UTC, a date alone meaning midnight (said once, on the pairs, to keep the schemas short). */
+export const timeField = z.string();
+export const pairSchema = z.tuple([timeField, z.number()]).describe("[time, value]; times are ISO 8601 UTC, a date alone meaning midnight");
 export type Pair = z.infer<typeof pairSchema>;
 
 export function pair(p: { time: string; value: number }): Pair {

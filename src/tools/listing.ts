@@ -51,10 +51,10 @@ export function inputJsonSchema(schema: z.ZodObject): JsonSchema & { type: "obje
  * never fails a client's validation; an isError result's `{error}` is not validated by clients.
  */
 export function outputJsonSchema(schema: z.ZodObject, drawn = false): JsonSchema & { type: "object" } {
-  const json = fullOutputSchema(schema);
+  const json = trimOutput(fullOutputSchema(schema)) as JsonSchema;
   const properties = { ...(json.properties as Record<string, JsonSchema>) };
   // The chart data only clients that render views receive, and only their view reads: named, not spelled out.
-  if (drawn && properties.view) properties.view = { type: "object", description: "chart data for the MCP Apps view (only for clients that render views)" };
+  if (drawn && properties.view) properties.view = { type: "object" };
   // A failed call's structuredContent is {error} alone (clients validate it too).
   properties.error = ERROR_SCHEMA;
   return { type: "object", properties, anyOf: [{ required: json.required ?? [] }, { required: ["error"] }] };
@@ -75,6 +75,28 @@ export function fullOutputSchema(schema: z.ZodObject): JsonSchema {
   const json = z.toJSONSchema(schema, { io: "output", target: "draft-7" }) as JsonSchema;
   delete json.$schema;
   return json;
+}
+
+/**
+ * What an advertised output schema need not spell out: the descriptions (the catalog resource's
+ * output_schemas and the library's types keep them; every stdio session's recorded tools/list
+ * carries four copies of this), safe-integer bounds, that a record's keys are strings, and the
+ * closing of objects and tuples (clients then accept a member added later).
+ */
+function trimOutput(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(trimOutput);
+  if (!node || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === "description" && typeof v === "string") continue;
+    if ((k === "minimum" || k === "maximum") && typeof v === "number" && Math.abs(v) >= Number.MAX_SAFE_INTEGER) continue;
+    if (k === "propertyNames" && JSON.stringify(v) === '{"type":"string"}') continue;
+    // A tuple's length is said by minItems and its items; an object's members by its properties.
+    if ((k === "additionalItems" || k === "additionalProperties") && v === false) continue;
+    if (k === "maxItems" && Array.isArray((node as { items?: unknown }).items)) continue;
+    out[k] = trimOutput(v);
+  }
+  return out;
 }
 
 function trim(node: unknown): unknown {
