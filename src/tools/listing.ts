@@ -72,7 +72,8 @@ const ERROR_SCHEMA: JsonSchema = {
 
 /** Full JSON Schema of a tool's structured output, for the catalog resource and scripted clients. */
 export function fullOutputSchema(schema: z.ZodObject): JsonSchema {
-  const json = z.toJSONSchema(schema, { io: "output", target: "draft-7" }) as JsonSchema;
+  // JSON Schema 2020-12, MCP's default dialect: tuples as prefixItems (draft 7's array-valued items is invalid there).
+  const json = z.toJSONSchema(schema, { io: "output", target: "draft-2020-12" }) as JsonSchema;
   delete json.$schema;
   return json;
 }
@@ -81,7 +82,8 @@ export function fullOutputSchema(schema: z.ZodObject): JsonSchema {
  * What an advertised output schema need not spell out: the descriptions (the catalog resource's
  * output_schemas and the library's types keep them; every stdio session's recorded tools/list
  * carries four copies of this), safe-integer bounds, that a record's keys are strings, and the
- * closing of objects and tuples (clients then accept a member added later).
+ * closing of objects and tuples (clients then accept a member added later); valid read as JSON
+ * Schema 2020-12 (MCP's default) and as draft 07 alike.
  */
 function trimOutput(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(trimOutput);
@@ -92,8 +94,11 @@ function trimOutput(node: unknown): unknown {
     if ((k === "minimum" || k === "maximum") && typeof v === "number" && Math.abs(v) >= Number.MAX_SAFE_INTEGER) continue;
     if (k === "propertyNames" && JSON.stringify(v) === '{"type":"string"}') continue;
     // A tuple's length is said by minItems and its items; an object's members by its properties.
-    if ((k === "additionalItems" || k === "additionalProperties") && v === false) continue;
-    if (k === "maxItems" && Array.isArray((node as { items?: unknown }).items)) continue;
+    // A tuple is its prefixItems and minItems alone: the rest's `items` (or `items: false`) would be
+    // read as every member's schema by the draft-07 validators many clients still run.
+    const tuple = Array.isArray((node as { prefixItems?: unknown }).prefixItems);
+    if ((k === "items" || k === "maxItems") && tuple) continue;
+    if (k === "additionalProperties" && v === false) continue;
     out[k] = trimOutput(v);
   }
   return out;
