@@ -54,6 +54,8 @@ export interface AnchorFile {
   highs?: unknown;
   closes?: unknown;
   ranges?: unknown;
+  lows?: unknown;
+  depegs?: unknown;
   assets: Record<string, AnchorEntry>;
 }
 
@@ -290,8 +292,33 @@ function main(): number {
 }
 
 /** Every finding on every entry of a file. */
+/** Where each calendar section's rows name their source: the index of a row's source, or a row's list of sources. */
+const CALENDAR_SOURCE: Record<string, number | "sources"> = {
+  fees: 2, congestion: "sources", difficulty: 2, hashrate: 2, highs: 2, closes: 2, ranges: 3, lows: 2, depegs: 2,
+};
+
+/** Every calendar row is dated and names a source of the file. */
+function checkCalendar(file: AnchorFile): Finding[] {
+  const findings: Finding[] = [];
+  const sections = file as unknown as Record<string, Record<string, unknown>>;
+  for (const [section, at] of Object.entries(CALENDAR_SOURCE)) {
+    for (const [asset, rows] of Object.entries(sections[section] ?? {})) {
+      if (!Array.isArray(rows)) continue;
+      rows.forEach((row: unknown, i: number) => {
+        const r = row as Record<string | number, unknown>;
+        const date = String(Array.isArray(row) ? row[0] : r.peak);
+        const sources = at === "sources" ? (r.sources as unknown[]) : [r[at]];
+        const bad = !Array.isArray(sources) || sources.length === 0 || sources.some((x) => !Number.isInteger(x) || (x as number) < 0 || (x as number) >= file.sources.length);
+        if (!/^\d{4}-\d{2}(-\d{2})?/.test(date)) findings.push({ level: "error", text: `${section}.${asset}[${i}]: no date` });
+        if (bad) findings.push({ level: "error", text: `${section}.${asset}[${i}] (${date}): a source index is outside the file's sources` });
+      });
+    }
+  }
+  return findings;
+}
+
 export function checkFile(file: AnchorFile): Finding[] {
-  return Object.entries(file.assets).flatMap(([t, e]) => checkEntry(t, e, file.sources.length));
+  return [...Object.entries(file.assets).flatMap(([t, e]) => checkEntry(t, e, file.sources.length)), ...checkCalendar(file)];
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exit(main());

@@ -1,10 +1,10 @@
 // `crypto-metrics-mcp call`: one tool call (text, JSON or CSV on stdout), a batch of calls from JSON
 // Lines, or help generated from the tools' definitions. stdout carries only the result; errors go to
 // stderr (as JSON with --format json or --batch) and the exit code says what kind of failure it was.
-import { readFileSync } from "node:fs";
 import { endpointById, nearestEndpoints } from "./catalog/index.js";
 import type { Config } from "./config.js";
-import { DEFAULT_CONCURRENCY, parseBatch, runBatch } from "./scripting/batch.js";
+import { readBounded, TooLargeError } from "./read-bounded.js";
+import { DEFAULT_CONCURRENCY, MAX_BATCH_BYTES, parseBatch, runBatch } from "./scripting/batch.js";
 import { EXIT, exitCodeOf } from "./scripting/exit-codes.js";
 import { parseCallOptions, parseToolArgs, UsageError, type CallOptions } from "./scripting/flags.js";
 import { errorJson, stableJson, wantsJson } from "./scripting/json-mode.js";
@@ -77,8 +77,9 @@ async function single(config: Config, options: CallOptions): Promise<void> {
 
 function readInput(source: string): string {
   try {
-    return readFileSync(source === "-" ? 0 : source, "utf8");
+    return readBounded(source === "-" ? 0 : source, MAX_BATCH_BYTES);
   } catch (err) {
+    if (err instanceof TooLargeError) throw new UsageError(`the batch ${source === "-" ? "on stdin" : `file ${source}`} holds ${err.message}; split it into batches of at most ${MAX_BATCH_BYTES / 1024 / 1024} MiB`);
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot read the batch ${source === "-" ? "from stdin" : `file ${source}`} (${code ?? (err as Error).message}); give a JSON Lines file, or - for stdin`);
   }

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { KeysFileError } from "./backend/inprocess/keys.js";
 import { sqliteDriverProblem } from "./backend/inprocess/metering/sqlite-driver.js";
 import { StoreConfigError, StoreUnavailableError } from "./backend/inprocess/metering/store.js";
-import { ConfigError, describeConfig, loadConfig, type Config } from "./config.js";
+import { ConfigError, describeConfig, loadConfig, storeDirProblem, type Config } from "./config.js";
 import { log, setLogLevel } from "./log.js";
 import { errorJson, wantsJson } from "./scripting/json-mode.js";
 
@@ -12,7 +12,7 @@ const USAGE = `crypto-metrics-mcp — crypto market and on-chain metrics for AI 
 
 Usage:
   crypto-metrics-mcp [stdio]                                   MCP over stdio (default)
-  crypto-metrics-mcp http [--host 127.0.0.1] [--port 3000] [--require-key] [--allowed-hosts NAME,…]
+  crypto-metrics-mcp http [--host 127.0.0.1] [--port 3000] [--require-key | --allow-anonymous] [--allowed-hosts NAME,…]
                                                                MCP over Streamable HTTP at /mcp
   crypto-metrics-mcp api [--host 127.0.0.1] [--port 8080]      the REST API of the in-process service
   crypto-metrics-mcp call TOOL [--name value ...] [--format text|json|csv]
@@ -104,6 +104,8 @@ async function main(): Promise<void> {
   // Help and version are asked for explicitly, outside any protocol session.
   if (config.help) return void process.stdout.write(USAGE); // stdout-ok
   if (config.version) return void process.stdout.write(`${version()}\n`); // stdout-ok
+  const storeProblem = storeDirProblem(config);
+  if (storeProblem) fail(storeProblem, 2);
   setLogLevel(config.logLevel);
   if (config.command !== "call") {
     // stdout may carry JSON-RPC: a stray console.log from any dependency goes to stderr instead.

@@ -1,11 +1,11 @@
 // One loadConfig(env, argv): defaults, then environment, then command-line flags. Errors name the
 // flag or variable at fault and the fix; the API key is read but never printed.
-import { join, resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { parseDateInput } from "./backend/inprocess/dates.js";
 import { parseStoreSetting, type StoreSpec } from "./backend/inprocess/metering/store-url.js";
 import { StoreConfigError } from "./backend/inprocess/metering/store.js";
-import { isLogLevel, LOG_LEVELS, type LogLevel } from "./log.js";
-import { allowedHostName } from "./transports/host-check.js";
+import { isLogLevel, log, LOG_LEVELS, type LogLevel } from "./log.js";
+import { allowedHostName, isLoopback } from "./transports/host-check.js";
 
 export const COMMANDS = ["stdio", "http", "api", "call"] as const;
 export type Command = (typeof COMMANDS)[number];
@@ -95,6 +95,15 @@ function parseNow(raw: string): number {
   return parsed.ms;
 }
 
+function hasPassword(store: string): boolean {
+  try {
+    const url = new URL(store.trim());
+    return /^postgres(ql)?:$/i.test(url.protocol) && (url.password !== "" || url.searchParams.has("password"));
+  } catch {
+    return false;
+  }
+}
+
 function parsePort(raw: string, source: string): number {
   if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) {
     throw new ConfigError(`${source} must be a port number from 0 to 65535 (0 picks a free port); got "${raw}"`);
@@ -110,7 +119,7 @@ function parseLevel(raw: string, source: string): LogLevel {
 
 const VALUE_FLAGS = ["host", "port", "allowed-hosts", "keys-file", "state-dir", "store", "log-level"] as const;
 type ValueFlag = (typeof VALUE_FLAGS)[number];
-const SWITCHES = ["require-key", "help", "version"] as const;
+const SWITCHES = ["require-key", "allow-anonymous", "help", "version"] as const;
 type Switch = (typeof SWITCHES)[number];
 const NETWORK_COMMANDS: readonly Command[] = ["http", "api"];
 
@@ -177,8 +186,11 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
       throw new ConfigError(`--${flag} applies to the http and api commands, not ${command}`);
     }
   }
-  if (args.switches.has("require-key") && command !== "http") {
-    throw new ConfigError(`--require-key applies to the http command, not ${command}`);
+  for (const flag of ["require-key", "allow-anonymous"] as const) {
+    if (args.switches.has(flag) && command !== "http") throw new ConfigError(`--${flag} applies to the http command, not ${command}`);
+  }
+  if (args.switches.has("require-key") && args.switches.has("allow-anonymous")) {
+    throw new ConfigError("--require-key and --allow-anonymous contradict each other; give one");
   }
   if (args.values["allowed-hosts"] !== undefined && command !== "http") {
     throw new ConfigError(`--allowed-hosts applies to the http command, not ${command}`);
@@ -191,7 +203,8 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
   const rawNow = env["CRYPTO_METRICS_NOW"]?.trim();
   const fixedNowMs = rawNow ? parseNow(rawNow) : undefined;
   const keysFile = args.values["keys-file"] ?? (env["CRYPTO_METRICS_KEYS_FILE"]?.trim() || undefined);
-  const stateDir = args.values["state-dir"] ?? (env["CRYPTO_METRICS_STATE_DIR"]?.trim() || defaultStateDir(env));
+  // An empty --state-dir (an unset shell variable) means unset, as an empty CRYPTO_METRICS_STATE_DIR does, not the working directory.
+  const stateDir = args.values["state-dir"]?.trim() || env["CRYPTO_METRICS_STATE_DIR"]?.trim() || defaultStateDir(env);
   const rawStore = args.values.store ?? env["CRYPTO_METRICS_STORE"];
   let store: StoreSpec;
   try {
@@ -200,10 +213,18 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
     if (err instanceof StoreConfigError) throw new ConfigError(err.message);
     throw err;
   }
+  if (args.values.store !== undefined && hasPassword(args.values.store)) {
+    // Every local user can read a process's arguments (ps); the warning never repeats the password.
+    log.warn("--store carries a password, which every local user can read in the process list; put the URL in CRYPTO_METRICS_STORE instead, or the password in PGPASSWORD or ~/.pgpass");
+  }
   const rawLevel = args.values["log-level"];
   const envLevel = env["CRYPTO_METRICS_LOG_LEVEL"]?.trim();
   const host = args.values.host ?? DEFAULT_HOST;
   if (!/^[A-Za-z0-9.:\-[\]%]+$/.test(host)) throw new ConfigError(`--host must be a host name or IP address; got "${host}"`);
+  // Beyond loopback, a request without a key would be served (and metered) with this server's own key.
+  if (command === "http" && !isLoopback(host.replace(/^\[(.*)\]$/, "$1")) && !args.switches.has("require-key") && !args.switches.has("allow-anonymous")) {
+    throw new ConfigError(`http --host ${host} listens beyond loopback, where any caller without a key would be served with this server's own key; add --require-key (each caller sends Authorization: Bearer <key>), or --allow-anonymous to accept that`);
+  }
 
   return {
     command,
@@ -255,4 +276,21 @@ export function describeConfig(config: Config): string {
     `store=${config.store.display}`,
     config.fixedNowMs !== undefined ? `now=${new Date(config.fixedNowMs).toISOString()}` : "",
   ].filter(Boolean).join(" ");
+}
+
+/** Kernel file systems: a directory there cannot hold a file (and Node's recursive mkdir loops on /proc). */
+const VIRTUAL_ROOTS = ["/proc", "/sys", "/dev"];
+
+/**
+ * Why the embedded store's directory cannot hold its file, when opening it would not say so at
+ * once: a directory on a kernel file system, where creating it spins instead of failing. Other
+ * unusable paths (below a file, not writable) fail on opening with exit 2 and the reason.
+ */
+export function storeDirProblem(config: Pick<Config, "baseUrl" | "store" | "stateDir">): string | undefined {
+  if (config.baseUrl || config.store.kind !== "sqlite" || process.platform === "win32") return undefined;
+  const dir = dirname(config.store.path);
+  if (!VIRTUAL_ROOTS.some((root) => dir === root || dir.startsWith(root + sep))) return undefined;
+  return dir === config.stateDir
+    ? `--state-dir / CRYPTO_METRICS_STATE_DIR (${dir}) is on a kernel file system, which cannot hold the metering store; point it at a writable directory, e.g. --state-dir ~/.local/state/crypto-metrics-mcp`
+    : `--store / CRYPTO_METRICS_STORE (directory ${dir}) is on a kernel file system, which cannot hold the metering store; name a file in a writable directory, e.g. --store sqlite:/var/lib/crypto-metrics/metering.sqlite`;
 }

@@ -70,9 +70,18 @@ describe("generateHeatmap", () => {
   it("echoes the request and names its sources", () => {
     const h = heatmap({ scope: "exchange", exchange: "okx" });
     expect(h.exchange).toBe("okx");
-    expect(h.priceSource).toBe("okx:BTCUSDT:perp");
+    // Each venue's market as that venue writes it.
+    expect(h.priceSource).toBe("okx:BTC-USDT-SWAP:perp");
     expect(heatmap().exchange).toBe("all");
     expect(heatmap().priceSource).toBe("binance:BTCUSDT:perp");
+    const at = (exchange: string, asset = "btc") => heatmap({ asset, scope: "exchange", exchange } as never).priceSource;
+    expect(at("hyperliquid")).toBe("hyperliquid:BTC:perp");
+    expect(at("bitmex")).toBe("bitmex:XBTUSD:perp");
+    expect(at("deribit", "eth")).toBe("deribit:ETH-PERPETUAL:perp");
+    expect(at("kraken")).toBe("kraken:PF_XBTUSD:perp");
+    expect(at("paradex", "sol")).toBe("paradex:SOL-USD-PERP:perp");
+    expect(at("whitebit")).toBe("whitebit:BTC_PERP:perp");
+    expect(at("upbit")).toBe("upbit:KRW-BTC:spot");
     expect(Number.isNaN(Date.parse(heatmap().version))).toBe(false);
   });
 

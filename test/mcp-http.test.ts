@@ -99,7 +99,7 @@ describe("Streamable HTTP transport", () => {
   });
 
   it("answers 401 without a bearer key under --require-key", async () => {
-    const res = await raw(`${strict.url}/mcp`, { headers: JSON_HEADERS, body: INIT });
+    const res = await raw(`${strict.url}/mcp`, { headers: JSON_HEADERS, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }) });
     expect(res.status).toBe(401);
     expect(res.headers["www-authenticate"]).toBe("Bearer");
     const client = await session(strict.url, "second-key");

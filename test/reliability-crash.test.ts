@@ -29,7 +29,7 @@ function start(keysFile: string, stateDir: string): Spawned {
 
 function checkState(stateDir: string): void {
   // Only the store's own files: SQLite's WAL recovery at the next start needs nothing else.
-  for (const name of readdirSync(stateDir)) expect(name).toMatch(/^metering\.sqlite(-wal|-shm)?$/);
+  for (const name of readdirSync(stateDir)) expect(name).toMatch(/^(metering\.sqlite(-wal|-shm)?|\.metering\.sqlite\.created)$/);
 }
 
 describe("api under SIGKILL", () => {

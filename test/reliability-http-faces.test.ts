@@ -137,13 +137,25 @@ describe("keys", () => {
     }
   });
 
-  it("http with --require-key answers 401 without a bearer key, 200 with one", async () => {
-    const none = await raw(httpKeyed.url, { method: "POST", path: "/mcp", headers: MCP_HEADERS, body: INIT });
+  it("http with --require-key answers 401 without a known bearer key, except to a directory probe's handshake", async () => {
+    const LIST = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    const READ = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "resources/read", params: { uri: "crypto-metrics://catalog" } });
+    const none = await raw(httpKeyed.url, { method: "POST", path: "/mcp", headers: MCP_HEADERS, body: LIST });
     expect(none.status).toBe(401);
     expect(none.headers["www-authenticate"]).toMatch(/^Bearer/);
+    for (const body of [LIST, READ, JSON.stringify([JSON.parse(INIT), JSON.parse(LIST)])]) {
+      const unknown = await raw(httpKeyed.url, { method: "POST", path: "/mcp", headers: { ...MCP_HEADERS, authorization: "Bearer not-a-known-key" }, body });
+      expect(unknown.status, body).toBe(401);
+      expect(unknown.headers["www-authenticate"]).toBe('Bearer error="invalid_token"');
+      expect(unknown.body).not.toContain("not-a-known-key");
+    }
+    // initialize and ping show the server's name and capabilities only: open to a probe without a key.
+    expect((await raw(httpKeyed.url, { method: "POST", path: "/mcp", headers: MCP_HEADERS, body: INIT })).status).toBe(200);
+    const ping = JSON.stringify({ jsonrpc: "2.0", id: 4, method: "ping" });
+    expect((await raw(httpKeyed.url, { method: "POST", path: "/mcp", headers: { ...MCP_HEADERS, authorization: "Bearer not-a-known-key" }, body: ping })).status).toBe(200);
     const malformed = await raw(httpKeyed.url, { method: "POST", path: "/mcp", headers: { ...MCP_HEADERS, authorization: "Basic Zm9vOmJhcg==" }, body: INIT });
     expect(malformed.status).toBe(401);
-    const keyed = await raw(httpKeyed.url, { method: "POST", path: "/mcp", headers: { ...MCP_HEADERS, authorization: "Bearer face-key" }, body: INIT });
+    const keyed = await raw(httpKeyed.url, { method: "POST", path: "/mcp", headers: { ...MCP_HEADERS, authorization: "Bearer face-key" }, body: LIST });
     expect(keyed.status).toBe(200);
   });
 });

@@ -61,6 +61,6 @@ describe("crypto-metrics-mcp api", () => {
     writeFileSync(keys, JSON.stringify({ keys: [{ key: "k", plan: "gold" }] }));
     const r = spawnSync(process.execPath, [...CLI, "api", "--port", "0"], { env: { ...env(stateDir), CRYPTO_METRICS_KEYS_FILE: keys }, encoding: "utf8" });
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/plan "gold" is not defined/);
+    expect(r.stderr).toMatch(/keys\[0\]\.plan is not one of the defined plans/);
   });
 });

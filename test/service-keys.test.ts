@@ -44,12 +44,12 @@ describe("KeyStore", () => {
   });
 
   const bad: [string, unknown, RegExp][] = [
-    ["unknown plan", { plans: { free: {} }, keys: [{ key: "a", plan: "pro" }] }, /keys\[0\]\.plan "pro" is not defined; defined plans: free/],
-    ["unknown metric id", { keys: [{ key: "a", metrics: ["lifespan/lth_mvrv"] }] }, /unknown endpoint id "lifespan\/lth_mvrv"; did you mean "lifespan\/Lth_mvrv"/],
+    ["unknown plan", { plans: { free: {} }, keys: [{ key: "a", plan: "pro" }] }, /keys\[0\]\.plan is not one of the defined plans \(free\)/],
+    ["unknown metric id", { keys: [{ key: "a", metrics: ["lifespan/lth_mvrv"] }] }, /keys\[0\]\.metrics\[0\] is not an endpoint id; did you mean "lifespan\/Lth_mvrv"/],
     ["empty metrics", { keys: [{ key: "a", metrics: [] }] }, /keys\[0\]\.metrics must be a non-empty array/],
     ["negative credits", { keys: [{ key: "a", credits: -1 }] }, /keys\[0\]\.credits must be an integer/],
     ["fractional window", { keys: [{ key: "a", rateLimit: { requests: 5, windowSeconds: 0.5 } }] }, /windowSeconds must be an integer/],
-    ["unknown field", { keys: [{ key: "a", credit: 5 }] }, /keys\[0\] has an unknown field "credit"/],
+    ["unknown field", { keys: [{ key: "a", credit: 5 }] }, /keys\[0\] has an unknown field \(field 2 of the object\); did you mean "credits"\?/],
     ["duplicate key", { keys: [{ key: "a" }, { key: "a" }] }, /keys\[1\] repeats the key of keys\[0\]/],
     ["no keys", { plans: {} }, /"keys" must be a non-empty array/],
     ["key with spaces", { keys: [{ key: "a b" }] }, /keys\[0\]\.key must be/],
@@ -60,6 +60,32 @@ describe("KeyStore", () => {
       expect(() => KeyStore.fromJson(JSON.stringify(doc))).toThrow(message);
     });
   }
+
+  it("never prints a value that may be a key, wherever the key was put by mistake", () => {
+    const K = "cdk_live_CANARY_7f3a";
+    const docs = [
+      { keys: [{ key: K, plan: K }] },
+      { plans: { free: {} }, keys: [{ key: "a", plan: K }] },
+      { keys: [{ [K]: { credits: 5 } }] },
+      { keys: [{ key: "a", metrics: [K] }] },
+      { plans: { [`${K}!`]: {} }, keys: [{ key: "a" }] },
+      { [K]: 1, keys: [{ key: "a" }] },
+    ];
+    for (const doc of docs) {
+      const err = (() => { try { KeyStore.fromJson(JSON.stringify(doc)); } catch (e) { return e as Error; } })();
+      expect(err, JSON.stringify(doc)).toBeInstanceOf(KeysFileError);
+      expect(err!.message).not.toContain("CANARY");
+    }
+  });
+
+  it("reads a file with a byte order mark, and refuses a device or a file past the limit without reading it all", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cm-keys-"));
+    const path = join(dir, "keys.json");
+    writeFileSync(path, "\ufeff" + JSON.stringify({ keys: [{ key: "bom-key" }] }));
+    expect(KeyStore.fromFile(path).lookup("bom-key")).toBeDefined();
+    expect(() => KeyStore.fromFile("/dev/zero")).toThrow("keys file /dev/zero holds more than 16 MiB, past the limit for a keys file");
+    expect(() => KeyStore.fromFile("/dev/urandom")).toThrow(KeysFileError);
+  });
 
   it("rejects malformed JSON and names the file, never the keys", () => {
     const dir = mkdtempSync(join(tmpdir(), "cm-keys-"));

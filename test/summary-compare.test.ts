@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   alignOnGrid, changesOf, coSample, correlationMatrix, digestCompare, memberStats, pearson, rankChanges, strongestLeadLag,
 } from "../src/summary/index.js";
+import { criticalR } from "../src/summary/compare-significance.js";
 
 /** Deterministic pseudo-random numbers in [-0.5, 0.5). */
 function noise(seed: number, n: number): Float64Array {
@@ -39,13 +40,22 @@ describe("memberStats and rankChanges", () => {
     expect(memberStats([0, 4], "level").change).toBeNull();
   });
 
-  it("ranks only among members of one basis and unit", () => {
+  it("ranks only among members of one metric, basis and unit", () => {
     const ranks = rankChanges([
       { change: 5, basis: "percent", unit: "USD" },
       { change: 9, basis: "percent", unit: "BTC" },
       { change: 0.2, basis: "points", unit: "ratio" },
     ]);
     expect(ranks).toEqual([2, 1, null]);
+    // A reserve's % against a price's % compares unlike quantities: no rank.
+    expect(rankChanges([
+      { change: -15, basis: "percent", unit: "BTC", metric: "exchange_flow/exchange_reserve" },
+      { change: 213, basis: "percent", unit: "USD", metric: "price" },
+    ])).toEqual([null, null]);
+    expect(rankChanges([
+      { change: -15, basis: "percent", unit: "BTC", metric: "exchange_flow/exchange_reserve" },
+      { change: -18, basis: "percent", unit: "ETH", metric: "exchange_flow/exchange_reserve" },
+    ])).toEqual([1, 2]);
   });
 });
 
@@ -54,9 +64,10 @@ describe("correlation and lead/lag", () => {
     expect(pearson([1, 2, 3, 4], [2, 4, 6, 8])).toBeCloseTo(1, 12);
     expect(pearson([1, 2, 3, 4], [8, 6, 4, 2])).toBeCloseTo(-1, 12);
     expect(pearson([1, 1, 1, 1], [1, 2, 3, 4])).toBeNull();
-    const m = correlationMatrix([[1, 2, 3, 5], [2, 1, 4, 3], [5, 3, 2, 1]]);
+    const { matrix: m, pairs } = correlationMatrix([[1, 2, 3, 5], [2, 1, 4, 3], [5, 3, Number.NaN, 1]]);
     expect(m[0]![1]).toBe(m[1]![0]);
     expect(m[2]![2]).toBe(1);
+    expect(pairs).toBe(3);
   });
 
   it("uses log returns for prices and differences otherwise", () => {
@@ -67,10 +78,30 @@ describe("correlation and lead/lag", () => {
   it("finds a clear lead and reports nothing for unrelated series", () => {
     const x = noise(1, 400);
     const lagged = Float64Array.from(x, (_, i) => (i >= 3 ? x[i - 3]! : 0) + 0.3 * noise(2, 400)[i]!);
-    const lead = strongestLeadLag([lagged, x], 10);
+    const { lead, tests, threshold } = strongestLeadLag([lagged, x], 10, criticalR);
     expect(lead).toMatchObject({ leader: 1, follower: 0, lag: 3 });
     expect(lead!.r).toBeGreaterThan(0.8);
-    expect(strongestLeadLag([noise(3, 400), noise(4, 400)], 10)).toBeNull();
+    expect(tests).toBe(21);
+    expect(threshold).toBeCloseTo(criticalR(lead!.n, 21), 12);
+    expect(strongestLeadLag([noise(3, 400), noise(4, 400)], 10, criticalR).lead).toBeNull();
+  });
+
+  it("needs a lag to clear the significance threshold over every pair and lag tried", () => {
+    // 121 changes: a weak lagged echo (r about 0.2) over the same-bucket 0.07 is noise once 21 lags are tried.
+    const x = noise(7, 121);
+    const echo = Float64Array.from(x, (_, i) => (i >= 2 ? 0.2 * x[i - 2]! : 0) + noise(8, 121)[i]!);
+    const { lead, threshold } = strongestLeadLag([echo, x], 10, criticalR);
+    expect(threshold).toBeGreaterThan(0.25);
+    expect(lead).toBeNull();
+  });
+
+  it("computes the critical |r| of Pearson's test (t quantiles, Bonferroni)", () => {
+    // Tables: two-sided 5 % with 30 pairs (df 28) needs |r| ≥ 0.361, with 102 pairs (df 100) 0.195.
+    expect(criticalR(30)).toBeCloseTo(0.361, 2);
+    expect(criticalR(102)).toBeCloseTo(0.195, 2);
+    // Ten tests: each at 0.5 %, two-sided; t(0.0025, 100) = 2.871 in the tables, so |r| ≥ 0.276.
+    expect(criticalR(102, 10)).toBeCloseTo(0.276, 2);
+    expect(Number.isNaN(criticalR(3))).toBe(true);
   });
 });
 

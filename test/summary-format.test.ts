@@ -123,7 +123,7 @@ describe("every printed number keeps its value", () => {
   const within = (text: string, scale: number, x: number) => Math.abs(Number(text.replace(/[$,]/g, "")) * scale - x) <= 0.005 * Math.abs(x);
 
   it("gives a point small beside the page's largest three significant digits of its own", () => {
-    // BTC's mean fee in April 2024: $0.20-0.67 on most days, $326.74 on the halving day.
+    // A fee series' spread: sub-dollar days (BTC 2025) up to a three-digit spike (a halving day's congestion).
     const fees = [0.35, 0.379, 0.2024, 0.394, 0.6712, 1.2473, 3.561, 13.69, 95.61, 326.74, 0.148];
     const { suffix, format } = seriesValueFormatter(fees);
     expect(suffix).toBe("");

@@ -5,6 +5,7 @@ import type { Heatmap } from "../src/catalog/responses.js";
 import { heatmapDigestSchema } from "../src/summary/heatmap-schema.js";
 import { cellLevel, renderHeatmapText } from "../src/summary/heatmap-text.js";
 import { digestHeatmap } from "../src/summary/heatmap.js";
+import { findClusters } from "../src/summary/heatmap-column.js";
 import { makeHeatmap } from "./summary-fixtures.js";
 
 const T0 = Date.UTC(2025, 11, 1);
@@ -23,21 +24,6 @@ function heatmapOf(y: number[], z: Array<Array<number | null>>, close: number | 
 
 const cell = (v: number | null | undefined) => (typeof v === "number" && v > 0 ? v : 0);
 
-/** Every maximal run on one side, by brute force over all intervals. */
-function bruteRuns(y: number[], col: number[], price: number, side: "above" | "below", threshold: number) {
-  const ok = (i: number) => col[i]! >= threshold && col[i]! > 0 && (side === "above" ? y[i]! > price : y[i]! < price);
-  const runs: Array<{ low: number; high: number; intensity: number }> = [];
-  for (let a = 0; a < y.length; a++) {
-    for (let b = a; b < y.length; b++) {
-      let all = true;
-      for (let k = a; k <= b; k++) all &&= ok(k);
-      if (!all || (a > 0 && ok(a - 1)) || (b + 1 < y.length && ok(b + 1))) continue;
-      runs.push({ low: y[a]!, high: y[b]!, intensity: col.slice(a, b + 1).reduce((s, v) => s + v, 0) });
-    }
-  }
-  return runs;
-}
-
 const matrixArb = fc
   .record({ rows: fc.integer({ min: 1, max: 40 }), cols: fc.integer({ min: 1, max: 6 }), seed: fc.integer() })
   .chain(({ rows, cols }) =>
@@ -48,37 +34,94 @@ const matrixArb = fc
   );
 
 describe("digestHeatmap on the latest column", () => {
-  it("reports the real largest and nearest runs above and below (brute force on random matrices)", () => {
+  it("finds clusters around every peak, each falling away from its peak down to half of it (random matrices)", () => {
     fc.assert(
       fc.property(matrixArb, ({ z, priceAt }) => {
         const y = z.map((_, i) => 1000 + i * 10);
         const price = 1000 + priceAt * 10 * (y.length - 1);
-        const d = digestHeatmap(heatmapOf(y, z, price), { topK: 10 });
-        expect(d.anchor).toMatchObject({ price, source: "df_close" });
         const col = z.map((row) => cell(row[row.length - 1]));
         const max = Math.max(...col);
         const total = col.reduce((a, b) => a + b, 0);
+        const { clusters, threshold } = findClusters(y, col, price);
+        const sideOf = (i: number) => (y[i]! > price ? "above" : y[i]! < price ? "below" : null);
+        const owner = new Array<number>(y.length).fill(-1);
+        clusters.forEach((c, k) => {
+          const lo = y.indexOf(c.low);
+          const hi = y.indexOf(c.high);
+          const p = y.indexOf(c.peak);
+          expect(hi - lo + 1).toBe(c.levels);
+          expect(p >= lo && p <= hi).toBe(true);
+          expect(c.peakIntensity).toBe(col[p]);
+          expect(c.peakIntensity).toBeGreaterThanOrEqual(threshold);
+          for (let i = lo; i <= hi; i++) {
+            expect(owner[i]).toBe(-1); // disjoint
+            owner[i] = k;
+            expect(sideOf(i)).toBe(c.side);
+            expect(col[i]!).toBeGreaterThanOrEqual(c.peakIntensity * 0.5);
+            // Falls away from the peak on both sides.
+            if (i < p) expect(col[i]!).toBeLessThanOrEqual(col[i + 1]!);
+            if (i > p) expect(col[i]!).toBeLessThanOrEqual(col[i - 1]!);
+          }
+          expect(c.intensity).toBeCloseTo(col.slice(lo, hi + 1).reduce((a, b) => a + b, 0), 6);
+          expect(c.share).toBeCloseTo(total > 0 ? c.intensity / total : 0, 9);
+          expect(c.width).toBeCloseTo(c.levels * 10, 9);
+          expect(c.distanceEdgePercent).toBeCloseTo((((c.side === "above" ? c.low : c.high) - price) / price) * 100, 9);
+          expect(c.distancePeakPercent).toBeCloseTo(((c.peak - price) / price) * 100, 9);
+        });
+        // Every strict local maximum on its side at or above the threshold lies in a cluster.
+        for (let i = 0; i < y.length; i++) {
+          const s = sideOf(i);
+          if (!s || !(col[i]! > 0) || col[i]! < max * 0.1) continue;
+          const left = i > 0 && sideOf(i - 1) === s ? col[i - 1]! : -1;
+          const right = i + 1 < y.length && sideOf(i + 1) === s ? col[i + 1]! : -1;
+          if (col[i]! > left && col[i]! > right) expect(owner[i]).not.toBe(-1);
+        }
+        const d = digestHeatmap(heatmapOf(y, z, price), { topK: 10 });
+        expect(d.anchor).toMatchObject({ price, source: "df_close" });
         expect(d.latest!.total).toBeCloseTo(total, 6);
+        if (max > 0) expect(col[y.indexOf(d.latest!.maxCellPrice!)]).toBe(max);
         for (const side of ["above", "below"] as const) {
-          const runs = bruteRuns(y, col, price, side, max * 0.1);
+          const own = clusters.filter((c) => c.side === side);
           const got = d.latest![side];
-          if (runs.length === 0) {
+          if (own.length === 0) {
             expect(got.largest).toBeNull();
             continue;
           }
-          const best = Math.max(...runs.map((r) => r.intensity));
-          expect(got.largest!.intensity).toBeCloseTo(best, 6);
-          expect(runs.some((r) => r.low === got.largest!.low && r.high === got.largest!.high)).toBe(true);
-          const nearestEdge = side === "above" ? Math.min(...runs.map((r) => r.low)) : Math.max(...runs.map((r) => r.high));
-          expect(side === "above" ? got.nearest!.low : got.nearest!.high).toBe(nearestEdge);
-          expect(got.top.length).toBe(Math.min(10, runs.length));
-          expect(got.largest!.distanceEdgePercent).toBeCloseTo((((side === "above" ? got.largest!.low : got.largest!.high) - price) / price) * 100, 9);
-          expect(got.largest!.share).toBeCloseTo(got.largest!.intensity / total, 9);
+          expect(got.largest!.intensity).toBeCloseTo(Math.max(...own.map((c) => c.intensity)), 6);
+          expect(Math.abs(got.nearest!.distanceEdgePercent)).toBeCloseTo(Math.min(...own.map((c) => Math.abs(c.distanceEdgePercent))), 9);
+          expect(got.top.length).toBe(Math.min(10, own.length));
         }
         expect(() => heatmapDigestSchema.parse(d)).not.toThrow();
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("keeps a cluster to its peak's half width where runs of hot levels spanned the map", () => {
+    // Two humps joined by levels above 10 % of the hottest: one run before, two clusters now.
+    const y = Array.from({ length: 21 }, (_, i) => 100 + i);
+    const col = [0, 0, 2, 6, 10, 6, 3, 2, 2, 2, 2, 3, 5, 8, 5, 2, 0, 0, 0, 0, 0];
+    const z = col.map((v) => [v]);
+    const d = digestHeatmap(heatmapOf(y, z, 120.5), { topK: 10 });
+    const below = d.latest!.below;
+    expect(below.top.map((c) => [c.low, c.high, c.peak])).toEqual([[103, 105, 104], [112, 114, 113]]);
+    expect(below.nearest).toMatchObject({ peak: 113, levels: 3, width: 3, distancePeakPercent: ((113 - 120.5) / 120.5) * 100 });
+    expect(d.latest).toMatchObject({ maxCell: 10, maxCellPrice: 104 });
+    const text = renderHeatmapText({ asset: "btc" }, d);
+    expect(text).toContain("hottest level $10 at 104.0 (-13.69 %)");
+    expect(text).toContain("  below nearest 112.0–114.0 (2.5 %): $18 (31.0 %), edge -5.39 %, peak 113.0 -6.22 %");
+    expect(text).toContain("  below largest 103.0–105.0 (2.5 %): $22 (37.9 %), edge -12.86 %, peak 104.0 -13.69 %");
+  });
+
+  it("says a band is narrower than the level spacing instead of printing $0 (SOL: levels 2.00 apart at 125)", () => {
+    const y = Array.from({ length: 30 }, (_, i) => 100 + 2 * i);
+    const z = y.map((p) => [p === 126 ? 0 : p === 124 ? 5 : 1]);
+    const d = digestHeatmap(heatmapOf(y, z, 125.05));
+    expect(d.latest!.bands.map((b) => b.narrowerThanSpacing)).toEqual([true, false, false, false]);
+    const text = renderHeatmapText({ asset: "sol" }, d);
+    expect(text).toContain("of 125.05 (levels 2.00 apart, 1.6 % of the price: ±1 % narrower, n/a):");
+    expect(text).toMatch(/above \(short liquidations\) n\/a \/ \$/);
+    expect(text).not.toMatch(/liquidations\) \$0 \//);
   });
 
   it("sums intensity within ±1/2/5/10 % exactly as a brute-force filter does", () => {
@@ -183,7 +226,7 @@ describe("digestHeatmap context", () => {
     expect(d.candles).toMatchObject({ open: 100, close: 112, high: 130, low: 90, count: 2 });
     expect(d.candles!.changePercent).toBeCloseTo(12, 10);
     expect(d.shape).toMatchObject({ rows: 3, cols: 4, priceStep: 10, columnTotals: { latest: 9, mean: 18, max: 52, maxTime: h.x[1] } });
-    expect(renderHeatmapText({ asset: "btc" }, d)).toContain("Column totals (open liquidation notional at one time): latest $9, mean $18, largest $52");
+    expect(renderHeatmapText({ asset: "btc" }, d)).toContain("Column totals (open notional at one time): latest $9, mean $18, largest $52");
     expect(d.latest!.above.largest).toMatchObject({ low: 120, high: 120, intensity: 5, levels: 1 });
     expect(d.latest!.below.largest).toMatchObject({ low: 110, high: 110, intensity: 4, distanceEdgePercent: ((110 - 112) / 112) * 100 });
   });
@@ -228,7 +271,7 @@ describe("renderHeatmapText", () => {
     const text = renderHeatmapText({ asset: "btc" }, d);
     expect(text).toContain(`Anchor: last candle close`);
     expect(text).toContain("Within ±1 % / ±2 % / ±5 % / ±10 %");
-    expect(text).toContain("Clusters = runs of adjacent levels each ≥ 10 %");
+    expect(text).toContain("Clusters = a peak level ≥ 10 % of the hottest");
     expect(text).toContain("One digit per bin");
     expect(text).toMatch(/Peak cell of the matrix: \$[\d.,]+[MBK]? at /);
     // One scale for every amount of the answer.

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ENDPOINTS } from "../src/catalog/index.js";
 import type { VariationRecord } from "../src/catalog/responses.js";
 import { sparkline, trendLabel } from "../src/summary/sparkline.js";
-import { renderVariationText, variationDigestSchema, variationTable } from "../src/summary/variation.js";
+import { describedDay, renderVariationText, variationDigestSchema, variationTable } from "../src/summary/variation.js";
 import { rng } from "./summary-fixtures.js";
 
 function records(seed: number): VariationRecord[] {
@@ -136,3 +136,18 @@ describe("variationTable", () => {
     expect(encode(text).length).toBeLessThanOrEqual(1_500);
   });
 });
+
+describe("the day described", () => {
+  it("is the latest last_date (a date or a date-time), else the last whole day before now, and an earlier one marks a series ended", () => {
+    const rec = (field: string, collection: string, last_date?: string): VariationRecord => ({
+      position: 1, name: field, collection, field, last_value: 2, variation_24h_percent: 5, sparkline_7d: [1, 1, 1, 1, 1, 1, 2], ...(last_date && { last_date }),
+    });
+    expect(describedDay([rec("a", "x", "2025-12-27"), rec("b", "x", "2022-09-15T00:00:00.000Z")])).toBe("2025-12-27");
+    expect(describedDay([rec("a", "x")], Date.parse("2025-12-28T12:30:00Z"))).toBe("2025-12-27");
+    expect(describedDay([rec("a", "x")])).toBeNull();
+    const rows = variationTable([rec("revHashRateUSD", "mining", "2022-09-15T00:00:00.000Z"), rec("volume_usd", "derivatives", "2025-12-27")], "eth", "2025-12-27");
+    expect(rows.map((r) => [r.field, r.ended, r.change24hPercent])).toEqual([["volume_usd", false, 5], ["revHashRateUSD", true, null]]);
+    expect(renderVariationText("eth", rows, null)).toMatch(/^Metrics variation for eth \(undated by the service: its latest values\)/);
+  });
+});
+

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { listen } from "../listen.js";
 import { log } from "../log.js";
 import { hostAllowed, originAllowed } from "../transports/host-check.js";
-import type { InProcessService } from "./inprocess/service.js";
+import type { InProcessService, ServiceResponse } from "./inprocess/service.js";
 import { ServiceError } from "./types.js";
 
 /** Bytes of request body tolerated (and ignored); more is a 413. */
@@ -49,6 +49,14 @@ function sendError(res: ServerResponse, error: ServiceError, headers: Record<str
   send(res, error.status, headers, error.toBody());
 }
 
+/** A response built in more than this long is delivered one event-loop turn later (see respond). */
+const SLOW_MS = 2;
+
+function clientGone(res: ServerResponse): boolean {
+  const socket = res.socket;
+  return res.destroyed || !socket || socket.destroyed || socket.readableEnded;
+}
+
 function splitTarget(target: string): { path: string; query: string } {
   // Absolute-form targets (proxies) carry scheme and host; the service needs only path and query.
   const rel = /^https?:\/\//i.test(target) ? target.replace(/^https?:\/\/[^/]*/i, "") || "/" : target;
@@ -82,11 +90,24 @@ export function restHandler(service: InProcessService, bindHost?: string): (req:
   };
   const respond = (req: IncomingMessage, res: ServerResponse): void => {
     const { path, query } = splitTarget(req.url ?? "/");
-    service.handle({ method: req.method ?? "GET", path, query: new URLSearchParams(query), headers: req.headers }).then((out) => {
+    const started = performance.now();
+    const deliver = (out: ServiceResponse): void => {
+      const refund = out.usage?.refund;
+      if (refund) {
+        // A client gone before its body was written is not charged for it.
+        if (clientGone(res)) return void refund();
+        res.once("close", () => { if (!res.writableFinished) void refund(); });
+      }
       // Bodies the service has serialized already (its cache) go out as they are.
       if (out.bytes) sendBytes(res, out.status, out.headers, out.bytes);
       else send(res, out.status, out.headers, out.body);
       log.debug("request", { method: req.method, path: path.slice(0, 120), status: out.status, charged: out.usage?.charged });
+    };
+    service.handle({ method: req.method ?? "GET", path, query: new URLSearchParams(query), headers: req.headers }).then((out) => {
+      // A charged response that took a while to build waits one turn of the event loop, so that a
+      // client which left meanwhile is seen as gone (and refunded) before the body goes out.
+      if (out.usage?.refund && performance.now() - started > SLOW_MS) setImmediate(() => { try { deliver(out); } catch (err) { fail(res, err); } });
+      else deliver(out);
     }).catch((err: unknown) => fail(res, err));
   };
 

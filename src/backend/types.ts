@@ -13,6 +13,14 @@ export interface BackendRequest {
   query: Readonly<Record<string, string | undefined>>;
 }
 
+export interface RequestSpan {
+  /** The asked bounds, epoch ms (the end capped at now). */
+  startMs: number;
+  endMs: number;
+  /** First and last bucket of the history as of now; null when the series has no data at all. */
+  history: { firstMs: number; lastMs: number } | null;
+}
+
 export interface ProgressUpdate {
   done: number;
   total: number;
@@ -129,6 +137,12 @@ export interface Backend {
    * backend cannot tell before calling (the real service publishes no entitlements).
    */
   entitlements?(context?: BackendContext): readonly string[] | null | undefined;
+  /**
+   * The range a records request asks and where its series' history lies, when the backend knows
+   * both without serving it (the embedded service); undefined otherwise, or for a request that
+   * serving would refuse (it then says why). Asking costs nothing.
+   */
+  span?(request: BackendRequest): RequestSpan | undefined;
   close(): Promise<void>;
 }
 

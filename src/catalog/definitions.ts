@@ -13,6 +13,11 @@ export const MEANINGS: Readonly<Record<string, string>> = {
   "mining/RevHashRateUSD": "miners' daily revenue (new coins and fees, in USD) per TH/s of hash rate",
   "mining/DiffLast": "mining difficulty, dimensionless; it tracks hash rate (BTC: hash rate ≈ difficulty × 2^32 / 600 hashes per second)",
   "exchange_flow/exchange_reserve": "coins held on exchange wallets (all venues, or the one named by entity_name)",
+  "market/metcalfe_ratio": "ln(market cap in USD) / ln(active addresses²): a log ratio near 1 (BTC about 1.06)",
+  "lifespan/Terminal_adjusted_cdd": "coin-days destroyed that day (coins moved × days since they last moved), scaled by circulating / maximum supply",
+  "lifespan/Cvdd": "a USD price floor from cumulative value-days destroyed, kept as a running maximum: it never falls",
+  "holder_supply/lth_supply_in_profit": "coins of long-term holders (unmoved 155+ days) whose price at their last move is at or below today's",
+  "holder_supply/sth_supply_in_profit": "coins of short-term holders (moved within 155 days) whose price at their last move is at or below today's",
 };
 
 export interface MissingConcept {

@@ -102,7 +102,7 @@ export type ParamName =
 export const PARAM_DESCRIPTIONS: Record<ParamName, string> = {
   startDate: `Inclusive start (${DATE_FORMAT_HINT}). Omit for the latest ${groupThousands(DEFAULT_BUCKETS)} buckets.`,
   endDate: `Inclusive end (${DATE_FORMAT_HINT}). Omit for now.`,
-  timeframe: `Bucket size: ${TIMEFRAMES.join(", ")}. Default 1d.`,
+  timeframe: `Bucket size: ${TIMEFRAMES.join(", ")}. Default 1d (the liquidation heatmap: 6h).`,
   exchange: "Venue id, lowercase (e.g. binance, okx, bybit). Omit for all venues.",
   symbol: "Trading pair, upper case BASEQUOTE (e.g. BTCUSDT). Omit to aggregate across symbols.",
   market_type: `Market type: ${MARKET_TYPES.join(", ")}. Omit for all.`,

@@ -47,14 +47,25 @@ export function valueLabel(v: number, unit: string): string {
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const pad = (n: number) => String(n).padStart(2, "0");
 
-/** A UTC time with the detail a span of `spanMs` needs: "2025", "Dec 28", "Dec 28 14:00". */
-export function timeLabel(t: number, spanMs: number): string {
+/**
+ * A UTC time with the detail a span of `spanMs` needs: "2025", "Dec 28", "Dec 28 14:00"; with
+ * `year`, the day carries its year ("Dec 28 2024"), as the first tick and each new year's do.
+ */
+export function timeLabel(t: number, spanMs: number, year = false): string {
   const d = new Date(t);
   if (!Number.isFinite(d.getTime())) return "–";
-  const day = `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}`;
+  const day = `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}${year ? ` ${d.getUTCFullYear()}` : ""}`;
   if (spanMs > 3 * 365 * 86_400_000) return `${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
   if (spanMs > 4 * 86_400_000) return day;
   return `${day} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
+}
+
+/**
+ * Labels for an axis's time ticks: the first tick and the first of each new year carry the year,
+ * so a range that spans or leaves the current year never reads as this year's.
+ */
+export function timeTickLabels(ticks: readonly number[], spanMs: number): string[] {
+  return ticks.map((t, i) => timeLabel(t, spanMs, i === 0 || new Date(t).getUTCFullYear() !== new Date(ticks[i - 1]!).getUTCFullYear()));
 }
 
 /** Full UTC timestamp for tooltips: "2025-12-28 14:00 UTC". */

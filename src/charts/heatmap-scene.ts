@@ -3,7 +3,7 @@
 // every text with its extent. The SVG (for the view) writes the scene out; the PNG paints the
 // shapes itself and has resvg draw only the texts.
 import { colorPosition } from "./colormap.js";
-import { esc, priceLabel, timeLabel, usdCompact } from "./format.js";
+import { esc, priceLabel, timeTickLabels, usdCompact } from "./format.js";
 import { linear, niceTicks, timeTicks, type Linear } from "./scale.js";
 import { chartText, type Box, type ChartText, type TextAnchor } from "./text-atlas.js";
 import type { ColumnCandles, HeatmapView, Theme } from "./types.js";
@@ -139,10 +139,12 @@ function priceTicks(view: HeatmapView, L: HeatmapLayout): HeatmapScene["priceTic
 
 function timeTickList(view: HeatmapView, L: HeatmapLayout): HeatmapScene["timeTicks"] {
   const [t0, t1] = L.x.domain;
-  return timeTicks(t0, t1, Math.max(4, Math.floor((L.plot.x1 - L.plot.x0) / 110))).map((t) => {
+  const ticks = timeTicks(t0, t1, Math.max(4, Math.floor((L.plot.x1 - L.plot.x0) / 110)));
+  const labels = timeTickLabels(ticks, t1 - t0);
+  return ticks.map((t, k) => {
     const x = r(L.x(t));
     const anchor = x < L.plot.x0 + 30 ? "start" : x > L.plot.x1 - 30 ? "end" : "middle";
-    return { x, label: timeLabel(t, t1 - t0), anchor };
+    return { x, label: labels[k]!, anchor };
   });
 }
 

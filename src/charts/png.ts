@@ -166,7 +166,7 @@ function cutOut(layer: Uint8Array, layerWidth: number, sx: number, sy: number, f
 const PNG_LINE_POINTS = 700;
 
 function thinned(view: SeriesView, max: number): SeriesView {
-  return { ...view, series: view.series.map((s) => (s.times.length > max ? seriesLine(s.label, s.unit, s.times, s.values, max) : s)) };
+  return { ...view, series: view.series.map((s) => (s.times.length > max ? seriesLine(s.label, s.unit, s.times, s.values, max, s.bars === true) : s)) };
 }
 
 const CRC_TABLE = (() => {

@@ -1,6 +1,6 @@
 // Line and candle charts as SVG: one series, several rebased to 100, or two units on twin axes.
 // Used for the PNG and by the view, which adds hover on top.
-import { esc, priceLabel, timeLabel, valueLabel } from "./format.js";
+import { esc, priceLabel, timeTickLabels, valueLabel } from "./format.js";
 import { bucketCandles } from "./heatmap-scene.js";
 import { svgDocument } from "./heatmap-svg.js";
 import { linear, niceTicks, padded, timeTicks, type Linear } from "./scale.js";
@@ -15,6 +15,8 @@ export interface PlottedLine {
   shown: number[];
   values: number[];
   axis: "left" | "right";
+  /** Per-bucket amounts (flows) drawn as bars from zero; a line otherwise. */
+  bars: boolean;
 }
 
 export interface SeriesLayout {
@@ -79,7 +81,8 @@ export function seriesLayout(view: SeriesView, width: number, height: number, pa
       base = i >= 0 ? s.values[i]! : NaN;
     }
     const shown = view.layout === "rebased" ? s.values.map((v) => (base ? (v / base) * 100 : NaN)) : s.values.slice();
-    return { label: s.label, unit: s.unit, color: palette[k % palette.length]!, times: s.times, shown, values: s.values, axis: twin && k === 1 ? "left" : "right" };
+    const bars = s.bars === true && view.layout !== "rebased";
+    return { label: s.label, unit: s.unit, color: palette[k % palette.length]!, times: s.times, shown, values: s.values, axis: twin && k === 1 ? "left" : "right", bars };
   });
   let t0 = Infinity, t1 = -Infinity;
   const range = { left: [Infinity, -Infinity], right: [Infinity, -Infinity] };
@@ -93,6 +96,12 @@ export function seriesLayout(view: SeriesView, width: number, height: number, pa
       a[0] = Math.min(a[0]!, v);
       a[1] = Math.max(a[1]!, v);
     }
+  }
+  // Bars stand on zero: their axis includes it.
+  for (const l of lines) {
+    if (!l.bars) continue;
+    range[l.axis][0] = Math.min(range[l.axis][0]!, 0);
+    range[l.axis][1] = Math.max(range[l.axis][1]!, 0);
   }
   const c = view.candles;
   if (c) {
@@ -182,18 +191,21 @@ function axes(L: SeriesLayout, theme: Theme): string {
     }
   }
   const [t0, t1] = L.x.domain;
-  for (const t of timeTicks(t0, t1, Math.max(4, Math.floor((plot.x1 - plot.x0) / 110)))) {
+  const ticks = timeTicks(t0, t1, Math.max(4, Math.floor((plot.x1 - plot.x0) / 110)));
+  const labels = timeTickLabels(ticks, t1 - t0);
+  ticks.forEach((t, k) => {
     const x = r(L.x(t));
     out.push(`<line x1="${x}" x2="${x}" y1="${plot.y0}" y2="${plot.y1}" stroke="${theme.grid}"/>`);
     const anchor = x < plot.x0 + 30 ? "start" : x > plot.x1 - 30 ? "end" : "middle";
-    out.push(`<text x="${x}" y="${plot.y1 + 16}" font-size="11" text-anchor="${anchor}" fill="${theme.muted}">${esc(timeLabel(t, t1 - t0))}</text>`);
-  }
+    out.push(`<text x="${x}" y="${plot.y1 + 16}" font-size="11" text-anchor="${anchor}" fill="${theme.muted}">${esc(labels[k]!)}</text>`);
+  });
   out.push(`<line x1="${plot.x0}" x2="${plot.x1}" y1="${plot.y1}" y2="${plot.y1}" stroke="${theme.muted}" stroke-opacity="0.6"/>`);
   return out.join("");
 }
 
 function linePath(l: PlottedLine, L: SeriesLayout): string {
   const y = l.axis === "left" && L.left ? L.left : L.right;
+  if (l.bars) return barsPath(l, L, y);
   let d = "";
   let pen = false;
   for (let i = 0; i < l.times.length; i++) {
@@ -206,6 +218,21 @@ function linePath(l: PlottedLine, L: SeriesLayout): string {
     pen = true;
   }
   return `<path d="${d}" fill="none" stroke="${l.color}" stroke-width="1.6" stroke-linejoin="bevel"/>`;
+}
+
+/** One bar per bucket from zero to its value, as wide as the buckets' spacing allows. */
+function barsPath(l: PlottedLine, L: SeriesLayout, y: Linear): string {
+  const n = l.times.length;
+  const spacing = n > 1 ? Math.abs(L.x(l.times[n - 1]!) - L.x(l.times[0]!)) / (n - 1) : 8;
+  const w = Math.max(0.6, Math.min(14, spacing * 0.8));
+  const zero = r(y(0));
+  let d = "";
+  for (let i = 0; i < n; i++) {
+    const v = l.shown[i]!;
+    if (!Number.isFinite(v)) continue;
+    d += `M${r(L.x(l.times[i]!) - w / 2)} ${zero}V${r(y(v))}h${r(w)}V${zero}z`;
+  }
+  return `<path d="${d}" fill="${l.color}" fill-opacity="0.85"/>`;
 }
 
 function candles(c: NonNullable<SeriesView["candles"]>, L: SeriesLayout, theme: Theme): string {

@@ -52,6 +52,8 @@ export interface SeriesLine {
   unit: string;
   times: number[];
   values: number[];
+  /** Each value is an amount per bucket (a flow): drawn as bars. */
+  bars?: boolean;
 }
 
 export interface SeriesView {

@@ -142,8 +142,20 @@ function marks(digest: HeatmapDigest): HeatmapMark[] {
   return out;
 }
 
-/** One series line, LTTB-downsampled to at most `maxPoints`, non-finite points dropped. */
-export function seriesLine(label: string, unit: string, times: ArrayLike<number>, values: ArrayLike<number>, maxPoints = VIEW_MAX_POINTS): SeriesLine {
+/**
+ * A chart title a reader can take in: the asset, what the metric measures (the catalog's purpose,
+ * "native units" named as the asset's coin) and its unit, then the timeframe and venue.
+ */
+export function metricTitle(asset: string, purpose: string, unit: string, timeframe: string, venue?: string): string {
+  const coin = asset.toUpperCase();
+  const what = purpose.replace(/native units/g, coin);
+  const label = what.charAt(0).toUpperCase() + what.slice(1);
+  const shown = unit && !label.includes(`in ${unit}`) ? ` (${unit})` : "";
+  return `${coin} · ${label}${shown} · ${timeframe}${venue ? ` · ${venue}` : ""}`;
+}
+
+/** One series line, LTTB-downsampled to at most `maxPoints`, non-finite points dropped; `bars` for per-bucket amounts. */
+export function seriesLine(label: string, unit: string, times: ArrayLike<number>, values: ArrayLike<number>, maxPoints = VIEW_MAX_POINTS, bars = false): SeriesLine {
   const t: number[] = [];
   const v: number[] = [];
   for (let i = 0; i < Math.min(times.length, values.length); i++) {
@@ -152,9 +164,10 @@ export function seriesLine(label: string, unit: string, times: ArrayLike<number>
       v.push(values[i]!);
     }
   }
-  if (t.length <= maxPoints) return { label, unit, times: t, values: v };
+  const style = bars ? { bars: true } : {};
+  if (t.length <= maxPoints) return { label, unit, times: t, values: v, ...style };
   const keep = lttb(t, v, maxPoints);
-  return { label, unit, times: keep.map((i) => t[i]!), values: keep.map((i) => v[i]!) };
+  return { label, unit, times: keep.map((i) => t[i]!), values: keep.map((i) => v[i]!), ...style };
 }
 
 /** A series view, or null when nothing in it can be drawn (an empty range). */

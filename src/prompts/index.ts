@@ -127,7 +127,7 @@ export function registerPrompts(server: McpServer, now: () => number = Date.now)
           `1. get_liquidation_heatmap asset=${asset} timeframe=${tf} top_k=5 (lookback defaults to ${CANONICAL_LOOKBACK[tf]}).`,
           `2. get_ohlcv metric=${VOLUME.id} asset=${asset} timeframe=1h startDate=${hoursAgo(now(), 72)} — is activity rising into the clusters?`,
           `3. Optionally get_liquidation_heatmap asset=${asset} scope=exchange exchange=binance to compare one venue with the aggregate.`,
-          "Report: the anchor price and time; the nearest and the largest cluster above and below (price band, distance %, share); the ±2 % and ±5 % above/below intensities and the imbalance; the top-trader long/short ratio against its range; which side a move would liquidate first and how far price must travel.",
+          "Report: the anchor price and time; the nearest and the largest cluster above and below (peak price, band, distance % to its edge and peak, share); the ±2 % and ±5 % above/below intensities and the imbalance; the top-trader long/short ratio against its range; which side a move would liquidate first and how far price must travel.",
           "Use only numbers the tools returned; say plainly when the map is thin or empty.",
         ].join("\n"),
       );

@@ -11,6 +11,8 @@ import { stableJson } from "./json-mode.js";
 import type { Session } from "./session.js";
 
 export const DEFAULT_CONCURRENCY = 8;
+/** A batch file or stdin past this is refused before anything runs (100,000 lines of ~600 bytes). */
+export const MAX_BATCH_BYTES = 64 * 1024 * 1024;
 
 export interface BatchLine {
   /** 1-based line number in the input. */

@@ -4,7 +4,7 @@
 // would refuse are passed on as given, so the tool's own validation names the field and the fix.
 import { z } from "zod";
 import type { Tool } from "../tools/define-tool.js";
-import { unwrap } from "../tools/validation.js";
+import { nearestArgument, unwrap } from "../tools/validation.js";
 
 export const FORMATS = ["text", "json", "csv"] as const;
 export type Format = (typeof FORMATS)[number];
@@ -152,6 +152,10 @@ export function parseToolArgs(tool: Tool, tokens: readonly string[]): Record<str
       name = name.slice(3);
       inline = "false";
     }
+    // A flag the tool does not take, close to one it does: name that flag as it is written here.
+    // Others go on to validation, which lists every argument the tool accepts.
+    const near = Object.hasOwn(shape, name) ? undefined : nearestArgument(name, Object.keys(shape));
+    if (near) throw new UsageError(`${tool.name} has no flag --${name.slice(0, 40)}; did you mean --${near}? (call ${tool.name} --help lists its flags; nothing was charged)`);
     const kind = kindOf(shape[name]);
     const next = tokens[i + 1];
     const takesNext = next !== undefined && !next.startsWith("--");

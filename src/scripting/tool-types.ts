@@ -527,15 +527,15 @@ export type GetMetricsVariationResult = {
   };
 };
 
-/** Arguments of get_liquidation_heatmap: Liquidation clusters near the last price: ±1–10 % intensity, nearest/largest, imbalance, top-trader L/S. */
+/** Arguments of get_liquidation_heatmap: Liquidation clusters near the last price, ±1–10 % sums, imbalance, top-trader L/S. */
 export type GetLiquidationHeatmapArgs = {
   asset: string;
-  /** As get_ohlcv */
+  /** As get_ohlcv; default 6h */
   timeframe?: string;
   lookback?: "12h" | "24h" | "3d" | "7d" | "14d" | "30d" | "90d" | "180d" | "365d" | "2y" | "4y" | "6y";
   scope?: "all" | "exchange";
   exchange?: string;
-  /** Per side, default 3 */
+  /** Per side, default 2 */
   top_k?: number;
   /** Add ≤24×24 matrix */
   include_matrix?: boolean;
@@ -604,12 +604,17 @@ export type GetLiquidationHeatmapResult = {
           intensity: number;
           /** of the latest column's total, 0–1 */
           share: number;
-          /** intensity-weighted mean price */
-          centre: number;
+          /** price of the hottest level */
+          peak: number;
+          peakIntensity: number;
+          /** price width of its levels */
+          width: number;
+          /** width as % of the anchor price */
+          widthPercent: number;
           /** signed % from the anchor to the nearest edge */
           edgePercent: number;
-          /** signed % from the anchor to the centre */
-          centrePercent: number;
+          /** signed % from the anchor to the peak level */
+          peakPercent: number;
         }>;
         /** index in top */
         largest?: number | {
@@ -622,12 +627,17 @@ export type GetLiquidationHeatmapResult = {
           intensity: number;
           /** of the latest column's total, 0–1 */
           share: number;
-          /** intensity-weighted mean price */
-          centre: number;
+          /** price of the hottest level */
+          peak: number;
+          peakIntensity: number;
+          /** price width of its levels */
+          width: number;
+          /** width as % of the anchor price */
+          widthPercent: number;
           /** signed % from the anchor to the nearest edge */
           edgePercent: number;
-          /** signed % from the anchor to the centre */
-          centrePercent: number;
+          /** signed % from the anchor to the peak level */
+          peakPercent: number;
         };
         /** index in top, or the cluster when it is not among them */
         nearest?: number | {
@@ -640,12 +650,17 @@ export type GetLiquidationHeatmapResult = {
           intensity: number;
           /** of the latest column's total, 0–1 */
           share: number;
-          /** intensity-weighted mean price */
-          centre: number;
+          /** price of the hottest level */
+          peak: number;
+          peakIntensity: number;
+          /** price width of its levels */
+          width: number;
+          /** width as % of the anchor price */
+          widthPercent: number;
           /** signed % from the anchor to the nearest edge */
           edgePercent: number;
-          /** signed % from the anchor to the centre */
-          centrePercent: number;
+          /** signed % from the anchor to the peak level */
+          peakPercent: number;
         };
       };
       below: {
@@ -660,12 +675,17 @@ export type GetLiquidationHeatmapResult = {
           intensity: number;
           /** of the latest column's total, 0–1 */
           share: number;
-          /** intensity-weighted mean price */
-          centre: number;
+          /** price of the hottest level */
+          peak: number;
+          peakIntensity: number;
+          /** price width of its levels */
+          width: number;
+          /** width as % of the anchor price */
+          widthPercent: number;
           /** signed % from the anchor to the nearest edge */
           edgePercent: number;
-          /** signed % from the anchor to the centre */
-          centrePercent: number;
+          /** signed % from the anchor to the peak level */
+          peakPercent: number;
         }>;
         /** index in top */
         largest?: number | {
@@ -678,12 +698,17 @@ export type GetLiquidationHeatmapResult = {
           intensity: number;
           /** of the latest column's total, 0–1 */
           share: number;
-          /** intensity-weighted mean price */
-          centre: number;
+          /** price of the hottest level */
+          peak: number;
+          peakIntensity: number;
+          /** price width of its levels */
+          width: number;
+          /** width as % of the anchor price */
+          widthPercent: number;
           /** signed % from the anchor to the nearest edge */
           edgePercent: number;
-          /** signed % from the anchor to the centre */
-          centrePercent: number;
+          /** signed % from the anchor to the peak level */
+          peakPercent: number;
         };
         /** index in top, or the cluster when it is not among them */
         nearest?: number | {
@@ -696,12 +721,17 @@ export type GetLiquidationHeatmapResult = {
           intensity: number;
           /** of the latest column's total, 0–1 */
           share: number;
-          /** intensity-weighted mean price */
-          centre: number;
+          /** price of the hottest level */
+          peak: number;
+          peakIntensity: number;
+          /** price width of its levels */
+          width: number;
+          /** width as % of the anchor price */
+          widthPercent: number;
           /** signed % from the anchor to the nearest edge */
           edgePercent: number;
-          /** signed % from the anchor to the centre */
-          centrePercent: number;
+          /** signed % from the anchor to the peak level */
+          peakPercent: number;
         };
       };
     };
@@ -876,13 +906,22 @@ export type CompareResult = {
       /** Pearson r: row i (from the second member) against members 0 … i−1 */
       triangle: Array<Array<number | null>>;
     };
-    /** only when a lag beats the same-bucket correlation clearly */
+    /** absent when the grid is too short to try lags (under 20 buckets) */
     leadLag?: {
-      leader: string;
-      follower: string;
-      lagBuckets: number;
-      r: number;
-      rSameBucket: number;
+      /** lags tried: ±this many buckets, every pair */
+      maxLagBuckets: number;
+      /** smallest |r| significant at level over every pair and lag tried */
+      threshold?: number;
+      level: number;
+      /** a lag that clears the threshold and beats the same-bucket correlation by 0.1; absent: no significant relation */
+      found?: {
+        leader: string;
+        follower: string;
+        lagBuckets: number;
+        r: number;
+        rSameBucket: number;
+        changes: number;
+      };
     };
     /** lttb: one selection shared by all members, each member's min and max kept */
     sampling: "all" | "lttb";
@@ -1004,7 +1043,7 @@ export interface ToolFunctions {
   getOhlcv(args: GetOhlcvArgs, options?: CallOptions): Promise<GetOhlcvResult>;
   /** Metrics variation: One asset's metrics: last value, 24h change, 7-day sparkline, trend. */
   getMetricsVariation(args: GetMetricsVariationArgs, options?: CallOptions): Promise<GetMetricsVariationResult>;
-  /** Liquidation heatmap: Liquidation clusters near the last price: ±1–10 % intensity, nearest/largest, imbalance, top-trader L/S. */
+  /** Liquidation heatmap: Liquidation clusters near the last price, ±1–10 % sums, imbalance, top-trader L/S. */
   getLiquidationHeatmap(args: GetLiquidationHeatmapArgs, options?: CallOptions): Promise<GetLiquidationHeatmapResult>;
   /** Compare series: metric + 2–8 assets or asset + 2–4 metrics (price ok), aligned: change, rank, correlation, lead/lag. */
   compare(args?: CompareArgs, options?: CallOptions): Promise<CompareResult>;

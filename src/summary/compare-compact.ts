@@ -31,9 +31,17 @@ export const compactCompareDigestSchema = z.object({
     })
     .optional(),
   leadLag: z
-    .object({ leader: z.string(), follower: z.string(), lagBuckets: z.number().int(), r: z.number(), rSameBucket: z.number() })
+    .object({
+      maxLagBuckets: z.number().int().describe("lags tried: ±this many buckets, every pair"),
+      threshold: z.number().optional().describe("smallest |r| significant at level over every pair and lag tried"),
+      level: z.number(),
+      found: z
+        .object({ leader: z.string(), follower: z.string(), lagBuckets: z.number().int(), r: z.number(), rSameBucket: z.number(), changes: z.number().int() })
+        .optional()
+        .describe("a lag that clears the threshold and beats the same-bucket correlation by 0.1; absent: no significant relation"),
+    })
     .optional()
-    .describe("only when a lag beats the same-bucket correlation clearly"),
+    .describe("absent when the grid is too short to try lags (under 20 buckets)"),
   sampling: z.enum(["all", "lttb"]).describe("lttb: one selection shared by all members, each member's min and max kept"),
   pointColumns: z.array(z.string()).describe("what each points row holds: the time, then each member's label"),
   pointScales: z.array(z.number()).optional().describe("per member, the multiple its point values are in (1000000: millions); absent: all 1"),
@@ -69,7 +77,12 @@ export function compactCompareDigest(d: CompareDigest): CompactCompareDigest {
       of: d.correlation.of, changes: d.correlation.changes,
       triangle: d.correlation.matrix.slice(1).map((row, i) => row.slice(0, i + 1).map(r2)),
     },
-    leadLag: d.leadLag && { ...d.leadLag, r: r2(d.leadLag.r)!, rSameBucket: r2(d.leadLag.rSameBucket)! },
+    leadLag: d.leadLag && defined({
+      maxLagBuckets: d.leadLag.maxLagBuckets,
+      threshold: r2(d.leadLag.threshold),
+      level: d.leadLag.level,
+      found: d.leadLag.found && { ...d.leadLag.found, r: r2(d.leadLag.found.r)!, rSameBucket: r2(d.leadLag.found.rSameBucket)! },
+    }),
     sampling: d.points.method,
     pointColumns: [daily ? "DD" : "DD HH:MM", ...d.members.map((m) => m.label)],
     pointScales: scales.some((s) => s !== 1) ? scales : undefined,

@@ -5,6 +5,7 @@ import { coSample } from "./co-sample.js";
 import {
   alignOnGrid, changesOf, correlationMatrix, memberStats, rankChanges, strongestLeadLag, type CompareInput,
 } from "./compare.js";
+import { criticalR, SIGNIFICANCE } from "./compare-significance.js";
 import { MAX_POINTS_LIMIT, MIN_POINTS } from "./series.js";
 
 /** Default co-sampled points: fewer rows as members are added, so 8 members stay within budget. */
@@ -40,14 +41,24 @@ export const compareDigestSchema = z.object({
   correlation: z
     .object({
       of: z.string().describe("what is correlated: log returns for prices, differences otherwise"),
-      changes: z.number().int(),
+      changes: z.number().int().describe("pairs of changes each correlation reads (the fewest of any pair)"),
       matrix: z.array(z.array(z.number().nullable())),
+      threshold: z.number().nullable().describe("smallest |r| significant at `level` (two-sided, Bonferroni over the pairs); the text shows only those"),
+      level: z.number(),
     })
     .nullable(),
   leadLag: z
-    .object({ leader: z.string(), follower: z.string(), lagBuckets: z.number().int(), r: z.number(), rSameBucket: z.number() })
+    .object({
+      maxLagBuckets: z.number().int().describe("lags tried: ±this many buckets, every pair"),
+      threshold: z.number().nullable().describe("smallest |r| significant at `level` over every pair and lag tried"),
+      level: z.number(),
+      found: z
+        .object({ leader: z.string(), follower: z.string(), lagBuckets: z.number().int(), r: z.number(), rSameBucket: z.number(), changes: z.number().int() })
+        .nullable()
+        .describe("a lag that clears the threshold and beats the same-bucket correlation by 0.1; else none"),
+    })
     .nullable()
-    .describe("present only when a lag beats the same-bucket correlation clearly"),
+    .describe("null when the grid is too short to try lags (under 20 buckets)"),
   points: z.object({
     returned: z.number().int(),
     total: z.number().int(),
@@ -68,13 +79,20 @@ export function digestCompare(members: readonly CompareMember[], opts: { timefra
   const n = grid.times.length;
   const iso = (ms: number) => new Date(ms).toISOString();
   const stats = n ? members.map((m, i) => memberStats(grid.values[i]!, m.nature)) : [];
-  const ranks = n ? rankChanges(stats.map((s, i) => ({ change: s.change, basis: s.basis, unit: members[i]!.unit }))) : [];
+  const ranks = n ? rankChanges(stats.map((s, i) => ({ change: s.change, basis: s.basis, unit: members[i]!.unit, metric: members[i]!.metric }))) : [];
   const changes = members.map((m, i) => changesOf(grid.values[i] ?? [], m.nature));
   const kinds = new Set(members.map((m) => (m.nature === "price" ? "log returns" : "differences")));
-  const correlation = n >= 4
-    ? { of: kinds.size === 1 ? [...kinds][0]! : "log returns (prices), differences (others)", changes: n - 1, matrix: correlationMatrix(changes) }
+  const pairs = (members.length * (members.length - 1)) / 2;
+  const same = n >= 4 ? correlationMatrix(changes) : null;
+  const threshold = same ? criticalR(same.pairs, pairs) : Number.NaN;
+  const correlation = same
+    ? {
+        of: kinds.size === 1 ? [...kinds][0]! : "log returns (prices), differences (others)",
+        changes: same.pairs, matrix: same.matrix, threshold: Number.isFinite(threshold) ? threshold : null, level: SIGNIFICANCE,
+      }
     : null;
-  const lead = n >= 20 ? strongestLeadLag(changes, Math.min(10, Math.floor((n - 1) / 10))) : null;
+  const maxLag = Math.min(10, Math.floor((n - 1) / 10));
+  const lagged = n >= 20 ? strongestLeadLag(changes, maxLag, criticalR) : null;
   const budget = Math.min(MAX_POINTS_LIMIT, Math.max(MIN_POINTS, Math.floor(opts.maxPoints ?? defaultComparePoints(members.length))));
   const picked = coSample(grid.times, grid.values, budget);
   return {
@@ -92,8 +110,14 @@ export function digestCompare(members: readonly CompareMember[], opts: { timefra
       };
     }),
     correlation,
-    leadLag: lead && {
-      leader: members[lead.leader]!.label, follower: members[lead.follower]!.label, lagBuckets: lead.lag, r: lead.r, rSameBucket: lead.rSameBucket,
+    leadLag: lagged && {
+      maxLagBuckets: maxLag,
+      threshold: Number.isFinite(lagged.threshold) ? lagged.threshold : null,
+      level: SIGNIFICANCE,
+      found: lagged.lead && {
+        leader: members[lagged.lead.leader]!.label, follower: members[lagged.lead.follower]!.label, lagBuckets: lagged.lead.lag,
+        r: lagged.lead.r, rSameBucket: lagged.lead.rSameBucket, changes: lagged.lead.n,
+      },
     },
     points: {
       returned: picked.length,

@@ -2,7 +2,7 @@
 // a lead/lag line when one is clear, and the co-sampled points as one row per time.
 import type { CompareDigest } from "./compare-digest.js";
 import { formatDuration, formatNumber, formatPercent, formatSigned, formatTime, isDaily, seriesValueFormatter } from "./format.js";
-import { formatCount } from "./grouped.js";
+import { formatCount, groupedFixed } from "./grouped.js";
 import { sanitizeText } from "./text.js";
 
 type Member = CompareDigest["members"][number];
@@ -14,8 +14,25 @@ function value(x: number, unit: string): string {
   return unit === "USD" ? formatNumber(x, "USD") : `${formatNumber(x)}${UNSHOWN.has(unit) ? "" : ` ${unit}`}`;
 }
 
-function changeText(m: Member, showUnit: boolean): string {
-  const unit = showUnit ? m.unit : m.unit === "USD" ? "USD" : "";
+const SUFFIX: ReadonlyArray<[number, string]> = [[1e12, "T"], [1e9, "B"], [1e6, "M"]];
+
+/** One scale for the numbers of a line, set by the largest: "2.33M BTC → 0.948M BTC", not "2.33M BTC → 947,846.36 BTC". */
+function lineScale(values: readonly number[], unit: string): (x: number) => string {
+  const top = Math.max(...values.map((v) => (Number.isFinite(v) ? Math.abs(v) : 0)));
+  const found = SUFFIX.find(([scale]) => top >= scale);
+  if (!found || top >= 1e15) return (x) => value(x, unit);
+  const [scale, suffix] = found;
+  return (x) => {
+    if (!Number.isFinite(x)) return "n/a";
+    const v = Math.abs(x) / scale;
+    const body = v === 0 ? "0" : v >= 1 ? groupedFixed(v, 2) : String(Number(v.toPrecision(3)));
+    const sign = x < 0 && body !== "0" ? "-" : "";
+    const text = `${body}${body === "0" ? "" : suffix}`;
+    return unit === "USD" ? `${sign}$${text}` : `${sign}${text}${UNSHOWN.has(unit) ? "" : ` ${unit}`}`;
+  };
+}
+
+function changeText(m: Member, showUnit: boolean, write: (x: number) => string): string {
   if (m.change === null) return "change n/a (first is 0)";
   switch (m.basis) {
     case "percent":
@@ -23,9 +40,9 @@ function changeText(m: Member, showUnit: boolean): string {
     case "points":
       return `${formatSigned(m.change)} pts`;
     case "sum":
-      return `total ${value(m.change, unit)}`;
+      return `total ${write(m.change)}`;
     default:
-      return `${m.change > 0 ? "+" : ""}${value(m.change, unit)}`;
+      return `${m.change > 0 ? "+" : ""}${write(m.change)}`;
   }
 }
 
@@ -47,30 +64,50 @@ export function renderCompareText(meta: { title: string; query: Readonly<Record<
   );
   const units = new Set(d.members.map((m) => m.unit));
   const showUnit = units.size > 1;
-  lines.push("member: first → last, change, rank");
+  const ranked = d.members.some((m) => m.rank !== null);
+  // Ranks exist only among members of one metric (compare's assets mode): "rank" says it all there.
+  lines.push(`member: first → last, change${ranked ? ", rank" : ""}`);
   for (const m of d.members) {
     const unit = showUnit ? m.unit : m.unit === "USD" ? "USD" : "";
+    const write = lineScale([m.first!.value, m.last!.value, ...(m.basis === "sum" || m.basis === "units" ? [m.change ?? 0] : [])], unit);
     const rank = m.rank === null ? "" : `, #${m.rank}`;
-    lines.push(`${m.label}: ${value(m.first!.value, unit)} → ${value(m.last!.value, unit)}, ${changeText(m, showUnit)}${rank}`);
+    lines.push(`${m.label}: ${write(m.first!.value)} → ${write(m.last!.value)}, ${changeText(m, showUnit, write)}${rank}`);
   }
-  if (d.correlation) {
-    lines.push(`correlation of ${step} ${d.correlation.of} (Pearson, ${d.correlation.changes} changes):`);
-    const labels = d.members.map((m) => m.label);
-    lines.push(`columns: ${labels.slice(0, -1).join(" ")}`);
-    for (let i = 1; i < labels.length; i++) {
-      const row = d.correlation.matrix[i]!.slice(0, i).map((r) => (r === null ? "n/a" : r.toFixed(2)));
-      lines.push(`${labels[i]}: ${row.join(" ")}`);
-    }
-  }
+  if (d.correlation) lines.push(...correlationLines(d, step));
   if (d.leadLag) {
     const l = d.leadLag;
+    const need = l.threshold === null ? "" : `needs |r| ≥ ${r2(l.threshold)} at ${pct(l.level)} over all pairs and lags`;
+    const f = l.found;
     lines.push(
-      `lead/lag: ${l.leader} leads ${l.follower} by ${l.lagBuckets} bucket${l.lagBuckets === 1 ? "" : "s"} (${formatDuration(l.lagBuckets * d.grid.timeframeMs)}): ` +
-        `r ${l.r.toFixed(2)} vs ${l.rSameBucket.toFixed(2)} in the same bucket`,
+      f
+        ? `lead/lag (±${l.maxLagBuckets} buckets; ${need}): ${f.leader} leads ${f.follower} by ${f.lagBuckets} bucket${f.lagBuckets === 1 ? "" : "s"} ` +
+            `(${formatDuration(f.lagBuckets * d.grid.timeframeMs)}): r ${f.r.toFixed(2)} vs ${f.rSameBucket.toFixed(2)} in the same bucket, ${f.changes} changes`
+        : `lead/lag (±${l.maxLagBuckets} buckets): no significant relation${need ? ` (${need})` : ""}`,
     );
   }
   lines.push(...pointsBlock(d, daily));
   return lines.join("\n");
+}
+
+/** A threshold with two significant digits (0.062, 0.17): two decimals would move a small one by several %. */
+const r2 = (x: number) => String(Number(x.toPrecision(2)));
+const pct = (level: number) => `${Number((level * 100).toPrecision(3))} %`;
+
+/** The same-bucket correlations that clear the threshold; the others as "·", or one line when none does. */
+function correlationLines(d: CompareDigest, step: string): string[] {
+  const c = d.correlation!;
+  const labels = d.members.map((m) => m.label);
+  const pairs = (labels.length * (labels.length - 1)) / 2;
+  const over = pairs > 1 ? ` over ${pairs} pairs` : "";
+  const shown = (r: number | null) => r !== null && c.threshold !== null && Math.abs(r) >= c.threshold;
+  const head = `correlation of ${step} ${c.of} (Pearson, ${c.changes} changes`;
+  if (c.threshold === null) return [`${head}): too few changes to test`];
+  const rule = `|r| ≥ ${r2(c.threshold)} is significant at ${pct(c.level)}${over}`;
+  const any = c.matrix.some((row, i) => row.some((r, j) => j < i && shown(r)));
+  if (!any) return [`${head}; ${rule}): no significant relation`];
+  const lines = [`${head}; shown where ${rule}, else "·"):`, `columns: ${labels.slice(0, -1).join(" ")}`];
+  for (let i = 1; i < labels.length; i++) lines.push(`${labels[i]}: ${c.matrix[i]!.slice(0, i).map((r) => (shown(r) ? r!.toFixed(2) : "·")).join(" ")}`);
+  return lines;
 }
 
 function pointsBlock(d: CompareDigest, daily: boolean): string[] {

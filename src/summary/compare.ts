@@ -85,11 +85,12 @@ export function memberStats(values: ArrayLike<number>, nature: CompareInput["nat
 }
 
 /**
- * Ranks (1 = largest change) among members whose changes share a basis and unit; null for a member
- * alone in its group or without a change: ranking a % against points would compare nothing.
+ * Ranks (1 = largest change) among like quantities: members of the same metric whose changes share a
+ * basis (and, unless the basis is percent, a unit); null for a member alone in its group or without a
+ * change: ranking a reserve's % against a price's, or a % against points, would compare nothing.
  */
-export function rankChanges(items: readonly { change: number | null; basis: ChangeBasis; unit: string }[]): (number | null)[] {
-  const key = (i: number) => `${items[i]!.basis}|${items[i]!.basis === "percent" ? "" : items[i]!.unit}`;
+export function rankChanges(items: readonly { change: number | null; basis: ChangeBasis; unit: string; metric?: string }[]): (number | null)[] {
+  const key = (i: number) => `${items[i]!.metric ?? ""}|${items[i]!.basis}|${items[i]!.basis === "percent" ? "" : items[i]!.unit}`;
   return items.map((item, i) => {
     if (item.change === null) return null;
     const peers = items.filter((_, j) => key(j) === key(i) && items[j]!.change !== null);
@@ -112,6 +113,11 @@ export function changesOf(values: ArrayLike<number>, nature: CompareInput["natur
 
 /** Pearson correlation of x[i] with y[i + lag] over the pairs both define; null below 3 pairs or without variance. */
 export function pearson(x: ArrayLike<number>, y: ArrayLike<number>, lag = 0): number | null {
+  return correlate(x, y, lag).r;
+}
+
+/** Pearson r of x[i] with y[i + lag] and the number of pairs it read (both finite). */
+export function correlate(x: ArrayLike<number>, y: ArrayLike<number>, lag = 0): { r: number | null; n: number } {
   const lo = Math.max(0, -lag);
   const hi = Math.min(x.length, y.length - lag);
   let n = 0;
@@ -126,7 +132,7 @@ export function pearson(x: ArrayLike<number>, y: ArrayLike<number>, lag = 0): nu
       sy += b;
     }
   }
-  if (n < 3) return null;
+  if (n < 3) return { r: null, n };
   const mx = sx / n;
   const my = sy / n;
   let cov = 0;
@@ -140,19 +146,24 @@ export function pearson(x: ArrayLike<number>, y: ArrayLike<number>, lag = 0): nu
     vx += (a - mx) ** 2;
     vy += (b - my) ** 2;
   }
-  if (!(vx > 0) || !(vy > 0)) return null;
-  return Math.max(-1, Math.min(1, cov / Math.sqrt(vx * vy)));
+  if (!(vx > 0) || !(vy > 0)) return { r: null, n };
+  return { r: Math.max(-1, Math.min(1, cov / Math.sqrt(vx * vy))), n };
 }
 
-/** Symmetric matrix of same-bucket correlations (diagonal 1). */
-export function correlationMatrix(changes: readonly ArrayLike<number>[]): (number | null)[][] {
+/** Symmetric matrix of same-bucket correlations (diagonal 1) and the fewest pairs any of them read. */
+export function correlationMatrix(changes: readonly ArrayLike<number>[]): { matrix: (number | null)[][]; pairs: number } {
   const m = changes.length;
-  const out: (number | null)[][] = changes.map(() => new Array<number | null>(m).fill(null));
+  const matrix: (number | null)[][] = changes.map(() => new Array<number | null>(m).fill(null));
+  let pairs = Infinity;
   for (let i = 0; i < m; i++) {
-    out[i]![i] = 1;
-    for (let j = 0; j < i; j++) out[i]![j] = out[j]![i] = pearson(changes[i]!, changes[j]!);
+    matrix[i]![i] = 1;
+    for (let j = 0; j < i; j++) {
+      const { r, n } = correlate(changes[i]!, changes[j]!);
+      matrix[i]![j] = matrix[j]![i] = r;
+      pairs = Math.min(pairs, n);
+    }
   }
-  return out;
+  return { matrix, pairs: Number.isFinite(pairs) ? pairs : 0 };
 }
 
 export interface LeadLag {
@@ -162,30 +173,36 @@ export interface LeadLag {
   lag: number;
   r: number;
   rSameBucket: number;
+  /** Pairs the lagged correlation read. */
+  n: number;
 }
 
 /** Correlation gain a lag must add over the same-bucket correlation to count as a lead. */
 export const LEAD_GAIN = 0.1;
 
 /**
- * The pair whose changes correlate most strongly at some lag within ±maxLag; reported only when
- * that lag is not 0, beats the same-bucket correlation by LEAD_GAIN and clears the 2/√n noise level.
+ * The pair whose changes correlate most strongly at some lag within ±maxLag; a lead only when that
+ * lag is not 0, beats the same-bucket correlation by LEAD_GAIN and clears `critical(n, tests)`, the
+ * |r| significant once every pair and lag tried is accounted for (`tests` = pairs × lags).
  */
-export function strongestLeadLag(changes: readonly ArrayLike<number>[], maxLag: number): LeadLag | null {
-  let best: { i: number; j: number; lag: number; r: number } | null = null;
+export function strongestLeadLag(changes: readonly ArrayLike<number>[], maxLag: number, critical: (n: number, tests: number) => number): { lead: LeadLag | null; tests: number; threshold: number } {
+  let best: { i: number; j: number; lag: number; r: number; n: number } | null = null;
+  const pairs = (changes.length * (changes.length - 1)) / 2;
+  const tests = pairs * (2 * maxLag + 1);
   for (let i = 0; i < changes.length; i++) {
     for (let j = i + 1; j < changes.length; j++) {
       for (let lag = -maxLag; lag <= maxLag; lag++) {
-        const r = pearson(changes[i]!, changes[j]!, lag);
-        if (r !== null && (!best || Math.abs(r) > Math.abs(best.r))) best = { i, j, lag, r };
+        const { r, n } = correlate(changes[i]!, changes[j]!, lag);
+        if (r !== null && (!best || Math.abs(r) > Math.abs(best.r))) best = { i, j, lag, r, n };
       }
     }
   }
-  if (!best || best.lag === 0) return null;
+  const span = Math.min(...changes.map((c) => c.length)) - maxLag;
+  const threshold = critical(best?.n ?? span, tests);
+  if (!best || best.lag === 0) return { lead: null, tests, threshold };
   const same = pearson(changes[best.i]!, changes[best.j]!, 0) ?? 0;
-  const n = Math.min(changes[best.i]!.length, changes[best.j]!.length) - Math.abs(best.lag);
-  if (Math.abs(best.r) - Math.abs(same) < LEAD_GAIN || Math.abs(best.r) < 2 / Math.sqrt(Math.max(1, n))) return null;
+  if (Math.abs(best.r) - Math.abs(same) < LEAD_GAIN || !(Math.abs(best.r) >= threshold)) return { lead: null, tests, threshold };
   // x[t] with y[t + lag]: a positive lag means the first member moves first.
   const [leader, follower] = best.lag > 0 ? [best.i, best.j] : [best.j, best.i];
-  return { leader, follower, lag: Math.abs(best.lag), r: best.r, rSameBucket: same };
+  return { lead: { leader, follower, lag: Math.abs(best.lag), r: best.r, rSameBucket: same, n: best.n }, tests, threshold };
 }

@@ -10,27 +10,35 @@ export interface Band {
   above: number;
   /** Sum over levels with price in [P·(1−percent/100), P). */
   below: number;
+  /** The band is narrower than the level spacing: each side holds at most one level, so a 0 says little. */
+  narrowerThanSpacing: boolean;
 }
 
 export interface Cluster {
   side: "above" | "below";
-  /** Prices of the lowest and highest level in the run. */
+  /** Prices of the lowest and highest level of the cluster. */
   low: number;
   high: number;
   levels: number;
   intensity: number;
   /** Share of the column's total intensity, 0–1. */
   share: number;
-  /** Intensity-weighted mean price of the run. */
-  centre: number;
-  /** Signed % from the price to the band's nearest edge (positive above, negative below). */
+  /** Price of the cluster's hottest level, and that level's intensity. */
+  peak: number;
+  peakIntensity: number;
+  /** Price width the cluster's levels cover (levels × spacing), and as % of the price. */
+  width: number;
+  widthPercent: number;
+  /** Signed % from the price to the cluster's nearest edge (positive above, negative below). */
   distanceEdgePercent: number;
-  /** Signed % from the price to the intensity-weighted centre. */
-  distanceCentrePercent: number;
+  /** Signed % from the price to the peak level. */
+  distancePeakPercent: number;
 }
 
 /** Intensity within ±percent of the price, above and below; a level exactly at the price is in neither. */
 export function bandSums(prices: ArrayLike<number>, column: ArrayLike<number>, price: number, percents: readonly number[] = BAND_PERCENTS): Band[] {
+  const n = prices.length;
+  const step = n >= 2 ? (prices[n - 1]! - prices[0]!) / (n - 1) : 0;
   return percents.map((percent) => {
     const hi = price * (1 + percent / 100);
     const lo = price * (1 - percent / 100);
@@ -41,53 +49,74 @@ export function bandSums(prices: ArrayLike<number>, column: ArrayLike<number>, p
       if (y > price && y <= hi) above += column[i]!;
       else if (y < price && y >= lo) below += column[i]!;
     }
-    return { percent, above, below };
+    return { percent, above, below, narrowerThanSpacing: (price * percent) / 100 < step };
   });
 }
 
+/** A cluster keeps the levels around its peak down to this fraction of the peak (full width at half maximum). */
+export const CLUSTER_EDGE_FRACTION = 0.5;
+
 /**
- * Clusters: maximal runs of consecutive price levels on one side of the price whose intensity is
- * at least `fraction` of the column's largest cell. The price splits a run that straddles it, and
- * a level exactly at the price belongs to neither side. Runs come out in ascending price order.
+ * Clusters: each peak level (a local maximum at least `fraction` of the column's hottest cell)
+ * with the levels around it that fall away from it and stay at or above half of it — the width a
+ * trader can place an order against, where runs of every level above the threshold spanned a
+ * sixth of the price. Peaks claim levels hottest first, so clusters never overlap; the price splits
+ * them (a level exactly at the price belongs to neither side). Clusters come out in ascending price.
  */
-export function findClusters(prices: ArrayLike<number>, column: ArrayLike<number>, price: number, fraction = DEFAULT_CLUSTER_FRACTION): { threshold: number; total: number; max: number; clusters: Cluster[] } {
+export function findClusters(prices: ArrayLike<number>, column: ArrayLike<number>, price: number, fraction = DEFAULT_CLUSTER_FRACTION): { threshold: number; total: number; max: number; maxIndex: number; clusters: Cluster[] } {
   let total = 0;
   let max = 0;
+  let maxIndex = -1;
   for (let i = 0; i < column.length; i++) {
     total += column[i]!;
-    if (column[i]! > max) max = column[i]!;
+    if (column[i]! > max) {
+      max = column[i]!;
+      maxIndex = i;
+    }
   }
   const threshold = max * fraction;
   const clusters: Cluster[] = [];
-  if (!(max > 0)) return { threshold, total, max, clusters };
+  if (!(max > 0)) return { threshold, total, max, maxIndex, clusters };
 
-  const sideOf = (i: number) => (prices[i]! > price ? "above" : prices[i]! < price ? "below" : null);
-  const hot = (i: number) => column[i]! >= threshold && column[i]! > 0 && sideOf(i) !== null;
-  let i = 0;
-  while (i < prices.length) {
-    if (!hot(i)) {
-      i++;
-      continue;
-    }
-    const side = sideOf(i)!;
-    let end = i;
-    while (end + 1 < prices.length && hot(end + 1) && sideOf(end + 1) === side) end++;
-    clusters.push(describe(prices, column, price, i, end, side, total));
-    i = end + 1;
+  const n = prices.length;
+  const sideOf = (i: number) => (prices[i]! > price ? 1 : prices[i]! < price ? -1 : 0);
+  // Peaks: runs of equal levels (usually one) higher than the levels on either side of the run.
+  // Neighbours across the price do not count: the price splits the map.
+  const peaks: number[] = [];
+  for (let i = 0; i < n; ) {
+    let j = i;
+    while (j + 1 < n && column[j + 1] === column[i] && sideOf(j + 1) === sideOf(i)) j++;
+    const v = column[i]!;
+    const left = i > 0 && sideOf(i - 1) === sideOf(i) ? column[i - 1]! : -Infinity;
+    const right = j + 1 < n && sideOf(j + 1) === sideOf(i) ? column[j + 1]! : -Infinity;
+    if (v > 0 && v >= threshold && sideOf(i) !== 0 && v > left && v > right) peaks.push(i);
+    i = j + 1;
   }
-  return { threshold, total, max, clusters };
+  peaks.sort((a, b) => column[b]! - column[a]! || Math.abs(prices[a]! - price) - Math.abs(prices[b]! - price));
+  const claimed = new Uint8Array(n);
+  const step = n >= 2 ? (prices[n - 1]! - prices[0]!) / (n - 1) : 0;
+  for (const p of peaks) {
+    if (claimed[p]) continue;
+    const floor = column[p]! * CLUSTER_EDGE_FRACTION;
+    const joins = (k: number, from: number) => k >= 0 && k < n && !claimed[k] && sideOf(k) === sideOf(p) && column[k]! >= floor && column[k]! <= column[from]!;
+    let lo = p;
+    let hi = p;
+    while (joins(lo - 1, lo)) lo--;
+    while (joins(hi + 1, hi)) hi++;
+    for (let k = lo; k <= hi; k++) claimed[k] = 1;
+    clusters.push(describe(prices, column, price, lo, hi, p, step, total));
+  }
+  clusters.sort((a, b) => a.low - b.low);
+  return { threshold, total, max, maxIndex, clusters };
 }
 
-function describe(prices: ArrayLike<number>, column: ArrayLike<number>, price: number, start: number, end: number, side: "above" | "below", total: number): Cluster {
+function describe(prices: ArrayLike<number>, column: ArrayLike<number>, price: number, start: number, end: number, peak: number, step: number, total: number): Cluster {
   let intensity = 0;
-  let weighted = 0;
-  for (let k = start; k <= end; k++) {
-    intensity += column[k]!;
-    weighted += column[k]! * prices[k]!;
-  }
+  for (let k = start; k <= end; k++) intensity += column[k]!;
+  const side = prices[peak]! > price ? "above" : "below";
   const low = prices[start]!;
   const high = prices[end]!;
-  const centre = weighted / intensity;
+  const width = step > 0 ? (end - start + 1) * step : 0;
   const edge = side === "above" ? low : high;
   return {
     side,
@@ -96,9 +125,12 @@ function describe(prices: ArrayLike<number>, column: ArrayLike<number>, price: n
     levels: end - start + 1,
     intensity,
     share: total > 0 ? intensity / total : 0,
-    centre,
+    peak: prices[peak]!,
+    peakIntensity: column[peak]!,
+    width,
+    widthPercent: (width / price) * 100,
     distanceEdgePercent: ((edge - price) / price) * 100,
-    distanceCentrePercent: ((centre - price) / price) * 100,
+    distancePeakPercent: ((prices[peak]! - price) / price) * 100,
   };
 }
 

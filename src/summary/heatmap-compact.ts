@@ -11,9 +11,12 @@ const clusterSchema = z.object({
   levels: z.number().int(),
   intensity: z.number().describe("sum of the run's cells, USD notional"),
   share: z.number().describe("of the latest column's total, 0–1"),
-  centre: z.number().describe("intensity-weighted mean price"),
+  peak: z.number().describe("price of the hottest level"),
+  peakIntensity: z.number(),
+  width: z.number().describe("price width of its levels"),
+  widthPercent: z.number().describe("width as % of the anchor price"),
   edgePercent: z.number().describe("signed % from the anchor to the nearest edge"),
-  centrePercent: z.number().describe("signed % from the anchor to the centre"),
+  peakPercent: z.number().describe("signed % from the anchor to the peak level"),
 });
 
 const sideSchema = z.object({
@@ -87,8 +90,8 @@ export type CompactHeatmapDigest = z.infer<typeof compactHeatmapDigestSchema>;
 
 function cluster(c: HeatmapCluster): z.infer<typeof clusterSchema> {
   return {
-    low: num(c.low), high: num(c.high), levels: c.levels, intensity: num(c.intensity), share: num(c.share), centre: num(c.centre),
-    edgePercent: num(c.distanceEdgePercent), centrePercent: num(c.distanceCentrePercent),
+    low: num(c.low), high: num(c.high), levels: c.levels, intensity: num(c.intensity), share: num(c.share), peak: num(c.peak), peakIntensity: num(c.peakIntensity),
+    width: num(c.width), widthPercent: num(c.widthPercent), edgePercent: num(c.distanceEdgePercent), peakPercent: num(c.distancePeakPercent),
   };
 }
 

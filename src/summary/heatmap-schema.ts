@@ -4,14 +4,17 @@ import { heatmapSchema } from "../catalog/responses.js";
 
 const clusterSchema = z.object({
   side: z.enum(["above", "below"]),
-  low: z.number().describe("price of the lowest level in the run"),
-  high: z.number().describe("price of the highest level in the run"),
+  low: z.number().describe("price of the lowest level"),
+  high: z.number().describe("price of the highest level"),
   levels: z.number().int(),
-  intensity: z.number().describe("sum of the run's cells (USD notional)"),
+  intensity: z.number().describe("sum of the cluster's cells (USD notional)"),
   share: z.number().describe("share of the latest column's total, 0–1"),
-  centre: z.number().describe("intensity-weighted mean price"),
-  distanceEdgePercent: z.number().describe("signed % from the anchor price to the run's nearest edge"),
-  distanceCentrePercent: z.number().describe("signed % from the anchor price to the weighted centre"),
+  peak: z.number().describe("price of the hottest level"),
+  peakIntensity: z.number(),
+  width: z.number().describe("price width of its levels (levels × spacing)"),
+  widthPercent: z.number().describe("width as % of the anchor price"),
+  distanceEdgePercent: z.number().describe("signed % from the anchor price to the nearest edge"),
+  distancePeakPercent: z.number().describe("signed % from the anchor price to the peak level"),
 });
 
 const sideSchema = z.object({
@@ -45,10 +48,14 @@ export const heatmapDigestSchema = z.object({
       time: z.string().nullable(),
       total: z.number(),
       maxCell: z.number(),
-      bands: z.array(z.object({ percent: z.number(), above: z.number(), below: z.number() })).describe("intensity within ±percent of the anchor"),
+      maxCellPrice: z.number().nullable().describe("price of the hottest level"),
+      bands: z
+        .array(z.object({ percent: z.number(), above: z.number(), below: z.number(), narrowerThanSpacing: z.boolean() }))
+        .describe("intensity within ±percent of the anchor; narrowerThanSpacing: the band holds at most one level per side"),
       imbalance: z.number().nullable().describe("(above − below) / (above + below) within ±10 %; null when both are 0"),
-      clusterThreshold: z.number().describe("minimum cell intensity of a cluster level"),
+      clusterThreshold: z.number().describe("minimum intensity of a cluster's peak level"),
       clusterFraction: z.number().describe("threshold as a fraction of the column's largest cell"),
+      clusterEdgeFraction: z.number().describe("a cluster keeps the levels around its peak down to this fraction of the peak"),
       above: sideSchema,
       below: sideSchema,
     })
@@ -66,6 +73,7 @@ export const heatmapDigestSchema = z.object({
     .describe("hottest cell of the whole matrix and how long before the latest column it was"),
   topTraderLsr: z
     .object({
+      venue: z.string().describe("venue whose top traders' positions the ratio reads"),
       latest: z.number(),
       latestTime: z.string(),
       min: z.number(),

@@ -14,6 +14,7 @@ export interface HeatmapTextMeta {
 }
 
 const price = formatPrice;
+const venueName = (id: string) => (id === "binance" ? "Binance" : sanitizeText(id, 32));
 type Fmt = (x: number) => string;
 const time = (iso: string | null) => (iso === null ? "n/a" : formatTime(Date.parse(iso), false));
 
@@ -39,7 +40,7 @@ export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): stri
     );
     const t = sh.columnTotals;
     // Each column is the whole map at one time: totals are per column, never summed over time.
-    if (t) lines.push(`Column totals (open liquidation notional at one time): latest ${usd(t.latest)}, mean ${usd(t.mean)}, largest ${usd(t.max)} (${time(t.maxTime)})`);
+    if (t) lines.push(`Column totals (open notional at one time): latest ${usd(t.latest)}, mean ${usd(t.mean)}, largest ${usd(t.max)} (${time(t.maxTime)})`);
   }
   const a = d.anchor;
   lines.push(
@@ -49,15 +50,16 @@ export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): stri
         ? `Anchor: last candle close ${price(a.price)} (${time(a.time)})`
         : `Anchor: middle of the price axis ${price(a.price)} (no candles)`,
   );
-  if (d.latest) lines.push(...latestLines(d.latest, a.price!, level, usd));
+  if (d.latest) lines.push(...latestLines(d.latest, a.price!, level, usd, sh.priceStep));
   if (d.peak) {
-    const age = d.peak.ageColumns === 0 ? "in the latest column" : `${d.peak.ageMs === null ? "" : `${formatDuration(d.peak.ageMs)} / `}${d.peak.ageColumns.toLocaleString("en-US")} columns before the latest`;
+    // The age (before the latest column) in time when the columns are dated, else in columns.
+    const age = d.peak.ageColumns === 0 ? "in the latest column" : `${d.peak.ageMs === null ? `${d.peak.ageColumns.toLocaleString("en-US")} columns` : formatDuration(d.peak.ageMs)} earlier`;
     lines.push(`Peak cell of the matrix: ${usd(d.peak.intensity)} at ${level(d.peak.price)} on ${time(d.peak.time)} (${age})`);
   }
   const l = d.topTraderLsr;
   lines.push(
     l
-      ? `Top-trader long/short ratio: latest ${l.latest.toFixed(2)} (${time(l.latestTime)}); range ${l.min.toFixed(2)}–${l.max.toFixed(2)}, mean ${l.mean.toFixed(2)} over ${l.count} readings`
+      ? `${venueName(l.venue)} top-trader long/short ratio: latest ${l.latest.toFixed(2)} (${time(l.latestTime)}); range ${l.min.toFixed(2)}–${l.max.toFixed(2)}, mean ${l.mean.toFixed(2)} over ${l.count} readings`
       : "Top-trader long/short ratio: no readings",
   );
   const c = d.candles;
@@ -70,17 +72,24 @@ export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): stri
   return lines.join("\n");
 }
 
-function latestLines(l: NonNullable<HeatmapDigest["latest"]>, anchor: number, level: Fmt, usd: Fmt): string[] {
+function latestLines(l: NonNullable<HeatmapDigest["latest"]>, anchor: number, level: Fmt, usd: Fmt, step: number | null): string[] {
   const bands = l.bands;
+  const narrow = bands.filter((b) => b.narrowerThanSpacing);
+  // A band narrower than the level spacing holds one level a side at most: its $0 would read as "no liquidations".
+  const spacing = narrow.length && step !== null
+    ? ` (levels ${price(step)} apart, ${width((step / anchor) * 100)} of the price: ${narrow.map((b) => `±${b.percent} %`).join(", ")} narrower, n/a)`
+    : "";
+  const amount = (b: (typeof bands)[number], v: number) => (b.narrowerThanSpacing ? "n/a" : usd(v));
+  const hottest = l.maxCellPrice === null ? "" : ` at ${level(l.maxCellPrice)} (${formatPercent(((l.maxCellPrice - anchor) / anchor) * 100)})`;
   const lines = [
-    `Latest column (${time(l.time)}): total ${usd(l.total)}, hottest level ${usd(l.maxCell)}`,
-    `Within ${bands.map((b) => `±${b.percent} %`).join(" / ")} of ${price(anchor)}:`,
-    `  above (short liquidations) ${bands.map((b) => usd(b.above)).join(" / ")}`,
-    `  below (long liquidations) ${bands.map((b) => usd(b.below)).join(" / ")}`,
+    `Latest column (${time(l.time)}): total ${usd(l.total)}, hottest level ${usd(l.maxCell)}${hottest}`,
+    `Within ${bands.map((b) => `±${b.percent} %`).join(" / ")} of ${price(anchor)}${spacing}:`,
+    `  above (short liquidations) ${bands.map((b) => amount(b, b.above)).join(" / ")}`,
+    `  below (long liquidations) ${bands.map((b) => amount(b, b.below)).join(" / ")}`,
     l.imbalance === null
       ? "Imbalance within ±10 %: n/a (nothing within ±10 %)"
-      : `Imbalance within ±10 % (above − below) / (above + below): ${formatSigned(l.imbalance)}${l.imbalance > 0 ? " (more above)" : l.imbalance < 0 ? " (more below)" : ""}`,
-    `Clusters = runs of adjacent levels each ≥ ${Math.round(l.clusterFraction * 100)} % of the hottest level (${usd(l.clusterThreshold)}); share = of the column total; distance from ${price(anchor)} to the nearest edge / weighted centre:`,
+      : `Imbalance within ±10 % (above − below)/(above + below): ${formatSigned(l.imbalance)}, ${l.imbalance >= 0.005 ? "more above" : l.imbalance <= -0.005 ? "more below" : "balanced"}`,
+    `Clusters = a peak level ≥ ${Math.round(l.clusterFraction * 100)} % of the hottest (${usd(l.clusterThreshold)}) and neighbours ≥ ${l.clusterEdgeFraction === 0.5 ? "half" : `${Math.round(l.clusterEdgeFraction * 100)} %`} of it; levels (width % of price): notional (share), distance from price:`,
   ];
   for (const [name, side] of [["above", l.above], ["below", l.below]] as const) {
     if (!side.largest || !side.nearest) {
@@ -90,15 +99,25 @@ function latestLines(l: NonNullable<HeatmapDigest["latest"]>, anchor: number, le
     const same = side.largest === side.nearest || (side.largest.low === side.nearest.low && side.largest.high === side.nearest.high);
     lines.push(same ? `  ${name} nearest & largest ${cluster(side.largest, level, usd)}` : `  ${name} nearest ${cluster(side.nearest, level, usd)}`);
     if (!same) lines.push(`  ${name} largest ${cluster(side.largest, level, usd)}`);
-    const others = side.top.filter((c) => c.low !== side.largest!.low && c.low !== side.nearest!.low);
+    // Per side, top_k clusters in all (nearest and largest always): the most intense of the rest fill up.
+    const others = side.top.filter((c) => c.low !== side.largest!.low && c.low !== side.nearest!.low).slice(0, Math.max(0, side.top.length - (same ? 1 : 2)));
     if (others.length) lines.push(`  ${name} also ${others.map((c) => cluster(c, level, usd)).join("; ")}`);
   }
   return lines;
 }
 
+/** A width in % of the price, with two significant digits below 1 %. */
+function width(percent: number): string {
+  return `${percent < 1 ? percent.toPrecision(2) : percent.toFixed(1)} %`;
+}
+
 function cluster(c: HeatmapCluster, level: Fmt, usd: Fmt): string {
   const band = c.levels === 1 ? level(c.low) : `${level(c.low)}–${level(c.high)}`;
-  return `${band}: ${usd(c.intensity)} (${(c.share * 100).toFixed(1)} %), ${formatPercent(c.distanceEdgePercent)} / ${formatPercent(c.distanceCentrePercent)}`;
+  const edge = formatPercent(c.distanceEdgePercent);
+  const peak = formatPercent(c.distancePeakPercent);
+  // The peak is often the edge nearest the price: then one distance says both.
+  const where = c.peak === (c.side === "above" ? c.low : c.high) ? `peak ${level(c.peak)} ${peak}` : `edge ${edge}, peak ${level(c.peak)} ${peak}`;
+  return `${band} (${width(c.widthPercent)}): ${usd(c.intensity)} (${(c.share * 100).toFixed(1)} %), ${where}`;
 }
 
 /** Digit per cell: 0 = empty, k = (k−1)/9 to k/9 of the hottest bin (linear), so any non-empty bin shows ≥ 1. */

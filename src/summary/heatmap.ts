@@ -5,18 +5,21 @@ import type { Heatmap } from "../catalog/responses.js";
 import { byTime, typedHeatmap } from "../backend/heatmap-typed.js";
 import type { CandleColumns, SeriesColumns, TypedHeatmap } from "../backend/types.js";
 import { isoOrNull } from "./format.js";
-import { bandSums, DEFAULT_CLUSTER_FRACTION, findClusters, largestCluster, nearestCluster, topClusters, type Cluster } from "./heatmap-column.js";
+import { bandSums, CLUSTER_EDGE_FRACTION, DEFAULT_CLUSTER_FRACTION, findClusters, largestCluster, nearestCluster, topClusters, type Cluster } from "./heatmap-column.js";
 import { columnOf, rebin, scanMatrix } from "./heatmap-matrix.js";
 import type { HeatmapDigest } from "./heatmap-schema.js";
 import { sanitizeText } from "./text.js";
 
-export const DEFAULT_TOP_K = 3;
+/** Nearest and largest per side, and one more when they coincide: clusters are a few levels wide, so there are several. */
+export const DEFAULT_TOP_K = 2;
 export const MAX_TOP_K = 10;
 const IMBALANCE_PERCENT = 10;
+/** The top-trader long/short ratio is Binance's (its topLongShortPositionRatio; research/upstream.md §5.3), whatever the scope. */
+export const TOP_TRADER_LSR_VENUE = "binance";
 
 export interface HeatmapDigestOptions {
   includeMatrix?: boolean;
-  /** Clusters listed per side: default 3, clamped to [1, 10]. */
+  /** Clusters listed per side: default 2, clamped to [1, 10]. */
   topK?: number;
   /** Cluster threshold as a fraction of the latest column's largest cell (default 0.1). */
   clusterFraction?: number;
@@ -82,7 +85,7 @@ function latestColumn(h: TypedHeatmap, j: number, price: number, fraction: numbe
   const column = columnOf(h.cells, prices.length, h.times.length, j);
   const bands = bandSums(prices, column, price);
   const widest = bandSums(prices, column, price, [IMBALANCE_PERCENT])[0]!;
-  const { threshold, total, max, clusters } = findClusters(prices, column, price, fraction);
+  const { threshold, total, max, maxIndex, clusters } = findClusters(prices, column, price, fraction);
   const side = (which: Cluster["side"]) => {
     const own = clusters.filter((c) => c.side === which);
     return { largest: largestCluster(own), nearest: nearestCluster(own), top: topClusters(own, topK) };
@@ -92,10 +95,12 @@ function latestColumn(h: TypedHeatmap, j: number, price: number, fraction: numbe
     time,
     total,
     maxCell: max,
+    maxCellPrice: maxIndex >= 0 ? prices[maxIndex]! : null,
     bands,
     imbalance: sum > 0 ? (widest.above - widest.below) / sum : null,
     clusterThreshold: threshold,
     clusterFraction: fraction,
+    clusterEdgeFraction: CLUSTER_EDGE_FRACTION,
     above: side("above"),
     below: side("below"),
   };
@@ -152,6 +157,7 @@ function lsrSummary(s: SeriesColumns): HeatmapDigest["topTraderLsr"] {
   const latest = order[order.length - 1]!;
   const iso = (k: number) => new Date(s.times[k]!).toISOString();
   return {
+    venue: TOP_TRADER_LSR_VENUE,
     latest: s.values[latest]!, latestTime: iso(latest), min: s.values[min]!, minTime: iso(min), max: s.values[max]!, maxTime: iso(max),
     mean: sum / order.length, count: order.length,
   };

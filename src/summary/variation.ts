@@ -65,6 +65,8 @@ export const SPARK_RULE = `Sparkline = last 7 daily values, bars spanning at lea
 const DAY_MS = 86_400_000;
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** The YYYY-MM-DD of a `last_date` given as a date or a date-time; null otherwise. */
+const dateOf = (x: unknown): string | null => (typeof x === "string" && /^\d{4}-\d{2}-\d{2}(T|$)/.test(x) ? x.slice(0, 10) : null);
 
 /**
  * The day the last values describe: the latest `last_date` of the records, else the last whole UTC
@@ -72,7 +74,10 @@ const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  */
 export function describedDay(records: readonly VariationRecord[], asOfMs?: number): string | null {
   let day = "";
-  for (const r of records) if (typeof r.last_date === "string" && /^\d{4}-\d{2}-\d{2}$/.test(r.last_date) && r.last_date > day) day = r.last_date;
+  for (const r of records) {
+    const d = dateOf(r.last_date);
+    if (d && d > day) day = d;
+  }
   if (day) return day;
   return asOfMs !== undefined && Number.isFinite(asOfMs) ? dayOf(Math.floor(asOfMs / DAY_MS) * DAY_MS - DAY_MS) : null;
 }
@@ -86,7 +91,7 @@ export function variationTable(records: readonly VariationRecord[], asset = "", 
     const unit = endpoint?.unit || null;
     const lastValue = finite(r.last_value);
     const values7d = (Array.isArray(r.sparkline_7d) ? r.sparkline_7d : []).slice(-7).map(finite);
-    const lastDate = typeof r.last_date === "string" && /^\d{4}-\d{2}-\d{2}$/.test(r.last_date) ? r.last_date : null;
+    const lastDate = dateOf(r.last_date);
     const ended = day !== null && lastDate !== null && lastDate < day;
     const measure: ChangeMeasure = endpoint ? changeOf(endpoint.nature, 1, 1).measure : "percent";
     const [before, last] = [values7d.at(-2), values7d.at(-1)];

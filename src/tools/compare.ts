@@ -3,9 +3,12 @@
 import { z } from "zod";
 import { isTimeframe, PRICE, TIMEFRAME_MS, TIMEFRAMES, type Timeframe } from "../catalog/index.js";
 import { ServiceError, type BackendResult, type TimeRecord, type Usage } from "../backend/types.js";
-import { compactCompareDigest, compactCompareDigestSchema, digestCompare, MAX_POINTS_LIMIT, MIN_POINTS, renderCompareText, seriesFromRecords, type CompareMember } from "../summary/index.js";
+import {
+  compactCompareDigest, compactCompareDigestSchema, digestCompare, displayUnit, MAX_POINTS_LIMIT, MIN_POINTS, renderCompareText, seriesFromRecords, type CompareMember,
+} from "../summary/index.js";
 import { checkEntitlements, resolveMembers, type Member } from "./compare-args.js";
 import { defineTool, type ToolContext } from "./define-tool.js";
+import { requireInHistory } from "./coverage.js";
 import { ToolInputError } from "./errors.js";
 import { chartParam, endDateParam, startDateParam } from "./params.js";
 import { seriesLine, seriesView } from "../charts/view-data.js";
@@ -68,6 +71,8 @@ export const compare = defineTool({
       ? [`timeframe ${args.timeframe} raised to 1d: ${daily.endpoint.id} is daily.`]
       : [];
     const query = definedOnly({ startDate: args.startDate, endDate: args.endDate });
+    // A member whose history the range misses is refused before anything is charged.
+    for (const m of members) requireInHistory(context.backend, { endpoint: m.endpoint.id, asset: m.asset, query: m.endpoint.kind === "ohlcv" ? { ...query, timeframe } : query }, TIMEFRAME_MS[timeframe]);
     // The first member alone: a bad date or range fails there, before the others are charged.
     const first = await fetchMember(context, members[0]!, query, timeframe);
     const rest = await Promise.all(members.slice(1).map((m) => fetchMember(context, m, query, timeframe)));
@@ -81,10 +86,16 @@ export const compare = defineTool({
     }
     const usage = totalUsage(fetched.map((f) => f.usage));
     const title = mode === "assets"
-      ? `${members[0]!.endpoint.id} (${members[0]!.endpoint.unit}, timeframe ${timeframe}) of ${members.map((m) => m.asset).join(", ")}`
+      ? `${members[0]!.endpoint.id} (${[...new Set(fetched.map((f) => f.member.unit))].join(", ")}, timeframe ${timeframe}) of ${members.map((m) => m.asset).join(", ")}`
       : `${members[0]!.asset}: ${members.map((m) => m.endpoint.id).join(", ")} (timeframe ${timeframe})`;
     const text = [renderCompareText({ title, query, notes }, digest), footer(usage)].join("\n");
-    const view = context.wantView ? seriesView(title, fetched.map((f) => seriesLine(f.member.label, f.member.unit, f.member.times, f.member.values))) : undefined;
+    // The chart says what is drawn in words and units; flows (amounts per bucket) are bars where not rebased.
+    const chartTitle = mode === "assets"
+      ? `${members[0]!.endpoint === PRICE ? "Price" : capital(members[0]!.endpoint.purpose.replace(/native units/g, "coins"))} (${[...new Set(fetched.map((f) => f.member.unit))].join(", ")}) · ${timeframe} · ${members.map((m) => m.asset).join(", ")}`
+      : `${members[0]!.asset.toUpperCase()} · ${fetched.map((f) => `${f.member.label} (${f.member.unit})`).join(", ")} · ${timeframe}`;
+    const view = context.wantView
+      ? seriesView(chartTitle, fetched.map((f) => seriesLine(f.member.label, f.member.unit, f.member.times, f.member.values, undefined, f.member.nature === "flow")))
+      : undefined;
     return {
       text,
       structured: {
@@ -100,7 +111,8 @@ async function fetchMember(context: ToolContext, m: Member, query: Record<string
   const result = await context.backend.fetch({ endpoint: m.endpoint.id, asset: m.asset, query: q }, context.call);
   const { times, values } = columnsOf(result, m);
   const nature = m.endpoint === PRICE ? "price" : m.endpoint.nature;
-  const member: CompareMember = { label: m.label, metric: m.endpoint.id, asset: m.asset, unit: m.endpoint.unit, nature, times, values };
+  // "native units" are each asset's own coin: BTC for btc, ETH for eth.
+  const member: CompareMember = { label: m.label, metric: m.endpoint.id, asset: m.asset, unit: displayUnit(m.endpoint.unit, m.asset), nature, times, values };
   return { member, usage: result.usage, ...(result.asOfMs !== undefined && { asOfMs: result.asOfMs }) };
 }
 
@@ -113,6 +125,8 @@ function columnsOf(result: BackendResult, m: Member): { times: ArrayLike<number>
   if (!Array.isArray(result.body)) throw new ServiceError(502, "upstream_invalid_response", `${m.endpoint.id} returned no record array`, { endpoint: m.endpoint.id });
   return seriesFromRecords(result.body as TimeRecord[], m.endpoint.field);
 }
+
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function totalUsage(all: readonly Usage[]): Usage {
   const charged = all.reduce((s, u) => s + u.charged, 0);

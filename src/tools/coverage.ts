@@ -17,6 +17,7 @@ import {
   type Endpoint,
   type EndpointKind,
 } from "../catalog/index.js";
+import type { Backend, BackendRequest } from "../backend/types.js";
 import { ToolInputError } from "./errors.js";
 
 export const TOOL_OF_KIND: Record<EndpointKind, string> = {
@@ -109,4 +110,36 @@ export function closest(input: string, pool: readonly string[]): string[] {
   if (near.length === 0) return near;
   const best = editDistance(input, near[0]!);
   return near.filter((c) => editDistance(input, c) === best);
+}
+
+const DAY = 86_400_000;
+
+/** A bucket start as the caller wrote dates: the day alone for daily buckets, else day and time (UTC). */
+function when(ms: number, stepMs: number): string {
+  const iso = new Date(ms).toISOString();
+  return stepMs >= DAY && ms % DAY === 0 ? iso.slice(0, 10) : `${iso.slice(0, 16).replace("T", " ")} UTC`;
+}
+
+/**
+ * Refuses, before any call or charge, a range the backend knows lies wholly outside the series'
+ * history, naming the span that exists. Backends that cannot tell (the real service) are asked.
+ */
+export function requireInHistory(backend: Backend, request: BackendRequest, stepMs: number): void {
+  const span = backend.span?.(request);
+  if (!span) return;
+  const what = `${request.asset} ${request.endpoint}`;
+  const { history, startMs, endMs } = span;
+  if (history === null) {
+    throw new ToolInputError("invalid_parameter", `${what} has no data at all; nothing was charged. list_assets asset=${request.asset} shows the metrics that have.`, { parameter: "asset" });
+  }
+  const after = startMs > history.lastMs;
+  const before = endMs < history.firstMs;
+  if (!after && !before) return;
+  const exists = `its history runs ${when(history.firstMs, stepMs)} to ${when(history.lastMs, stepMs)}`;
+  // The bound as the caller wrote it (a date-only endDate means the end of that day).
+  const given = (name: "startDate" | "endDate", ms: number) => request.query[name]?.slice(0, 40) ?? when(ms, stepMs);
+  const asked = after ? `startDate ${given("startDate", startMs)} is after its last data` : `endDate ${given("endDate", endMs)} is before its first data`;
+  throw new ToolInputError("invalid_parameter", `No data: ${asked} (${what}: ${exists}). Ask within that span; nothing was charged.`, {
+    parameter: after ? "startDate" : "endDate",
+  });
 }

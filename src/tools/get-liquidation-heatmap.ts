@@ -33,14 +33,14 @@ export const getLiquidationHeatmap = defineTool({
   name: "get_liquidation_heatmap",
   title: "Liquidation heatmap",
   description:
-    "Liquidation clusters near the last price: ±1–10 % intensity, nearest/largest, imbalance, top-trader L/S.",
+    "Liquidation clusters near the last price, ±1–10 % sums, imbalance, top-trader L/S.",
   endpoint: HEATMAP_ID,
   view: "heatmap",
   input: z
     .object({
       asset: assetParam,
       // Described by reference: the nine values are get_ohlcv's, and tools/list has no tokens to spare.
-      timeframe: z.string().max(8).optional().describe("As get_ohlcv"),
+      timeframe: z.string().max(8).optional().describe("As get_ohlcv; default 6h"),
       lookback: z.enum(LOOKBACKS).optional(),
       scope: z.enum(SCOPES).optional(),
       exchange: venueParam,

@@ -51,7 +51,7 @@ export function inputJsonSchema(schema: z.ZodObject): JsonSchema & { type: "obje
  * never fails a client's validation; an isError result's `{error}` is not validated by clients.
  */
 export function outputJsonSchema(schema: z.ZodObject, drawn = false): JsonSchema & { type: "object" } {
-  const json = trimOutput(fullOutputSchema(schema)) as JsonSchema;
+  const json = shallow(trimOutput(fullOutputSchema(schema)) as JsonSchema, 0);
   const properties = { ...(json.properties as Record<string, JsonSchema>) };
   // The chart data only clients that render views receive, and only their view reads: named, not spelled out.
   if (drawn && properties.view) properties.view = { type: "object" };
@@ -76,6 +76,28 @@ export function fullOutputSchema(schema: z.ZodObject): JsonSchema {
   const json = z.toJSONSchema(schema, { io: "output", target: "draft-2020-12" }) as JsonSchema;
   delete json.$schema;
   return json;
+}
+
+/**
+ * The result's members and theirs, each deeper member by its type alone: every stdio session's
+ * recorded handshake carries four copies of tools/list, and the whole shapes spelled out there cost
+ * the bundle 15 KB; the catalog resource's output_schemas and the library's types give them whole.
+ */
+function shallow(node: JsonSchema, depth: number): JsonSchema {
+  if (depth >= 2) {
+    const { type, anyOf } = node as { type?: unknown; anyOf?: JsonSchema[] };
+    if (type !== undefined) return { type };
+    return anyOf ? { anyOf: anyOf.map((n) => shallow(n, depth)) } : {};
+  }
+  const out: JsonSchema = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === "properties" && v && typeof v === "object") out[k] = Object.fromEntries(Object.entries(v as Record<string, JsonSchema>).map(([p, n]) => [p, shallow(n, depth + 1)]));
+    else if ((k === "items" || k === "additionalProperties") && v && typeof v === "object") out[k] = shallow(v as JsonSchema, depth + 1);
+    else if (k === "prefixItems" && Array.isArray(v)) out[k] = (v as JsonSchema[]).map((n) => shallow(n, depth + 1));
+    else if (k === "anyOf" && Array.isArray(v)) out[k] = (v as JsonSchema[]).map((n) => shallow(n, depth));
+    else out[k] = v;
+  }
+  return out;
 }
 
 /**

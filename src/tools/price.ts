@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { ToolContext, ToolOutput } from "./define-tool.js";
 import { seriesView, viewCandles } from "../charts/view-data.js";
 import { credits, definedOnly, digestFetched, footer, sentQuery, type SeriesOutput } from "./series-common.js";
+import { requireInHistory } from "./coverage.js";
 
 /** End of the last candle when it has not closed by the service's "now", else undefined. */
 export function openCandle(c: CandleColumns, stepMs: number, asOfMs: number | undefined): number | undefined {
@@ -34,6 +35,7 @@ export function candlesOf(result: BackendResult): CandleColumns {
 
 export async function fetchPrice(context: ToolContext, req: PriceRequest): Promise<ToolOutput<Omit<SeriesOutput, "resource"> & { candles: z.infer<typeof compactCandleFactsSchema>; lastCandleOpenUntil?: string }>> {
   const query = definedOnly({ startDate: req.startDate, endDate: req.endDate, timeframe: req.timeframe });
+  requireInHistory(context.backend, { endpoint: PRICE.id, asset: req.asset, query }, TIMEFRAME_MS[req.timeframe]);
   const result = await context.backend.fetch({ endpoint: PRICE.id, asset: req.asset, query }, context.call);
   const candles = candlesOf(result);
   const stepMs = TIMEFRAME_MS[req.timeframe];
@@ -57,7 +59,7 @@ export async function fetchPrice(context: ToolContext, req: PriceRequest): Promi
   if (req.resample && facts_.length) facts_[0] = `${req.timeframe} candles: ${facts_[0]}`;
   lines.splice(at < 0 ? lines.length : at, 0, ...facts_);
   lines.push(footer(result.usage));
-  const view = context.wantView ? seriesView(`${req.asset.toUpperCase()} price · ${req.timeframe}`, [], viewCandles(candles)) : undefined;
+  const view = context.wantView ? seriesView(`${req.asset.toUpperCase()} · Price, OHLC candles (USD) · ${req.timeframe}`, [], viewCandles(candles)) : undefined;
   return {
     view,
     text: lines.join("\n"),

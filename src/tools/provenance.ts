@@ -32,6 +32,8 @@ export function recordingBackend(backend: Backend): { backend: Backend; reach: R
     origin: backend.origin,
     close: () => backend.close(),
     ...(backend.entitlements && { entitlements: (context?: BackendContext) => backend.entitlements!(context) }),
+    // Asking where a series' history lies is no fetch: nothing to record.
+    ...(backend.span && { span: (request: BackendRequest) => backend.span!(request) }),
     async fetch(request: BackendRequest, context?: BackendContext) {
       const result = await backend.fetch(request, context);
       reach.latestMs = Math.max(reach.latestMs, latestOf(result));
@@ -48,8 +50,8 @@ const lastOf = (a: ArrayLike<number> | undefined): number => {
 };
 
 /**
- * The latest bucket start a result holds. Records without times (a metrics-variation) describe the
- * last whole day before the service's "now".
+ * The latest bucket start a result holds. Records without times (a metrics-variation) give their
+ * days, or else describe the last whole day before the service's "now".
  */
 function latestOf(r: BackendResult): number {
   if (r.columns || r.candles || r.heatmap) {
@@ -59,6 +61,12 @@ function latestOf(r: BackendResult): number {
   if (Array.isArray(body) && body.length) {
     const last = body[body.length - 1] as { time?: unknown };
     if (typeof last.time === "string") return Date.parse(last.time);
+    // A metrics-variation dates each value by its day, when the service does.
+    let dated = -Infinity;
+    for (const record of body as Array<{ last_date?: unknown }>) {
+      if (typeof record.last_date === "string") dated = Math.max(dated, Date.parse(`${record.last_date.slice(0, 10)}T00:00:00Z`) || -Infinity);
+    }
+    if (dated > -Infinity) return dated;
     const now = r.asOfMs ?? r.receivedMs;
     if (now !== undefined) return Math.floor(now / DAY_MS) * DAY_MS - DAY_MS;
   }

@@ -8,9 +8,10 @@ import {
   seriesFromRecords, type Resample, type SeriesDigest,
 } from "../summary/index.js";
 import type { ToolContext, ToolOutput } from "./define-tool.js";
+import { requireInHistory } from "./coverage.js";
 import { ToolInputError } from "./errors.js";
 import { seriesResourceUri } from "../resources/uris.js";
-import { seriesLine, seriesView } from "../charts/view-data.js";
+import { metricTitle, seriesLine, seriesView } from "../charts/view-data.js";
 import { viewField } from "../charts/view-schema.js";
 import type { ChartView } from "../charts/types.js";
 
@@ -84,6 +85,7 @@ export function resampleArg(resample: Resample | undefined, timeframe: string, t
 
 export async function fetchSeries(context: ToolContext, req: SeriesRequest): Promise<ToolOutput<SeriesOutput>> {
   const { endpoint, asset } = req;
+  requireInHistory(context.backend, { endpoint: endpoint.id, asset, query: req.query }, req.timeframeMs);
   const result = await context.backend.fetch({ endpoint: endpoint.id, asset, query: req.query }, context.call);
   const { usage, columns } = result;
   // Columns when the backend has them (in-process): reading `body` would build every record.
@@ -101,8 +103,10 @@ export async function fetchSeries(context: ToolContext, req: SeriesRequest): Pro
   let view: ChartView | null | undefined;
   if (context.wantView) {
     const venue = query.exchange ?? query.entity_name;
-    const title = `${asset.toUpperCase()} ${endpoint.field} · ${req.timeframe}${venue ? ` · ${venue}` : ""}`;
-    view = seriesView(title, [seriesLine(endpoint.field, displayUnit(endpoint.unit, asset), series.times, series.values)]);
+    const unit = displayUnit(endpoint.unit, asset);
+    const title = metricTitle(asset, endpoint.purpose, unit, req.timeframe, venue);
+    // A flow is an amount per bucket: bars, not a line through the buckets.
+    view = seriesView(title, [seriesLine(endpoint.field, unit, series.times, series.values, undefined, endpoint.nature === "flow")]);
   }
   const resource = seriesResourceUri(endpoint, asset, query);
   const unit = displayUnit(endpoint.unit, asset);

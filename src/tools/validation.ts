@@ -38,12 +38,35 @@ export function droppedArgument(tool: Tool, raw: unknown): ToolInputError | unde
   return new ToolInputError("invalid_arguments", `Invalid arguments for ${tool.name}: unknown argument "__proto__"; ${tool.name} accepts: ${accepted}. Fix and call again; nothing was charged.`, { parameter: "__proto__" });
 }
 
+/** Names a caller may reach for instead of ours. */
+const SYNONYMS: Record<string, string> = { from: "startDate", since: "startDate", to: "endDate", until: "endDate", limit: "max_points", points: "max_points" };
+
+/**
+ * The accepted argument most likely meant by an unknown one: the same name in another spelling
+ * (start_date, StartDate), a name it begins (start → startDate, max → max_points), a common
+ * synonym (from → startDate), else the closest by edit distance.
+ */
+export function nearestArgument(key: string, accepted: readonly string[]): string | undefined {
+  const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, "");
+  const k = norm(key);
+  if (!k) return undefined;
+  const same = accepted.find((a) => norm(a) === k);
+  if (same) return same;
+  const synonym = SYNONYMS[k];
+  if (synonym && accepted.includes(synonym)) return synonym;
+  if (k.length >= 3) {
+    const prefixed = accepted.filter((a) => norm(a).startsWith(k)).sort((a, b) => a.length - b.length)[0];
+    if (prefixed) return prefixed;
+  }
+  return nearestEndpoints(key, accepted, 1)[0] ?? caseInsensitive(key, accepted);
+}
+
 function describeIssue(issue: z.core.$ZodIssue, shape: Record<string, z.ZodType>, toolName: string): string {
   if (issue.code === "unrecognized_keys") {
     const accepted = Object.keys(shape);
     return issue.keys
       .map((key) => {
-        const near = nearestEndpoints(key, accepted, 1)[0] ?? caseInsensitive(key, accepted);
+        const near = nearestArgument(key, accepted);
         return `unknown argument "${clip(key)}"${near ? ` (did you mean "${near}"?)` : ""}`;
       })
       .join("; ")

@@ -11,6 +11,7 @@ import type { Config } from "../config.js";
 import { log } from "../log.js";
 import { createBackend, createServer } from "../server.js";
 import { hostAllowed, isLoopback, originAllowed } from "./host-check.js";
+import { honourClose, onlyProbes, PendingRequests, readBody } from "./http-gate.js";
 
 export const MCP_PATH = "/mcp";
 /** Cap on a request body (413 beyond it). */
@@ -57,9 +58,10 @@ export function mcpHandler(options: Pick<HttpServerOptions, "backend" | "apiKey"
 
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const mcp = mcpHandler(options);
+  const pending = new PendingRequests();
   // Timeouts are enforced only every connectionsCheckingInterval (30 s by default): check every second.
   const server = createHttpServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
-    handle(req, res, options, mcp).catch((err: unknown) => {
+    handle(req, res, options, mcp, pending).catch((err: unknown) => {
       log.error("http request failed", { error: err instanceof Error ? err.message : String(err) });
       if (!res.headersSent) sendError(res, 500, -32603, "Internal error");
       else res.end();
@@ -67,7 +69,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   });
   // Slow-loris and idle sockets: bounded header and request times.
   server.headersTimeout = 15_000;
-  server.requestTimeout = 120_000;
+  server.requestTimeout = 30_000;
   const { url } = await listen(server, options.host, options.port);
   return {
     url,
@@ -82,7 +84,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions, mcp: McpHttpHandler): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions, mcp: McpHttpHandler, pending: PendingRequests): Promise<void> {
+  honourClose(req, res);
+  if (!pending.enter(res)) {
+    res.setHeader("Retry-After", "1");
+    res.setHeader("Connection", "close");
+    return sendError(res, 503, -32000, "Service unavailable: too many requests in progress; retry in a second");
+  }
   const path = (req.url ?? "/").split("?")[0];
   const allowedHosts = options.allowedHosts ?? [];
   if (!hostAllowed(req.headers.host, options.host, allowedHosts)) return sendError(res, 403, -32000, "Forbidden: Host header not allowed (a name a reverse proxy forwards is allowed with --allowed-hosts)");
@@ -99,20 +107,23 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: HttpSe
     res.setHeader("WWW-Authenticate", 'Bearer error="invalid_request"');
     return sendError(res, 401, -32001, "Unauthorized: send the key as Authorization: Bearer <key>");
   }
-  if (auth === undefined && options.requireKey) {
-    res.setHeader("WWW-Authenticate", "Bearer");
-    return sendError(res, 401, -32001, "Unauthorized: this server requires Authorization: Bearer <key>");
-  }
 
-  const declared = Number(req.headers["content-length"]);
-  if (declared > MAX_BODY_BYTES) return sendError(res, 413, -32000, `Payload too large: the body cap is ${MAX_BODY_BYTES} bytes`);
-  const body = await readBody(req);
-  if (body === undefined) return sendError(res, 413, -32000, `Payload too large: the body cap is ${MAX_BODY_BYTES} bytes`);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString("utf8"));
-  } catch {
-    parsed = undefined;
+  // Within a size and a time bound (413, 408); a body that is not JSON goes to the SDK, which answers it.
+  const read = await readBody(req, MAX_BODY_BYTES);
+  if (!read.ok) {
+    res.setHeader("Connection", "close");
+    return sendError(res, read.status, read.code, read.message);
+  }
+  const { bytes: body, parsed } = read;
+  if (options.requireKey && !onlyProbes(parsed)) {
+    if (auth === undefined) {
+      res.setHeader("WWW-Authenticate", "Bearer");
+      return sendError(res, 401, -32001, "Unauthorized: this server requires Authorization: Bearer <key>");
+    }
+    if (!keyKnown(options.backend, auth)) {
+      res.setHeader("WWW-Authenticate", 'Bearer error="invalid_token"');
+      return sendError(res, 401, -32001, "Unauthorized: the bearer key is not recognised; send a key this server knows");
+    }
   }
   if (Array.isArray(parsed) && parsed.length > MAX_BATCH) return sendError(res, 400, -32600, `Invalid Request: a batch holds at most ${MAX_BATCH} messages`);
 
@@ -139,30 +150,6 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: HttpSe
 
 /** Headers besides the Mcp-* ones that the SDK's entry reads. */
 const SDK_HEADERS = new Set(["content-type", "accept", "last-event-id"]);
-
-/** The body, or undefined past the cap (declared or streamed). */
-function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on("data", (chunk: Buffer) => {
-      if (over) return;
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        over = true;
-        chunks.length = 0;
-        resolve(undefined);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => {
-      if (!over) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-    });
-    req.on("error", reject);
-  });
-}
 
 /**
  * A web Response onto the node response: a JSON body at once; an SSE stream as it comes, except
@@ -202,6 +189,11 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
     release();
     res.end();
   }
+}
+
+/** False only when the backend knows its keys (the simulated service) and this is not one; the real service decides for itself. */
+function keyKnown(backend: Backend, key: string): boolean {
+  return backend.kind !== "inprocess" || backend.entitlements?.({ apiKey: key }) !== undefined;
 }
 
 /** The bearer token, undefined when there is no Authorization header, "malformed" otherwise. */

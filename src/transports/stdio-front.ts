@@ -5,6 +5,7 @@
 // then on every message goes to the server. No SDK import here: this is what runs before it loads.
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
 import { LIST_METHODS, MODERN_METHODS, type Handshake, type ListMethod, type ModernMethod } from "./handshake.js";
+import { invalidLineReply, Utf8Lines } from "./stdio-lines.js";
 
 type Answers = Handshake["byKind"]["inprocess"];
 
@@ -41,6 +42,7 @@ export class StdioFront implements Transport {
   onhandshake?: () => void;
 
   private buffer = "";
+  private readonly text = new Utf8Lines();
   private queued: string[] = [];
   private initialize: Message | undefined;
   private parse: ((line: string) => JSONRPCMessage) | undefined;
@@ -97,7 +99,7 @@ export class StdioFront implements Transport {
   private readonly onstreamerror = (error: Error) => this.onerror?.(error);
 
   private readonly ondata = (chunk: Buffer | string) => {
-    this.buffer += typeof chunk === "string" ? chunk : chunk.toString("utf8");
+    this.buffer += this.text.decode(chunk);
     if (this.buffer.length > MAX_LINE_BYTES) {
       // As the SDK's own transport: report and close (stdin released, so the process can end).
       this.buffer = "";
@@ -123,6 +125,8 @@ export class StdioFront implements Transport {
       message = this.parse!(line);
     } catch (error) {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      const answer = invalidLineReply(line);
+      if (answer) void this.write(answer);
       return;
     }
     this.onmessage?.(message);

@@ -102,7 +102,8 @@ describe.skipIf(!PG_AVAILABLE)("PostgresStore on its own", () => {
       for (let i = 0; i < 3; i++) {
         const err = await store.charge(key, 1).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(StoreUnavailableError);
-        expect((err as Error).message).toMatch(/Nothing was served or charged; retry shortly/);
+        // A call on a connection cut under it may or may not have been sent: the store says which it knows.
+        expect((err as Error).message).toMatch(/Nothing was served or charged; retry shortly|whether it was recorded is not known yet\. Nothing was served; if it was recorded it is refunded as soon as the store answers again/);
       }
       proxy.up();
       expect(await store.charge(key, 1)).toMatchObject({ ok: true, creditsRemaining: 98 });

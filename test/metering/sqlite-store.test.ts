@@ -131,7 +131,7 @@ describe("SqliteStore on its own", () => {
   it("fails to open in a place it cannot create, with the setting to change", () => {
     const file = join(tempDir("cm-sqlite-"), "a-file");
     writeFileSync(file, "");
-    expect(() => SqliteStore.open(join(file, "metering.sqlite"))).toThrow(/cannot be opened for writing \(E[A-Z]+\).*CRYPTO_METRICS_STATE_DIR or --store/);
+    expect(() => SqliteStore.open(join(file, "metering.sqlite"))).toThrow(/is not a directory.*CRYPTO_METRICS_STATE_DIR\) or --store/);
   });
 
   it("imports an earlier version's usage.json and journals once, and sets the files aside", async () => {

@@ -94,7 +94,7 @@ export const pegs: Check = {
     let n = 0;
     const inDepeg = (a: string, d: number) => DEPEG_DAYS.some(([b, from, to]) => a.startsWith(b) && d >= from && d <= to);
     for (let d = Math.round(Date.parse("2020-02-01") / DAY_MS); d <= REF + 300; d += 2) {
-      for (const a of ["usdt", "usdc", "dai", "usdt_eth", "fdusd"]) if (!inDepeg(a, d)) worstUsd = Math.max(worstUsd, Math.abs(dailyPrice(a, d) - 1));
+      for (const a of ["usdt", "usdc", "dai", "usdt_eth", "fdusd", "susd"]) if (!inDepeg(a, d)) worstUsd = Math.max(worstUsd, Math.abs(dailyPrice(a, d) - 1));
       worstGold = Math.max(worstGold, Math.abs(Math.log(dailyPrice("paxg", d) / dailyPrice("xaut", d))));
       n++;
     }
@@ -108,11 +108,12 @@ const day = (iso: string) => Math.round(Date.parse(iso) / DAY_MS);
 const DEPEG_DAYS: ReadonlyArray<readonly [string, number, number]> = [
   ["usdc", day("2023-03-10"), day("2023-03-13")], ["dai", day("2023-03-10"), day("2023-03-13")],
   ["usdt", day("2022-05-11"), day("2022-05-13")], ["fdusd", day("2025-04-01"), day("2025-04-03")],
+  ["susd", day("2025-03-20"), day("2025-11-30")],
 ];
 
 export const depegs: Check = {
   id: "depegs", group: "calibration",
-  claim: "known stablecoin depegs are in the path with their real depth and recovery: USDC low 0.86–0.89 on 2023-03-11 and back within 0.5 % of $1 by the 2023-03-13 close (DAI low 0.88–0.92), USDT low 0.94–0.96 on 2022-05-12, FDUSD low 0.86–0.89 on 2025-04-02; the hours and minutes of each day hold its low",
+  claim: "known stablecoin depegs are in the path with their real depth and recovery: USDC low 0.86–0.89 on 2023-03-11 and back within 0.5 % of $1 by the 2023-03-13 close (DAI low 0.88–0.92), USDT low 0.94–0.96 on 2022-05-12, FDUSD low 0.86–0.89 on 2025-04-02, sUSD low 0.63–0.68 on 2025-04-18 and off its peg for months after; the hours and minutes of each day hold its low",
   run() {
     const rows: Array<[string, string, number, number, number]> = [];
     const low = (a: string, iso: string, lo: number, hi: number) => {
@@ -130,13 +131,17 @@ export const depegs: Check = {
     low("dai", "2023-03-11", 0.88, 0.92);
     low("usdt", "2022-05-12", 0.94, 0.96);
     low("fdusd", "2025-04-02", 0.86, 0.89);
+    low("susd", "2025-04-18", 0.63, 0.68);
     const close = dailyPrice("usdc", day("2023-03-13"));
     rows.push(["usdc close 2023-03-13", "", 0.995, 1.005, close]);
     const before = dailyPrice("usdc", day("2023-03-09"));
     rows.push(["usdc close 2023-03-09", "", 0.995, 1.005, before]);
+    // sUSD's depeg lasted months (0.7-0.95 from April to June, the anchors' record), back by the end of 2025.
+    rows.push(["susd close 2025-05-15", "", 0.7, 0.95, dailyPrice("susd", day("2025-05-15"))]);
+    rows.push(["susd close 2025-12-28", "", 0.99, 1.01, dailyPrice("susd", day("2025-12-28"))]);
     const bad = rows.filter(([, , lo, hi, v]) => !(v >= lo && v <= hi));
     const show = ([what, note, , , v]: (typeof rows)[number]) => `${what} ${fmt(v, 4)}${note}`;
-    return { ok: bad.length === 0, checked: `${rows.length} readings of 4 depegs`, worst: bad.length ? `outside bounds: ${bad.map(show).join(", ")}` : rows.map(show).join(", ") };
+    return { ok: bad.length === 0, checked: `${rows.length} readings of 5 depegs`, worst: bad.length ? `outside bounds: ${bad.map(show).join(", ")}` : rows.map(show).join(", ") };
   },
 };
 

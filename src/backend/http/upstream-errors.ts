@@ -26,8 +26,9 @@ export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) {
     if (secret.length < 4) continue;
+    // In any letter case: a service may echo the key upper- or lower-cased.
     for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])) {
-      out = out.split(form).join("[redacted]");
+      out = out.replace(new RegExp(form.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi"), "[redacted]");
     }
   }
   return out.replace(KEY_FIELD, "$1[redacted]").replace(BEARER, "$1[redacted]").replace(KEY_LIKE, keyShaped);

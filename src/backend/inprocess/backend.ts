@@ -3,7 +3,7 @@
 import { endpointById, HEATMAP_ID, nearestEndpoints, pathOf, PRICE_ID } from "../../catalog/index.js";
 import type { Config } from "../../config.js";
 import type { ServiceResponse } from "./service.js";
-import { ServiceError, type Backend, type BackendContext, type BackendRequest, type BackendResult } from "../types.js";
+import { ServiceError, type Backend, type BackendContext, type BackendRequest, type BackendResult, type RequestSpan } from "../types.js";
 import { SIMULATED_ORIGIN } from "./origin.js";
 import { DEFAULT_KEY, KeyStore } from "./keys.js";
 import { defaultStore, openStore } from "./metering/index.js";
@@ -44,17 +44,25 @@ export class InProcessBackend implements Backend {
     return new InProcessBackend(await createInProcessService(config), config.apiKey ?? DEFAULT_KEY);
   }
 
+  span(request: BackendRequest): RequestSpan | undefined {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(request.query)) if (value !== undefined) query.append(name, value);
+    return this.service.span(request.endpoint, request.asset, query);
+  }
+
   async fetch(request: BackendRequest, context: BackendContext = {}): Promise<BackendResult> {
     context.signal?.throwIfAborted();
     const headers = { "x-api-key": context.apiKey ?? this.defaultKey };
     if (request.endpoint === PRICE_ID) {
       const query = new URLSearchParams();
       for (const [name, value] of Object.entries(request.query)) if (value !== undefined) query.append(name, value);
+      const started = performance.now();
       const res = await this.service.handlePrice({ asset: request.asset, query, headers });
       this.throwIfFailed(res, PRICE_ID, request.asset);
+      await refundIfAbandoned(res, context, started);
       const served = res;
       return {
-        candles: res.candles!, usage: res.usage ?? { charged: 0 }, ...(res.asOfMs !== undefined && { asOfMs: res.asOfMs }), ...(res.extent && { extent: res.extent }),
+        candles: res.candles!, usage: usageOf(res), ...(res.asOfMs !== undefined && { asOfMs: res.asOfMs }), ...(res.extent && { extent: res.extent }),
         get body() { return served.body as BackendResult["body"]; },
       };
     }
@@ -69,9 +77,11 @@ export class InProcessBackend implements Backend {
       if (value !== undefined && !(endpoint.id === HEATMAP_ID && name === "asset")) query.append(name, value);
     }
     const path = pathOf(endpoint, encodeURIComponent(request.asset));
+    const started = performance.now();
     const res = await this.service.handle({ method: "GET", path, query, headers });
     this.throwIfFailed(res, endpoint.id, request.asset);
-    const usage = res.usage ?? { charged: 0 };
+    await refundIfAbandoned(res, context, started);
+    const usage = usageOf(res);
     const meta = { ...(res.asOfMs !== undefined && { asOfMs: res.asOfMs }), ...(res.extent && { extent: res.extent }) };
     if (res.heatmap) {
       // Forwarded lazily too: the digest reads the typed heatmap, the body's objects are made for a reader.
@@ -103,5 +113,36 @@ export class InProcessBackend implements Backend {
 
   async close(): Promise<void> {
     await this.service.close();
+  }
+}
+
+/** Charged and left, without the REST face's refund handle (a tool's answer is delivered by its own transport). */
+function usageOf(res: ServiceResponse): BackendResult["usage"] {
+  if (!res.usage) return { charged: 0 };
+  return { charged: res.usage.charged, creditsRemaining: res.usage.creditsRemaining };
+}
+
+/**
+ * A response built in more than this long waits one timer turn (~1 ms) before it is handed on:
+ * at most a tenth more on a call that long, nothing on the quick ones.
+ */
+const SLOW_MS = 10;
+
+/**
+ * A call abandoned while the service built its answer (the HTTP client gone, the request
+ * cancelled: its signal aborted) takes its charge back whole before the tool goes on. A client
+ * that leaves later, while the tool digests or the answer is written, stays charged.
+ */
+async function refundIfAbandoned(res: ServiceResponse, context: BackendContext, started: number): Promise<void> {
+  const refund = res.usage?.refund;
+  const signal = context.signal;
+  if (!refund || !signal) return;
+  // A response that took a while to build lets the event loop see a client that left meanwhile
+  // (its socket's close runs after the check phase: a timer, not setImmediate).
+  if (performance.now() - started > SLOW_MS) await new Promise((resolve) => setTimeout(resolve, 0));
+  // Only an abort seen here: the SDK may abort a call's signal once its answer is out, too.
+  if (signal.aborted) {
+    void refund();
+    signal.throwIfAborted();
   }
 }

@@ -1,7 +1,7 @@
 // API keys of the in-process service: the keys file (plans, per-key overrides, metric
 // restrictions) or a single local key. Keys are held only as SHA-256 digests.
-import { readFileSync } from "node:fs";
 import { endpointById, ENDPOINTS, nearestEndpoints } from "../../catalog/index.js";
+import { readBounded, TooLargeError } from "../../read-bounded.js";
 import { API_KEY_PATTERN } from "../types.js";
 import { jsonErrorOffset, lineColumn } from "./json-position.js";
 import { equalBytes, sha256 } from "./sha256.js";
@@ -33,6 +33,8 @@ export const DEFAULT_KEY = "demo";
 const MAX_REQUESTS = 100_000;
 const MAX_WINDOW_S = 86_400;
 const NAME_RE = /^[A-Za-z0-9_.-]{1,64}$/;
+/** A keys file past this is refused (a million keys fit in less). */
+export const MAX_KEYS_FILE_BYTES = 16 * 1024 * 1024;
 
 export class KeysFileError extends Error {
   override readonly name = "KeysFileError";
@@ -46,10 +48,28 @@ function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function checkFields(obj: Json, allowed: readonly string[], where: string, fail: (m: string) => never): void {
-  for (const field of Object.keys(obj)) {
-    if (!allowed.includes(field)) fail(`${where} has an unknown field "${field}" (accepted: ${allowed.join(", ")})`);
+/** Edit distance, for "did you mean" on a misspelt field: the field itself is never printed (it may be a key). */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const next = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = row[j]!;
+      row[j] = next;
+    }
   }
+  return row[b.length]!;
+}
+
+function checkFields(obj: Json, allowed: readonly string[], where: string, fail: (m: string) => never): void {
+  Object.keys(obj).forEach((field, i) => {
+    if (allowed.includes(field)) return;
+    const near = allowed.find((a) => distance(field.toLowerCase(), a.toLowerCase()) <= 2);
+    // The unknown name is not repeated (a key written as a field name would be printed): its position and a hint are.
+    fail(`${where} has an unknown field (field ${i + 1} of the object)${near ? `; did you mean "${near}"?` : ""}; accepted: ${allowed.join(", ")}`);
+  });
 }
 
 function integer(value: unknown, min: number, max: number, where: string, fail: (m: string) => never): number {
@@ -76,11 +96,12 @@ function creditsOf(value: unknown, where: string, fail: (m: string) => never): n
 function metricsOf(value: unknown, where: string, fail: (m: string) => never): ReadonlySet<string> | null {
   if (value === undefined) return null;
   if (!Array.isArray(value) || value.length === 0) fail(`${where} must be a non-empty array of endpoint ids such as "lifespan/Lth_mvrv"`);
-  for (const id of value) {
+  for (const [i, id] of value.entries()) {
     if (typeof id !== "string" || !endpointById(id)) {
       const hint = typeof id === "string" ? nearestEndpoints(id) : [];
+      // The value itself is not repeated: a key pasted into the wrong field would be printed.
       fail(
-        `${where} names an unknown endpoint id ${JSON.stringify(id)}` +
+        `${where}[${i}] is not an endpoint id` +
           (hint.length ? `; did you mean ${hint.map((h) => `"${h}"`).join(" or ")}?` : `; ids look like "${ENDPOINTS[0]!.id}"`),
       );
     }
@@ -110,8 +131,9 @@ export class KeyStore {
   static fromFile(path: string): KeyStore {
     let text: string;
     try {
-      text = readFileSync(path, "utf8");
+      text = readBounded(path, MAX_KEYS_FILE_BYTES);
     } catch (err) {
+      if (err instanceof TooLargeError) throw new KeysFileError(`keys file ${path} holds ${err.message}, past the limit for a keys file; point CRYPTO_METRICS_KEYS_FILE (--keys-file) at the JSON keys file`);
       const code = (err as NodeJS.ErrnoException).code ?? "unreadable";
       throw new KeysFileError(`keys file ${path} cannot be read (${code}); fix CRYPTO_METRICS_KEYS_FILE or unset it to use the local key`);
     }
@@ -124,6 +146,8 @@ export class KeyStore {
       throw new KeysFileError(`${source}: ${message}`);
     };
     let doc: unknown;
+    // A byte order mark some editors write is not JSON, and not worth refusing the file for.
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     try {
       doc = JSON.parse(text);
     } catch {
@@ -138,7 +162,7 @@ export class KeyStore {
     if (!isObject(rawPlans)) fail(`"plans" must be an object of plan name → {credits, rateLimit}`);
     for (const [name, plan] of Object.entries(rawPlans as Json)) {
       const where = `plans.${name}`;
-      if (!NAME_RE.test(name)) fail(`plan name "${name}" must match ${NAME_RE.source}`);
+      if (!NAME_RE.test(name)) fail(`the name of plan ${Object.keys(rawPlans as Json).indexOf(name) + 1} must be 1–64 letters, digits, "_", "." or "-" (not repeated here: it may be a key)`);
       if (!isObject(plan)) fail(`${where} must be an object`);
       const p = plan as Json;
       checkFields(p, ["credits", "rateLimit"], where, fail);
@@ -161,7 +185,7 @@ export class KeyStore {
       const planName = e["plan"];
       if (planName !== undefined) {
         if (typeof planName !== "string" || !plans.has(planName)) {
-          fail(`${where}.plan ${JSON.stringify(planName)} is not defined; defined plans: ${[...plans.keys()].join(", ") || "none"}`);
+          fail(`${where}.plan is not one of the defined plans (${[...plans.keys()].join(", ") || "none are defined"}); the value is not repeated here, as it may be a key`);
         }
         plan = plans.get(planName as string)!;
       }

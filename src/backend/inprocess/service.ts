@@ -2,9 +2,9 @@
 // credits → data. The rate window and credit checks and the debit are one atomic step of the
 // metering store, shared by every process that uses it. The REST face and InProcessBackend both
 // call handle(); neither has another path to the data.
-import { covers, creditCost, DAY_MS, MAX_RECORDS, PRICE, PRICE_SOURCE_ID, TIMEFRAME_MS, type Endpoint } from "../../catalog/index.js";
+import { covers, creditCost, DAY_MS, endpointById, MAX_RECORDS, PRICE, PRICE_ID, PRICE_SOURCE_ID, TIMEFRAME_MS, type Endpoint } from "../../catalog/index.js";
 import { log } from "../../log.js";
-import { ServiceError, type BackendBody, type CandleColumns, type SeriesColumns, type TypedHeatmap } from "../types.js";
+import { ServiceError, type BackendBody, type CandleColumns, type RequestSpan, type SeriesColumns, type TypedHeatmap } from "../types.js";
 import { candleColumns } from "./data/candles.js";
 import { bodyKey, type BodyCache } from "./body-cache.js";
 import {
@@ -51,8 +51,8 @@ export interface ServiceResponse {
   extent?: { firstMs: number; lastMs: number };
   /** Set on every non-2xx response. */
   error?: ServiceError;
-  /** Credits charged and left, on keyed responses. */
-  usage?: { charged: number; creditsRemaining: number };
+  /** Credits charged and left, on keyed responses; `refund` takes a charged response back whole when it cannot be delivered. */
+  usage?: { charged: number; creditsRemaining: number; refund?: () => Promise<void> };
 }
 
 export interface ServiceOptions {
@@ -115,6 +115,24 @@ export class InProcessService {
    */
   async handlePrice(req: { asset: string; query: URLSearchParams; headers: HeaderBag }): Promise<ServiceResponse> {
     return this.guarded("price", async (keyed) => this.serve(keyed(req.headers), PRICE, req.asset, req.query));
+  }
+
+  /**
+   * The range a records request asks and its series' history as of now, read without a key, a
+   * charge or any data: undefined for other endpoints and for requests serving would refuse.
+   */
+  span(endpointId: string, asset: string, query: URLSearchParams): RequestSpan | undefined {
+    const endpoint = endpointId === PRICE_ID ? PRICE : endpointById(endpointId);
+    if (!endpoint || (endpoint.kind !== "series" && endpoint.kind !== "ohlcv") || !covers(endpoint, asset)) return undefined;
+    try {
+      const params = parseParams(endpoint, query, this.options.now());
+      if (params.kind !== "records") return undefined;
+      checkSymbol(asset, params);
+      const history = seriesExtent(this.seriesQuery(endpoint, asset, params)) ?? null;
+      return { startMs: params.startMs, endMs: params.endMs, history };
+    } catch {
+      return undefined;
+    }
   }
 
   /** Endpoint ids a presented key may call (null: all), or undefined for an unknown key. */
@@ -226,7 +244,15 @@ export class InProcessService {
         log.error("a charge for a failed request could not be refunded", { key: key.label, credits: cost, error: (refundErr as Error).message }));
       throw err;
     }
-    const usage = { charged: cost, creditsRemaining: outcome.creditsRemaining };
+    // A face that cannot deliver the response (its client gone) takes the charge back whole, once.
+    let refunded = false;
+    const refund = (): Promise<void> => {
+      if (refunded) return Promise.resolve();
+      refunded = true;
+      return this.store.refund(key, outcome.request, cost).catch((refundErr: unknown) =>
+        log.error("a charge for an undelivered response could not be refunded", { key: key.label, credits: cost, error: (refundErr as Error).message }));
+    };
+    const usage = { charged: cost, creditsRemaining: outcome.creditsRemaining, refund };
     // Where the series' data begins and ends, and the instant the data runs to (the last whole minute).
     const extent = series && seriesExtent(series);
     const meta = { asOfMs: dataClock(nowMs), ...(extent && { extent }) };

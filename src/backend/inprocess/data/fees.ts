@@ -12,14 +12,22 @@ import { profileOf, type Profile } from "./profiles.js";
 /** A wave is felt for this many e-folding times on either side of its peak. */
 const WAVE_REACH = 7;
 
-/** Log of the calm level on a day: log-linear between the era points; past the last one it moves with the square root of the price. */
+/**
+ * Log of the calm level on a day. Between two era points the fee in coin terms (what the queue for
+ * block space bids, in satoshis) moves log-linearly and the USD fee is that at the day's price, so
+ * a rally between two points raises the USD fee with it; past the last point it moves with the
+ * square root of the price.
+ */
 function calmLog(asset: string, levels: Points, day: number): number {
   const { days, logs } = levels;
   const i = lastAtOrBefore(days, day);
   if (i < 0) return logs[0]!;
-  if (i === days.length - 1) return logs[i]! + 0.5 * (dailyLogPrice(asset, day) - dailyLogPrice(asset, days[i]!));
+  const p = dailyLogPrice(asset, day);
+  if (i === days.length - 1) return logs[i]! + 0.5 * (p - dailyLogPrice(asset, days[i]!));
   const f = (day - days[i]!) / (days[i + 1]! - days[i]!);
-  return logs[i]! + (logs[i + 1]! - logs[i]!) * f;
+  const coin0 = logs[i]! - dailyLogPrice(asset, days[i]!);
+  const coin1 = logs[i + 1]! - dailyLogPrice(asset, days[i + 1]!);
+  return coin0 + (coin1 - coin0) * f + p;
 }
 
 /** A wave's weight on a day: 1 at its peak, falling off exponentially on either side. */

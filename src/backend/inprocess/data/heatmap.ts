@@ -1,7 +1,7 @@
 // The liquidation heatmap: candles on the asset's price path, new leveraged notional from its
 // derivatives volume, the leverage-tier model, and the top-trader long/short ratio.
 import {
-  DAY_MS, TIMEFRAME_MS, endpointById, heatmapColumns, type Lookback, type Scope, type Timeframe, type Venue,
+  DAY_MS, TIMEFRAME_MS, endpointById, heatmapColumns, isVenue, venueMarket, type Lookback, type Scope, type Timeframe, type Venue,
 } from "../../../catalog/index.js";
 import type { Heatmap } from "../../../catalog/responses.js";
 import type { TypedHeatmap } from "../../types.js";
@@ -176,8 +176,9 @@ export function buildHeatmap(q: HeatmapQuery): TypedHeatmap {
     lows[j] = Math.min(round(candles.low[c]!), o, cl);
     ratio[j] = round(lsr[c]!, 4);
   }
-  const base = profileOf(asset).base.toUpperCase();
   const venue = q.scope === "exchange" && q.exchange ? q.exchange : "all";
+  // The candles' market as its venue writes it (Binance's for the all-venue map).
+  const market = venueMarket(isVenue(venue) ? venue : "binance", profileOf(asset).base);
   return {
     asset,
     timeframe,
@@ -185,7 +186,7 @@ export function buildHeatmap(q: HeatmapQuery): TypedHeatmap {
     scope: q.scope,
     exchange: venue,
     version: isoOf(last),
-    priceSource: `${venue === "all" ? "binance" : venue}:${base}USDT:perp`,
+    priceSource: `${venue === "all" ? "binance" : venue}:${market.symbol}:${market.kind}`,
     times,
     levels,
     cells,

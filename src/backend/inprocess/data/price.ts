@@ -8,7 +8,7 @@ import { octaveNoise, seedOf, type Octave } from "./hash.js";
 import { DailyPath, type PathSpec } from "./market/path.js";
 import { ALT_FACTOR_SEED, loadingsOf, MinuteFactor, type Loadings } from "./market/factor.js";
 import { candleOf, priceAtInstant, type IntradaySource, type Ohlc } from "./market/intraday.js";
-import { closesOf, highsOf, rangesOf } from "./market/calendar.js";
+import { closesOf, depegOf, highsOf, lowsOf, rangesOf } from "./market/calendar.js";
 import { monthEndDay, type Points } from "./market/reference.js";
 import { profileOf, type Profile } from "./profiles.js";
 
@@ -182,55 +182,26 @@ const PEG_OCTAVES: readonly Octave[] = [
 /** A gold token's basis to gold (custody, redemption fees): a tenth of a percent or two. */
 const BASIS_OCTAVES: readonly Octave[] = [{ period: 20, amplitude: 0.0015 }, { period: 2, amplitude: 0.0008 }];
 
-/**
- * Known losses of a USD peg (UTC instant, USD price), log-linear between the points and $1 outside
- * them. USDC 2023-03: Circle's $3.3B at Silicon Valley Bank (closed Friday 03-10); USDC slid late
- * that day, fell to $0.8774 early on 03-11 (CoinGecko low) after Circle's disclosure, and returned
- * to $1 once the Fed, Treasury and FDIC backstopped SVB's deposits (03-12 22:15 UTC). DAI, then
- * backed mostly by USDC, followed it down to ~$0.897. USDT 2022-05-12: redemptions in the Terra/UST
- * collapse took it to ~$0.95. FDUSD 2025-04-02: allegations against its issuer took it to ~$0.87
- * for hours (sources: CoinGecko daily lows, CoinDesk and The Block coverage).
- */
-const USDC_2023: ReadonlyArray<readonly [string, number]> = [
-  ["2023-03-10T18:00", 1], ["2023-03-11T00:00", 0.985], ["2023-03-11T03:00", 0.97], ["2023-03-11T08:00", 0.8774],
-  ["2023-03-11T14:00", 0.93], ["2023-03-12T00:00", 0.96], ["2023-03-12T12:00", 0.965], ["2023-03-12T22:00", 0.975],
-  ["2023-03-13T00:00", 0.99], ["2023-03-13T12:00", 0.998], ["2023-03-14T00:00", 1],
-];
-const DEPEGS: Record<string, ReadonlyArray<readonly [string, number]>> = {
-  usdc: USDC_2023,
-  // DAI lost ~0.83 of USDC's discount (its USDC share through the PSM and vaults).
-  dai: USDC_2023.map(([t, p]) => [t, 1 - 0.83 * (1 - p)] as const),
-  usdt: [
-    ["2022-05-11T18:00", 1], ["2022-05-12T02:00", 0.997], ["2022-05-12T07:30", 0.95], ["2022-05-12T10:00", 0.985],
-    ["2022-05-12T16:00", 0.997], ["2022-05-13T00:00", 0.999], ["2022-05-13T12:00", 1],
-  ],
-  fdusd: [
-    ["2025-04-02T04:00", 1], ["2025-04-02T07:00", 0.87], ["2025-04-02T12:00", 0.96], ["2025-04-03T00:00", 0.985],
-    ["2025-04-03T12:00", 0.995], ["2025-04-04T00:00", 1],
-  ],
-};
+/** A crash day's low (from the calendar's lows): the minute it printed and its log. */
+interface CrashLow {
+  minute: number;
+  log: number;
+}
 
-/**
- * Capitulation wicks: the lowest print of a crash day (CoinMarketCap daily lows, USD) at about the
- * minute it happened (UTC). The minute path dips into it and no minute of the day trades below it.
- * 2020-03-13: the Covid crash's low came in the early hours after the -37 % day; 2021-05-19: China's
- * warning to banks and payment firms, the low in the early afternoon; 2022-06-18:
- * Celsius and 3AC; 2022-11-09: FTX; 2024-08-05: the yen carry unwind; 2025-10-10: the liquidation
- * cascade after the tariff threat (~$19B liquidated; single venues printed lower); 2025-11-21: the
- * low of the fourth quarter of 2025.
- */
-const CRASH_LOWS: Record<string, ReadonlyArray<readonly [string, number]>> = {
-  btc: [
-    ["2020-03-13T02:00", 4_107], ["2021-05-19T13:00", 30_681], ["2022-06-18T20:30", 17_708], ["2022-11-09T22:00", 15_588], ["2024-08-05T06:30", 49_121],
-    ["2025-10-10T21:15", 104_600], ["2025-11-21T13:00", 80_550],
-  ],
-  eth: [["2020-03-13T02:00", 95.18], ["2021-05-19T13:00", 1_952], ["2022-06-18T20:30", 896], ["2024-08-05T06:30", 2_111], ["2025-10-10T21:15", 3_435]],
-};
+const crashLows = new Map<string, Map<number, CrashLow>>();
 
-const crashLows = new Map(Object.entries(CRASH_LOWS).map(([base, rows]) => [base, new Map(rows.map(([t, price]) => {
-  const ms = Date.parse(`${t}:00Z`);
-  return [Math.floor(ms / DAY_MS), { minute: Math.round((ms % DAY_MS) / 60_000), log: Math.log(price) }] as const;
-}))]));
+/** A base's crash-day lows by day (the calendar's, read on first use). */
+function crashLowsOf(base: string): Map<number, CrashLow> {
+  let lows = crashLows.get(base);
+  if (!lows) {
+    lows = new Map(lowsOf(base).map(([t, price]) => {
+      const ms = Date.parse(`${t}:00Z`);
+      return [Math.floor(ms / DAY_MS), { minute: Math.round((ms % DAY_MS) / 60_000), log: Math.log(price) }] as const;
+    }));
+    crashLows.set(base, lows);
+  }
+  return lows;
+}
 
 interface Depeg {
   times: Float64Array;
@@ -240,10 +211,20 @@ interface Depeg {
   lastDay: number;
 }
 
-const depegs = new Map(Object.entries(DEPEGS).map(([base, points]) => {
-  const times = Float64Array.from(points, ([t]) => Date.parse(`${t}:00Z`));
-  return [base, { times, logs: Float64Array.from(points, ([, p]) => Math.log(p)), firstDay: Math.floor(times[0]! / DAY_MS), lastDay: Math.floor(times.at(-1)! / DAY_MS) }];
-}));
+const depegs = new Map<string, Depeg | undefined>();
+
+/** A stablecoin's depeg from the calendar (read on first use), if it had one. */
+function depegOfBase(base: string): Depeg | undefined {
+  if (depegs.has(base)) return depegs.get(base);
+  const points = depegOf(base);
+  let event: Depeg | undefined;
+  if (points.length) {
+    const times = Float64Array.from(points, ([t]) => Date.parse(`${t}:00Z`));
+    event = { times, logs: Float64Array.from(points, ([, p]) => Math.log(p)), firstDay: Math.floor(times[0]! / DAY_MS), lastDay: Math.floor(times.at(-1)! / DAY_MS) };
+  }
+  depegs.set(base, event);
+  return event;
+}
 
 /** Log of a depeg's price at an instant (0 outside it). */
 function depegLog(event: Depeg, ms: number): number {
@@ -257,26 +238,31 @@ function depegLog(event: Depeg, ms: number): number {
 
 /** Days of a base's known crash-day lows. */
 export function crashLowDays(base: string): number[] {
-  return [...(crashLows.get(base)?.keys() ?? [])];
+  return [...crashLowsOf(base).keys()];
 }
 
 /** A base's known crash-day lows, by day. */
 function lowOf(base: string): IntradaySource["low"] {
-  const lows = crashLows.get(base);
-  return lows && ((day) => lows.get(day));
+  const lows = crashLowsOf(base);
+  return lows.size ? (day) => lows.get(day) : undefined;
 }
 
 /** The depeg shaping a base's minute path on a day, if any. */
 function shockOf(base: string): IntradaySource["shock"] {
-  const event = depegs.get(base);
+  const event = depegOfBase(base);
   return event && { firstDay: event.firstDay, lastDay: event.lastDay, log: (ms) => depegLog(event, ms) };
 }
 
-/** A stablecoin whose anchors leave the peg (HUSD in 2022) follows them instead of $1. */
+/**
+ * A stablecoin whose anchors leave the peg (HUSD in 2022) follows them instead of $1; closes inside
+ * a dated depeg of the calendar (sUSD's 2025) are the depeg's, and leave it on its peg otherwise.
+ */
 function offPeg(profile: Profile): boolean {
   const ref = profile.reference;
   if (!ref || ref.peg === "eur") return false;
-  return Math.abs(ref.refPrice - 1) > 0.03 || Array.from(ref.closes.logs).some((l) => Math.abs(l) > 0.03);
+  const event = depegOfBase(profile.base);
+  const inEvent = (day: number) => event !== undefined && day >= event.firstDay && day <= event.lastDay;
+  return Math.abs(ref.refPrice - 1) > 0.03 || Array.from(ref.closes.logs).some((l, i) => Math.abs(l) > 0.03 && !inEvent(ref.closes.days[i]!));
 }
 
 function computeLog(profile: Profile, day: number): number {
@@ -284,7 +270,7 @@ function computeLog(profile: Profile, day: number): number {
     case "stable":
       if (profile.reference?.peg !== "eur" && !offPeg(profile)) {
         // The close of a day is the price at its end.
-        const event = depegs.get(profile.base);
+        const event = depegOfBase(profile.base);
         const shock = event && day >= event.firstDay && day <= event.lastDay ? depegLog(event, (day + 1) * DAY_MS) : 0;
         return octaveNoise(profile.seed, day, PEG_OCTAVES) + shock;
       }

@@ -1,12 +1,13 @@
 // The PostgreSQL store's schema, one migration per version. The charge is a function so that a
 // charge is one statement and one round trip: its row lock on the key serializes charges of
 // that key across every connection of every process, and the rate log lives in the same rows.
-export const PG_SCHEMA_VERSION = 2;
+export const PG_SCHEMA_VERSION = 3;
 
 /** Statements of migration `version` (1-based) for schema `s` (already validated as an SQL name). */
 export function migration(version: number, s: string): string {
   if (version === 1) return v1(s);
   if (version === 2) return v2(s);
+  if (version === 3) return v3(s);
   throw new Error(`no migration to version ${version}`);
 }
 
@@ -147,6 +148,35 @@ BEGIN
     UPDATE ${s}.meter SET seq = seq - 1 WHERE key_id = p_key;
   END IF;
   UPDATE ${s}.meter SET spent = greatest(0, spent - p_cost) WHERE key_id = p_key;
+END $$;
+`;
+}
+
+// Each accepted charge records the caller's token for an hour: a process whose reply was lost
+// (connection cut, server crash, read timeout) asks whether its charge committed instead of
+// guessing. The token rows of a key are trimmed by its own charges, under its row lock.
+function v3(s: string): string {
+  return `
+CREATE TABLE ${s}.charge_tokens (
+  token uuid PRIMARY KEY,
+  key_id text NOT NULL,
+  request bigint NOT NULL,
+  cost bigint NOT NULL,
+  at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX charge_tokens_key_at ON ${s}.charge_tokens (key_id, at);
+
+CREATE FUNCTION ${s}.charge(p_key text, p_credits bigint, p_cost bigint, p_limit integer, p_window_ms bigint, p_now_ms bigint, p_token uuid,
+  OUT outcome text, OUT credits_remaining bigint, OUT retry_after_s integer, OUT rate_remaining integer, OUT reset_s integer, OUT request bigint)
+  LANGUAGE plpgsql AS $$
+BEGIN
+  SELECT c.outcome, c.credits_remaining, c.retry_after_s, c.rate_remaining, c.reset_s, c.request
+    INTO outcome, credits_remaining, retry_after_s, rate_remaining, reset_s, request
+    FROM ${s}.charge(p_key, p_credits, p_cost, p_limit, p_window_ms, p_now_ms) c;
+  IF outcome = 'ok' THEN
+    DELETE FROM ${s}.charge_tokens WHERE key_id = p_key AND at < now() - interval '1 hour';
+    INSERT INTO ${s}.charge_tokens (token, key_id, request, cost) VALUES (p_token, p_key, request, p_cost);
+  END IF;
 END $$;
 `;
 }

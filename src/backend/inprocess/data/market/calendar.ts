@@ -1,6 +1,6 @@
 // The market-event calendar of anchors.json: fee levels of each era, congestion waves, published
 // difficulty and hash rate, all-time highs, dated closes of collapses and turning points, monthly
-// trading ranges; read per asset on first use.
+// trading ranges, crash-day lows and depegs; read per asset on first use.
 import file from "./anchors.json" with { type: "json" };
 import { dayOf } from "../anchors.js";
 import type { Points } from "./reference.js";
@@ -32,6 +32,8 @@ interface Calendar {
   highs: Record<string, Array<[string, number, number]>>;
   closes: Record<string, Array<[string, number, number]>>;
   ranges: Record<string, Array<[string, number, number, number]>>;
+  lows: Record<string, Array<[string, number, number, string]>>;
+  depegs: Record<string, Array<[string, number, number]>>;
 }
 
 const RAW = file as unknown as Calendar;
@@ -84,4 +86,14 @@ export function closesOf(base: string): ReadonlyArray<readonly [number, number]>
 /** Months a base traded inside a known range: ["YYYY-MM", low, high] (USD). */
 export function rangesOf(base: string): ReadonlyArray<readonly [string, number, number]> {
   return (RAW.ranges[base] ?? []).map(([m, lo, hi]) => [m, lo, hi] as const);
+}
+
+/** Crash-day lows of a base: [UTC instant "YYYY-MM-DDTHH:MM", lowest print (USD)]. */
+export function lowsOf(base: string): ReadonlyArray<readonly [string, number]> {
+  return (RAW.lows[base] ?? []).map(([t, v]) => [t, v] as const);
+}
+
+/** A stablecoin's known depeg: [UTC instant "YYYY-MM-DDTHH:MM", USD price], or empty. */
+export function depegOf(base: string): ReadonlyArray<readonly [string, number]> {
+  return (RAW.depegs[base] ?? []).map(([t, v]) => [t, v] as const);
 }
