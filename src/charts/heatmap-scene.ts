@@ -141,11 +141,19 @@ function timeTickList(view: HeatmapView, L: HeatmapLayout): HeatmapScene["timeTi
   const [t0, t1] = L.x.domain;
   const ticks = timeTicks(t0, t1, Math.max(4, Math.floor((L.plot.x1 - L.plot.x0) / 110)));
   const labels = timeTickLabels(ticks, t1 - t0);
-  return ticks.map((t, k) => {
+  const out: HeatmapScene["timeTicks"] = [];
+  let right = -Infinity;
+  ticks.forEach((t, k) => {
     const x = r(L.x(t));
     const anchor = x < L.plot.x0 + 30 ? "start" : x > L.plot.x1 - 30 ? "end" : "middle";
-    return { x, label: labels[k]!, anchor };
+    // In a narrow plot a label that would run into the one before it is left out.
+    const w = labels[k]!.length * 6.2;
+    const left = anchor === "start" ? x : anchor === "end" ? x - w : x - w / 2;
+    if (left < right + 6) return;
+    right = left + w;
+    out.push({ x, label: labels[k]!, anchor });
   });
+  return out;
 }
 
 /** Candles re-bucketed to at most `buckets` so each stays readable (≥ ~4 px wide). */
