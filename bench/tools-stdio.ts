@@ -137,7 +137,7 @@ export async function measureStdio(sandbox: Sandbox, calls: number, warmup: numb
       peakRssMb: round(pid === null ? NaN : peakRssMb(pid)),
     };
   } catch (err) {
-    throw new Error(`${err instanceof Error ? err.message : String(err)}\nserver stderr: ${stderr}`);
+    throw new Error(`${err instanceof Error ? err.message : String(err)}\nserver stderr: ${stderr}`, { cause: err });
   } finally {
     await client.close();
   }

@@ -189,12 +189,21 @@ function fromPart(ticker: string, p: Part, file: string, sources: string[], say:
   const peg = p.peg && PEGS.has(p.peg) ? p.peg : undefined;
   const sorted = (s: Record<string, number> | undefined) => Object.fromEntries(Object.entries(s ?? {}).sort(([a], [b]) => a.localeCompare(b)));
   const closes = sorted(p.closes);
-  for (const [month, text] of badMonths(ticker, "close", closes, listed.slice(0, 7), endMonth)) say(`${text}: dropped`), delete closes[month];
+  for (const [month, text] of badMonths(ticker, "close", closes, listed.slice(0, 7), endMonth)) {
+    say(`${text}: dropped`);
+    delete closes[month];
+  }
   const { spikes: found, moves } = spikes(ticker, closes, peg);
-  for (const [month, text] of found) say(`${text}: dropped`), delete closes[month];
+  for (const [month, text] of found) {
+    say(`${text}: dropped`);
+    delete closes[month];
+  }
   for (const text of moves) say(`${text} (kept; check)`);
   const supply = sorted(p.supply);
-  for (const [month, text] of badMonths(ticker, "supply", supply, "0000-00", END_MONTH)) say(`${text}: dropped`), delete supply[month];
+  for (const [month, text] of badMonths(ticker, "supply", supply, "0000-00", END_MONTH)) {
+    say(`${text}: dropped`);
+    delete supply[month];
+  }
   const [price, refSupply] = [p.ref!.price!, p.ref!.supply!];
   const ref = refVsClose(ticker, price, closes, delisted);
   if (ref) say(`${ref} (kept; check)`);
@@ -216,7 +225,10 @@ function fromPart(ticker: string, p: Part, file: string, sources: string[], say:
   if (delisted) entry.delisted = delisted;
   if (positive(p.maxSupply)) entry.maxSupply = p.maxSupply;
   if (p.mined && ALGORITHMS.has(p.mined)) entry.mined = p.mined;
-  else if (p.mined) say(`${ticker}: unknown mining algorithm "${p.mined}": treated as "other-pow"`), (entry.mined = "other-pow");
+  else if (p.mined) {
+    say(`${ticker}: unknown mining algorithm "${p.mined}": treated as "other-pow"`);
+    entry.mined = "other-pow";
+  }
   if (p.minedUntil && DATE.test(p.minedUntil)) entry.minedUntil = p.minedUntil;
   if (p.host) entry.host = p.host;
   if (peg) entry.peg = peg;

@@ -5,14 +5,14 @@ import { endpointById, nearestEndpoints } from "./catalog/index.js";
 import type { Config } from "./config.js";
 import { readBounded, TooLargeError } from "./read-bounded.js";
 import { DEFAULT_CONCURRENCY, MAX_BATCH_BYTES, parseBatch, runBatch } from "./scripting/batch.js";
-import { EXIT, exitCodeOf } from "./scripting/exit-codes.js";
+import { exitCodeOf } from "./scripting/exit-codes.js";
 import { parseCallOptions, parseToolArgs, UsageError, type CallOptions } from "./scripting/flags.js";
 import { errorJson, stableJson, wantsJson } from "./scripting/json-mode.js";
 import { callHelp, toolHelp } from "./scripting/help.js";
 import { csvOfCall } from "./scripting/output.js";
 import { findTool, openSession } from "./scripting/session.js";
 import type { Tool } from "./tools/define-tool.js";
-import type { ErrorPayload } from "./tools/errors.js";
+import type { ErrorPayload } from "./mcp/errors.js";
 import { allTools } from "./tools/index.js";
 
 function out(text: string): void {

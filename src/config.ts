@@ -1,9 +1,8 @@
 // One loadConfig(env, argv): defaults, then environment, then command-line flags. Errors name the
 // flag or variable at fault and the fix; the API key is read but never printed.
 import { dirname, join, resolve, sep } from "node:path";
-import { parseDateInput } from "./backend/inprocess/dates.js";
-import { parseStoreSetting, type StoreSpec } from "./backend/inprocess/metering/store-url.js";
-import { StoreConfigError } from "./backend/inprocess/metering/store.js";
+import { parseDateInput } from "./catalog/dates.js";
+import { parseStoreSetting, StoreConfigError, type StoreSpec } from "./store-setting.js";
 import { isLogLevel, log, LOG_LEVELS, type LogLevel } from "./log.js";
 import { allowedHostName, isLoopback } from "./transports/host-check.js";
 

@@ -7,13 +7,14 @@ import { z } from "zod";
 import type { Backend, BackendContext, DataOrigin } from "./backend/types.js";
 import type { Config } from "./config.js";
 import { PROMPT_COMPLETERS, registerPrompts } from "./prompts/index.js";
-import { installCompletions } from "./resources/completions.js";
+import { installCompletions } from "./mcp/completions.js";
 import { registerResources, TEMPLATE_COMPLETERS } from "./resources/index.js";
 import { runTool, type ToolContext } from "./tools/define-tool.js";
-import { errorResult, ToolInputError } from "./tools/errors.js";
+import { errorResult, ToolInputError } from "./mcp/errors.js";
 import { droppedArgument } from "./tools/validation.js";
 import { allTools } from "./tools/index.js";
-import { toolListing, type ListedTool } from "./tools/listing.js";
+import { fullOutputSchema, toolListing, type ListedTool } from "./tools/listing.js";
+import type { ToolRunner } from "./mcp/tool-runner.js";
 import { SERVER_ICONS } from "./server-icon.js";
 import { DATES_NOTE } from "./tools/params.js";
 import { answerCallerErrors } from "./caller-errors.js";
@@ -125,6 +126,16 @@ export function loggingOf(server: McpServer): McpLogChannel {
   return LOGGING.get(server) ?? STDERR_ONLY;
 }
 
+/** The tools as resources reach them: by name, against this server's backend. */
+function toolRunner(backend: Backend): ToolRunner {
+  const byName = (name: string) => allTools.find((t) => t.name === name)!;
+  return {
+    argumentsOf: (name) => Object.keys(byName(name).input.shape),
+    run: (name, args, context) => runTool(byName(name), args, { backend, ...context }),
+    outputSchemas: () => Object.fromEntries(allTools.map((tool) => [tool.name, fullOutputSchema(tool.output)])),
+  };
+}
+
 export function createServer({ backend, config, era = "legacy", method }: CreateServerOptions): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, title: "Crypto Metrics", version: SERVER_VERSION, icons: SERVER_ICONS },
@@ -158,8 +169,9 @@ export function createServer({ backend, config, era = "legacy", method }: Create
     return server.server.projectCallToolResult(result, { type: "object" });
   });
   if (method !== "tools/call" && method !== "tools/list") {
-    registerResources(server, backend);
-    registerViews(server, backend);
+    const tools = toolRunner(backend);
+    registerResources(server, backend, tools);
+    registerViews(server, tools);
     registerPrompts(server, config?.now);
     installCompletions(server, PROMPT_COMPLETERS, TEMPLATE_COMPLETERS);
   }

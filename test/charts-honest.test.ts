@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { timeTickLabels } from "../src/charts/format.js";
 import { heatmapScene } from "../src/charts/heatmap-scene.js";
 import { seriesSvg } from "../src/charts/series-svg.js";
-import { LIGHT, type ChartView, type HeatmapView, type SeriesView } from "../src/charts/types.js";
-import { metricTitle, seriesLine, seriesView } from "../src/charts/view-data.js";
+import { LIGHT, type ChartView, type HeatmapView, type SeriesView } from "../src/charts/model/types.js";
+import { metricTitle, seriesLine, seriesView } from "../src/charts/model/view-data.js";
 import { connect, type Fixture } from "./mcp-fixture.js";
 
 const DAY = 86_400_000;

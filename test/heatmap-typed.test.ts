@@ -3,11 +3,11 @@
 // are the same whichever form they read.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { releaseCells, typedHeatmap } from "../src/backend/heatmap-typed.js";
+import { releaseCells, typedHeatmap } from "../src/catalog/heatmap-typed.js";
 import type { TypedHeatmap } from "../src/backend/types.js";
 import { buildHeatmap, generateHeatmap, heatmapBody, heatmapJson, type HeatmapQuery } from "../src/backend/inprocess/data/index.js";
 import { round } from "../src/backend/inprocess/data/heatmap.js";
-import { heatmapView } from "../src/charts/view-data.js";
+import { heatmapView } from "../src/charts/model/view-data.js";
 import { digestHeatmap } from "../src/summary/index.js";
 
 const NOW = Date.parse("2025-12-31T15:47:12Z");

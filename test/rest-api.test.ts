@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { covers, ENDPOINTS, KNOWN_ASSETS, pathOf, type Endpoint } from "../src/catalog/index.js";
 import { heatmapSchema, recordsSchema, variationSchema } from "../src/catalog/responses.js";
-import { call, NOW, startHarness, type Harness } from "./rest-fixtures.js";
+import { call, startHarness, type Harness } from "./rest-fixtures.js";
 
 let h: Harness;
 let base: string;

@@ -173,6 +173,12 @@ describe("coverageOf", () => {
     expect(ended).toMatchObject({ endedAt: "2022-09-15T00:00:00.000Z", partialLastAsOf: null, historyFrom: "2015-08-07T00:00:00.000Z" });
     expect(parseDateArg("2025-01-02")).toBe(Date.UTC(2025, 0, 2));
     expect(parseDateArg("nope")).toBeUndefined();
+    // Read as the service reads it (catalog/dates.ts): a date-time without a zone is UTC, an offset counts,
+    // an impossible day or a form the service refuses is no date.
+    expect(parseDateArg("2025-06-01T12:30:00")).toBe(Date.UTC(2025, 5, 1, 12, 30));
+    expect(parseDateArg("2025-06-01T12:30:00+02:00")).toBe(Date.UTC(2025, 5, 1, 10, 30));
+    expect(parseDateArg("2025-02-30")).toBeUndefined();
+    expect(parseDateArg("2025/01/02")).toBeUndefined();
   });
 });
 

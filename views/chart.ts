@@ -2,7 +2,7 @@
 // on twin axes (switchable), hover for the values at a time.
 import { priceLabel, timeFull, valueLabel } from "../src/charts/format.js";
 import { seriesLayout, seriesSvg } from "../src/charts/series-svg.js";
-import type { SeriesView } from "../src/charts/types.js";
+import type { SeriesView } from "../src/charts/model/types.js";
 import { hoverLayer, placeTip, start, viewOf, type Accepted, type ToolResult } from "./shell.js";
 
 function check(v: Record<string, unknown>): string | null {

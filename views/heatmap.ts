@@ -4,7 +4,7 @@ import { matrixPixels } from "../src/charts/colormap.js";
 import { priceLabel, timeFull, usdCompact } from "../src/charts/format.js";
 import { heatmapLayout } from "../src/charts/heatmap-scene.js";
 import { heatmapSvg } from "../src/charts/heatmap-svg.js";
-import { decodeCells, type HeatmapView } from "../src/charts/types.js";
+import { decodeCells, type HeatmapView } from "../src/charts/model/types.js";
 import { decodeBase64, hoverLayer, placeTip, start, viewOf, type Accepted, type ToolResult } from "./shell.js";
 
 interface Prepared {

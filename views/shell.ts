@@ -1,6 +1,6 @@
 // What both views share: the handshake, host theme and size, turning a tool result into something
 // to draw or a clear message, re-drawing on resize, and tool calls back through the host.
-import { DARK, LIGHT, type Theme } from "../src/charts/types.js";
+import { DARK, LIGHT, type Theme } from "../src/charts/model/types.js";
 import { Bridge, type HostContext } from "./bridge.js";
 
 export interface ToolResult {

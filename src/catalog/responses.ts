@@ -60,3 +60,50 @@ export const heatmapSchema = z.object({
   topTraderLsr: z.array(z.object({ date: isoDateTime, value: z.number() })),
 });
 export type Heatmap = z.infer<typeof heatmapSchema>;
+
+/** A series as parallel columns: bucket starts (epoch ms) and values, ascending. */
+export interface SeriesColumns {
+  times: Float64Array;
+  values: Float64Array;
+}
+
+/** OHLC candles as parallel columns: bucket starts (epoch ms, ascending, multiples of the step) and the four prices. */
+export interface CandleColumns {
+  times: Float64Array;
+  open: Float64Array;
+  high: Float64Array;
+  low: Float64Array;
+  close: Float64Array;
+}
+
+/**
+ * A liquidation heatmap as typed arrays: what digests and views read. The in-process service
+ * builds it directly (its JSON body is written from it only when a reader asks); the HTTP backend
+ * converts the JSON it receives into it once, at the boundary.
+ */
+export interface TypedHeatmap {
+  asset: string;
+  timeframe: string;
+  lookback: string;
+  scope: string;
+  exchange: string;
+  version: string;
+  priceSource: string;
+  /** Column start times (the body's `x`), epoch ms; NaN where an `x` is not a date. */
+  times: Float64Array;
+  /** The body's `x` as sent, kept only when some of it is not a date (digests then show the text). */
+  labels?: readonly string[];
+  /** Price levels (the body's `y`), one per row. */
+  levels: Float64Array;
+  /**
+   * Intensities (the body's `z`), row-major: cells[row × times.length + col]. Null, NaN, negative,
+   * infinite and missing cells are 0: every reader counts them as nothing. Each fetch gives its
+   * caller a matrix of its own (no backend keeps or shares it): a caller done with it may release it
+   * (releaseCells in heatmap-typed.ts).
+   */
+  cells: Float64Array;
+  /** The body's `df`, in its order; times NaN where a date does not parse. */
+  candles: CandleColumns;
+  /** The body's `topTraderLsr`, in its order; times NaN where a date does not parse. */
+  lsr: SeriesColumns;
+}

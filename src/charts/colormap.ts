@@ -27,11 +27,6 @@ export function colorPosition(v: number, max: number): number {
   return Math.min(1, Math.sqrt(v / max));
 }
 
-/** The value shown at colour position p (inverse of colorPosition). */
-export function valueAtPosition(p: number, max: number): number {
-  return p * p * max;
-}
-
 /** The ramp's colour at position p in [0, 1]. */
 export function rampRgb(p: number): [number, number, number] {
   const i = Math.max(0, Math.min(255, Math.round(p * 255))) * 3;

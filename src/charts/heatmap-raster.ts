@@ -4,8 +4,8 @@
 import { colorPosition, rampRgb, VIRIDIS } from "./colormap.js";
 import { HEATMAP_CANDLE_DOWN, HEATMAP_CANDLE_UP, LABEL_OPACITY, LAST_DASH, LAST_OPACITY, type HeatmapScene } from "./heatmap-scene.js";
 import { fillBox, gradientBox, hexRgb, hLine, strokeBox, vLine, type Canvas, type Rgb } from "./raster.js";
-import type { HeatmapView, Theme } from "./types.js";
-import { quantizedCells } from "./view-data.js";
+import type { HeatmapView, Theme } from "./model/types.js";
+import { quantizedCells } from "./model/view-data.js";
 
 export function paintHeatmap(c: Canvas, view: HeatmapView, S: HeatmapScene, theme: Theme): void {
   paintMatrix(c, view, S, theme);

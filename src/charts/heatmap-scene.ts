@@ -6,7 +6,7 @@ import { colorPosition } from "./colormap.js";
 import { esc, priceLabel, timeTickLabels, usdCompact } from "./format.js";
 import { linear, niceTicks, timeTicks, type Linear } from "./scale.js";
 import { chartText, type Box, type ChartText, type TextAnchor } from "./text-atlas.js";
-import type { ColumnCandles, HeatmapView, Theme } from "./types.js";
+import type { ColumnCandles, HeatmapView, Theme } from "./model/types.js";
 
 export interface HeatmapLayout {
   width: number;

@@ -4,7 +4,7 @@
 import { cssColor } from "./colormap.js";
 import { esc } from "./format.js";
 import { HEATMAP_CANDLE_DOWN, HEATMAP_CANDLE_UP, heatmapScene, heatmapTexts, LABEL_OPACITY, LAST_DASH, LAST_OPACITY } from "./heatmap-scene.js";
-import type { HeatmapView, Theme } from "./types.js";
+import type { HeatmapView, Theme } from "./model/types.js";
 
 export interface HeatmapSvgOptions {
   width: number;

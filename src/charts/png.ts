@@ -12,8 +12,8 @@ import { composite, type Canvas } from "./raster.js";
 import { LRUCache } from "lru-cache";
 import { packTexts, type Box } from "./text-atlas.js";
 import { seriesSvg } from "./series-svg.js";
-import { LIGHT, type ChartView, type SeriesView, type Theme } from "./types.js";
-import { seriesLine } from "./view-data.js";
+import { LIGHT, type ChartView, type SeriesView, type Theme } from "./model/types.js";
+import { seriesLine } from "./model/view-data.js";
 
 export const PNG_WIDTH = 800;
 export const PNG_HEIGHT = 500;

@@ -4,7 +4,7 @@ import { esc, priceLabel, timeTickLabels, valueLabel } from "./format.js";
 import { bucketCandles } from "./heatmap-scene.js";
 import { svgDocument } from "./heatmap-svg.js";
 import { linear, niceTicks, padded, timeTicks, type Linear } from "./scale.js";
-import type { SeriesView, Theme } from "./types.js";
+import type { SeriesView, Theme } from "./model/types.js";
 
 export interface PlottedLine {
   label: string;

@@ -5,8 +5,8 @@ import { z } from "zod";
 import {
   CANONICAL_LOOKBACK, coverage, covers, DAY_MS, endpointById, HEATMAP_ID, KNOWN_ASSETS, PRICE, TIMEFRAMES, VARIATION_ID, type Endpoint, type Timeframe,
 } from "../catalog/index.js";
-import { completeAssetFor, completeSeriesAsset, type CompleterTable } from "../resources/completions.js";
-import { closest, normalizeAsset } from "../tools/coverage.js";
+import { completeAssetFor, completeSeriesAsset, type CompleterTable } from "../mcp/completions.js";
+import { closest, normalizeAsset } from "../mcp/lookup.js";
 
 /** Series worth a look in a brief, in order of preference; only those covering the asset are named. */
 const BRIEF_SERIES = [

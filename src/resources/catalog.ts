@@ -16,12 +16,10 @@ import {
   TIMEFRAMES,
   VENUES,
 } from "../catalog/index.js";
-import { TOOL_OF_KIND } from "../tools/coverage.js";
-import { allTools } from "../tools/index.js";
-import { fullOutputSchema } from "../tools/listing.js";
-import { CATALOG_URI, HEATMAP_TEMPLATE, SERIES_TEMPLATE, VARIATION_TEMPLATE } from "./uris.js";
+import { TOOL_OF_KIND } from "../mcp/lookup.js";
+import { CATALOG_URI, HEATMAP_TEMPLATE, SERIES_TEMPLATE, VARIATION_TEMPLATE } from "../catalog/uris.js";
 
-export function catalogDocument(): Record<string, unknown> {
+export function catalogDocument(outputSchemas: Record<string, unknown>): Record<string, unknown> {
   return {
     spec_version: "0.3.0",
     endpoints: ENDPOINTS.map((e) => ({
@@ -54,6 +52,6 @@ export function catalogDocument(): Record<string, unknown> {
     },
     resources: { catalog: CATALOG_URI, series_csv: SERIES_TEMPLATE, heatmap_json: HEATMAP_TEMPLATE, variation_json: VARIATION_TEMPLATE },
     // tools/list advertises output schemas as plain objects (token budget); here they are in full.
-    output_schemas: Object.fromEntries(allTools.map((tool) => [tool.name, fullOutputSchema(tool.output)])),
+    output_schemas: outputSchemas,
   };
 }

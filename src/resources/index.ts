@@ -3,11 +3,13 @@
 import { ProtocolError, ProtocolErrorCode, ResourceTemplate, type McpServer, type ServerContext, type Variables } from "@modelcontextprotocol/server";
 import { endpointById, HEATMAP_ID, VARIATION_ID, type Endpoint } from "../catalog/index.js";
 import { ServiceError, type Backend, type BackendContext, type BackendRequest, type TimeRecord } from "../backend/types.js";
-import { errorPayload } from "../tools/errors.js";
-import { normalizeAsset, requireCoverage, requireEndpoint } from "../tools/coverage.js";
+import { errorPayload } from "../mcp/errors.js";
+import { normalizeAsset, requireCoverage, requireEndpoint } from "../mcp/lookup.js";
+import type { ToolRunner } from "../mcp/tool-runner.js";
 import { catalogDocument } from "./catalog.js";
-import { completeAssetFor, completeGroup, completeSegment, completeSeriesAsset, type CompleterTable } from "./completions.js";
-import { CATALOG_URI, HEATMAP_TEMPLATE, QueryTolerantTemplate, SERIES_TEMPLATE, VARIATION_TEMPLATE } from "./uris.js";
+import { completeAssetFor, completeGroup, completeSegment, completeSeriesAsset, type CompleterTable } from "../mcp/completions.js";
+import { CATALOG_URI, HEATMAP_TEMPLATE, SERIES_TEMPLATE, VARIATION_TEMPLATE } from "../catalog/uris.js";
+import { QueryTolerantTemplate } from "./uri-template.js";
 
 type Extra = ServerContext;
 
@@ -38,7 +40,7 @@ const SERIES_DATA = new ResourceTemplate(new QueryTolerantTemplate(SERIES_TEMPLA
 const HEATMAP_DATA = new ResourceTemplate(new QueryTolerantTemplate(HEATMAP_TEMPLATE), { list: undefined, complete: sdkCompleters(HEATMAP_TEMPLATE) });
 const VARIATION_DATA = new ResourceTemplate(VARIATION_TEMPLATE, { list: undefined, complete: sdkCompleters(VARIATION_TEMPLATE) });
 
-export function registerResources(server: McpServer, backend: Backend): void {
+export function registerResources(server: McpServer, backend: Backend, tools: ToolRunner): void {
   server.registerResource(
     "catalog",
     CATALOG_URI,
@@ -49,7 +51,7 @@ export function registerResources(server: McpServer, backend: Backend): void {
       // Changes only with a release; the data reads below are per key and charged (no cache hint).
       cacheHint: STATIC_CACHE_HINT,
     },
-    (uri) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(catalogDocument()) }] }),
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(catalogDocument(tools.outputSchemas())) }] }),
   );
 
   server.registerResource(

@@ -7,12 +7,11 @@ import {
   CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, ResourceTemplate, type ClientCapabilities, type McpServer, type ServerContext, type Variables,
 } from "@modelcontextprotocol/server";
 import { endpointById, ENDPOINTS, HEATMAP_ID } from "../catalog/index.js";
-import type { Backend } from "../backend/types.js";
-import { runTool, type Tool } from "../tools/define-tool.js";
-import { allTools } from "../tools/index.js";
-import { completeAssetFor, completeGroup, completeSegment, completeSeriesAsset } from "./completions.js";
+import type { ToolRunner } from "../mcp/tool-runner.js";
+import { completeAssetFor, completeGroup, completeSegment, completeSeriesAsset } from "../mcp/completions.js";
 import { STATIC_CACHE_HINT } from "./index.js";
-import { QueryTolerantTemplate, SCHEME } from "./uris.js";
+import { SCHEME } from "../catalog/uris.js";
+import { QueryTolerantTemplate } from "./uri-template.js";
 
 
 export const UI_EXTENSION = "io.modelcontextprotocol/ui";
@@ -73,7 +72,7 @@ const SERIES_CHART = new ResourceTemplate(new QueryTolerantTemplate(SERIES_PNG),
   },
 });
 
-export function registerViews(server: McpServer, backend: Backend): void {
+export function registerViews(server: McpServer, tools: ToolRunner): void {
   const views: Array<[ViewName, string, string]> = [
     ["heatmap", "Liquidation heatmap view", "Interactive price × time liquidation heatmap with candles, clusters and hover (MCP Apps)."],
     ["chart", "Chart view", "Interactive line and candle chart of series results (MCP Apps)."],
@@ -85,12 +84,11 @@ export function registerViews(server: McpServer, backend: Backend): void {
     }));
   }
 
-  const tool = (name: string) => allTools.find((t) => t.name === name)!;
   server.registerResource(
     "heatmap-chart",
     HEATMAP_CHART,
     { title: "Liquidation heatmap chart (PNG)", description: "The heatmap of get_liquidation_heatmap as an 800 × 500 PNG. Each read is a charged request.", mimeType: "image/png" },
-    (uri, vars, ctx) => pngRead(uri, tool("get_liquidation_heatmap"), vars, ["asset"], backend, ctx),
+    (uri, vars, ctx) => pngRead(uri, tools, "get_liquidation_heatmap", vars, ["asset"], ctx),
   );
   server.registerResource(
     "series-chart",
@@ -99,8 +97,8 @@ export function registerViews(server: McpServer, backend: Backend): void {
     (uri, vars, ctx) => {
       const id = `${one(vars.group)}/${one(vars.segment)}`;
       const kind = endpointById(id)?.kind;
-      const t = tool(kind === "ohlcv" ? "get_ohlcv" : "get_series");
-      return pngRead(uri, t, { ...vars, metric: id }, ["asset", "metric"], backend, ctx);
+      const name = kind === "ohlcv" ? "get_ohlcv" : "get_series";
+      return pngRead(uri, tools, name, { ...vars, metric: id }, ["asset", "metric"], ctx);
     },
   );
 }
@@ -110,15 +108,15 @@ function one(value: string | string[] | undefined): string {
 }
 
 /** Runs the tool with chart: true and answers its image; failures carry the tool's fix-it text. */
-async function pngRead(uri: URL, tool: Tool, vars: Variables, keep: readonly string[], backend: Backend, ctx: ServerContext) {
+async function pngRead(uri: URL, tools: ToolRunner, name: string, vars: Variables, keep: readonly string[], ctx: ServerContext) {
   const args: Record<string, unknown> = { chart: true };
-  const allowed = new Set(Object.keys(tool.input.shape));
-  for (const [name, value] of Object.entries(vars)) {
-    if (keep.includes(name) || (allowed.has(name) && name !== "chart")) args[name] = one(value);
+  const allowed = new Set(tools.argumentsOf(name));
+  for (const [arg, value] of Object.entries(vars)) {
+    if (keep.includes(arg) || (allowed.has(arg) && arg !== "chart")) args[arg] = one(value);
   }
   const apiKey = ctx.http?.authInfo?.token;
   const signal = ctx.mcpReq.signal;
-  const result = await runTool(tool, args, { backend, call: apiKey ? { apiKey, signal } : { signal }, secret: apiKey });
+  const result = await tools.run(name, args, { call: apiKey ? { apiKey, signal } : { signal }, secret: apiKey });
   const text = result.content.find((c) => c.type === "text");
   const message = text?.type === "text" ? text.text : "no result";
   if (result.isError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, message);

@@ -4,7 +4,7 @@
 import type { Tool } from "../tools/define-tool.js";
 import { allTools } from "../tools/index.js";
 import { nearestEndpoints } from "../catalog/index.js";
-import type { ErrorPayload } from "../tools/errors.js";
+import type { ErrorPayload } from "../mcp/errors.js";
 import { EXIT, exitCodeOf, type ExitCode } from "./exit-codes.js";
 import { UsageError } from "./flags.js";
 import { stableJson } from "./json-mode.js";

@@ -1,7 +1,7 @@
 // Exit codes of `call` by cause, so a script can tell "fix the command" from "wait and retry" from
 // "the service is down" without reading the message. The README's table of errors lists them.
 import type { ErrorCode } from "../backend/types.js";
-import type { ToolErrorCode } from "../tools/errors.js";
+import type { ToolErrorCode } from "../mcp/errors.js";
 import type { UsageError } from "./flags.js";
 
 export const EXIT = {

@@ -5,7 +5,7 @@ import type { Backend, BackendRequest, BackendResult } from "../backend/types.js
 import type { Config } from "../config.js";
 import { createBackend } from "../backend/create.js";
 import { runTool, type Tool } from "../tools/define-tool.js";
-import type { ErrorPayload } from "../tools/errors.js";
+import type { ErrorPayload } from "../mcp/errors.js";
 import { allTools } from "../tools/index.js";
 
 export interface Fetched {

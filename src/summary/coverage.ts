@@ -2,6 +2,7 @@
 // and whether the last bucket is still filling: facts that keep a digest from being read as more
 // complete than it is.
 import { z } from "zod";
+import { parseDateInput } from "../catalog/dates.js";
 
 export const coverageSchema = z.object({
   requestedFrom: z.string().nullable(),
@@ -67,7 +68,5 @@ export function coverageOf(c: CoverageInput): Coverage {
 /** Start of a date argument as the service reads it (date-only = midnight UTC), or undefined. */
 export function parseDateArg(raw: string | undefined): number | undefined {
   if (raw === undefined || raw.trim() === "") return undefined;
-  const s = raw.trim();
-  const ms = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(s) ? `${s}T00:00:00Z` : s);
-  return Number.isFinite(ms) ? ms : undefined;
+  return parseDateInput(raw.trim())?.ms;
 }

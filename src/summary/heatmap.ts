@@ -2,7 +2,7 @@
 // around the price, the matrix's peak, top-trader L/S, candles and an optional coarse matrix. It
 // reads the typed form (times in epoch ms, one matrix): no date is parsed here.
 import type { Heatmap } from "../catalog/responses.js";
-import { byTime, typedHeatmap } from "../backend/heatmap-typed.js";
+import { byTime, typedHeatmap } from "../catalog/heatmap-typed.js";
 import type { CandleColumns, SeriesColumns, TypedHeatmap } from "../backend/types.js";
 import { isoOrNull } from "./format.js";
 import { bandSums, CLUSTER_EDGE_FRACTION, DEFAULT_CLUSTER_FRACTION, findClusters, largestCluster, nearestCluster, topClusters, type Cluster } from "./heatmap-column.js";

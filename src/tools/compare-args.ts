@@ -2,8 +2,8 @@
 // bad request): the mode, counts, duplicates, metric kinds, coverage and the key's entitlements.
 import { coverage, covers, KNOWN_ASSETS, metricById, nearestEndpoints, PRICE, PRICE_ID, PRICE_SOURCE_ID, SERIES_IDS, OHLCV_IDS, type Endpoint } from "../catalog/index.js";
 import { ServiceError } from "../backend/types.js";
-import { labelled, normalizeAsset, suggestAssets, TOOL_OF_KIND } from "./coverage.js";
-import { ToolInputError } from "./errors.js";
+import { labelled, normalizeAsset, suggestAssets, TOOL_OF_KIND } from "../mcp/lookup.js";
+import { ToolInputError } from "../mcp/errors.js";
 
 export const MAX_ASSETS = 8;
 export const MAX_METRICS = 4;

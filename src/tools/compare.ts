@@ -8,11 +8,11 @@ import {
 } from "../summary/index.js";
 import { checkEntitlements, resolveMembers, type Member } from "./compare-args.js";
 import { defineTool, type ToolContext } from "./define-tool.js";
-import { requireInHistory } from "./coverage.js";
-import { ToolInputError } from "./errors.js";
+import { requireInHistory } from "../mcp/lookup.js";
+import { ToolInputError } from "../mcp/errors.js";
 import { chartParam, endDateParam, startDateParam } from "./params.js";
-import { seriesLine, seriesView } from "../charts/view-data.js";
-import { viewField } from "../charts/view-schema.js";
+import { seriesLine, seriesView } from "../charts/model/view-data.js";
+import { viewField } from "../charts/model/view-schema.js";
 import { candlesOf } from "./price.js";
 import { creditsSchema, credits, definedOnly, footer } from "./series-common.js";
 

@@ -3,9 +3,9 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { Backend, BackendContext } from "../backend/types.js";
-import type { ChartView } from "../charts/types.js";
+import type { ChartView } from "../charts/model/types.js";
 import { log } from "../log.js";
-import { errorResult } from "./errors.js";
+import { errorResult } from "../mcp/errors.js";
 import { recordingBackend, sourceLine, sourceOf, sourceSchema } from "./provenance.js";
 import { parseArgs } from "./validation.js";
 

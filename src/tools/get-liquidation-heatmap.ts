@@ -2,15 +2,15 @@
 // the service's price × time matrix (optionally re-binned to at most 24 × 24).
 import { z } from "zod";
 import { allowedLookbacks, HEATMAP_ID, isTimeframe, LOOKBACKS, SCOPES, TIMEFRAMES, VENUES, type Timeframe } from "../catalog/index.js";
-import { releaseCells, typedHeatmap } from "../backend/heatmap-typed.js";
+import { releaseCells, typedHeatmap } from "../catalog/heatmap-typed.js";
 import { ServiceError, type Heatmap } from "../backend/types.js";
 import { compactHeatmapDigest, compactHeatmapDigestSchema, DEFAULT_TOP_K, digestHeatmap, MAX_TOP_K, renderHeatmapText } from "../summary/index.js";
-import { heatmapResourceUri } from "../resources/uris.js";
-import { heatmapView } from "../charts/view-data.js";
-import { viewField } from "../charts/view-schema.js";
+import { heatmapResourceUri } from "../catalog/uris.js";
+import { heatmapView } from "../charts/model/view-data.js";
+import { viewField } from "../charts/model/view-schema.js";
 import { defineTool } from "./define-tool.js";
-import { normalizeAsset, requireCoverage, requireEndpoint } from "./coverage.js";
-import { ToolInputError } from "./errors.js";
+import { normalizeAsset, requireCoverage, requireEndpoint } from "../mcp/lookup.js";
+import { ToolInputError } from "../mcp/errors.js";
 import { assetParam, chartParam, venueParam } from "./params.js";
 import { credits, creditsSchema, definedOnly, footer, venueArg } from "./series-common.js";
 

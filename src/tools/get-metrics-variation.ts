@@ -3,9 +3,9 @@ import { z } from "zod";
 import { VARIATION_ID } from "../catalog/index.js";
 import { ServiceError, type VariationRecord } from "../backend/types.js";
 import { compactVariation, compactVariationSchema, describedDay, renderVariationText, variationPrice, variationTable } from "../summary/index.js";
-import { variationResourceUri } from "../resources/uris.js";
+import { variationResourceUri } from "../catalog/uris.js";
 import { defineTool } from "./define-tool.js";
-import { normalizeAsset, requireCoverage, requireEndpoint } from "./coverage.js";
+import { normalizeAsset, requireCoverage, requireEndpoint } from "../mcp/lookup.js";
 import { assetParam } from "./params.js";
 import { credits, creditsSchema, footer } from "./series-common.js";
 

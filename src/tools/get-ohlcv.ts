@@ -3,8 +3,8 @@
 import { z } from "zod";
 import { ENDPOINTS, OHLCV_IDS, PRICE, PRICE_ID, SYMBOL_PATTERN, TIMEFRAME_MS, TIMEFRAMES } from "../catalog/index.js";
 import { defineTool } from "./define-tool.js";
-import { normalizeAsset, requireCoverage, requireEndpoint } from "./coverage.js";
-import { ToolInputError } from "./errors.js";
+import { normalizeAsset, requireCoverage, requireEndpoint } from "../mcp/lookup.js";
+import { ToolInputError } from "../mcp/errors.js";
 import { assetParam, endDateParam, marketTypeParam, chartParam, maxPointsParam, startDateParam, venueParam } from "./params.js";
 import { fetchPrice } from "./price.js";
 import { fetchSeries, onlyFor, resampleArg, resampleParam, seriesOutput, venueArg } from "./series-common.js";

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { DAY_MS, ENDPOINTS, SERIES_IDS } from "../catalog/index.js";
 import { defineTool } from "./define-tool.js";
-import { normalizeAsset, requireCoverage, requireEndpoint } from "./coverage.js";
+import { normalizeAsset, requireCoverage, requireEndpoint } from "../mcp/lookup.js";
 import { assetParam, endDateParam, chartParam, maxPointsParam, startDateParam } from "./params.js";
 import { entityArg, fetchSeries, onlyFor, resampleArg, resampleParam, seriesOutput } from "./series-common.js";
 

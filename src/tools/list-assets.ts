@@ -20,7 +20,7 @@ import {
   type Endpoint,
 } from "../catalog/index.js";
 import { defineTool } from "./define-tool.js";
-import { TOOL_OF_KIND, closest, labelled, normalizeAsset, requireEndpoint, suggestAssets } from "./coverage.js";
+import { TOOL_OF_KIND, closest, labelled, normalizeAsset, requireEndpoint, suggestAssets } from "../mcp/lookup.js";
 
 const COLUMNS = ["id", "asset_set", "assets", "unit", "purpose", "meaning"];
 

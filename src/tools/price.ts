@@ -5,9 +5,9 @@ import { ServiceError, type BackendResult, type CandleColumns } from "../backend
 import { answerScale, candleFacts, compactCandleFacts, compactSeriesDigest, compactCandleFactsSchema, renderCandleFacts, when, renderSeriesText, type Resample } from "../summary/index.js";
 import type { z } from "zod";
 import type { ToolContext, ToolOutput } from "./define-tool.js";
-import { seriesView, viewCandles } from "../charts/view-data.js";
+import { seriesView, viewCandles } from "../charts/model/view-data.js";
 import { credits, definedOnly, digestFetched, footer, sentQuery, type SeriesOutput } from "./series-common.js";
-import { requireInHistory } from "./coverage.js";
+import { requireInHistory } from "../mcp/lookup.js";
 
 /** End of the last candle when it has not closed by the service's "now", else undefined. */
 export function openCandle(c: CandleColumns, stepMs: number, asOfMs: number | undefined): number | undefined {

@@ -8,12 +8,12 @@ import {
   seriesFromRecords, type Resample, type SeriesDigest,
 } from "../summary/index.js";
 import type { ToolContext, ToolOutput } from "./define-tool.js";
-import { requireInHistory } from "./coverage.js";
-import { ToolInputError } from "./errors.js";
-import { seriesResourceUri } from "../resources/uris.js";
-import { metricTitle, seriesLine, seriesView } from "../charts/view-data.js";
-import { viewField } from "../charts/view-schema.js";
-import type { ChartView } from "../charts/types.js";
+import { requireInHistory } from "../mcp/lookup.js";
+import { ToolInputError } from "../mcp/errors.js";
+import { seriesResourceUri } from "../catalog/uris.js";
+import { metricTitle, seriesLine, seriesView } from "../charts/model/view-data.js";
+import { viewField } from "../charts/model/view-schema.js";
+import type { ChartView } from "../charts/model/types.js";
 
 export const creditsSchema = z.object({
   charged: z.number(),

@@ -2,9 +2,9 @@
 // what it accepts and what was sent, so a model can fix the call in one step.
 import { z } from "zod";
 import { endpointById, nearestEndpoints } from "../catalog/index.js";
-import { TOOL_OF_KIND } from "./coverage.js";
+import { TOOL_OF_KIND } from "../mcp/lookup.js";
 import type { Tool } from "./define-tool.js";
-import { ToolInputError } from "./errors.js";
+import { ToolInputError } from "../mcp/errors.js";
 
 export function parseArgs<T extends Tool>(tool: T, raw: unknown): z.output<T["input"]> {
   const input = raw ?? {};

@@ -10,7 +10,7 @@ import { supplyOf } from "../../src/backend/inprocess/data/chain.js";
 import { dailyPrice } from "../../src/backend/inprocess/data/price.js";
 import { profileOf } from "../../src/backend/inprocess/data/profiles.js";
 import { referenceOf, REFERENCE_TICKERS } from "../../src/backend/inprocess/data/market/reference.js";
-import { ep, fmt, iso, NOW, REF, sample, values, type Check } from "./common.js";
+import { ep, fmt, iso, NOW, REF, sample, type Check } from "./common.js";
 
 export const calibrationMonthly: Check = {
   id: "closes-monthly", group: "calibration",

@@ -15,7 +15,7 @@ import {
   type DataOrigin,
   type TimeRecord,
 } from "../types.js";
-import { typedHeatmap } from "../heatmap-typed.js";
+import { typedHeatmap } from "../../catalog/heatmap-typed.js";
 import { CircuitBreaker, type BreakerState } from "./breaker.js";
 import { ResponseCache, ttlFor } from "./cache.js";
 import { Coalescer } from "./coalesce.js";

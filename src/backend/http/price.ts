@@ -6,7 +6,7 @@ import {
   type Lookback, type Timeframe,
 } from "../../catalog/index.js";
 import type { Heatmap } from "../../catalog/responses.js";
-import { parseDateInput } from "../inprocess/dates.js";
+import { parseDateInput } from "../../catalog/dates.js";
 import { ServiceError, type CandleColumns } from "../types.js";
 import { parseBound } from "./paging.js";
 

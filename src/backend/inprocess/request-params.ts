@@ -8,7 +8,7 @@ import {
 } from "../../catalog/index.js";
 import { ServiceError } from "../types.js";
 import { dataClock, lastCompleteDay, symbolsOf, type SeriesQuery } from "./data/index.js";
-import { parseDateInput } from "./dates.js";
+import { parseDateInput } from "../../catalog/dates.js";
 import { shown } from "./router.js";
 
 /** Timeframe of a heatmap request that names none: the (6h, 2y) view upstream clients open with. */

@@ -193,7 +193,6 @@ export function btcSupply(day: number): number {
 }
 
 export const BTC_INCEPTION_DAY = dayOf("2010-07-18");
-export const ETH_INCEPTION_DAY = dayOf("2015-08-07");
 export const MERGE_DAY = dayOf("2022-09-15");
 /**
  * The reference day: the last day the anchors pin with a published figure (BTC's close). The

@@ -78,11 +78,6 @@ const GOLD = new Set(["paxg", "xaut"]);
 
 const cache = new Memo<string, Profile>(4096);
 
-/** Ticker whose price path an asset trades on. */
-export function baseOf(asset: string): string {
-  return VARIANTS[asset]?.[0] ?? asset;
-}
-
 export function profileOf(asset: string): Profile {
   // Generators ask for the same asset's profile per point: answer repeats without a closure.
   if (asset === lastAsset) return lastProfile!;

@@ -24,7 +24,6 @@ const VENUE_WEIGHTS: Record<Venue, readonly [number, number, number]> = {
 
 /** Venues listing dated futures only on the largest assets. */
 const CME_ASSETS = new Set(Object.keys(CME_LAUNCH));
-const CME = VENUES.indexOf("cme");
 
 type Quotes = ReadonlyArray<readonly [quote: string, weight: number]>;
 const FIAT_SPOT: Quotes = [["USD", 0.75], ["EUR", 0.15], ["USDC", 0.05], ["USDT", 0.05]];

@@ -134,12 +134,6 @@ export function lthCostBasis(asset: string, day: number): number {
   return at(asset, day).price / lthMvrv(asset, day);
 }
 
-/** Short-term-holder cost basis. */
-export function sthCostBasis(asset: string, day: number): number {
-  const { state, i, c } = at(asset, day);
-  return state.sthCost[i]! * c.sth;
-}
-
 /** Share of supply held longer than 155 days: falls as holders distribute into rallies. */
 export function lthSupply(asset: string, day: number): number {
   const { state, i, price } = at(asset, day);

@@ -2,11 +2,11 @@
 // with the embedded store never loads its driver. The embedded one is part of the in-process
 // service (SQLite itself is opened only by open), and the HTTP backend loads neither.
 import { SqliteStore } from "./sqlite-store.js";
-import type { StoreSpec } from "./store-url.js";
+import type { StoreSpec } from "../../../store-setting.js";
 import type { MeteringStore } from "./store.js";
 
 export * from "./store.js";
-export { defaultStore, parseStoreSetting, type StoreSpec } from "./store-url.js";
+export { defaultStore, parseStoreSetting, type StoreSpec } from "../../../store-setting.js";
 
 export interface OpenStoreOptions {
   /** State directory of earlier versions' usage.json and journals, imported once. */

@@ -8,7 +8,7 @@ import pg from "pg";
 import { log } from "../../../log.js";
 import { readLegacyUsage, retireLegacyUsage } from "./legacy-usage.js";
 import { migration, PG_SCHEMA_VERSION } from "./postgres-sql.js";
-import type { StoreSpec } from "./store-url.js";
+import type { StoreSpec } from "../../../store-setting.js";
 import { StoreConfigError, StoreUnavailableError, type ChargeOutcome, type MeterKey, type MeteringStore, type MeterStatus } from "./store.js";
 
 type PgSpec = Extract<StoreSpec, { kind: "postgres" }>;

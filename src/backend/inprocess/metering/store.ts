@@ -56,14 +56,7 @@ export class StoreUnavailableError extends Error {
   override readonly name = "StoreUnavailableError";
 }
 
-/** The store as configured cannot be used (bad URL, newer schema, unwritable place): fix the setting. */
-export class StoreConfigError extends Error {
-  override readonly name = "StoreConfigError";
-  /** True when another process held the store locked: a later attempt may succeed. */
-  constructor(message: string, readonly busy = false) {
-    super(message);
-  }
-}
+export { StoreConfigError } from "../../../store-setting.js";
 
 /** Seconds, rounded up and at least 1, until `ms` milliseconds have passed. */
 export function ceilSeconds(ms: number): number {

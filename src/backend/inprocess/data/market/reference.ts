@@ -116,6 +116,3 @@ export function referenceOf(ticker: string): Reference | undefined {
 
 /** Every ticker the anchors describe. */
 export const REFERENCE_TICKERS: readonly string[] = Object.keys(RAW.assets);
-
-/** The file's own record of what the merge corrected. */
-export const REFERENCE_CORRECTIONS: readonly string[] = (file as unknown as { corrections: string[] }).corrections;

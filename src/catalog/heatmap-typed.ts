@@ -1,8 +1,7 @@
 // A heatmap's JSON body turned into typed arrays once: dates parsed to epoch ms, the matrix into one
 // row-major Float64Array. The HTTP backend does it at its boundary; digests and views accept a JSON
 // body (a fixture, another backend) through it too, so every reader sees one form.
-import type { Heatmap } from "../catalog/responses.js";
-import type { TypedHeatmap } from "./types.js";
+import type { Heatmap, TypedHeatmap } from "./responses.js";
 
 /** A cell as an intensity: null, NaN, negatives and infinities count as nothing. */
 function intensity(x: number | null | undefined): number {

@@ -1,12 +1,12 @@
 // Builds what the views and PNGs draw from a tool's data: the heatmap re-binned to a size a browser
 // paints at once (cells as 16-bit fractions of the largest), candles per column, and series
 // downsampled with LTTB. Pure functions of the service's answer and the digest.
-import { byTime, typedHeatmap } from "../backend/heatmap-typed.js";
-import type { TypedHeatmap } from "../backend/types.js";
-import type { Heatmap } from "../catalog/responses.js";
-import type { CandleInput } from "../summary/candles.js";
-import type { HeatmapDigest } from "../summary/heatmap-schema.js";
-import { lttb } from "../summary/lttb.js";
+import { byTime, typedHeatmap } from "../../catalog/heatmap-typed.js";
+import type { TypedHeatmap } from "../../backend/types.js";
+import type { Heatmap } from "../../catalog/responses.js";
+import type { CandleInput } from "../../summary/candles.js";
+import type { HeatmapDigest } from "../../summary/heatmap-schema.js";
+import { lttb } from "../../summary/lttb.js";
 import type { ColumnCandles, HeatmapMark, HeatmapView, SeriesLine, SeriesView } from "./types.js";
 
 /** A view needs no more: ~400 columns and ~200 price bands fill an 800-pixel chart. */

@@ -1,13 +1,21 @@
 // Reads the metering store setting (--store / CRYPTO_METRICS_STORE): an embedded SQLite file
 // (the default, in the state directory) or a shared PostgreSQL database.
 import { isAbsolute, join, resolve } from "node:path";
-import { StoreConfigError } from "./store.js";
 
 export const DEFAULT_STORE_FILE = "metering.sqlite";
 export const DEFAULT_PG_SCHEMA = "crypto_metrics";
 const SCHEMA_RE = /^[a-z_][a-z0-9_]{0,62}$/;
 const SETTING = "--store (CRYPTO_METRICS_STORE)";
 const FORMS = "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?schema=NAME] or sqlite:/path/to/metering.sqlite";
+
+/** The store as configured cannot be used (bad URL, newer schema, unwritable place): fix the setting. */
+export class StoreConfigError extends Error {
+  override readonly name = "StoreConfigError";
+  /** True when another process held the store locked: a later attempt may succeed. */
+  constructor(message: string, readonly busy = false) {
+    super(message);
+  }
+}
 
 export type StoreSpec =
   | { kind: "sqlite"; path: string; display: string }

@@ -9,7 +9,6 @@ import {
   coverage,
   covers,
   editDistance,
-  endpointById,
   endpointsForAsset,
   metricById,
   nearestAssets,
