@@ -40,13 +40,13 @@ describe("compare in plain terms", () => {
     const d = digestOf(prices);
     expect(d.correlation).toMatchObject({ changes: 210, level: 0.05 });
     const shown = String(Number(d.correlation!.threshold!.toPrecision(2)));
-    expect(textOf(prices)).toContain(`correlation of 1 d log returns (Pearson, 210 changes; shown where |r| ≥ ${shown} is significant at 5 % over 3 pairs, else "·"):`);
-    // Prices of majors move together: every pair clears the bar and is printed.
-    expect(textOf(prices)).toMatch(/\neth: 0\.\d\d\nsol: 0\.\d\d 0\.\d\d\n/);
+    expect(textOf(prices)).toContain(`correlation of 1 d log returns (Pearson r, 210 changes; shown where |r| ≥ ${shown} is significant at 5 % over 3 pairs, else "·"):`);
+    // Prices of majors move together: every pair clears the bar and is printed, as r without its "0.".
+    expect(textOf(prices)).toMatch(/\neth: \.\d\d\nsol: \.\d\d \.\d\d\n/);
 
     // A reserve's daily changes against the price's: r 0.03 over 998 changes is noise.
     const mixed = textOf(await f.call("compare", { asset: "btc", metrics: ["exchange_flow/exchange_reserve", "price"] }));
-    expect(mixed).toMatch(/\(Pearson, 998 changes; \|r\| ≥ 0\.06\d is significant at 5 %\): no significant relation\n/);
+    expect(mixed).toMatch(/\(Pearson r, 998 changes; \|r\| ≥ 0\.06\d is significant at 5 %\): no significant relation\n/);
   });
 
   it("does not print a lead/lag at noise level (btc and eth reserves from 2025-08-29: was 'btc leads eth by 6 buckets, r 0.23 vs 0.13')", async () => {

@@ -74,7 +74,9 @@ function points(text: string): Array<{ t: number; v: number }> {
   const lines = text.split("\n");
   const head = lines.findIndex((l) => l.startsWith("points ("));
   expect(head).toBeGreaterThan(0);
-  const scale = SCALES[/values in ([KMBT])\b/.exec(lines[head]!)?.[1] ?? ""]!;
+  // "values in M USD", or "values in units of 100M USD" (a point "303" is 303 × 100M).
+  const m = /values in (?:units of (\d+))?([KMBT])?\b/.exec(lines[head]!);
+  const scale = Number(m?.[1] ?? 1) * SCALES[m?.[2] ?? ""]!;
   const out: Array<{ t: number; v: number }> = [];
   let month = "";
   for (const line of lines.slice(head + 1)) {
@@ -130,6 +132,7 @@ function checkPoints(text: string, data: Raw): number {
 const SERIES_CASES: Array<[kind: string, tool: string, args: Record<string, string>, rest: Record<string, string>]> = [
   ["level (a spike sets the scale)", "get_series", { metric: "fees/fee_price_usd", asset: "btc", startDate: "2024-04-01", endDate: "2024-05-31" }, {}],
   ["level (coins)", "get_series", { metric: "exchange_flow/exchange_reserve", asset: "eth", startDate: "2025-06-01" }, {}],
+  ["flow, default range (points in units of 100M USD)", "get_ohlcv", { metric: "derivatives/Volume_usd", asset: "btc" }, {}],
   ["flow, partial last bucket", "get_ohlcv", { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1h", startDate: "2025-12-20" }, {}],
   ["flow (1-minute sums)", "get_ohlcv", { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1m", startDate: "2025-12-27", endDate: "2025-12-27T23:59:00Z" }, {}],
   ["signed", "get_series", { metric: "market/Realized_cap_impulse_long_term", asset: "btc", startDate: "2025-01-01" }, {}],
@@ -170,6 +173,45 @@ describe("every printed point and statistic is within 1 % of the raw value", () 
       near(first!, data.get(timeOf(grid[1]!))!, `${asset} first`);
       near(last!, data.get(timeOf(grid[2]!))!, `${asset} last`);
     }
+  });
+
+  it("compare: every point rebased to 1,000 at the first time and every printed correlation", async () => {
+    const assets = ["btc", "eth", "sol", "doge"];
+    const r = await f.call("compare", { metric: "price", assets, startDate: "2024-01-01" });
+    const text = textOf(r);
+    const lines = text.split("\n");
+    const head = lines.findIndex((l) => l.startsWith("points ("));
+    expect(lines[head]).toContain(`all rebased to 1,000 at the first time; rows "DD ${assets.join(" ")}"`);
+    const rows: Array<{ t: number; v: number[] }> = [];
+    let month = "";
+    for (const line of lines.slice(head + 1)) {
+      if (/^\d{4}-\d{2}:$/.test(line)) month = line.slice(0, 7);
+      else if (/^\d{2}( [\d.]+)+$/.test(line)) {
+        const [day, ...values] = line.split(" ");
+        rows.push({ t: timeOf(`${month}-${day}`), v: values.map(Number) });
+      } else break;
+    }
+    expect(rows.length).toBeGreaterThan(10);
+    for (const [i, asset] of assets.entries()) {
+      const data = await rawPrice(asset, { startDate: "2024-01-01" });
+      const base = data.get(rows[0]!.t)!;
+      expect(rows[0]!.v[i]).toBe(1000);
+      for (const row of rows) near(row.v[i]!, (data.get(row.t)! / base) * 1000, `${asset} ${new Date(row.t).toISOString()}`);
+    }
+    // Correlations print as r without its "0." (".77"): each is the digest's to 0.005.
+    const matrix = (r.structuredContent as { digest: { correlation: { matrix: Array<Array<number | null>> } } }).digest.correlation.matrix;
+    let shown = 0;
+    for (const [i, asset] of assets.entries()) {
+      const line = lines.find((l) => l.startsWith(`${asset}: `) && !l.includes("→"));
+      if (i === 0) continue;
+      line!.slice(asset.length + 2).split(" ").forEach((cell, j) => {
+        if (cell === "·") return;
+        expect(cell).toMatch(/^-?\.\d\d$|^-?1\.00$/);
+        expect(Math.abs(Number(cell) - matrix[i]![j]!)).toBeLessThanOrEqual(0.005);
+        shown++;
+      });
+    }
+    expect(shown).toBeGreaterThan(0);
   });
 
   it("get_metrics_variation: every row's last value and 24h change, and the price row", async () => {

@@ -117,6 +117,33 @@ describe("seriesValueFormatter", () => {
       }),
     );
   });
+
+  it("with multiples, writes whole numbers in units of 10 or 100 of the scale only where each keeps three digits and the range stays resolved", () => {
+    // Daily BTC volumes of $10.2-290.5B: "303" in units of 100M (1 token), not "30342" in M (2 tokens).
+    const volumes = [30_342e6, 10_225e6, 290_531e6, 52_464e6];
+    const f = seriesValueFormatter(volumes, { multiples: true });
+    expect([f.suffix, f.per, volumes.map(f.format)]).toEqual(["M", 100, ["303", "102", "2905", "525"]]);
+    expect(seriesValueFormatter(volumes).per).toBe(1);
+    // A $5.02B day among them keeps three digits: units of 10M, "502".
+    const low = seriesValueFormatter([...volumes, 5_021e6], { multiples: true });
+    expect([low.suffix, low.per, low.format(5_021e6)]).toEqual(["M", 10, "502"]);
+    // A narrow range is not coarsened: 1/200 of 3.199-3.2005M is 7.5, finer than units of 10.
+    expect(seriesValueFormatter([3.2e6, 3.199e6, 3.2005e6], { multiples: true }).per).toBe(1);
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: -1e13, max: 1e13, noNaN: true }), { minLength: 2, maxLength: 50 }), (values) => {
+        const lo = Math.min(...values);
+        const hi = Math.max(...values);
+        const magnitude = Math.max(Math.abs(lo), Math.abs(hi));
+        if (hi === lo || magnitude < 1e-4) return;
+        const { suffix, per, format } = seriesValueFormatter(values, { multiples: true });
+        const scale = per * { "": 1, K: 1e3, M: 1e6, B: 1e9, T: 1e12 }[suffix]!;
+        for (const v of values) {
+          expect(Math.abs(Number(format(v)) * scale - v)).toBeLessThanOrEqual((hi - lo) / 200 + 1e-9 * magnitude);
+          if (per > 1 && v !== 0) expect(Math.abs(Number(format(v)))).toBeGreaterThanOrEqual(100);
+        }
+      }),
+    );
+  });
 });
 
 describe("every printed number keeps its value", () => {

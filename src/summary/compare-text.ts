@@ -93,6 +93,9 @@ export function renderCompareText(meta: { title: string; query: Readonly<Record<
 const r2 = (x: number) => String(Number(x.toPrecision(2)));
 const pct = (level: number) => `${Number((level * 100).toPrecision(3))} %`;
 
+/** A correlation as statistics writes it, without the leading zero: ".77", "-.12", "1.00" (1 token fewer for each "0."). */
+const rText = (r: number) => r.toFixed(2).replace(/^(-?)0\./, "$1.");
+
 /** The same-bucket correlations that clear the threshold; the others as "·", or one line when none does. */
 function correlationLines(d: CompareDigest, step: string): string[] {
   const c = d.correlation!;
@@ -100,19 +103,25 @@ function correlationLines(d: CompareDigest, step: string): string[] {
   const pairs = (labels.length * (labels.length - 1)) / 2;
   const over = pairs > 1 ? ` over ${pairs} pairs` : "";
   const shown = (r: number | null) => r !== null && c.threshold !== null && Math.abs(r) >= c.threshold;
-  const head = `correlation of ${step} ${c.of} (Pearson, ${c.changes} changes`;
+  const head = `correlation of ${step} ${c.of} (Pearson r, ${c.changes} changes`;
   if (c.threshold === null) return [`${head}): too few changes to test`];
   const rule = `|r| ≥ ${r2(c.threshold)} is significant at ${pct(c.level)}${over}`;
   const any = c.matrix.some((row, i) => row.some((r, j) => j < i && shown(r)));
   if (!any) return [`${head}; ${rule}): no significant relation`];
   const lines = [`${head}; shown where ${rule}, else "·"):`, `columns: ${labels.slice(0, -1).join(" ")}`];
-  for (let i = 1; i < labels.length; i++) lines.push(`${labels[i]}: ${c.matrix[i]!.slice(0, i).map((r) => (shown(r) ? r!.toFixed(2) : "·")).join(" ")}`);
+  for (let i = 1; i < labels.length; i++) lines.push(`${labels[i]}: ${c.matrix[i]!.slice(0, i).map((r) => (shown(r) ? rText(r!) : "·")).join(" ")}`);
   return lines;
 }
 
+/** The text's rebase (1,000) over the digest's (100). */
+const REBASE_TEXT = 10;
+
 function pointsBlock(d: CompareDigest, daily: boolean): string[] {
   const { returned, total, method } = d.points;
-  const formats = d.members.map((_, i) => seriesValueFormatter(d.points.values[i]!));
+  // Rebased members are written rebased to 1,000 (the digest's 100 × 10): three-digit integers
+  // ("929", 1 token) where 100 would need a decimal for three significant digits ("92.9", 3 tokens).
+  const values = d.members.map((m, i) => (m.rebased ? Array.from(d.points.values[i]!, (v) => v * REBASE_TEXT) : d.points.values[i]!));
+  const formats = values.map((v) => seriesValueFormatter(v));
   const rebased = d.members.filter((m) => m.rebased).map((m) => m.label);
   // Members sharing a scale are named together: "btc, eth in M USD".
   const byScale = new Map<string, string[]>();
@@ -122,7 +131,8 @@ function pointsBlock(d: CompareDigest, daily: boolean): string[] {
   });
   const scaled = [...byScale].map(([scale, labels]) => `${labels.length === d.members.length ? "all" : labels.join(", ")} in ${scale}`);
   const how = method === "all" ? "all points" : `${returned} of ${formatCount(total)}, one LTTB selection shared by all, each member's min and max kept`;
-  const notes = [rebased.length ? `${rebased.join(", ")} rebased to 100 at the first time` : "", ...scaled].filter(Boolean).join("; ");
+  const who = rebased.length === d.members.length ? "all" : rebased.join(", ");
+  const notes = [rebased.length ? `${who} rebased to 1,000 at the first time` : "", ...scaled].filter(Boolean).join("; ");
   const lines = [`points (${how})${notes ? `; ${notes}` : ""}; rows "${daily ? "DD" : "DD HH:MM"} ${d.members.map((m) => m.label).join(" ")}" under YYYY-MM, UTC:`];
   let month = "";
   d.points.times.forEach((iso, p) => {
@@ -131,7 +141,7 @@ function pointsBlock(d: CompareDigest, daily: boolean): string[] {
       lines.push(`${month}:`);
     }
     const when = daily ? iso.slice(8, 10) : `${iso.slice(8, 10)} ${iso.slice(11, 16)}`;
-    lines.push(`${when} ${d.members.map((_, i) => formats[i]!.format(d.points.values[i]![p]!)).join(" ")}`);
+    lines.push(`${when} ${d.members.map((_, i) => formats[i]!.format(values[i]![p]!)).join(" ")}`);
   });
   return lines;
 }

@@ -115,14 +115,24 @@ export function formatDuration(ms: number): string {
 /** Scales for a block of values, largest first; K is used only where it makes values integers. */
 const BLOCK_SCALES = [...SUFFIXES, { scale: 1e3, suffix: "K" }, { scale: 1, suffix: "" }] as const;
 
+export interface BlockFormat {
+  /** "", "K", "M", "B" or "T". */
+  suffix: string;
+  /** Values are written in units of `per` × the suffix's scale: 1, 10 or 100 (302.5e8 → "303" in units of 100M). */
+  per: number;
+  format: (x: number) => string;
+}
+
 /**
  * A formatter for many values of one series: one common scale and just enough digits to resolve
  * 1/200 of the series' range (finer than any text chart needs), so the shape survives in few
  * tokens. Integers are preferred (3.2e6 → "3200" in K, 2 tokens, not "3.200" in M, 3 tokens),
- * always with at least 3 significant digits of the largest value. Returns the scale suffix
- * ("" when unscaled) and the per-value formatter.
+ * always with at least 3 significant digits of the largest value. With `multiples`, whole numbers
+ * are written in units of 10 or 100 of the scale where every value still keeps three digits of its
+ * own and 1/200 of the range is still resolved ("303" in units of 100M, 1 token, not "30342" in M).
+ * Returns the scale suffix ("" when unscaled), the multiple and the per-value formatter.
  */
-export function seriesValueFormatter(values: ArrayLike<number>): { suffix: string; format: (x: number) => string } {
+export function seriesValueFormatter(values: ArrayLike<number>, opts: { multiples?: boolean } = {}): BlockFormat {
   let lo = Infinity;
   let hi = -Infinity;
   let least = Infinity;
@@ -133,15 +143,18 @@ export function seriesValueFormatter(values: ArrayLike<number>): { suffix: strin
     if (v > hi) hi = v;
     if (v !== 0 && Math.abs(v) < least) least = Math.abs(v);
   }
-  if (lo > hi) return { suffix: "", format: () => NA };
+  if (lo > hi) return { suffix: "", per: 1, format: () => NA };
   const magnitude = Math.max(Math.abs(lo), Math.abs(hi));
   if (magnitude >= 1e15 || (magnitude > 0 && magnitude < 1e-4)) {
-    return { suffix: "", format: (x) => (Number.isFinite(x) ? x.toExponential(4).replace("e+", "e") : NA) };
+    return { suffix: "", per: 1, format: (x) => (Number.isFinite(x) ? x.toExponential(4).replace("e+", "e") : NA) };
   }
   const resolution = hi > lo ? (hi - lo) / 200 : magnitude / 1000;
   // Whole numbers only where every value keeps three digits of its own ("10230" in M, not "10" in B).
   const whole = BLOCK_SCALES.find((s) => s.scale <= resolution && least / s.scale >= 100);
-  if (whole) return { suffix: whole.suffix, format: fixed(whole.scale, 0) };
+  if (whole) {
+    const per = (opts.multiples && [100, 10].find((m) => whole.scale * m <= resolution && least / (whole.scale * m) >= 100)) || 1;
+    return { suffix: whole.suffix, per, format: fixed(whole.scale * per, 0) };
+  }
 
   const unit = SUFFIXES.find((s) => magnitude >= s.scale);
   const scale = unit?.scale ?? 1;
@@ -155,7 +168,7 @@ export function seriesValueFormatter(values: ArrayLike<number>): { suffix: strin
       break;
     }
   }
-  return { suffix: unit?.suffix ?? "", format: fixed(scale, decimals) };
+  return { suffix: unit?.suffix ?? "", per: 1, format: fixed(scale, decimals) };
 }
 
 /**

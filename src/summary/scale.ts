@@ -9,6 +9,8 @@ const SCALE_OF: Record<string, number> = { "": 1, K: 1e3, M: 1e6, B: 1e9, T: 1e1
 export interface AnswerScale {
   /** "", "K", "M", "B" or "T"; "" also when values are written with an exponent. */
   suffix: string;
+  /** Points are written in units of `per` × the suffix's scale (1, 10 or 100); statistics in the suffix's. */
+  per: number;
   /** A value of the points block. */
   point: (x: number) => string;
   /** A statistic: the same scale, two decimals (three significant digits below 1), suffix and unit sign attached. */
@@ -30,12 +32,12 @@ const STEP_UP = [{ scale: 1e12, suffix: "T" }, { scale: 1e9, suffix: "B" }, { sc
  * statistics too; a whole number is written without decimals. `usd` prefixes "$".
  */
 export function answerScale(values: ArrayLike<number>, opts: { usd?: boolean } = {}): AnswerScale {
-  const block = seriesValueFormatter(values);
+  const block = seriesValueFormatter(values, { multiples: true });
   const exponent = block.format(1).includes("e");
-  return statScale(block.suffix, exponent, block.format, opts.usd === true);
+  return statScale(block.suffix, exponent, block.format, opts.usd === true, block.per);
 }
 
-function statScale(suffix: string, exponent: boolean, point: (x: number) => string, usd: boolean): AnswerScale {
+function statScale(suffix: string, exponent: boolean, point: (x: number) => string, usd: boolean, per: number): AnswerScale {
   const scale = SCALE_OF[suffix] ?? 1;
   const body = (a: number): string => {
     if (a === 0) return "0";
@@ -57,6 +59,7 @@ function statScale(suffix: string, exponent: boolean, point: (x: number) => stri
   };
   const self: AnswerScale = {
     suffix: exponent ? "" : suffix,
+    per,
     point,
     stat: (x) => write(x, false),
     signed: (x) => write(x, true),
@@ -66,7 +69,7 @@ function statScale(suffix: string, exponent: boolean, point: (x: number) => stri
       for (const x of values) if (Number.isFinite(x)) max = Math.max(max, Math.abs(x));
       if (max < 1e15 && max / scale < 1000) return self;
       const up = STEP_UP.find((s) => s.scale > scale && s.scale <= max);
-      return up ? statScale(up.suffix, false, point, usd) : self;
+      return up ? statScale(up.suffix, false, point, usd, per) : self;
     },
   };
   return self;
