@@ -39,9 +39,9 @@ describe("compare: one metric over assets", () => {
     }
     const byChange = [...d.members].sort((a, b) => b.change! - a.change!).map((m) => m.asset);
     expect(d.members.filter((m) => m.rank !== undefined).sort((a, b) => a.rank! - b.rank!).map((m) => m.asset)).toEqual(byChange);
-    // Rows of [time, one value per member], rebased to 100 at the first time.
+    // Rows of [time, one value per member], rebased to 1,000 at the first time (as the text writes them).
     const first = Object.values(d.points)[0]![0]!;
-    expect(first.slice(1)).toEqual([100, 100, 100]);
+    expect(first.slice(1)).toEqual([1000, 1000, 1000]);
     expect(Object.values(d.points).flat().every((row) => row.length === 4)).toBe(true);
     expect(d.correlation!.triangle.map((row) => row.length)).toEqual([1, 2]);
     expect(textOf(r)).toContain("correlation of 1 d log returns");

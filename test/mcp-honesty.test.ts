@@ -199,7 +199,9 @@ describe("every printed point and statistic is within 1 % of the raw value", () 
       for (const row of rows) near(row.v[i]!, (data.get(row.t)! / base) * 1000, `${asset} ${new Date(row.t).toISOString()}`);
     }
     // Correlations print as r without its "0." (".77"): each is the digest's to 0.005.
-    const matrix = (r.structuredContent as { digest: { correlation: { matrix: Array<Array<number | null>> } } }).digest.correlation.matrix;
+    // The structured triangle: row i - 1 holds member i against members 0 … i - 1.
+    const triangle = (r.structuredContent as { digest: { correlation: { triangle: Array<Array<number | null>> } } }).digest.correlation.triangle;
+    const matrix = [[], ...triangle];
     let shown = 0;
     for (const [i, asset] of assets.entries()) {
       const line = lines.find((l) => l.startsWith(`${asset}: `) && !l.includes("→"));

@@ -550,7 +550,7 @@ export type GetLiquidationHeatmapResult = {
     lookback: string;
     scope: string;
     exchange: string;
-    /** the matrix's latest column */
+    /** the service's version of the matrix, when not its latest column (matrix.to) */
     version?: string;
     /** market of the candles and the anchor */
     priceSource?: string;
@@ -578,6 +578,7 @@ export type GetLiquidationHeatmapResult = {
     };
     /** the latest column: the current liquidation map */
     latest?: {
+      /** absent: matrix.to */
       time?: string;
       total: number;
       /** hottest level */
@@ -607,8 +608,6 @@ export type GetLiquidationHeatmapResult = {
           /** price of the hottest level */
           peak: number;
           peakIntensity: number;
-          /** price width of its levels */
-          width: number;
           /** width as % of the anchor price */
           widthPercent: number;
           /** signed % from the anchor to the nearest edge */
@@ -630,8 +629,6 @@ export type GetLiquidationHeatmapResult = {
           /** price of the hottest level */
           peak: number;
           peakIntensity: number;
-          /** price width of its levels */
-          width: number;
           /** width as % of the anchor price */
           widthPercent: number;
           /** signed % from the anchor to the nearest edge */
@@ -653,8 +650,6 @@ export type GetLiquidationHeatmapResult = {
           /** price of the hottest level */
           peak: number;
           peakIntensity: number;
-          /** price width of its levels */
-          width: number;
           /** width as % of the anchor price */
           widthPercent: number;
           /** signed % from the anchor to the nearest edge */
@@ -678,8 +673,6 @@ export type GetLiquidationHeatmapResult = {
           /** price of the hottest level */
           peak: number;
           peakIntensity: number;
-          /** price width of its levels */
-          width: number;
           /** width as % of the anchor price */
           widthPercent: number;
           /** signed % from the anchor to the nearest edge */
@@ -701,8 +694,6 @@ export type GetLiquidationHeatmapResult = {
           /** price of the hottest level */
           peak: number;
           peakIntensity: number;
-          /** price width of its levels */
-          width: number;
           /** width as % of the anchor price */
           widthPercent: number;
           /** signed % from the anchor to the nearest edge */
@@ -724,8 +715,6 @@ export type GetLiquidationHeatmapResult = {
           /** price of the hottest level */
           peak: number;
           peakIntensity: number;
-          /** price width of its levels */
-          width: number;
           /** width as % of the anchor price */
           widthPercent: number;
           /** signed % from the anchor to the nearest edge */
@@ -896,7 +885,7 @@ export type CompareResult = {
       basis: "percent" | "points" | "units" | "sum";
       /** 1 = largest change among members of the same basis and unit */
       rank?: number;
-      /** true: points rebased to 100 at the grid's first time */
+      /** true: points rebased to 1,000 at the grid's first time */
       rebased?: boolean;
     }>;
     correlation?: {

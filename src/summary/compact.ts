@@ -44,8 +44,8 @@ export const SCALE_OF: Readonly<Record<string, number>> = { "": 1, K: 1e3, M: 1e
  * range). The same cost per point whatever the range.
  */
 export function groupedPoints(points: ReadonlyArray<{ time: string; value: number }>, at: "day" | "minute" | "month"): { scale: number; points: z.infer<typeof pointsSchema> } {
-  const block = seriesValueFormatter(points.map((p) => p.value));
-  const scale = SCALE_OF[block.suffix] ?? 1;
+  const block = seriesValueFormatter(points.map((p) => p.value), { multiples: true });
+  const scale = (SCALE_OF[block.suffix] ?? 1) * block.per;
   const out: Record<string, Array<[string, number]>> = {};
   for (const p of points) {
     const t = p.time;

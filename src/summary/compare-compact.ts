@@ -20,7 +20,7 @@ export const compactCompareDigestSchema = z.object({
       change: z.number().optional(),
       basis: z.enum(["percent", "points", "units", "sum"]).describe("percent: (last − first)/|first|; points or units: last − first; sum: the flow's total over the grid"),
       rank: z.number().int().optional().describe("1 = largest change among members of the same basis and unit"),
-      rebased: z.boolean().optional().describe("true: points rebased to 100 at the grid's first time"),
+      rebased: z.boolean().optional().describe("true: points rebased to 1,000 at the grid's first time"),
     }),
   ),
   correlation: z
@@ -52,13 +52,15 @@ export const compactCompareDigestSchema = z.object({
 export type CompactCompareDigest = z.infer<typeof compactCompareDigestSchema>;
 
 export function compactCompareDigest(d: CompareDigest): CompactCompareDigest {
-  const formats = d.members.map((_, i) => seriesValueFormatter(d.points.values[i]!));
-  const scales = formats.map((f) => SCALE_OF[f.suffix] ?? 1);
+  // Rebased members as the text writes them: rebased to 1,000 (three-digit integers).
+  const values = d.members.map((m, i) => (m.rebased ? Array.from(d.points.values[i]!, (v) => v * 10) : d.points.values[i]!));
+  const formats = d.members.map((_, i) => seriesValueFormatter(values[i]!));
+  const scales = formats.map((f) => (SCALE_OF[f.suffix] ?? 1) * f.per);
   const points: Record<string, Array<Array<string | number>>> = {};
   const daily = d.grid.first !== null && isDaily(d.grid.timeframeMs, Date.parse(d.grid.first));
   d.points.times.forEach((t, p) => {
     const at = daily ? t.slice(8, 10) : `${t.slice(8, 10)} ${t.slice(11, 16)}`;
-    (points[t.slice(0, 7)] ??= []).push([at, ...formats.map((f, i) => Number(f.format(d.points.values[i]![p]!)) + 0)]);
+    (points[t.slice(0, 7)] ??= []).push([at, ...formats.map((f, i) => Number(f.format(values[i]![p]!)) + 0)]);
   });
   const r2 = (x: number | null) => (x === null ? null : Number(x.toFixed(2)) + 0);
   return defined({

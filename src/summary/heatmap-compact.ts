@@ -13,7 +13,6 @@ const clusterSchema = z.object({
   share: z.number().describe("of the latest column's total, 0–1"),
   peak: z.number().describe("price of the hottest level"),
   peakIntensity: z.number(),
-  width: z.number().describe("price width of its levels"),
   widthPercent: z.number().describe("width as % of the anchor price"),
   edgePercent: z.number().describe("signed % from the anchor to the nearest edge"),
   peakPercent: z.number().describe("signed % from the anchor to the peak level"),
@@ -30,7 +29,7 @@ export const compactHeatmapDigestSchema = z.object({
   lookback: z.string(),
   scope: z.string(),
   exchange: z.string(),
-  version: timeField.optional().describe("the matrix's latest column"),
+  version: timeField.optional().describe("the service's version of the matrix, when not its latest column (matrix.to)"),
   priceSource: z.string().optional().describe("market of the candles and the anchor"),
   anchor: pairSchema.optional().describe("[time, price] of the last candle close (or the middle of the price axis, see anchorSource)"),
   anchorSource: z.enum(["price_axis_mid", "none"]).optional().describe("absent: the last candle close"),
@@ -49,7 +48,7 @@ export const compactHeatmapDigestSchema = z.object({
     .describe("open liquidation notional at one time (USD): the latest column, the mean, the largest and when"),
   latest: z
     .object({
-      time: timeField.optional(),
+      time: timeField.optional().describe("absent: matrix.to"),
       total: z.number(),
       maxCell: z.number().describe("hottest level"),
       bands: z
@@ -88,10 +87,14 @@ export const compactHeatmapDigestSchema = z.object({
 });
 export type CompactHeatmapDigest = z.infer<typeof compactHeatmapDigestSchema>;
 
+/** Percentages to 2 decimals and shares to 4, as the text prints them. */
+const pct = (x: number) => Number(x.toFixed(2)) + 0;
+const share = (x: number) => Number(x.toFixed(4)) + 0;
+
 function cluster(c: HeatmapCluster): z.infer<typeof clusterSchema> {
   return {
-    low: num(c.low), high: num(c.high), levels: c.levels, intensity: num(c.intensity), share: num(c.share), peak: num(c.peak), peakIntensity: num(c.peakIntensity),
-    width: num(c.width), widthPercent: num(c.widthPercent), edgePercent: num(c.distanceEdgePercent), peakPercent: num(c.distancePeakPercent),
+    low: num(c.low), high: num(c.high), levels: c.levels, intensity: num(c.intensity), share: share(c.share), peak: num(c.peak), peakIntensity: num(c.peakIntensity),
+    widthPercent: pct(c.widthPercent), edgePercent: pct(c.distanceEdgePercent), peakPercent: pct(c.distancePeakPercent),
   };
 }
 
@@ -124,7 +127,8 @@ export function compactHeatmapDigest(d: HeatmapDigest): CompactHeatmapDigest {
     lookback: d.source.lookback,
     scope: d.source.scope,
     exchange: d.source.exchange,
-    version: d.source.version ? when(d.source.version) : undefined,
+    // The matrix's latest column, said once (matrix.to) unless the version names another time.
+    version: d.source.version && d.source.version !== shape.timeTo ? when(d.source.version) : undefined,
     priceSource: d.source.priceSource ?? undefined,
     anchor: d.anchor.price === null ? undefined : ([d.anchor.time ? when(d.anchor.time) : "", num(d.anchor.price)] as [string, number]),
     anchorSource: d.anchor.source === "df_close" ? undefined : d.anchor.source,
@@ -136,11 +140,11 @@ export function compactHeatmapDigest(d: HeatmapDigest): CompactHeatmapDigest {
       latest: num(shape.columnTotals.latest), mean: num(shape.columnTotals.mean), max: num(shape.columnTotals.max), maxTime: t(shape.columnTotals.maxTime),
     }),
     latest: latest && defined({
-      time: t(latest.time),
+      time: latest.time === shape.timeTo ? undefined : t(latest.time),
       total: num(latest.total),
       maxCell: num(latest.maxCell),
       bands: Object.fromEntries(latest.bands.map((b) => [String(b.percent), { above: num(b.above), below: num(b.below) }])),
-      imbalance: latest.imbalance === null ? undefined : num(latest.imbalance),
+      imbalance: latest.imbalance === null ? undefined : share(latest.imbalance),
       clusterThreshold: num(latest.clusterThreshold),
       clusterFraction: num(latest.clusterFraction),
       above: side(latest.above),
