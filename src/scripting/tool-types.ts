@@ -583,10 +583,14 @@ export type GetLiquidationHeatmapResult = {
       total: number;
       /** hottest level */
       maxCell: number;
+      /** price of the hottest level */
+      maxCellPrice?: number;
       /** USD notional within ±N % of the anchor, by N: above (short liquidations) and below (long liquidations) */
       bands: Record<string, {
         above: number;
         below: number;
+        /** the band holds at most one level per side: n/a */
+        narrowerThanSpacing?: true;
       }>;
       /** (above − below) / (above + below) within ±10 % */
       imbalance?: number;
@@ -734,6 +738,8 @@ export type GetLiquidationHeatmapResult = {
     };
     /** top traders' long/short ratio */
     topTraderLsr?: {
+      /** whose top traders' positions the ratio reads */
+      venue: string;
       /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
       latest: [string, number];
       /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
@@ -894,6 +900,9 @@ export type CompareResult = {
       changes: number;
       /** Pearson r: row i (from the second member) against members 0 … i−1 */
       triangle: Array<Array<number | null>>;
+      /** smallest |r| significant at level (two-sided, Bonferroni over the pairs) */
+      threshold?: number;
+      level: number;
     };
     /** absent when the grid is too short to try lags (under 20 buckets) */
     leadLag?: {

@@ -28,6 +28,8 @@ export const compactCompareDigestSchema = z.object({
       of: z.string().describe("log returns for prices, differences otherwise"),
       changes: z.number().int(),
       triangle: z.array(z.array(z.number().nullable())).describe("Pearson r: row i (from the second member) against members 0 … i−1"),
+      threshold: z.number().optional().describe("smallest |r| significant at level (two-sided, Bonferroni over the pairs)"),
+      level: z.number(),
     })
     .optional(),
   leadLag: z
@@ -78,6 +80,8 @@ export function compactCompareDigest(d: CompareDigest): CompactCompareDigest {
     correlation: d.correlation && {
       of: d.correlation.of, changes: d.correlation.changes,
       triangle: d.correlation.matrix.slice(1).map((row, i) => row.slice(0, i + 1).map(r2)),
+      ...(d.correlation.threshold !== null && { threshold: num(d.correlation.threshold) }),
+      level: d.correlation.level,
     },
     leadLag: d.leadLag && defined({
       maxLagBuckets: d.leadLag.maxLagBuckets,

@@ -51,8 +51,9 @@ export const compactHeatmapDigestSchema = z.object({
       time: timeField.optional().describe("absent: matrix.to"),
       total: z.number(),
       maxCell: z.number().describe("hottest level"),
+      maxCellPrice: z.number().optional().describe("price of the hottest level"),
       bands: z
-        .record(z.string(), z.object({ above: z.number(), below: z.number() }))
+        .record(z.string(), z.object({ above: z.number(), below: z.number(), narrowerThanSpacing: z.literal(true).optional().describe("the band holds at most one level per side: n/a") }))
         .describe("USD notional within ±N % of the anchor, by N: above (short liquidations) and below (long liquidations)"),
       imbalance: z.number().optional().describe("(above − below) / (above + below) within ±10 %"),
       clusterThreshold: z.number().describe("a cluster's levels are each at least this (clusterFraction of the hottest level)"),
@@ -67,7 +68,7 @@ export const compactHeatmapDigestSchema = z.object({
     .optional()
     .describe("hottest cell of the whole matrix and how long before the latest column"),
   topTraderLsr: z
-    .object({ latest: pairSchema, min: pairSchema, max: pairSchema, mean: z.number(), count: z.number().int() })
+    .object({ venue: z.string().describe("whose top traders' positions the ratio reads"), latest: pairSchema, min: pairSchema, max: pairSchema, mean: z.number(), count: z.number().int() })
     .optional()
     .describe("top traders' long/short ratio"),
   candles: z
@@ -143,7 +144,8 @@ export function compactHeatmapDigest(d: HeatmapDigest): CompactHeatmapDigest {
       time: latest.time === shape.timeTo ? undefined : t(latest.time),
       total: num(latest.total),
       maxCell: num(latest.maxCell),
-      bands: Object.fromEntries(latest.bands.map((b) => [String(b.percent), { above: num(b.above), below: num(b.below) }])),
+      maxCellPrice: latest.maxCellPrice === null || latest.maxCellPrice === undefined ? undefined : num(latest.maxCellPrice),
+      bands: Object.fromEntries(latest.bands.map((b) => [String(b.percent), { above: num(b.above), below: num(b.below), ...(b.narrowerThanSpacing && { narrowerThanSpacing: true as const }) }])),
       imbalance: latest.imbalance === null ? undefined : share(latest.imbalance),
       clusterThreshold: num(latest.clusterThreshold),
       clusterFraction: num(latest.clusterFraction),
@@ -152,6 +154,7 @@ export function compactHeatmapDigest(d: HeatmapDigest): CompactHeatmapDigest {
     }),
     peak: peak && defined({ price: num(peak.price), time: t(peak.time), intensity: num(peak.intensity), ageColumns: peak.ageColumns, ageMs: peak.ageMs ?? undefined }),
     topTraderLsr: lsr && {
+      venue: lsr.venue,
       latest: pair({ time: lsr.latestTime, value: lsr.latest }), min: pair({ time: lsr.minTime, value: lsr.min }), max: pair({ time: lsr.maxTime, value: lsr.max }),
       mean: num(lsr.mean), count: lsr.count,
     },
