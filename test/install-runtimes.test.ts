@@ -122,6 +122,8 @@ describe("the .mcpb bundle, unpacked into an empty directory", () => {
     for (const [name, text] of Object.entries(session.answers)) expect(text, `${name}: ${session.stderr}`).not.toMatch(/^error:/);
     expect(Object.keys(session.answers).sort()).toEqual(Object.keys(CALLS).sort());
     expect(session.answers.get_series).toMatch(/^btc lifespan\/Lth_mvrv/);
+    // The embedded service, as every answer says.
+    expect(session.answers.get_series).toMatch(/^Source: simulated market/m);
     expect(session.code).toBe(0);
     expect(session.stderr).not.toMatch(/error|warning/i);
   }, 60_000);
