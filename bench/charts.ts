@@ -104,7 +104,7 @@ export async function chartsSection(sandbox: Sandbox, rows: Row[], calls: number
     return { tokens, viewBytes: Buffer.byteLength(JSON.stringify((r.structuredContent as { view?: unknown }).view ?? null)) };
   });
   rows.push({
-    metric: "tools/list tokens, client rendering MCP Apps views", unit: "tokens", ours: ui.tokens,
+    metric: "the full tools/list response, client rendering MCP Apps views", unit: "tokens", ours: ui.tokens,
     baseline: plainTokens, baselineNote: "client without the UI extension (unchanged by views)",
   });
   rows.push({ metric: "heatmap 6h/2y structuredContent.view (UI clients only; not model context)", unit: "bytes", ours: ui.viewBytes });

@@ -90,10 +90,14 @@ const SECTIONS: Section[] = [
       const stdio = await measureStdio(sandbox, TOOL_CALLS, TOOL_WARMUP);
       const minimal = await measureMinimalStdio(sandbox, TOOL_CALLS);
       const rows: Row[] = [{
-        metric: `tools/list + instructions (${ENCODING})`, unit: "tokens",
+        metric: `tools/list + instructions as hosts give them to the model: names, descriptions, input schemas (${ENCODING})`, unit: "tokens",
         ours: stdio.toolsListTokens + stdio.instructionsTokens,
         oursDetail: `${human(stdio.toolsListBytes + stdio.instructionsBytes)} bytes`,
         target: { on: "ours", op: "<=", value: 1_300 },
+      }, {
+        metric: "the full tools/list response (output schemas, titles, annotations) + instructions", unit: "tokens",
+        ours: stdio.fullListTokens + stdio.instructionsTokens,
+        oursDetail: `${human(stdio.fullListBytes + stdio.instructionsBytes)} bytes`,
       }];
       for (const t of stdio.tools) {
         const maxTokens = TOOL_CASES.find((c) => c.id === t.id)?.maxTokens;
@@ -108,6 +112,12 @@ const SECTIONS: Section[] = [
         rows.push({
           metric: `${t.label}: response`, unit: "tokens", ours: t.responseTokens, oursDetail: `${human(t.responseBytes)} bytes`,
           ...(maxTokens !== undefined && { target: { on: "ours" as const, op: "<=" as const, value: maxTokens } }),
+        });
+        // Hosts that forward JSON.stringify(structuredContent) give the model this instead of the text.
+        rows.push({
+          metric: `${t.label}: structuredContent vs the text`, unit: "tokens", ours: t.structuredTokens, oursDetail: `${human(t.structuredBytes)} bytes`,
+          baseline: t.responseTokens, baselineNote: "text content",
+          target: { on: "ratio", op: "<=", value: 1.3 },
         });
       }
       const byId = new Map(stdio.tools.map((t) => [t.id, t]));

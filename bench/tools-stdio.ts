@@ -61,12 +61,19 @@ export interface ToolFigure {
   latencyMs: Latency;
   responseBytes: number;
   responseTokens: number;
+  /** JSON.stringify(structuredContent): what hosts that forward it give the model instead of the text. */
+  structuredBytes: number;
+  structuredTokens: number;
 }
 
 export interface StdioRun {
   encoding: string;
+  /** What hosts give the model of tools/list: each tool's name, description and input schema. */
   toolsListBytes: number;
   toolsListTokens: number;
+  /** The whole tools/list response, output schemas, titles and annotations included. */
+  fullListBytes: number;
+  fullListTokens: number;
   instructionsBytes: number;
   instructionsTokens: number;
   tools: ToolFigure[];
@@ -78,6 +85,11 @@ function textOf(result: Awaited<ReturnType<Client["callTool"]>>): string {
   return content.filter((c) => c.type === "text").map((c) => c.text ?? "").join("\n");
 }
 
+/** The part of tools/list hosts put in the model's context: names, descriptions, input schemas. */
+export function modelListing(tools: ReadonlyArray<{ name: string; description?: string; inputSchema: unknown }>): { tools: unknown[] } {
+  return { tools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) };
+}
+
 export async function measureStdio(sandbox: Sandbox, calls: number, warmup: number): Promise<StdioRun> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [CLI], env: sandbox.env as Record<string, string>, stderr: "pipe" });
   let stderr = "";
@@ -86,11 +98,13 @@ export async function measureStdio(sandbox: Sandbox, calls: number, warmup: numb
   try {
     await client.connect(transport);
     const list = await client.listTools();
-    const listJson = JSON.stringify(list);
+    const listJson = JSON.stringify(modelListing(list.tools));
+    const fullJson = JSON.stringify(list);
     const instructions = client.getInstructions() ?? "";
     const tools: ToolFigure[] = [];
     for (const c of TOOL_CASES) {
       let text = "";
+      let structured = "";
       const samples: number[] = [];
       for (let i = 0; i < warmup + calls; i++) {
         const t0 = process.hrtime.bigint();
@@ -99,12 +113,15 @@ export async function measureStdio(sandbox: Sandbox, calls: number, warmup: numb
         if (result.isError) throw new Error(`${c.label} failed: ${textOf(result).slice(0, 500)}`);
         if (i >= warmup) samples.push(ms);
         text = textOf(result);
+        structured = JSON.stringify(result.structuredContent ?? null);
       }
       tools.push({
         id: c.id, label: c.label, tool: c.tool, args: c.args, calls,
         latencyMs: latency(samples),
         responseBytes: Buffer.byteLength(text),
         responseTokens: countTokens(text),
+        structuredBytes: Buffer.byteLength(structured),
+        structuredTokens: countTokens(structured),
       });
     }
     const pid = transport.pid;
@@ -112,6 +129,8 @@ export async function measureStdio(sandbox: Sandbox, calls: number, warmup: numb
       encoding: ENCODING,
       toolsListBytes: Buffer.byteLength(listJson),
       toolsListTokens: countTokens(listJson),
+      fullListBytes: Buffer.byteLength(fullJson),
+      fullListTokens: countTokens(fullJson),
       instructionsBytes: Buffer.byteLength(instructions),
       instructionsTokens: countTokens(instructions),
       tools,

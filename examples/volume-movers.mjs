@@ -4,14 +4,18 @@ import { createCryptoMetrics, CryptoMetricsError } from "crypto-metrics-mcp";
 
 const assets = process.argv.slice(2).length ? process.argv.slice(2) : ["btc", "eth", "sol", "xrp", "doge", "ada", "bnb", "link"];
 const cm = createCryptoMetrics(); // CRYPTO_METRICS_* settings apply, as for the server and the CLI
+const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", notation: "compact", maximumFractionDigits: 2 });
 
 try {
   const ranked = [];
   for (const asset of assets) {
     try {
-      const { rows } = await cm.getMetricsVariation({ asset });
-      const volume = rows.find((r) => r.metric === "derivatives/Volume_usd");
-      if (volume?.change24hPercent != null) ranked.push({ asset, change: volume.change24hPercent, last: volume.lastValueText, trend: volume.sparkline });
+      const { columns, rows } = await cm.getMetricsVariation({ asset });
+      const at = Object.fromEntries(columns.map((name, i) => [name, i])); // rows are tuples under these names
+      const volume = rows.find((r) => r[at.metric] === "derivatives/Volume_usd");
+      if (volume && volume[at.changeIn] === "%" && volume[at.change24h] != null) {
+        ranked.push({ asset, change: volume[at.change24h], last: usd.format(volume[at.last]), trend: volume[at.sparkline7d] });
+      }
     } catch (err) {
       if (!(err instanceof CryptoMetricsError) || err.exitCode !== 2) throw err;
       console.error(`${asset}: ${err.message}`); // an asset the service does not cover: skip it

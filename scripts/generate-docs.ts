@@ -43,6 +43,7 @@ export function buildManifest(pkg: PackageJson, tools: readonly ToolLike[]): Rec
     author: { name: "crypto-metrics-mcp contributors" },
     license: pkg.license,
     keywords: ["crypto", "bitcoin", "on-chain", "derivatives", "liquidations", "market data"],
+    icon: "icon.png",
     server: {
       type: "node",
       entry_point: "dist/cli.js",

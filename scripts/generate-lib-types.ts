@@ -19,6 +19,7 @@ interface Schema {
   additionalProperties?: boolean | Schema;
   items?: Schema;
   prefixItems?: Schema[];
+  minItems?: number;
   anyOf?: Schema[];
   oneOf?: Schema[];
   allOf?: Schema[];
@@ -54,7 +55,13 @@ function ts(schema: Schema, depth: number, defs: Record<string, Schema>): string
     case "boolean": return "boolean";
     case "null": return "null";
     case "array":
-      if (schema.prefixItems) return `[${schema.prefixItems.map((s) => ts(s, depth, defs)).join(", ")}]`;
+      if (schema.prefixItems) {
+        // A tuple: members past minItems are optional, and `items` types any rest.
+        const min = schema.minItems ?? schema.prefixItems.length;
+        const members = schema.prefixItems.map((s, i) => `${ts(s, depth, defs)}${i >= min ? "?" : ""}`);
+        if (schema.items) members.push(`...Array<${ts(schema.items, depth, defs)}>`);
+        return `[${members.join(", ")}]`;
+      }
       return `Array<${ts(schema.items ?? {}, depth, defs)}>`;
     case "object": return object(schema, depth, defs);
     default: return "unknown";

@@ -118,6 +118,7 @@ export function bundleEntries(dist: string): ZipEntry[] {
     { name: "package.json", data: Buffer.from(bundlePackageJson(pkg)) },
     { name: "README.md", data: readFileSync(join(ROOT, "README.md")) },
     { name: "LICENSE", data: readFileSync(join(ROOT, "LICENSE")) },
+    { name: "icon.png", data: readFileSync(join(ROOT, "assets", "icon.png")) },
     ...scripts.map((f) => ({ name: `dist/${f}`, data: readFileSync(join(dist, f)), ...(f === "cli.js" && { mode: 0o755 }) })),
     // Whatever could not be bundled (none today; checkBundle refuses native code).
     ...runtimeModules(ROOT, Object.keys(pkg.dependencies ?? {})),

@@ -15,6 +15,7 @@ import { droppedArgument } from "./tools/validation.js";
 import { allTools } from "./tools/index.js";
 import { fullOutputSchema, toolListing, type ListedTool } from "./tools/listing.js";
 import type { ToolRunner } from "./mcp/tool-runner.js";
+import { SERVER_ICONS } from "./server-icon.js";
 import { DATES_NOTE } from "./tools/params.js";
 import { answerCallerErrors } from "./caller-errors.js";
 import { NO_JSON_SCHEMA_VALIDATION } from "./json-schema.js";
@@ -137,7 +138,7 @@ function toolRunner(backend: Backend): ToolRunner {
 
 export function createServer({ backend, config, era = "legacy", method }: CreateServerOptions): McpServer {
   const server = new McpServer(
-    { name: SERVER_NAME, title: "Crypto Metrics", version: SERVER_VERSION },
+    { name: SERVER_NAME, title: "Crypto Metrics", version: SERVER_VERSION, icons: SERVER_ICONS },
     {
       capabilities: { tools: {}, ...(era === "legacy" && { logging: {} }) },
       instructions: instructionsFor(backend.origin),

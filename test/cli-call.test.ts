@@ -154,9 +154,9 @@ describe("call's command line", () => {
       call(env, "get_liquidation_heatmap", "--asset", "btc", "--no-include_matrix", "--format", "json"),
     ]);
     expect(on.code).toBe(0);
-    expect(JSON.parse(on.stdout).digest.matrix).toBeDefined();
+    expect(JSON.parse(on.stdout).digest.binned).toBeDefined();
     expect(off.code).toBe(0);
-    expect(JSON.parse(off.stdout).digest.matrix).toBeUndefined();
+    expect(JSON.parse(off.stdout).digest.binned).toBeUndefined();
   });
 });
 

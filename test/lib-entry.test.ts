@@ -32,7 +32,7 @@ describe("createCryptoMetrics (in-process)", () => {
     const series: GetSeriesResult = await cm.getSeries(args);
     // Daily points from 2025-06-01 up to the pinned now (the day in progress may not be there yet).
     expect(series.digest.count).toBeGreaterThanOrEqual(210);
-    expect(series.digest.first?.time).toBe("2025-06-01T00:00:00.000Z");
+    expect(series.digest.first?.[0]).toBe("2025-06-01");
     const viaMcp = await mcp.call("get_series", args);
     expect(noCredits(series)).toEqual(noCredits(viaMcp.structuredContent as GetSeriesResult));
     const { text, data } = await cm.call("get_series", args);

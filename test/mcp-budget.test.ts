@@ -17,12 +17,13 @@ afterAll(async () => {
 });
 
 describe("token budgets", () => {
-  it("keeps tools/list and the instructions within 1,300 tokens with six tools", async () => {
+  it("keeps what hosts give the model of tools/list (names, descriptions, input schemas) and the instructions within 1,300 tokens", async () => {
     const listed = await f.client.listTools();
     const instructions = instructionsFor(SIMULATED_ORIGIN);
     expect(f.client.getInstructions()).toBe(instructions);
     expect(instructions).toMatch(/^Simulated .* calibrated to real history through 2025-12-28; present figures as simulated\./);
-    const total = tokens(JSON.stringify({ tools: listed.tools })) + tokens(instructions);
+    const shown = listed.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+    const total = tokens(JSON.stringify({ tools: shown })) + tokens(instructions);
     expect(listed.tools).toHaveLength(6);
     expect(total).toBeLessThanOrEqual(1_300);
   });
@@ -43,10 +44,13 @@ describe("token budgets", () => {
     ["compare", { metric: "derivatives/Volume_usd", assets: ["btc", "eth", "sol", "xrp", "bnb", "doge", "ada", "link"] }, 1_500],
     ["compare", { asset: "btc", metrics: ["price", "lifespan/Lth_mvrv", "exchange_flow/exchange_reserve", "holder_supply/sth_supply_in_profit"] }, 1_500],
   ];
-  it.each(defaults)("%s %j answers within its budget", async (name, args, budget) => {
+  it.each(defaults)("%s %j answers within its budget, in the text and in structuredContent alike", async (name, args, budget) => {
     const r = await f.call(name, args);
     expect(r.isError).toBeFalsy();
-    expect(tokens(textOf(r))).toBeLessThanOrEqual(budget);
+    const text = tokens(textOf(r));
+    expect(text).toBeLessThanOrEqual(budget);
+    // Hosts that forward JSON.stringify(structuredContent) instead of the text give the model this.
+    expect(tokens(JSON.stringify(r.structuredContent))).toBeLessThanOrEqual(1.3 * text);
   });
 
   it("answers a 60-day 1-minute price series in about the size of a 1-day one", async () => {
@@ -62,10 +66,13 @@ describe("token budgets", () => {
     const base = { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1m", endDate: "2025-12-28T00:00:00Z" };
     const day = await f.call("get_ohlcv", { ...base, startDate: "2025-12-27T00:00:00Z" });
     const sixty = await f.call("get_ohlcv", { ...base, startDate: "2025-10-29T00:00:00Z" });
-    const [a, b] = [day, sixty].map((r) => (r.structuredContent as { digest: { sampling: { total: number; returned: number } } }).digest.sampling);
-    expect(a!.total).toBe(1_441);
-    expect(b!.total).toBe(60 * 1_440 + 1);
-    expect(b!.returned).toBe(a!.returned);
+    type Digest = { count: number; sampling: string; points: Record<string, unknown[]> };
+    const [a, b] = [day, sixty].map((r) => (r.structuredContent as { digest: Digest }).digest);
+    const returned = (d: Digest) => Object.values(d.points).reduce((n, p) => n + p.length, 0);
+    expect(a!.count).toBe(1_441);
+    expect(b!.count).toBe(60 * 1_440 + 1);
+    expect(b!.sampling).toBe("lttb");
+    expect(returned(b!)).toBe(returned(a!));
     expect(tokens(textOf(sixty)) / tokens(textOf(day))).toBeLessThanOrEqual(1.3);
   });
 });

@@ -3,11 +3,12 @@
 // only when they clear the stated significance threshold. Through a real MCP client and `call`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CompareDigest } from "../src/summary/compare-digest.js";
+import type { CompactCompareDigest } from "../src/summary/index.js";
 import { digestCompare, renderCompareText } from "../src/summary/index.js";
 import { call, cliEnv } from "./helpers/cli.js";
 import { connect, textOf, type Fixture } from "./mcp-fixture.js";
 
-const digestOf = (r: { structuredContent?: unknown }) => (r.structuredContent as { digest: CompareDigest }).digest;
+const digestOf = (r: { structuredContent?: unknown }) => (r.structuredContent as { digest: CompactCompareDigest }).digest;
 
 describe("compare in plain terms", () => {
   let f: Fixture;
@@ -32,7 +33,7 @@ describe("compare in plain terms", () => {
     expect(mixedText).toContain("member: first → last, change\n");
     expect(mixedText).toMatch(/\nexchange_reserve: [\d.]+M BTC → [\d.]+M BTC, -[\d.]+ %\n/);
     expect(mixedText).not.toMatch(/#\d/);
-    expect(digestOf(mixed).members.map((m) => m.rank)).toEqual([null, null]);
+    expect(digestOf(mixed).members.map((m) => m.rank)).toEqual([undefined, undefined]);
   });
 
   it("states a correlation with its sample size and threshold, or no significant relation", async () => {
@@ -52,7 +53,8 @@ describe("compare in plain terms", () => {
   it("does not print a lead/lag at noise level (btc and eth reserves from 2025-08-29: was 'btc leads eth by 6 buckets, r 0.23 vs 0.13')", async () => {
     const r = await f.call("compare", { metric: "exchange_flow/exchange_reserve", assets: ["btc", "eth"], startDate: "2025-08-29" });
     const d = digestOf(r);
-    expect(d.leadLag).toMatchObject({ maxLagBuckets: 10, found: null, level: 0.05 });
+    expect(d.leadLag).toMatchObject({ maxLagBuckets: 10, level: 0.05 });
+    expect(d.leadLag!.found).toBeUndefined();
     expect(d.leadLag!.threshold!).toBeGreaterThan(0.25);
     expect(textOf(r)).toMatch(/\nlead\/lag \(±10 buckets\): no significant relation \(needs \|r\| ≥ 0\.\d+ at 5 % over all pairs and lags\)\n/);
     expect(textOf(r)).not.toContain("leads");

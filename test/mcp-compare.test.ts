@@ -1,7 +1,7 @@
 // compare through a real MCP client: both modes against the tools' own single-series answers,
 // and every bad input refused by name before anything is charged.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CompareDigest } from "../src/summary/index.js";
+import type { CompactCompareDigest } from "../src/summary/index.js";
 import { connect, errorOf, textOf, type Fixture } from "./mcp-fixture.js";
 
 let f: Fixture;
@@ -16,7 +16,7 @@ interface Out {
   mode: string;
   timeframe: string;
   notes: string[];
-  digest: CompareDigest;
+  digest: CompactCompareDigest;
   credits: { charged: number };
 }
 const out = (r: Awaited<ReturnType<Fixture["call"]>>) => r.structuredContent as unknown as Out;
@@ -31,16 +31,19 @@ describe("compare: one metric over assets", () => {
     expect(out(r).credits.charged).toBe(3);
     expect(d.grid.count).toBe(361);
     for (const m of d.members) {
-      const single = (await f.call("get_ohlcv", { metric: "price", asset: m.asset, ...range })).structuredContent as { digest: { first: { value: number }; last: { value: number } } };
-      expect(m.first!.value).toBe(single.digest.first.value);
-      expect(m.last!.value).toBe(single.digest.last.value);
-      expect(m.change).toBeCloseTo(((m.last!.value - m.first!.value) / m.first!.value) * 100, 10);
+      const single = (await f.call("get_ohlcv", { metric: "price", asset: m.asset, ...range })).structuredContent as { digest: { first: [string, number]; last: [string, number] } };
+      expect(m.first).toBe(single.digest.first[1]);
+      expect(m.last).toBe(single.digest.last[1]);
+      expect(m.change).toBeCloseTo(((m.last! - m.first!) / m.first!) * 100, 2);
       expect(m.rebased).toBe(true);
     }
     const byChange = [...d.members].sort((a, b) => b.change! - a.change!).map((m) => m.asset);
-    expect(d.members.filter((m) => m.rank !== null).sort((a, b) => a.rank! - b.rank!).map((m) => m.asset)).toEqual(byChange);
-    expect(d.points.values.every((v) => v[0] === 100)).toBe(true);
-    expect(d.correlation!.matrix).toHaveLength(3);
+    expect(d.members.filter((m) => m.rank !== undefined).sort((a, b) => a.rank! - b.rank!).map((m) => m.asset)).toEqual(byChange);
+    // Rows of [time, one value per member], rebased to 1,000 at the first time (as the text writes them).
+    const first = Object.values(d.points)[0]![0]!;
+    expect(first.slice(1)).toEqual([1000, 1000, 1000]);
+    expect(Object.values(d.points).flat().every((row) => row.length === 4)).toBe(true);
+    expect(d.correlation!.triangle.map((row) => row.length)).toEqual([1, 2]);
     expect(textOf(r)).toContain("correlation of 1 d log returns");
   });
 
@@ -48,11 +51,10 @@ describe("compare: one metric over assets", () => {
     const range = { startDate: "2025-12-01", endDate: "2025-12-20" };
     const r = await f.call("compare", { metric: "derivatives/Volume_usd", assets: "btc, eth", ...range });
     const d = out(r).digest;
-    const single = (await f.call("get_ohlcv", { metric: "derivatives/Volume_usd", asset: "eth", ...range, max_points: 100 })).structuredContent as { digest: { points: { value: number }[] } };
-    const sum = single.digest.points.reduce((s, p) => s + p.value, 0);
+    const single = (await f.call("get_ohlcv", { metric: "derivatives/Volume_usd", asset: "eth", ...range })).structuredContent as { digest: { flow: { sum: number } } };
     expect(d.members[1]!.basis).toBe("sum");
-    expect(d.members[1]!.change! / sum - 1).toBeLessThan(1e-12);
-    expect(d.members[0]!.rebased).toBe(false);
+    expect(d.members[1]!.change).toBe(single.digest.flow.sum);
+    expect(d.members[0]!.rebased).toBeUndefined();
   });
 });
 
@@ -67,7 +69,7 @@ describe("compare: metrics of one asset", () => {
     expect(o.timeframe).toBe("1d");
     expect(o.notes[0]).toContain("raised to 1d");
     expect(o.digest.members.map((m) => [m.label, m.basis])).toEqual([["price", "percent"], ["Lth_mvrv", "points"], ["exchange_reserve", "percent"]]);
-    expect(o.digest.members[1]!.rank).toBeNull();
+    expect(o.digest.members[1]!.rank).toBeUndefined();
     expect(o.digest.correlation!.of).toBe("log returns (prices), differences (others)");
   });
 });

@@ -59,19 +59,31 @@ afterAll(() => close());
 
 const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
 
+type Pair = [string, number];
 interface Digest {
+  nature: string;
   count: number;
-  first: { time: string; value: number };
-  last: { time: string; value: number };
-  changePercent: number | null;
-  maxDrawdown: unknown;
-  change: { absolute: number; percent: number | null; measure: string } | null;
-  flow: { sum: number; meanPerBucket: number; peak: { time: string; value: number } } | null;
-  signFlips: { count: number } | null;
-  windows: Array<{ window: string; sum?: number; change?: { absolute: number; percent: number | null } }>;
-  coverage: { endedAt: string | null; partialLastAsOf: string | null; historyFrom: string | null };
+  first: Pair;
+  last: Pair;
+  maxDrawdown?: unknown;
+  change?: { by: number; percent?: number };
+  flow?: { sum: number; meanPerBucket: number; peak: Pair };
+  signFlips?: { count: number };
+  windows: Record<string, { by?: number; percent?: number; sum?: number }>;
+  coverage: { endedAt?: string; partialLastAsOf?: string; historyFrom?: string };
   resample?: { period: string; rule: string; partialFirst: boolean; partialLast: boolean; sourceCount: number };
-  points: Array<{ time: string; value: number }>;
+  pointScale?: number;
+  points: Record<string, Pair[]>;
+}
+/** The points as epoch ms and values, from their month groups ("DD" or "DD HH:MM"; monthly: "MM" under "YYYY"). */
+function pointsOf(d: Digest): Array<{ t: number; v: number }> {
+  const scale = d.pointScale ?? 1;
+  return Object.entries(d.points).flatMap(([group, points]) =>
+    points.map(([at, v]) => {
+      const iso = group.length === 4 ? `${group}-${at}-01` : `${group}-${at.slice(0, 2)}T${at.length > 2 ? at.slice(3) : "00:00"}:00Z`;
+      return { t: Date.parse(iso.length === 10 ? `${iso}T00:00:00Z` : iso), v: v * scale };
+    }),
+  );
 }
 const digestOf = (r: CallToolResult) => (r.structuredContent as { digest: Digest }).digest;
 
@@ -81,7 +93,8 @@ async function records(endpoint: string, asset: string, query: Record<string, st
   return body.map((r) => ({ t: Date.parse(r.time), v: r[field] as number }));
 }
 
-const close9 = (a: number, b: number) => expect(Math.abs(a - b)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(b)));
+/** Equal at the structured result's precision: 6 significant digits, whole numbers from 100,000. */
+const close6 = (a: number, b: number) => expect(Math.abs(a - b)).toBeLessThanOrEqual(Math.max(5e-6 * Math.abs(b), Math.abs(b) >= 1e5 ? 0.5 : 1e-12));
 
 describe("statistics by nature", () => {
   it("signed: net change in units and sign flips, never a % or a drawdown", async () => {
@@ -89,10 +102,9 @@ describe("statistics by nature", () => {
     const r = await call("get_series", args);
     const rows = await records(args.metric, "btc", { startDate: args.startDate });
     const d = digestOf(r);
-    close9(d.change!.absolute, rows.at(-1)!.v - rows[0]!.v);
-    expect(d.change!.percent).toBeNull();
-    expect(d.changePercent).toBeNull();
-    expect(d.maxDrawdown).toBeNull();
+    close6(d.change!.by, rows.at(-1)!.v - rows[0]!.v);
+    expect(d.change!.percent).toBeUndefined();
+    expect(d.maxDrawdown).toBeUndefined();
     let flips = 0;
     let sign = 0;
     for (const { v } of rows) {
@@ -113,15 +125,15 @@ describe("statistics by nature", () => {
     const rows = await records(args.metric, "btc");
     const d = digestOf(r);
     const sum = rows.reduce((a, b) => a + b.v, 0);
-    close9(d.flow!.sum, sum);
-    close9(d.flow!.meanPerBucket, sum / rows.length);
-    expect(d.flow!.peak.value).toBe(Math.max(...rows.map((x) => x.v)));
+    close6(d.flow!.sum, sum);
+    close6(d.flow!.meanPerBucket, sum / rows.length);
+    close6(d.flow!.peak[1], Math.max(...rows.map((x) => x.v)));
     // Today's bucket is still filling: the windows sum complete days only.
-    expect(d.coverage.partialLastAsOf).toBe("2025-12-28T12:00:00.000Z");
-    close9(d.windows.find((w) => w.window === "7d")!.sum!, rows.slice(-8, -1).reduce((a, b) => a + b.v, 0));
-    close9(d.windows.find((w) => w.window === "30d")!.sum!, rows.slice(-31, -1).reduce((a, b) => a + b.v, 0));
-    expect(d.maxDrawdown).toBeNull();
-    expect(d.change).toBeNull();
+    expect(d.coverage.partialLastAsOf).toBe("2025-12-28T12:00Z");
+    close6(d.windows["7d"]!.sum!, rows.slice(-8, -1).reduce((a, b) => a + b.v, 0));
+    close6(d.windows["30d"]!.sum!, rows.slice(-31, -1).reduce((a, b) => a + b.v, 0));
+    expect(d.maxDrawdown).toBeUndefined();
+    expect(d.change).toBeUndefined();
     const text = textOf(r);
     expect(text).toMatch(/^sum \$[\d,.]+[KMBT]? over 1,000 buckets\nmean \$[\d,.]+[KMBT]? per bucket; stdev/m);
     expect(text).not.toMatch(/drawdown|^first /m);
@@ -134,9 +146,9 @@ describe("statistics by nature", () => {
     const r = await call("get_series", { metric: "exchange_flow/running_total_usd", asset: "btc" });
     const rows = await records("exchange_flow/running_total_usd", "btc");
     const d = digestOf(r);
-    close9(d.change!.absolute, rows.at(-1)!.v - rows[0]!.v);
-    expect(d.change!.percent).toBeNull();
-    expect(d.maxDrawdown).toBeNull();
+    close6(d.change!.by, rows.at(-1)!.v - rows[0]!.v);
+    expect(d.change!.percent).toBeUndefined();
+    expect(d.maxDrawdown).toBeUndefined();
     const text = textOf(r);
     expect(text).toMatch(/net change [+-]\$[\d,.]+[KMBT]? \(the net flow over the range\)/);
     expect(text).not.toMatch(/drawdown|\d %/);
@@ -144,19 +156,19 @@ describe("statistics by nature", () => {
 
   it("ratio: change in points; level: % change and drawdown; coin units instead of native units", async () => {
     const mvrv = await call("get_series", { metric: "lifespan/Lth_mvrv", asset: "btc" });
-    expect(digestOf(mvrv).change!.measure).toBe("points");
+    expect(digestOf(mvrv).nature).toBe("ratio");
+    expect(digestOf(mvrv).change!.percent).toBeUndefined();
     expect(textOf(mvrv)).toMatch(/; change [+-][\d.]+ pt/);
     expect(textOf(mvrv)).toMatch(/windows \(change to last\): 1d [+-][\d.]+ pt, 7d .*, YTD 2025 [+-][\d.]+ pt/);
     const reserve = await call("get_series", { metric: "exchange_flow/exchange_reserve", asset: "eth" });
     const rows = await records("exchange_flow/exchange_reserve", "eth");
-    expect(digestOf(reserve).changePercent).toBeCloseTo(((rows.at(-1)!.v - rows[0]!.v) / rows[0]!.v) * 100, 9);
+    close6(digestOf(reserve).change!.percent!, ((rows.at(-1)!.v - rows[0]!.v) / rows[0]!.v) * 100);
     expect(textOf(reserve)).toMatch(/max drawdown -[\d.]+ %/);
     expect(textOf(reserve)).toContain("unit ETH");
     expect(textOf(reserve)).not.toContain("native");
     expect((reserve.structuredContent as { unit: string }).unit).toBe("ETH");
     // Windows of a level: the last value against the last bucket at or before the window's start.
-    const w30 = digestOf(reserve).windows.find((w) => w.window === "30d")!;
-    close9(w30.change!.absolute, rows.at(-1)!.v - rows.at(-31)!.v);
+    close6(digestOf(reserve).windows["30d"]!.by!, rows.at(-1)!.v - rows.at(-31)!.v);
   });
 });
 
@@ -189,18 +201,18 @@ describe("coverage, ended and partial series", () => {
   // series ends with the complete 11:00 bucket, and the day's bucket is the partial one.
   it("marks a last bucket that runs past now as partial", async () => {
     const hourly = await call("get_ohlcv", { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1h", startDate: "2025-12-27" });
-    expect(digestOf(hourly).last.time).toBe("2025-12-28T11:00:00.000Z");
+    expect(digestOf(hourly).last[0]).toBe("2025-12-28T11:00Z");
     expect(textOf(hourly)).not.toContain("partial");
     const daily = await call("get_ohlcv", { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1d", startDate: "2025-12-01" });
     const d = digestOf(daily);
-    expect(d.last.time).toBe("2025-12-28T00:00:00.000Z");
-    expect(d.coverage.partialLastAsOf).toBe("2025-12-28T12:00:00.000Z");
+    expect(d.last[0]).toBe("2025-12-28");
+    expect(d.coverage.partialLastAsOf).toBe("2025-12-28T12:00Z");
     expect(textOf(daily)).toContain("last bucket (2025-12-28) is partial: data up to 2025-12-28 12:00 UTC, so is the range's sum (windows leave it out)");
     const rows = await records("derivatives/Volume_usd", "btc", { timeframe: "1d", startDate: "2025-12-01" });
-    close9(d.windows.find((w) => w.window === "7d")!.sum!, rows.slice(-8, -1).reduce((a, b) => a + b.v, 0));
+    close6(d.windows["7d"]!.sum!, rows.slice(-8, -1).reduce((a, b) => a + b.v, 0));
     // A daily metric for today is either the value so far (then said to be partial) or absent.
     const metric = await call("get_series", { metric: "lifespan/Lth_mvrv", asset: "btc", startDate: "2025-12-01" });
-    if (digestOf(metric).last.time === "2025-12-28T00:00:00.000Z") {
+    if (digestOf(metric).last[0] === "2025-12-28") {
       expect(textOf(metric)).toContain("last bucket (2025-12-28) is partial: data up to 2025-12-28 12:00 UTC, its value is as of then");
     } else expect(textOf(metric)).not.toContain("partial");
   });
@@ -218,12 +230,17 @@ describe("resample", () => {
       const monday = t - ((new Date(t).getUTCDay() + 6) % 7) * 86_400_000;
       weeks.set(monday, (weeks.get(monday) ?? 0) + v);
     }
-    expect(d.points.map((p) => Date.parse(p.time))).toEqual([...weeks.keys()]);
-    d.points.forEach((p, i) => close9(p.value, [...weeks.values()][i]!));
+    const points = pointsOf(d);
+    expect(points.map((p) => p.t)).toEqual([...weeks.keys()]);
+    // The points carry the text's numbers: a 200th of their range.
+    const sums = [...weeks.values()];
+    const resolution = (Math.max(...sums) - Math.min(...sums)) / 200;
+    points.forEach((p, i) => expect(Math.abs(p.v - sums[i]!)).toBeLessThanOrEqual(resolution));
     expect(textOf(r)).toMatch(/^\d+ points, statistics from all of them; the points shown are \d+ weekly buckets \(UTC weeks from Monday, dated by their first day; each the sum of its points\), 2025-10-01 → .*first and last bucket partial/m);
     // The statistics are those of every day served, as without resample.
     const plain = digestOf(await call("get_ohlcv", args));
-    expect({ ...d, resample: undefined, points: undefined, sampling: undefined }).toEqual({ ...plain, resample: undefined, points: undefined, sampling: undefined });
+    const stats = (x: Digest) => ({ ...x, resample: undefined, points: undefined, sampling: undefined, pointScale: undefined });
+    expect(stats(d)).toEqual(stats(plain));
     expect((r.structuredContent as { credits: { charged: number } }).credits.charged).toBe(1);
     expect(encode(textOf(r)).length).toBeLessThanOrEqual(1_500);
   });
@@ -234,13 +251,15 @@ describe("resample", () => {
     const months = new Map<string, number>();
     for (const { t, v } of rows) months.set(new Date(t).toISOString().slice(0, 7), v);
     const d = digestOf(r);
-    expect(d.points.map((p) => p.time.slice(0, 7))).toEqual([...months.keys()]);
-    expect(d.points.map((p) => p.value)).toEqual([...months.values()]);
-    expect(d.points.every((p) => p.time.slice(8) === "01T00:00:00.000Z")).toBe(true);
+    const points = pointsOf(d);
+    expect(points.map((p) => new Date(p.t).toISOString().slice(0, 7))).toEqual([...months.keys()]);
+    const levels = [...months.values()];
+    const resolution = (Math.max(...levels) - Math.min(...levels)) / 200;
+    points.forEach((p, i) => expect(Math.abs(p.v - levels[i]!)).toBeLessThanOrEqual(resolution));
     const text = textOf(r);
     expect(text).toContain("monthly buckets (UTC calendar months; each its last point's value)");
-    const last = d.points.at(-1)!;
-    expect(text.trimEnd().split("\n").at(-3)).toMatch(new RegExp(`^${last.time.slice(0, 7)} \\d+$`));
+    const last = new Date(points.at(-1)!.t).toISOString();
+    expect(text.trimEnd().split("\n").at(-3)).toMatch(new RegExp(`^${last.slice(0, 7)} \\d+$`));
   });
 
   it("refuses a value it does not know, naming the field, charging nothing", async () => {

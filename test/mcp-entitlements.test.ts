@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { connect, errorOf, textOf } from "./mcp-fixture.js";
 
 interface Listing {
-  endpoints: { id: string; allowed?: boolean }[];
+  covers: Record<string, Record<string, string[]>>;
   key_may_call?: string[];
 }
 
@@ -15,8 +15,7 @@ describe("entitlements visible", () => {
       const r = await f.call("list_assets", { asset: "btc" });
       const out = r.structuredContent as unknown as Listing;
       expect(out.key_may_call).toEqual(["lifespan/Lth_mvrv", "market/metcalfe_ratio"]);
-      const allowed = out.endpoints.filter((e) => e.allowed).map((e) => e.id).sort();
-      expect(allowed).toEqual(["lifespan/Lth_mvrv", "market/metcalfe_ratio"]);
+      expect(out.covers.get_series).toMatchObject({ lifespan: expect.arrayContaining(["Lth_mvrv"]), market: expect.arrayContaining(["metcalfe_ratio"]) });
       expect(textOf(r)).toContain("This key may call only lifespan/Lth_mvrv, market/metcalfe_ratio; others answer metric_not_allowed");
       const overview = await f.call("list_assets", {});
       expect(textOf(overview)).toContain("This key may call only");

@@ -4,11 +4,13 @@
 // as it writes it. Through a real MCP client and through `call`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VENUES, venueMarket } from "../src/catalog/index.js";
-import type { HeatmapDigest } from "../src/summary/heatmap-schema.js";
+import type { CompactHeatmapDigest } from "../src/summary/index.js";
+
+type CompactCluster = NonNullable<CompactHeatmapDigest["latest"]>["above"]["top"][number];
 import { call, cliEnv } from "./helpers/cli.js";
 import { connect, textOf, type Fixture } from "./mcp-fixture.js";
 
-const digestOf = (r: { structuredContent?: unknown }) => (r.structuredContent as { digest: HeatmapDigest }).digest;
+const digestOf = (r: { structuredContent?: unknown }) => (r.structuredContent as { digest: CompactHeatmapDigest }).digest;
 
 describe("get_liquidation_heatmap answers the trader", () => {
   let f: Fixture;
@@ -25,16 +27,17 @@ describe("get_liquidation_heatmap answers the trader", () => {
     const l = d.latest!;
     const text = textOf(r);
     expect(text).toMatch(/hottest level \$[\d.,]+M at [\d,]+ \([+-][\d.]+ %\)/);
-    expect(l.maxCellPrice).not.toBeNull();
+    expect(l.maxCellPrice).toBeTypeOf("number");
     // Before, "below nearest & largest 73,600–85,600" held 46.5 % of the column across 16 % of the price.
     for (const side of [l.above, l.below]) {
-      for (const c of [side.largest, side.nearest, ...side.top]) {
+      const whole = (c: number | CompactCluster | undefined) => (typeof c === "number" ? side.top[c] : c);
+      for (const c of [whole(side.largest), whole(side.nearest), ...side.top]) {
         if (!c) continue;
         expect(c.widthPercent).toBeLessThan(8);
         expect(c.peak).toBeGreaterThanOrEqual(c.low);
         expect(c.peak).toBeLessThanOrEqual(c.high);
       }
-      for (const c of [side.largest, side.nearest]) if (c) expect(text).toContain(`peak ${c.peak.toLocaleString("en-US")} `);
+      for (const c of [whole(side.largest), whole(side.nearest)]) if (c) expect(text).toContain(`peak ${c.peak.toLocaleString("en-US")} `);
     }
     expect(text).toContain("Clusters (peak level ≥ 10 % of hottest = ");
     expect(text).toMatch(/ (above|below) (nearest|largest).* \(\d\.\d %\): \$[\d.,]+M \([\d.]+ %\), (edge [+-][\d.]+ %, )?peak [\d,]+ [+-][\d.]+ %/);
@@ -47,9 +50,9 @@ describe("get_liquidation_heatmap answers the trader", () => {
   it("says a ±1 % band narrower than the level spacing is n/a instead of $0 (sol; pepe 4h)", async () => {
     const sol = await f.call("get_liquidation_heatmap", { asset: "sol" });
     const d = digestOf(sol);
-    const step = d.shape.priceStep!;
-    expect((step / d.anchor.price!) * 100).toBeGreaterThan(1);
-    expect(d.latest!.bands[0]).toMatchObject({ percent: 1, narrowerThanSpacing: true });
+    const step = d.matrix.priceStep!;
+    expect((step / d.anchor![1]) * 100).toBeGreaterThan(1);
+    expect(d.latest!.bands["1"]).toMatchObject({ narrowerThanSpacing: true });
     expect(textOf(sol)).toMatch(/\(levels 2\.00 apart, 1\.6 % of the price: ±1 % narrower, n\/a\):\n {2}above \(short liquidations\) n\/a \/ /);
     const pepe = textOf(await f.call("get_liquidation_heatmap", { asset: "pepe", timeframe: "4h" }));
     expect(pepe).toContain("3.8 % of the price: ±1 %, ±2 % narrower, n/a");

@@ -199,7 +199,9 @@ describe("every printed point and statistic is within 1 % of the raw value", () 
       for (const row of rows) near(row.v[i]!, (data.get(row.t)! / base) * 1000, `${asset} ${new Date(row.t).toISOString()}`);
     }
     // Correlations print as r without its "0." (".77"): each is the digest's to 0.005.
-    const matrix = (r.structuredContent as { digest: { correlation: { matrix: Array<Array<number | null>> } } }).digest.correlation.matrix;
+    // The structured triangle: row i - 1 holds member i against members 0 … i - 1.
+    const triangle = (r.structuredContent as { digest: { correlation: { triangle: Array<Array<number | null>> } } }).digest.correlation.triangle;
+    const matrix = [[], ...triangle];
     let shown = 0;
     for (const [i, asset] of assets.entries()) {
       const line = lines.find((l) => l.startsWith(`${asset}: `) && !l.includes("→"));
@@ -325,11 +327,12 @@ describe("the examples that misled", () => {
       expect(lines(r)[2]).toMatch(/^[+-][\d.]+ % \| \S{7} \| \w+ \| \$[\d,.]+ \| price \(daily close\)$/);
       expect(text).toMatch(/\| [\d.]+M trades \| derivatives\/Buy_trades/);
       expect(text).toMatch(/\| [\d,.]+ addresses \| addresses\/AdrBalUSD1MCnt/);
-      const s = r.structuredContent as { day: string; price: { lastValue: number }; rows: Array<{ metric: string; ended: boolean; change24hPercent: number | null; lastDate: string }> };
+      const s = r.structuredContent as { day: string; price: { close: number }; rows: Array<[string, ...unknown[]]>; ended: Array<[string, string, number, string]> };
       expect(s.day).toBe("2025-12-27");
-      const hashprice = s.rows.find((x) => x.metric === "mining/RevHashRateUSD")!;
-      expect(hashprice).toMatchObject({ ended: true, change24hPercent: null, lastDate: "2022-09-15" });
-      expect(s.price.lastValue).toBeGreaterThan(1000);
+      // Ended series stand apart, with their last day, and have no 24h change.
+      expect(s.rows.find((x) => x[0] === "mining/RevHashRateUSD")).toBeUndefined();
+      expect(s.ended.find((x) => x[0] === "mining/RevHashRateUSD")).toMatchObject(["mining/RevHashRateUSD", "USD per TH/s per day", expect.any(Number), "2022-09-15"]);
+      expect(s.price.close).toBeGreaterThan(1000);
     }
     const cli = await call(cliEnv().env(), "get_metrics_variation", "--asset", "eth");
     expect(cli.stdout).toContain("ended series (no 24h change): mining/RevHashRateUSD ended 2022-09-15");
@@ -372,7 +375,7 @@ describe("definitions a model can use", () => {
     const impulse = await f.call("get_series", { metric: "market/Realized_cap_impulse_long_term", asset: "btc", startDate: "2025-12-01" });
     const [head, meaning] = lines(impulse);
     expect(head).toContain("unit log change (365 d)");
-    const last = (impulse.structuredContent as { digest: { last: { value: number } } }).digest.last.value;
+    const last = (impulse.structuredContent as { digest: { last: [string, number] } }).digest.last[1];
     expect(meaning).toMatch(/^meaning: ln\(realized cap \/ realized cap 365 days earlier\).*e\^x − 1 \(0\.333 = \+39\.5 %/);
     expect(meaning).toContain(`; last ${last >= 0 ? "+" : ""}${last.toFixed(3)} = ${last >= 0 ? "+" : "-"}${Math.abs((Math.exp(last) - 1) * 100).toFixed(2)} %`);
     const running = await f.call("get_series", { metric: "exchange_flow/running_total_usd", asset: "btc", startDate: "2025-12-01" });

@@ -1,5 +1,7 @@
 // tools/list: a committed snapshot (a changed description shows up in review), annotations,
 // flat strict schemas with bounded strings, and every series' unit stated where a model reads it.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { z } from "zod";
@@ -17,6 +19,20 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await f.close();
+});
+
+describe("the server's icon", () => {
+  it("is in serverInfo as a PNG data URI (no external URL), and in the bundle's manifest as a PNG file", async () => {
+    const icons = f.client.getServerVersion()?.icons ?? [];
+    expect(icons.map((i) => i.mimeType)).toEqual(["image/png"]);
+    for (const icon of icons) expect(icon.src).toMatch(/^data:image\/(png|svg\+xml);base64,/);
+    const png = Buffer.from(icons[0]!.src.split(",")[1]!, "base64");
+    expect(png.subarray(1, 4).toString()).toBe("PNG");
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([32, 32]);
+    const manifest = JSON.parse(readFileSync(join(import.meta.dirname, "..", "manifest.json"), "utf8")) as { icon: string };
+    expect(manifest.icon).toBe("icon.png");
+    expect(readFileSync(join(import.meta.dirname, "..", "assets", "icon.png")).subarray(1, 4).toString()).toBe("PNG");
+  });
 });
 
 describe("tools/list", () => {

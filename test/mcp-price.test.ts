@@ -6,14 +6,15 @@ import { candlesFromHeatmap, planPrice } from "../src/backend/http/price.js";
 import { InProcessBackend } from "../src/backend/inprocess/backend.js";
 import { candleColumns } from "../src/backend/inprocess/data/candles.js";
 import { DAY_MS } from "../src/catalog/index.js";
+import { num } from "../src/summary/index.js";
 import type { Heatmap } from "../src/catalog/responses.js";
 import { connect, errorOf, NOW, textOf, type Fixture } from "./mcp-fixture.js";
 import { SILENT } from "./http-fixtures.js";
 import { NOW as REST_NOW, startHarness, type Harness } from "./rest-fixtures.js";
 
 interface PriceOut {
-  digest: { count: number; last: { time: string; value: number }; first: { value: number } };
-  candles: { high: { time: string; value: number }; low: { value: number }; largestUp: { percent: number }; largestDown: { percent: number }; realizedVolatility: { annualizedPercent: number; returns: number } };
+  digest: { count: number; last: [string, number]; first: [string, number] };
+  candles: { high: [string, number]; low: [string, number]; largestUp: { percent: number }; largestDown: { percent: number }; realizedVolatility: { annualizedPercent: number; returns: number } };
   credits: { charged: number };
 }
 
@@ -32,17 +33,18 @@ describe("get_ohlcv metric=price (in-process)", () => {
     const out = r.structuredContent as unknown as PriceOut;
     const c = candleColumns("eth", DAY_MS, Date.parse("2025-06-01"), Date.parse("2025-11-30T23:59:59.999Z"), NOW);
     expect(out.digest.count).toBe(c.times.length);
-    expect(out.digest.first.value).toBe(c.close[0]);
-    expect(out.digest.last.value).toBe(c.close[c.times.length - 1]);
-    expect(out.candles.high.value).toBe(Math.max(...c.high));
-    expect(out.candles.low.value).toBe(Math.min(...c.low));
+    // Structured numbers are the values at 6 significant digits.
+    expect(out.digest.first[1]).toBe(num(c.close[0]!));
+    expect(out.digest.last[1]).toBe(num(c.close[c.times.length - 1]!));
+    expect(out.candles.high[1]).toBe(num(Math.max(...c.high)));
+    expect(out.candles.low[1]).toBe(num(Math.min(...c.low)));
     const moves = Array.from(c.open, (o, i) => ((c.close[i]! - o) / o) * 100);
-    expect(out.candles.largestUp.percent).toBeCloseTo(Math.max(...moves), 10);
-    expect(out.candles.largestDown.percent).toBeCloseTo(Math.min(...moves), 10);
+    expect(out.candles.largestUp.percent).toBe(num(Math.max(...moves)));
+    expect(out.candles.largestDown.percent).toBe(num(Math.min(...moves)));
     const rets = Array.from({ length: c.times.length - 1 }, (_, i) => Math.log(c.close[i + 1]! / c.close[i]!));
     const mean = rets.reduce((a, b) => a + b, 0) / rets.length;
     const sd = Math.sqrt(rets.reduce((a, b) => a + (b - mean) ** 2, 0) / rets.length);
-    expect(out.candles.realizedVolatility.annualizedPercent).toBeCloseTo(sd * Math.sqrt(365) * 100, 6);
+    expect(out.candles.realizedVolatility.annualizedPercent).toBeCloseTo(sd * Math.sqrt(365) * 100, 3);
     expect(out.credits.charged).toBe(1);
     const text = textOf(r);
     expect(text).toMatch(/period high \$[\d,.]+ \(2025-\d\d-\d\d\); low/);
@@ -142,7 +144,7 @@ describe("an open last candle", () => {
       // The fixture's now is 2025-12-28T12:00Z: the day's candle runs to midnight.
       const r = await f2.call("get_ohlcv", { metric: "price", asset: "btc", startDate: "2025-12-20" });
       expect(textOf(r)).toContain("last bucket (2025-12-28) is partial: data up to 2025-12-28 12:00 UTC");
-      expect((r.structuredContent as { lastCandleOpenUntil?: string }).lastCandleOpenUntil).toBe("2025-12-29T00:00:00.000Z");
+      expect((r.structuredContent as { lastCandleOpenUntil?: string }).lastCandleOpenUntil).toBe("2025-12-29");
       const closed = await f2.call("get_ohlcv", { metric: "price", asset: "btc", startDate: "2025-12-20", endDate: "2025-12-27" });
       expect(textOf(closed)).not.toContain("partial");
       expect((closed.structuredContent as { lastCandleOpenUntil?: string }).lastCandleOpenUntil).toBeUndefined();

@@ -151,7 +151,8 @@ describe("with the real service", () => {
     const r = (await client.callTool({ name: "get_metrics_variation", arguments: { asset: "btc" } })) as CallToolResult;
     expect(textOf(r)).toMatch(/^Metrics variation for btc on Tue 2025-12-30 UTC \(last values are that day's; 24h: vs Mon 2025-12-29\)/);
     expect(textOf(r)).toContain("n/a | | | not in this summary | price (get_ohlcv metric=price has it)");
-    expect(r.structuredContent).toMatchObject({ day: "2025-12-30", price: null });
+    expect(r.structuredContent).toMatchObject({ day: "2025-12-30", priceFrom: "get_ohlcv metric=price" });
+    expect(r.structuredContent).not.toHaveProperty("price");
   });
 });
 

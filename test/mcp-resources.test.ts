@@ -1,6 +1,7 @@
 // Resources (catalog, full data behind each digest), completions and prompts through a real client.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENDPOINTS, SET_A, VENUES } from "../src/catalog/index.js";
+import { num } from "../src/summary/index.js";
 import type { Heatmap, VariationRecord } from "../src/backend/types.js";
 import { connect, type Fixture } from "./mcp-fixture.js";
 
@@ -47,12 +48,12 @@ describe("resources", () => {
 
   it("serves the records behind a series digest as CSV at the URI the tool gave", async () => {
     const r = await f.call("get_ohlcv", { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1h", startDate: "2025-12-20T00:00:00Z", exchange: "okx" });
-    const { resource, digest } = r.structuredContent as { resource: string; digest: { count: number; max: { value: number } } };
+    const { resource, digest } = r.structuredContent as { resource: string; digest: { count: number; max: [string, number] } };
     expect(resource).toBe("crypto-metrics://series/btc/derivatives/Volume_usd?startDate=2025-12-20T00%3A00%3A00Z&timeframe=1h&exchange=okx");
     const lines = (await read(resource)).trim().split("\n");
     expect(lines[0]).toBe("time,volume_usd");
     expect(lines).toHaveLength(digest.count + 1);
-    expect(Math.max(...lines.slice(1).map((l) => Number(l.split(",")[1])))).toBe(digest.max.value);
+    expect(num(Math.max(...lines.slice(1).map((l) => Number(l.split(",")[1]))))).toBe(digest.max[1]);
   });
 
   it("serves the heatmap and variation bodies as JSON", async () => {

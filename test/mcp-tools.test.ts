@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENDPOINTS, endpointsForAsset, SET_L1, VENUES } from "../src/catalog/index.js";
 import type { Heatmap, TimeRecord, VariationRecord } from "../src/backend/types.js";
-import { formatNumber } from "../src/summary/index.js";
+import { formatNumber, num, when } from "../src/summary/index.js";
 import { connect, textOf, type Fixture } from "./mcp-fixture.js";
 
 let f: Fixture;
@@ -14,17 +14,11 @@ afterAll(async () => {
   await f.close();
 });
 
+type Pair = [string, number];
 type Structured = Record<string, unknown> & {
-  digest: {
-    count: number;
-    first: { time: string; value: number };
-    last: { time: string; value: number };
-    min: { time: string; value: number };
-    max: { time: string; value: number };
-    points: Array<{ time: string; value: number }>;
-    sampling: { returned: number; total: number; method: string };
-  };
+  digest: { count: number; first: Pair; last: Pair; min: Pair; max: Pair; points: Record<string, Pair[]>; sampling: string };
 };
+const pointCount = (d: Structured["digest"]) => Object.values(d.points).reduce((n, p) => n + p.length, 0);
 
 async function records(endpoint: string, asset: string, query: Record<string, string | undefined> = {}): Promise<TimeRecord[]> {
   return (await f.backend.fetch({ endpoint, asset, query })).body as TimeRecord[];
@@ -37,7 +31,8 @@ describe("list_assets", () => {
     const text = textOf(r);
     for (const e of ENDPOINTS.filter((x) => x.kind === "series")) expect(text).toContain(e.segment);
     expect(text).toContain("list_assets metric=<id>");
-    expect((r.structuredContent as { endpoints: unknown[] }).endpoints).toHaveLength(ENDPOINTS.length);
+    const byTool = (r.structuredContent as { endpoints: Record<string, unknown[]> }).endpoints;
+    expect(Object.values(byTool).flat()).toHaveLength(ENDPOINTS.length);
   });
 
   it("lists a metric's coverage", async () => {
@@ -56,8 +51,9 @@ describe("list_assets", () => {
 
   it("lists the endpoints that cover an asset, grouped by tool", async () => {
     const r = await f.call("list_assets", { asset: "ETH" });
-    const ids = (r.structuredContent as { endpoints: Array<{ id: string }> }).endpoints.map((e) => e.id);
-    expect(ids).toEqual(endpointsForAsset("eth").map((e) => e.id));
+    const covers = (r.structuredContent as { covers: Record<string, Record<string, string[]>> }).covers;
+    const ids = Object.values(covers).flatMap((groups) => Object.entries(groups).flatMap(([g, ids]) => ids.map((id) => (g === "price" ? id : `${g}/${id}`))));
+    expect(ids.sort()).toEqual([...endpointsForAsset("eth").map((e) => e.id), "price"].sort());
     expect(textOf(r)).toMatch(/^eth \(Ethereum\): \d+ endpoints and price\./);
     expect(textOf(r)).not.toContain("lifespan/Lth_mvrv");
   });
@@ -78,12 +74,13 @@ describe("get_series", () => {
     const values = rows.map((x) => x.lth_mvrv as number);
     const d = (r.structuredContent as Structured).digest;
     expect(d.count).toBe(rows.length);
-    expect(d.max.value).toBe(Math.max(...values));
-    expect(d.min.value).toBe(Math.min(...values));
-    expect(d.last).toEqual({ time: rows.at(-1)!.time, value: values.at(-1) });
-    expect(d.sampling).toEqual({ returned: 120, total: rows.length, method: "lttb" });
+    expect(d.max[1]).toBe(num(Math.max(...values)));
+    expect(d.min[1]).toBe(num(Math.min(...values)));
+    expect(d.last).toEqual([when(rows.at(-1)!.time), num(values.at(-1)!)]);
+    expect(d.sampling).toBe("lttb");
+    expect(pointCount(d)).toBe(120);
     const text = textOf(r);
-    expect(text).toContain(`max ${formatNumber(Math.max(...values))} (${d.max.time.slice(0, 10)})`);
+    expect(text).toContain(`max ${formatNumber(Math.max(...values))} (${d.max[0]})`);
     expect(text).toContain(`last ${formatNumber(values.at(-1)!)} (${rows.at(-1)!.time.slice(0, 10)})`);
     expect(text).toContain("crypto-metrics://series/btc/lifespan/Lth_mvrv");
   });
@@ -91,16 +88,17 @@ describe("get_series", () => {
   it("returns every point when the range fits max_points, from startDate on", async () => {
     const r = await f.call("get_series", { metric: "exchange_flow/exchange_reserve", asset: "eth", startDate: "2025-12-01", max_points: 5000 });
     const d = (r.structuredContent as Structured).digest;
-    expect(d.sampling.method).toBe("all");
-    expect(d.points[0]!.time).toBe("2025-12-01T00:00:00.000Z");
-    expect(d.points).toHaveLength(d.count);
+    expect(d.sampling).toBe("all");
+    expect(Object.keys(d.points)[0]).toBe("2025-12");
+    expect(d.points["2025-12"]![0]![0]).toBe("01");
+    expect(pointCount(d)).toBe(d.count);
   });
 
   it("passes entity_name to the exchange-flow metrics", async () => {
     const all = await f.call("get_series", { metric: "exchange_flow/exchange_reserve", asset: "btc", startDate: "2025-12-20" });
     const one = await f.call("get_series", { metric: "exchange_flow/exchange_reserve", asset: "btc", startDate: "2025-12-20", entity_name: "Binance" });
     expect((one.structuredContent as Structured).query).toMatchObject({ entity_name: "binance" });
-    expect((one.structuredContent as Structured).digest.last.value).toBeLessThan((all.structuredContent as Structured).digest.last.value);
+    expect((one.structuredContent as Structured).digest.last[1]).toBeLessThan((all.structuredContent as Structured).digest.last[1]);
   });
 });
 
@@ -111,12 +109,12 @@ describe("get_ohlcv", () => {
     const rows = await records("derivatives/Volume_usd", "btc", { timeframe: "1h", exchange: "binance", startDate: "2025-12-01" });
     const d = (r.structuredContent as Structured).digest;
     expect(d.count).toBe(rows.length);
-    expect(d.max.value).toBe(Math.max(...rows.map((x) => x.volume_usd as number)));
+    expect(d.max[1]).toBe(num(Math.max(...rows.map((x) => x.volume_usd as number))));
     // A flow: its largest bucket is the peak, written in the answer's one scale.
     const peak = /peak bucket \$([\d,.]+)([KMBT]?) \(([^)]+)\)/.exec(textOf(r))!;
     const scale = { "": 1, K: 1e3, M: 1e6, B: 1e9, T: 1e12 }[peak[2]!]!;
-    expect(Math.abs(Number(peak[1]!.replace(/,/g, "")) * scale - d.max.value)).toBeLessThanOrEqual(0.5 * scale);
-    expect(peak[3]).toBe(d.max.time.slice(0, 16).replace("T", " "));
+    expect(Math.abs(Number(peak[1]!.replace(/,/g, "")) * scale - d.max[1])).toBeLessThanOrEqual(0.5 * scale);
+    expect(peak[3]).toBe(d.max[0].slice(0, 16).replace("T", " ").replace("Z", ""));
     expect((r.structuredContent as Structured).timeframe).toBe("1h");
   });
 
@@ -131,11 +129,12 @@ describe("get_metrics_variation", () => {
   it("tabulates every record, largest |24h change| first", async () => {
     const r = await f.call("get_metrics_variation", { asset: "sol" });
     const body = (await f.backend.fetch({ endpoint: "derivatives/metrics-variation", asset: "sol", query: {} })).body as VariationRecord[];
-    const rows = (r.structuredContent as { rows: Array<{ change24hPercent: number | null; metric: string | null }> }).rows;
-    expect(rows).toHaveLength(body.length);
-    const moves = rows.map((x) => Math.abs(x.change24hPercent ?? 0));
+    const out = r.structuredContent as { columns: string[]; rows: Array<Array<string | number | null>> };
+    expect(out.rows).toHaveLength(body.length);
+    const [change, measure] = [out.columns.indexOf("change24h"), out.columns.indexOf("changeIn")];
+    const moves = out.rows.filter((x) => x[measure] === "%").map((x) => Math.abs((x[change] as number | null) ?? 0));
     expect(moves).toEqual([...moves].sort((a, b) => b - a));
-    const first = body.find((b) => Math.abs(b.variation_24h_percent) === moves[0])!;
+    const first = body.find((b) => num(Math.abs(b.variation_24h_percent)) === moves[0])!;
     expect(textOf(r)).toContain(formatNumber(first.variation_24h_percent, "%"));
   });
 });
@@ -144,20 +143,21 @@ describe("get_liquidation_heatmap", () => {
   it("anchors on the last candle close and lists top_k clusters per side", async () => {
     const r = await f.call("get_liquidation_heatmap", { asset: "btc", timeframe: "1h", top_k: 5 });
     const body = (await f.backend.fetch({ endpoint: "liquidation_levels/heatmap", asset: "btc", query: { timeframe: "1h" } })).body as Heatmap;
-    const d = (r.structuredContent as { digest: { anchor: { price: number }; latest: { above: { top: unknown[] }; below: { top: unknown[] } }; matrix?: unknown } }).digest;
-    expect(d.anchor.price).toBe(body.df.at(-1)!.close);
+    const d = (r.structuredContent as { digest: { anchor: [string, number]; latest: { above: { top: unknown[] }; below: { top: unknown[] } }; binned?: unknown } }).digest;
+    expect(d.anchor[1]).toBe(num(body.df.at(-1)!.close));
     expect(d.latest.above.top.length).toBeLessThanOrEqual(5);
     expect(d.latest.below.top.length).toBeLessThanOrEqual(5);
     expect(d.latest.above.top.length + d.latest.below.top.length).toBeGreaterThan(3);
-    expect(d.matrix).toBeUndefined();
+    expect(d.binned).toBeUndefined();
     expect(textOf(r)).toContain("Anchor: last candle close");
   });
 
   it("adds a re-binned matrix of at most 24 × 24 on request, per venue", async () => {
     const r = await f.call("get_liquidation_heatmap", { asset: "eth", exchange: VENUES[0], include_matrix: true });
-    const m = (r.structuredContent as { digest: { matrix: { cells: number[][] } }; query: Record<string, string> });
-    expect(m.query).toMatchObject({ scope: "exchange", exchange: VENUES[0] });
-    expect(m.digest.matrix.cells.length).toBeLessThanOrEqual(24);
-    for (const row of m.digest.matrix.cells) expect(row.length).toBeLessThanOrEqual(24);
+    const m = (r.structuredContent as { digest: { scope: string; exchange: string; binned: { rows: unknown[]; cols: unknown[]; levels: string[] } } });
+    expect(m.digest).toMatchObject({ scope: "exchange", exchange: VENUES[0] });
+    expect(m.digest.binned.levels.length).toBeLessThanOrEqual(24);
+    expect(m.digest.binned.levels).toHaveLength(m.digest.binned.rows.length);
+    for (const row of m.digest.binned.levels) expect(row).toMatch(new RegExp(`^[0-9]{${m.digest.binned.cols.length}}$`));
   });
 });

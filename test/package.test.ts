@@ -108,7 +108,7 @@ describe("the .mcpb bundle", () => {
   it("holds only what runs: under 1 MB of code and views, plus the renderer's wasm and fonts; 1.5 MB in all, no native code", () => {
     const runtime = Object.keys(pkgJson().dependencies ?? {});
     const rest = names.filter((n) => !n.startsWith("dist/") && !n.startsWith("node_modules/"));
-    expect(rest.sort()).toEqual(["LICENSE", "README.md", "manifest.json", "package.json"]);
+    expect(rest.sort()).toEqual(["LICENSE", "README.md", "icon.png", "manifest.json", "package.json"]);
     expect(zipBytes).toBeLessThanOrEqual(1.5 * 1024 * 1024);
     expect(names.filter((n) => nativeCode({ name: n, data: readFileSync(join(unpacked, n)) }))).toEqual([]);
     expect(names).toContain("dist/cli.js");

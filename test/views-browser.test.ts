@@ -253,3 +253,72 @@ run("bad input", () => {
     });
   }
 });
+
+interface TextBox { text: string; x0: number; x1: number; y0: number; y1: number }
+
+/** Every SVG text of the view as laid out, and the frame's width. */
+async function texts(h: HostedView): Promise<{ boxes: TextBox[]; width: number }> {
+  return h.frame.evaluate(() => ({
+    width: document.documentElement.clientWidth,
+    boxes: Array.from(document.querySelectorAll(".chart svg text")).map((t) => {
+      const r = t.getBoundingClientRect();
+      return { text: t.textContent ?? "", x0: r.left, x1: r.right, y0: r.top, y1: r.bottom };
+    }),
+  }));
+}
+
+const overlap = (a: TextBox, b: TextBox) => a.x0 < b.x1 - 0.5 && b.x0 < a.x1 - 0.5 && a.y0 < b.y1 - 0.5 && b.y0 < a.y1 - 0.5;
+
+/** The last size the view reported, once it has settled. */
+async function reportedHeight(h: HostedView): Promise<number> {
+  await h.page.waitForTimeout(150);
+  await collect(h);
+  return h.sizes.at(-1)!.height;
+}
+
+run("views fit any pane (Chromium, 360, 380 and 800 px, light and dark)", () => {
+  const compareArgs = { metric: "price", assets: ["btc", "eth", "sol", "xrp", "bnb", "doge", "ada", "link"], startDate: "2025-06-01" };
+  const heatmapArgs = { asset: "eth", timeframe: "1h", lookback: "90d" };
+  const results: Record<string, CallToolResult> = {};
+  beforeAll(async () => {
+    results["heatmap"] = await f.call("get_liquidation_heatmap", heatmapArgs);
+    results["chart"] = await f.call("compare", compareArgs);
+  });
+
+  for (const view of ["heatmap", "chart"] as const) {
+    for (const width of [360, 380, 800]) {
+      for (const theme of ["light", "dark"] as const) {
+        it(`${view} at ${width} px, ${theme}: every text inside the pane, none over another; the size reported is the content's`, async () => {
+          const h = await hostView(browser, { html: html[view]!, result: results[view]!, args: view === "heatmap" ? heatmapArgs : compareArgs, width, theme });
+          await drawn(h);
+          const png = await h.page.screenshot({ clip: { x: 0, y: 0, width, height: 560 } });
+          writeFileSync(join(OUT, `fit-${view}-${width}-${theme}.png`), png);
+          const { boxes, width: frameWidth } = await texts(h);
+          expect(boxes.length).toBeGreaterThan(5);
+          for (const b of boxes) {
+            expect(b.x0, b.text).toBeGreaterThanOrEqual(0);
+            expect(b.x1, b.text).toBeLessThanOrEqual(frameWidth);
+          }
+          for (let i = 0; i < boxes.length; i++) {
+            for (let j = i + 1; j < boxes.length; j++) expect(overlap(boxes[i]!, boxes[j]!), `"${boxes[i]!.text}" over "${boxes[j]!.text}"`).toBe(false);
+          }
+          // The frame is 660 px tall; the view asks for what its content takes.
+          const content = await h.frame.evaluate(() => Math.ceil(document.getElementById("app")!.getBoundingClientRect().bottom));
+          const height = await reportedHeight(h);
+          expect(height).toBeLessThan(660);
+          expect(Math.abs(height - content)).toBeLessThanOrEqual(2);
+          expect(h.errors).toEqual([]);
+          await h.page.close();
+        });
+      }
+    }
+  }
+
+  it("reports a smaller size when a message replaces a chart, and a short one for an error", async () => {
+    const error = { isError: true, content: [{ type: "text", text: 'Asset "btcc" is not covered. Did you mean "btc"?' }] };
+    const h = await hostView(browser, { html: html["chart"]!, result: error, args: {} });
+    await h.frame.waitForSelector(".msg.error");
+    expect(await reportedHeight(h)).toBeLessThan(150);
+    await h.page.close();
+  });
+});

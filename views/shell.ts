@@ -118,12 +118,19 @@ export function start<V>(app: ViewApp<V>): void {
     return { width, height };
   };
 
+  // The content's own height, not the frame's: scrollHeight never drops below the frame, so a pane
+  // opened taller than a result (or a message after a chart) could only grow.
   const reportSize = () => {
     const el = document.documentElement;
-    const next = `${el.scrollWidth}x${el.scrollHeight}`;
+    const before = el.style.height;
+    el.style.height = "max-content";
+    const height = Math.ceil(el.getBoundingClientRect().height);
+    el.style.height = before;
+    const width = el.scrollWidth;
+    const next = `${width}x${height}`;
     if (next === lastSize) return;
     lastSize = next;
-    bridge.notify("ui/notifications/size-changed", { width: el.scrollWidth, height: el.scrollHeight });
+    bridge.notify("ui/notifications/size-changed", { width, height });
   };
 
   const draw = () => {
@@ -190,6 +197,12 @@ export function start<V>(app: ViewApp<V>): void {
     cancelAnimationFrame(pending);
     pending = requestAnimationFrame(draw);
   });
+  // Content that changes without a redraw (a status line, a font arriving) is reported too.
+  let measuring = 0;
+  new ResizeObserver(() => {
+    cancelAnimationFrame(measuring);
+    measuring = requestAnimationFrame(reportSize);
+  }).observe(root);
 
   showMessage(root, "Waiting for the tool result…");
   bridge

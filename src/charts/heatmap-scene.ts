@@ -59,6 +59,8 @@ export const HEATMAP_CANDLE_DOWN = "#ff4d5e";
 /** The last price's line: dashes of 4 px, gaps of 3 px, at this opacity. */
 export const LAST_DASH = [4, 3] as const;
 export const LAST_OPACITY = 0.9;
+/** Pixels a character of a cluster label (11 px) takes, at most. */
+const LABEL_CHAR = 6;
 /** Cluster labels sit on black at this opacity. */
 export const LABEL_OPACITY = 0.62;
 
@@ -104,14 +106,20 @@ export function heatmapTexts(view: HeatmapView, S: HeatmapScene, theme: Theme): 
   const { plot, colorBar: bar } = L;
   const where = view.scope === "exchange" ? view.exchange : "all venues";
   const heading = `${view.asset.toUpperCase()} liquidation heatmap`;
-  const detail = ` · ${view.timeframe} · ${view.lookback} · ${where}`;
+  const price = view.last ? priceLabel(view.last.price, view.priceStep / 10) : "";
+  const lastWidth = view.last ? (5 + price.length) * 6.8 + 12 : 0;
+  // In a narrow pane the title gives up the venue, then the timeframe and lookback, before it would
+  // run into the last price; that label moves right, up to the colour bar's label, when the plot is short of room.
+  const details = [` · ${view.timeframe} · ${view.lookback} · ${where}`, ` · ${view.timeframe} · ${view.lookback}`, ""];
+  const fits = (detail: string, right: number) => plot.x0 + heading.length * 8.4 + detail.length * 7.2 + lastWidth <= right;
+  const right = fits(details[0]!, plot.x1) ? plot.x1 : L.colorBar.x - 6;
+  const detail = details.find((d) => fits(d, right)) ?? "";
   const title = [
     chartText(plot.x0, 20, 14, "start", heading + detail,
       `font-weight="600" fill="${theme.text}">${esc(heading)}<tspan font-weight="400" fill="${theme.muted}">${esc(detail)}</tspan>`),
   ];
   if (view.last) {
-    const price = priceLabel(view.last.price, view.priceStep / 10);
-    title.push(chartText(plot.x1, 20, 12, "end", `last ${price}`, `fill="${theme.muted}">last <tspan fill="${theme.text}" font-weight="600">${price}</tspan>`));
+    title.push(chartText(right, 20, 12, "end", `last ${price}`, `fill="${theme.muted}">last <tspan fill="${theme.text}" font-weight="600">${price}</tspan>`));
   }
   const muted = (x: number, y: number, size: number, anchor: TextAnchor, text: string) => chartText(x, y, size, anchor, text, `fill="${theme.muted}">${esc(text)}`);
   return {
@@ -131,13 +139,21 @@ function priceTicks(view: HeatmapView, L: HeatmapLayout): HeatmapScene["priceTic
 
 function timeTickList(view: HeatmapView, L: HeatmapLayout): HeatmapScene["timeTicks"] {
   const [t0, t1] = L.x.domain;
-  const ticks = timeTicks(t0, t1, Math.max(2, Math.floor((L.plot.x1 - L.plot.x0) / 110)));
+  const ticks = timeTicks(t0, t1, Math.max(4, Math.floor((L.plot.x1 - L.plot.x0) / 110)));
   const labels = timeTickLabels(ticks, t1 - t0);
-  return ticks.map((t, k) => {
+  const out: HeatmapScene["timeTicks"] = [];
+  let right = -Infinity;
+  ticks.forEach((t, k) => {
     const x = r(L.x(t));
     const anchor = x < L.plot.x0 + 30 ? "start" : x > L.plot.x1 - 30 ? "end" : "middle";
-    return { x, label: labels[k]!, anchor };
+    // In a narrow plot a label that would run into the one before it is left out.
+    const w = labels[k]!.length * 6.2;
+    const left = anchor === "start" ? x : anchor === "end" ? x - w : x - w / 2;
+    if (left < right + 6) return;
+    right = left + w;
+    out.push({ x, label: labels[k]!, anchor });
   });
+  return out;
 }
 
 /** Candles re-bucketed to at most `buckets` so each stays readable (≥ ~4 px wide). */
@@ -196,7 +212,11 @@ function markShapes(view: HeatmapView, L: HeatmapLayout, theme: Theme): Pick<Hea
     marks.push({ box: { x0: L.plot.x1 - 10, y0: r(yTop), x1: L.plot.x1, y1: r(yTop) + r(Math.max(2, yBottom - yTop)) }, color });
     const kinds = view.marks.filter((o) => `${o.side}:${o.low}:${o.high}` === key).map((o) => o.kind).join(" & ");
     const band = m.low === m.high ? priceLabel(m.low, view.priceStep) : `${priceLabel(m.low, view.priceStep)}–${priceLabel(m.high, view.priceStep)}`;
-    labels.push({ y: (yTop + yBottom) / 2, text: `${kinds} ${m.side === "above" ? "▲" : "▼"} ${band} · ${usdCompact(m.intensity)}`, color });
+    const arrow = m.side === "above" ? "▲" : "▼";
+    // The longest wording that fits left of the marks: a narrow plot drops the amount, then the kind.
+    const room = (L.plot.x1 - 14 - L.plot.x0 - 10) / LABEL_CHAR;
+    const wordings = [`${kinds} ${arrow} ${band} · ${usdCompact(m.intensity)}`, `${kinds} ${arrow} ${band}`, `${arrow} ${band} · ${usdCompact(m.intensity)}`, `${arrow} ${band}`];
+    labels.push({ y: (yTop + yBottom) / 2, text: wordings.find((w) => w.length <= room) ?? wordings.at(-1)!, color });
   }
   // Keep labels 15 px apart, in price order, inside the plot.
   labels.sort((a, b) => a.y - b.y);
@@ -206,8 +226,8 @@ function markShapes(view: HeatmapView, L: HeatmapLayout, theme: Theme): Pick<Hea
   return {
     marks,
     labels: labels.map((l) => {
-      const w = l.text.length * 6 + 10;
-      const x = L.plot.x1 - 14 - w;
+      const w = l.text.length * LABEL_CHAR + 10;
+      const x = Math.max(L.plot.x0, L.plot.x1 - 14 - w);
       return { box: { x0: r(x), y0: r(l.y - 8), x1: r(x) + r(w), y1: r(l.y - 8) + 16 }, text: l.text, color: l.color };
     }),
   };

@@ -30,6 +30,37 @@ export interface SeriesLayout {
   rightUnit: string;
   leftUnit: string;
   layout: SeriesView["layout"];
+  /** The title (cut to the width) and the legend below it, wrapped onto as many rows as the width needs. */
+  title: string;
+  legend: Array<{ x: number; y: number; color: string | null; text: string }>;
+}
+
+/** Pixels a character of the legend's 11 px text and the title's 14 px bold text take, at most. */
+const LEGEND_CHAR = 6.2;
+const TITLE_CHAR = 7.8;
+const LEGEND_ROW = 14;
+const REBASED_NOTE = "rebased: 100 at first common date";
+
+/** Legend entries left to right, a new row when the next would pass the right edge; the rebasing rule last. */
+function legendRows(lines: readonly PlottedLine[], layout: SeriesView["layout"], x0: number, x1: number): SeriesLayout["legend"] {
+  const out: SeriesLayout["legend"] = [];
+  let x = x0;
+  let y = 31;
+  const place = (width: number) => {
+    if (x > x0 && x + width > x1) {
+      x = x0;
+      y += LEGEND_ROW;
+    }
+    const at = x;
+    x += width + 10;
+    return at;
+  };
+  for (const l of lines) {
+    const text = `${l.label}${layout === "twin" ? ` (${l.axis})` : ""}`;
+    out.push({ x: place(14 + text.length * LEGEND_CHAR), y, color: l.color, text });
+  }
+  if (layout === "rebased") out.push({ x: place(REBASED_NOTE.length * LEGEND_CHAR), y, color: null, text: REBASED_NOTE });
+  return out;
 }
 
 /** Index of the first time every series has reached: the rebasing point. */
@@ -40,6 +71,8 @@ function rebaseStart(view: SeriesView): number {
 export function seriesLayout(view: SeriesView, width: number, height: number, palette: string[]): SeriesLayout {
   const twin = view.layout === "twin" && view.series.length >= 2;
   const plot = { x0: twin ? 64 : 10, y0: 38, x1: width - 68, y1: height - 24 };
+  const maxTitle = Math.max(8, Math.floor((width - 20) / TITLE_CHAR));
+  const title = view.title.length > maxTitle ? `${view.title.slice(0, maxTitle - 1)}…` : view.title;
   const start = view.layout === "rebased" ? rebaseStart(view) : -Infinity;
   const lines: PlottedLine[] = view.series.map((s, k) => {
     let base = NaN;
@@ -81,7 +114,12 @@ export function seriesLayout(view: SeriesView, width: number, height: number, pa
     }
   }
   const rightUnit = view.layout === "rebased" ? "index" : (lines.find((l) => l.axis === "right")?.unit ?? (c ? "USD" : ""));
+  // The legend runs from the plot's left edge to the chart's right one; more rows push the plot down.
+  const legend = legendRows(c && lines.length === 0 ? [] : lines, view.layout, plot.x0, width - 8);
+  plot.y0 += Math.max(0, (legend.at(-1)?.y ?? 31) - 31);
   return {
+    title,
+    legend,
     width,
     height,
     plot,
@@ -116,15 +154,15 @@ export function seriesSvg(view: SeriesView, opts: SeriesSvgOptions): string {
   const L = seriesLayout(view, opts.width, opts.height, theme.palette);
   const { plot } = L;
   const parts: string[] = [`<rect width="${L.width}" height="${L.height}" fill="${theme.background}"/>`];
-  parts.push(`<text x="${plot.x0}" y="18" font-size="14" font-weight="600" fill="${theme.text}">${esc(view.title)}</text>`);
-  // Legend on the second line: colour, label, and the rebasing rule when it applies.
-  let lx = plot.x0;
-  for (const l of view.candles && L.lines.length === 0 ? [] : L.lines) {
-    const text = `${l.label}${L.layout === "twin" ? ` (${l.axis})` : ""}`;
-    parts.push(`<rect x="${lx}" y="26" width="10" height="3" fill="${l.color}"/><text x="${lx + 14}" y="31" font-size="11" fill="${theme.muted}">${esc(text)}</text>`);
-    lx += 24 + text.length * 6.2;
+  parts.push(`<text x="${plot.x0}" y="18" font-size="14" font-weight="600" fill="${theme.text}">${esc(L.title)}</text>`);
+  // Legend below the title: colour and label of each line, and the rebasing rule when it applies.
+  for (const item of L.legend) {
+    if (item.color === null) parts.push(`<text x="${item.x}" y="${item.y}" font-size="11" fill="${theme.muted}">${esc(item.text)}</text>`);
+    else {
+      parts.push(`<rect x="${item.x}" y="${item.y - 5}" width="10" height="3" fill="${item.color}"/>`);
+      parts.push(`<text x="${item.x + 14}" y="${item.y}" font-size="11" fill="${theme.muted}">${esc(item.text)}</text>`);
+    }
   }
-  if (L.layout === "rebased") parts.push(`<text x="${plot.x1}" y="31" font-size="11" text-anchor="end" fill="${theme.muted}">rebased: 100 at first common date</text>`);
   parts.push(axes(L, theme));
   if (view.candles) parts.push(candles(view.candles, L, theme));
   for (const l of L.lines) parts.push(linePath(l, L));
@@ -153,7 +191,7 @@ function axes(L: SeriesLayout, theme: Theme): string {
     }
   }
   const [t0, t1] = L.x.domain;
-  const ticks = timeTicks(t0, t1, Math.max(2, Math.floor((plot.x1 - plot.x0) / 110)));
+  const ticks = timeTicks(t0, t1, Math.max(4, Math.floor((plot.x1 - plot.x0) / 110)));
   const labels = timeTickLabels(ticks, t1 - t0);
   ticks.forEach((t, k) => {
     const x = r(L.x(t));

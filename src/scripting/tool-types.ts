@@ -11,26 +11,24 @@ export type ListAssetsArgs = {
 /** Result of list_assets (its structuredContent). */
 export type ListAssetsResult = {
   view: "overview" | "metric" | "asset" | "search";
-  endpoints: Array<{
-    id: string;
-    tool: string;
-    asset_set: string;
-    assets: number | null;
-    unit: string;
-    purpose: string;
-    /** how to read a value, where unit and purpose leave it open */
-    meaning?: string;
-    /** whether the caller's key may call it (absent when the key may call every endpoint or it cannot be known) */
-    allowed?: boolean;
-  }>;
+  /** the names of each endpoint row's members */
+  columns?: Array<string>;
+  /** rows by the tool that reads them */
+  endpoints?: Record<string, Array<[string, string, number | null, string, ...Array<string>]>>;
+  /** one asset's endpoints: {tool: {group: [the id after the group]}} */
+  covers?: Record<string, Record<string, Array<string>>>;
   assets?: Array<string>;
   covered?: boolean;
+  /** concepts a search named that the catalog does not offer, with the nearest metric that is */
   not_offered?: Array<{
     concept: string;
     nearest: string;
     differs: string;
   }>;
+  /** endpoint ids the key may call, when it is restricted; others answer metric_not_allowed */
   key_may_call?: Array<string>;
+  /** where to look next */
+  next?: string;
   source: {
     kind: "simulated";
     calibratedThrough: string;
@@ -61,140 +59,101 @@ export type GetSeriesResult = {
   metric: string;
   asset: string;
   field: string;
+  /** of every value below */
   unit: string;
   timeframe: string;
-  query: Record<string, string>;
+  /** the parameters sent, when any */
+  query?: Record<string, string>;
+  /** what the figures aggregate when market_type was not sent */
+  marketTypes?: string;
   digest: {
-    /** finite points digested */
-    count: number;
-    /** points skipped because their time or value was not a finite number */
-    nonFinite: number;
-    /** bucket size used for gap detection */
-    timeframeMs: number;
-    first: {
-      time: string;
-      value: number;
-    } | null;
-    last: {
-      time: string;
-      value: number;
-    } | null;
-    /** smallest value, at its first occurrence */
-    min: {
-      time: string;
-      value: number;
-    } | null;
-    /** largest value, at its first occurrence */
-    max: {
-      time: string;
-      value: number;
-    } | null;
-    mean: number | null;
-    /** population standard deviation */
-    stdev: number | null;
-    /** (last − first) / first × 100 for levels and counts with first > 0; else null */
-    changePercent: number | null;
-    /** (last − mean) / stdev; null when stdev is 0 or fewer than 2 points */
-    zScoreLast: number | null;
-    /** levels and counts only; null when no point is positive */
-    maxDrawdown: {
-      /** largest peak-to-trough decline, ≤ 0, relative to a positive peak */
-      percent: number;
-      peak: {
-        time: string;
-        value: number;
-      };
-      trough: {
-        time: string;
-        value: number;
-      };
-    } | null;
-    gaps: {
-      /** buckets absent between consecutive finite points */
-      missingBuckets: number;
-      /** separate stretches of missing buckets */
-      runs: number;
-      /** largest runs, first and last missing bucket */
-      largest: Array<{
-        from: string;
-        to: string;
-        missing: number;
-      }>;
-    };
     /** what the values are; decides which statistics apply */
     nature: "level" | "flow" | "signed" | "cumulative" | "ratio" | "count";
-    /** first → last; null for flows (see flow and windows) */
-    change: {
-      /** last − first in the series' unit (points for ratios) */
-      absolute: number;
-      /** % of first, only where a percentage means something */
-      percent: number | null;
-      measure: "percent" | "points" | "units";
-    } | null;
-    /** flows only: total over the range, mean per bucket, largest bucket */
-    flow: {
+    /** points digested */
+    count: number;
+    /** points skipped as not finite */
+    nonFinite?: number;
+    /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
+    first?: [string, number];
+    /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
+    last?: [string, number];
+    /** first occurrence */
+    min?: [string, number];
+    /** first occurrence */
+    max?: [string, number];
+    mean?: number;
+    stdev?: number;
+    zScoreLast?: number;
+    /** first → last (not for flows) */
+    change?: {
+      /** last − first, in the unit (points for ratios) */
+      by: number;
+      /** only where a percentage means something */
+      percent?: number;
+    };
+    maxDrawdown?: {
+      percent: number;
+      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
+      peak: [string, number];
+      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
+      trough: [string, number];
+    };
+    /** flows: total, mean per bucket, largest bucket */
+    flow?: {
       sum: number;
       meanPerBucket: number;
-      peak: {
-        time: string;
-        value: number;
-      };
-    } | null;
-    /** signed series only: sign changes and the point of the latest */
-    signFlips: {
+      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
+      peak: [string, number];
+    };
+    signFlips?: {
       count: number;
-      last: {
-        time: string;
-        value: number;
-      } | null;
-    } | null;
-    /** trailing windows back from the last point, where the data reaches */
-    windows: Array<{
-      window: "1d" | "7d" | "30d" | "90d" | "1y" | "YTD";
-      since: string;
-      /** stocks: last value against the window's start */
-      change?: {
-        /** last − first in the series' unit (points for ratios) */
-        absolute: number;
-        /** % of first, only where a percentage means something */
-        percent: number | null;
-        measure: "percent" | "points" | "units";
-      };
+      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
+      last?: [string, number];
+    };
+    /** trailing windows back from the last point: 1d, 7d, 30d, 90d, 1y, YTD */
+    windows?: Record<string, {
+      /** start of a YTD window (the others reach back their own length from the last point) */
+      since?: string;
+      by?: number;
+      percent?: number;
       /** flows: total over the window */
       sum?: number;
-      /** flows: total over the equal window before */
-      priorSum?: number | null;
-      /** flows: sum against priorSum */
-      percent?: number | null;
+      /** flows: total over the window before */
+      priorSum?: number;
     }>;
-    position: {
-      /** share of points at or below the last value, 0–100 */
+    position?: {
+      /** share of points at or below the last, 0–100 */
       percentile: number;
       fromPeak: {
-        /** last − first in the series' unit (points for ratios) */
-        absolute: number;
-        /** % of first, only where a percentage means something */
-        percent: number | null;
-        measure: "percent" | "points" | "units";
-        peakTime: string;
+        /** last − first, in the unit (points for ratios) */
+        by: number;
+        /** only where a percentage means something */
+        percent?: number;
+        peak: string;
       };
-      /** latest earlier point at or above the last value */
-      lastAtOrAbove: string | null;
-      /** latest earlier point at or below the last value */
-      lastAtOrBelow: string | null;
-    } | null;
-    coverage: {
-      requestedFrom: string | null;
-      requestedTo: string | null;
-      dataFrom: string | null;
-      dataTo: string | null;
-      percent: number | null;
-      historyFrom: string | null;
-      historyTo: string | null;
-      endedAt: string | null;
-      partialLastAsOf: string | null;
+      lastAtOrAbove?: string;
+      lastAtOrBelow?: string;
     };
-    /** present when the series was re-bucketed into UTC weeks (from Monday) or calendar months */
+    coverage: {
+      requestedFrom?: string;
+      requestedTo?: string;
+      /** share of the asked range covered */
+      percent?: number;
+      historyFrom?: string;
+      historyTo?: string;
+      /** the series stopped here */
+      endedAt?: string;
+      /** the last bucket is still filling: data as of this time */
+      partialLastAsOf?: string;
+    };
+    /** absent when no bucket is missing */
+    gaps?: {
+      missingBuckets: number;
+      runs: number;
+      /** [from, to, missing] */
+      largest: Array<[string, string, number]>;
+    };
+    /** re-bucketed into UTC weeks (from Monday) or calendar months */
     resample?: {
       period: "1w" | "1M";
       rule: "sum" | "last";
@@ -202,22 +161,19 @@ export type GetSeriesResult = {
       partialLast: boolean;
       sourceCount: number;
     };
-    points: Array<{
-      time: string;
-      value: number;
-    }>;
-    sampling: {
-      returned: number;
-      total: number;
-      /** all points, or LTTB keeping first/last/min/max */
-      method: "all" | "lttb";
-    };
+    /** all points, or LTTB keeping the shape with first, last, min and max */
+    sampling: "all" | "lttb";
+    /** the points' values are in multiples of this (1000000000: billions of the unit; absent: 1), at a 200th of their range */
+    pointScale?: number;
+    /** points grouped under their UTC month "YYYY-MM" as ["DD", value] (daily) or ["DD HH:MM", value]; monthly points under "YYYY" as ["MM", value] */
+    points: Record<string, Array<[string, number]>>;
   };
   credits: {
     charged: number;
     remaining?: number;
   };
-  resource: string;
+  /** the full records as CSV (reading it is a new, charged request) */
+  resource?: string;
   /** chart data for MCP Apps views (only for clients that declare the UI extension) */
   view?: {
     kind: "heatmap";
@@ -312,140 +268,101 @@ export type GetOhlcvResult = {
   metric: string;
   asset: string;
   field: string;
+  /** of every value below */
   unit: string;
   timeframe: string;
-  query: Record<string, string>;
+  /** the parameters sent, when any */
+  query?: Record<string, string>;
+  /** what the figures aggregate when market_type was not sent */
+  marketTypes?: string;
   digest: {
-    /** finite points digested */
-    count: number;
-    /** points skipped because their time or value was not a finite number */
-    nonFinite: number;
-    /** bucket size used for gap detection */
-    timeframeMs: number;
-    first: {
-      time: string;
-      value: number;
-    } | null;
-    last: {
-      time: string;
-      value: number;
-    } | null;
-    /** smallest value, at its first occurrence */
-    min: {
-      time: string;
-      value: number;
-    } | null;
-    /** largest value, at its first occurrence */
-    max: {
-      time: string;
-      value: number;
-    } | null;
-    mean: number | null;
-    /** population standard deviation */
-    stdev: number | null;
-    /** (last − first) / first × 100 for levels and counts with first > 0; else null */
-    changePercent: number | null;
-    /** (last − mean) / stdev; null when stdev is 0 or fewer than 2 points */
-    zScoreLast: number | null;
-    /** levels and counts only; null when no point is positive */
-    maxDrawdown: {
-      /** largest peak-to-trough decline, ≤ 0, relative to a positive peak */
-      percent: number;
-      peak: {
-        time: string;
-        value: number;
-      };
-      trough: {
-        time: string;
-        value: number;
-      };
-    } | null;
-    gaps: {
-      /** buckets absent between consecutive finite points */
-      missingBuckets: number;
-      /** separate stretches of missing buckets */
-      runs: number;
-      /** largest runs, first and last missing bucket */
-      largest: Array<{
-        from: string;
-        to: string;
-        missing: number;
-      }>;
-    };
     /** what the values are; decides which statistics apply */
     nature: "level" | "flow" | "signed" | "cumulative" | "ratio" | "count";
-    /** first → last; null for flows (see flow and windows) */
-    change: {
-      /** last − first in the series' unit (points for ratios) */
-      absolute: number;
-      /** % of first, only where a percentage means something */
-      percent: number | null;
-      measure: "percent" | "points" | "units";
-    } | null;
-    /** flows only: total over the range, mean per bucket, largest bucket */
-    flow: {
+    /** points digested */
+    count: number;
+    /** points skipped as not finite */
+    nonFinite?: number;
+    /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
+    first?: [string, number];
+    /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
+    last?: [string, number];
+    /** first occurrence */
+    min?: [string, number];
+    /** first occurrence */
+    max?: [string, number];
+    mean?: number;
+    stdev?: number;
+    zScoreLast?: number;
+    /** first → last (not for flows) */
+    change?: {
+      /** last − first, in the unit (points for ratios) */
+      by: number;
+      /** only where a percentage means something */
+      percent?: number;
+    };
+    maxDrawdown?: {
+      percent: number;
+      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
+      peak: [string, number];
+      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
+      trough: [string, number];
+    };
+    /** flows: total, mean per bucket, largest bucket */
+    flow?: {
       sum: number;
       meanPerBucket: number;
-      peak: {
-        time: string;
-        value: number;
-      };
-    } | null;
-    /** signed series only: sign changes and the point of the latest */
-    signFlips: {
+      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
+      peak: [string, number];
+    };
+    signFlips?: {
       count: number;
-      last: {
-        time: string;
-        value: number;
-      } | null;
-    } | null;
-    /** trailing windows back from the last point, where the data reaches */
-    windows: Array<{
-      window: "1d" | "7d" | "30d" | "90d" | "1y" | "YTD";
-      since: string;
-      /** stocks: last value against the window's start */
-      change?: {
-        /** last − first in the series' unit (points for ratios) */
-        absolute: number;
-        /** % of first, only where a percentage means something */
-        percent: number | null;
-        measure: "percent" | "points" | "units";
-      };
+      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
+      last?: [string, number];
+    };
+    /** trailing windows back from the last point: 1d, 7d, 30d, 90d, 1y, YTD */
+    windows?: Record<string, {
+      /** start of a YTD window (the others reach back their own length from the last point) */
+      since?: string;
+      by?: number;
+      percent?: number;
       /** flows: total over the window */
       sum?: number;
-      /** flows: total over the equal window before */
-      priorSum?: number | null;
-      /** flows: sum against priorSum */
-      percent?: number | null;
+      /** flows: total over the window before */
+      priorSum?: number;
     }>;
-    position: {
-      /** share of points at or below the last value, 0–100 */
+    position?: {
+      /** share of points at or below the last, 0–100 */
       percentile: number;
       fromPeak: {
-        /** last − first in the series' unit (points for ratios) */
-        absolute: number;
-        /** % of first, only where a percentage means something */
-        percent: number | null;
-        measure: "percent" | "points" | "units";
-        peakTime: string;
+        /** last − first, in the unit (points for ratios) */
+        by: number;
+        /** only where a percentage means something */
+        percent?: number;
+        peak: string;
       };
-      /** latest earlier point at or above the last value */
-      lastAtOrAbove: string | null;
-      /** latest earlier point at or below the last value */
-      lastAtOrBelow: string | null;
-    } | null;
-    coverage: {
-      requestedFrom: string | null;
-      requestedTo: string | null;
-      dataFrom: string | null;
-      dataTo: string | null;
-      percent: number | null;
-      historyFrom: string | null;
-      historyTo: string | null;
-      endedAt: string | null;
-      partialLastAsOf: string | null;
+      lastAtOrAbove?: string;
+      lastAtOrBelow?: string;
     };
-    /** present when the series was re-bucketed into UTC weeks (from Monday) or calendar months */
+    coverage: {
+      requestedFrom?: string;
+      requestedTo?: string;
+      /** share of the asked range covered */
+      percent?: number;
+      historyFrom?: string;
+      historyTo?: string;
+      /** the series stopped here */
+      endedAt?: string;
+      /** the last bucket is still filling: data as of this time */
+      partialLastAsOf?: string;
+    };
+    /** absent when no bucket is missing */
+    gaps?: {
+      missingBuckets: number;
+      runs: number;
+      /** [from, to, missing] */
+      largest: Array<[string, string, number]>;
+    };
+    /** re-bucketed into UTC weeks (from Monday) or calendar months */
     resample?: {
       period: "1w" | "1M";
       rule: "sum" | "last";
@@ -453,16 +370,12 @@ export type GetOhlcvResult = {
       partialLast: boolean;
       sourceCount: number;
     };
-    points: Array<{
-      time: string;
-      value: number;
-    }>;
-    sampling: {
-      returned: number;
-      total: number;
-      /** all points, or LTTB keeping first/last/min/max */
-      method: "all" | "lttb";
-    };
+    /** all points, or LTTB keeping the shape with first, last, min and max */
+    sampling: "all" | "lttb";
+    /** the points' values are in multiples of this (1000000000: billions of the unit; absent: 1), at a 200th of their range */
+    pointScale?: number;
+    /** points grouped under their UTC month "YYYY-MM" as ["DD", value] (daily) or ["DD HH:MM", value]; monthly points under "YYYY" as ["MM", value] */
+    points: Record<string, Array<[string, number]>>;
   };
   credits: {
     charged: number;
@@ -528,39 +441,34 @@ export type GetOhlcvResult = {
     };
     layout: "single" | "rebased" | "twin";
   };
+  /** price: facts of the timeframe's candles */
   candles?: {
     candles: number;
-    /** highest high, at its first occurrence */
-    high: {
-      time: string;
-      value: number;
-    } | null;
-    /** lowest low, at its first occurrence */
-    low: {
-      time: string;
-      value: number;
-    } | null;
+    /** highest high, first occurrence */
+    high?: [string, number];
+    /** lowest low, first occurrence */
+    low?: [string, number];
     /** (high − low) / low × 100 */
-    rangePercent: number | null;
-    largestUp: {
+    rangePercent?: number;
+    largestUp?: {
       time: string;
       /** (close − open) / open × 100 */
       percent: number;
       open: number;
       close: number;
-    } | null;
-    largestDown: {
+    };
+    largestDown?: {
       time: string;
       /** (close − open) / open × 100 */
       percent: number;
       open: number;
       close: number;
-    } | null;
-    realizedVolatility: {
-      /** stdev of close-to-close log returns × √(buckets per 365-day year) × 100 */
+    };
+    realizedVolatility?: {
+      /** stdev of close-to-close log returns × √(buckets per year) × 100 */
       annualizedPercent: number;
       returns: number;
-    } | null;
+    };
   };
   /** price: the last candle had not closed at the service's now */
   lastCandleOpenUntil?: string;
@@ -583,48 +491,30 @@ export type GetMetricsVariationArgs = {
 /** Result of get_metrics_variation (its structuredContent). */
 export type GetMetricsVariationResult = {
   asset: string;
-  /** the UTC day the last values describe; 24h is this day against the one before */
-  day: string | null;
-  count: number;
-  /** daily close (USD) of the asset's reference market on that day, when the backend gives it */
-  price: {
-    lastValue: number;
-    change24hPercent: number | null;
-    values7d: Array<number>;
-    sparkline: string;
+  /** the UTC day (YYYY-MM-DD) the last values describe; 24h is this day against the one before; absent when the service does not date them */
+  day?: string;
+  /** the asset's daily close (USD) on that day, when the backend gives it */
+  price?: {
+    close: number;
+    change24hPercent?: number;
     trend: "rising" | "falling" | "flat" | "volatile" | "n/a";
-  } | null;
-  rows: Array<{
-    position: number;
-    name: string;
-    collection: string;
-    field: string;
-    /** catalog endpoint id of this metric (for get_series / get_ohlcv), when known */
-    metric: string | null;
-    unit: string | null;
-    lastValue: number | null;
-    lastValueText: string;
-    /** the service's 24h % change, where a percentage means something (not for ratios or series that cross zero) */
-    change24hPercent: number | null;
-    /** ratios and series that cross zero: the last daily value minus the one before, in points or units */
-    change24h: {
-      absolute: number;
-      measure: "points" | "units";
-    } | null;
-    /** 7 daily values as ▁▂▃▄▅▆▇█, bars spanning at least 1 % of the level (constant → ▄; missing → space) */
-    sparkline: string;
-    /** trend: flat when the 7-day range is under 0.5 % of the level; rising/falling when the least-squares line's change over the window is at least 60 % of the range; otherwise volatile */
-    trend: "rising" | "falling" | "flat" | "volatile" | "n/a";
-    values7d: Array<number | null>;
-    /** day (YYYY-MM-DD) of lastValue, when the service dates it */
-    lastDate: string | null;
-    /** the series ended before the day the others describe: no 24h change */
-    ended: boolean;
-  }>;
+    sparkline7d: string;
+  };
+  /** where the price is when it is not beside the metrics */
+  priceFrom?: string;
+  /** how to read the sparkline and the trend */
+  legend: string;
+  /** the names of each row's members */
+  columns: Array<string>;
+  /** live series: largest 24h % move first; points and units last */
+  rows: Array<[string, string, number | null, number | null, "%" | "points" | "units", "rising" | "falling" | "flat" | "volatile" | "n/a", string, string?]>;
+  /** series that ended before the day: [metric, unit, last value, its day]; no 24h change */
+  ended?: Array<[string, string, number | null, string | null]>;
   credits: {
     charged: number;
     remaining?: number;
   };
+  /** the raw records as JSON (reading it is a new, charged request) */
   resource: string;
   source: {
     kind: "simulated";
@@ -655,229 +545,211 @@ export type GetLiquidationHeatmapArgs = {
 /** Result of get_liquidation_heatmap (its structuredContent). */
 export type GetLiquidationHeatmapResult = {
   asset: string;
-  query: Record<string, string>;
   digest: {
-    source: {
-      asset: string;
-      timeframe: string;
-      lookback: string;
-      scope: string;
-      exchange: string;
-      version: string;
-      priceSource: string;
-    };
-    anchor: {
-      price: number | null;
-      time: string | null;
-      /** last candle close, else the middle of the price axis */
-      source: "df_close" | "price_axis_mid" | "none";
-    };
-    shape: {
+    timeframe: string;
+    lookback: string;
+    scope: string;
+    exchange: string;
+    /** the service's version of the matrix, when not its latest column (matrix.to) */
+    version?: string;
+    /** market of the candles and the anchor */
+    priceSource?: string;
+    /** [time, price] of the last candle close (or the middle of the price axis, see anchorSource) */
+    anchor?: [string, number];
+    /** absent: the last candle close */
+    anchorSource?: "price_axis_mid" | "none";
+    matrix: {
       /** price levels */
       rows: number;
       /** time columns */
       cols: number;
-      priceStep: number | null;
-      priceLow: number | null;
-      priceHigh: number | null;
-      timeFrom: string | null;
-      timeTo: string | null;
-      /** total of each time column (the open notional at that time): the latest, the mean over columns, the largest and when */
-      columnTotals: {
-        latest: number;
-        mean: number;
-        max: number;
-        maxTime: string | null;
-      } | null;
+      priceStep?: number;
+      priceLow?: number;
+      priceHigh?: number;
+      from?: string;
+      to?: string;
+    };
+    /** open liquidation notional at one time (USD): the latest column, the mean, the largest and when */
+    columnTotals?: {
+      latest: number;
+      mean: number;
+      max: number;
+      maxTime?: string;
     };
     /** the latest column: the current liquidation map */
-    latest: {
-      time: string | null;
+    latest?: {
+      /** absent: matrix.to */
+      time?: string;
       total: number;
+      /** hottest level */
       maxCell: number;
       /** price of the hottest level */
-      maxCellPrice: number | null;
-      /** intensity within ±percent of the anchor; narrowerThanSpacing: the band holds at most one level per side */
-      bands: Array<{
-        percent: number;
+      maxCellPrice?: number;
+      /** USD notional within ±N % of the anchor, by N: above (short liquidations) and below (long liquidations) */
+      bands: Record<string, {
         above: number;
         below: number;
-        narrowerThanSpacing: boolean;
+        /** the band holds at most one level per side: n/a */
+        narrowerThanSpacing?: true;
       }>;
-      /** (above − below) / (above + below) within ±10 %; null when both are 0 */
-      imbalance: number | null;
-      /** minimum intensity of a cluster's peak level */
+      /** (above − below) / (above + below) within ±10 % */
+      imbalance?: number;
+      /** a cluster's levels are each at least this (clusterFraction of the hottest level) */
       clusterThreshold: number;
-      /** threshold as a fraction of the column's largest cell */
       clusterFraction: number;
-      /** a cluster keeps the levels around its peak down to this fraction of the peak */
-      clusterEdgeFraction: number;
       above: {
-        largest: {
-          side: "above" | "below";
-          /** price of the lowest level */
-          low: number;
-          /** price of the highest level */
-          high: number;
-          levels: number;
-          /** sum of the cluster's cells (USD notional) */
-          intensity: number;
-          /** share of the latest column's total, 0–1 */
-          share: number;
-          /** price of the hottest level */
-          peak: number;
-          peakIntensity: number;
-          /** price width of its levels (levels × spacing) */
-          width: number;
-          /** width as % of the anchor price */
-          widthPercent: number;
-          /** signed % from the anchor price to the nearest edge */
-          distanceEdgePercent: number;
-          /** signed % from the anchor price to the peak level */
-          distancePeakPercent: number;
-        } | null;
-        nearest: {
-          side: "above" | "below";
-          /** price of the lowest level */
-          low: number;
-          /** price of the highest level */
-          high: number;
-          levels: number;
-          /** sum of the cluster's cells (USD notional) */
-          intensity: number;
-          /** share of the latest column's total, 0–1 */
-          share: number;
-          /** price of the hottest level */
-          peak: number;
-          peakIntensity: number;
-          /** price width of its levels (levels × spacing) */
-          width: number;
-          /** width as % of the anchor price */
-          widthPercent: number;
-          /** signed % from the anchor price to the nearest edge */
-          distanceEdgePercent: number;
-          /** signed % from the anchor price to the peak level */
-          distancePeakPercent: number;
-        } | null;
-        /** most intense clusters, most intense first */
+        /** most intense first */
         top: Array<{
-          side: "above" | "below";
-          /** price of the lowest level */
+          /** price of the run's lowest level */
           low: number;
-          /** price of the highest level */
+          /** price of its highest level */
           high: number;
           levels: number;
-          /** sum of the cluster's cells (USD notional) */
+          /** sum of the run's cells, USD notional */
           intensity: number;
-          /** share of the latest column's total, 0–1 */
+          /** of the latest column's total, 0–1 */
           share: number;
           /** price of the hottest level */
           peak: number;
           peakIntensity: number;
-          /** price width of its levels (levels × spacing) */
-          width: number;
           /** width as % of the anchor price */
           widthPercent: number;
-          /** signed % from the anchor price to the nearest edge */
-          distanceEdgePercent: number;
-          /** signed % from the anchor price to the peak level */
-          distancePeakPercent: number;
+          /** signed % from the anchor to the nearest edge */
+          edgePercent: number;
+          /** signed % from the anchor to the peak level */
+          peakPercent: number;
         }>;
+        /** index in top */
+        largest?: number | {
+          /** price of the run's lowest level */
+          low: number;
+          /** price of its highest level */
+          high: number;
+          levels: number;
+          /** sum of the run's cells, USD notional */
+          intensity: number;
+          /** of the latest column's total, 0–1 */
+          share: number;
+          /** price of the hottest level */
+          peak: number;
+          peakIntensity: number;
+          /** width as % of the anchor price */
+          widthPercent: number;
+          /** signed % from the anchor to the nearest edge */
+          edgePercent: number;
+          /** signed % from the anchor to the peak level */
+          peakPercent: number;
+        };
+        /** index in top, or the cluster when it is not among them */
+        nearest?: number | {
+          /** price of the run's lowest level */
+          low: number;
+          /** price of its highest level */
+          high: number;
+          levels: number;
+          /** sum of the run's cells, USD notional */
+          intensity: number;
+          /** of the latest column's total, 0–1 */
+          share: number;
+          /** price of the hottest level */
+          peak: number;
+          peakIntensity: number;
+          /** width as % of the anchor price */
+          widthPercent: number;
+          /** signed % from the anchor to the nearest edge */
+          edgePercent: number;
+          /** signed % from the anchor to the peak level */
+          peakPercent: number;
+        };
       };
       below: {
-        largest: {
-          side: "above" | "below";
-          /** price of the lowest level */
-          low: number;
-          /** price of the highest level */
-          high: number;
-          levels: number;
-          /** sum of the cluster's cells (USD notional) */
-          intensity: number;
-          /** share of the latest column's total, 0–1 */
-          share: number;
-          /** price of the hottest level */
-          peak: number;
-          peakIntensity: number;
-          /** price width of its levels (levels × spacing) */
-          width: number;
-          /** width as % of the anchor price */
-          widthPercent: number;
-          /** signed % from the anchor price to the nearest edge */
-          distanceEdgePercent: number;
-          /** signed % from the anchor price to the peak level */
-          distancePeakPercent: number;
-        } | null;
-        nearest: {
-          side: "above" | "below";
-          /** price of the lowest level */
-          low: number;
-          /** price of the highest level */
-          high: number;
-          levels: number;
-          /** sum of the cluster's cells (USD notional) */
-          intensity: number;
-          /** share of the latest column's total, 0–1 */
-          share: number;
-          /** price of the hottest level */
-          peak: number;
-          peakIntensity: number;
-          /** price width of its levels (levels × spacing) */
-          width: number;
-          /** width as % of the anchor price */
-          widthPercent: number;
-          /** signed % from the anchor price to the nearest edge */
-          distanceEdgePercent: number;
-          /** signed % from the anchor price to the peak level */
-          distancePeakPercent: number;
-        } | null;
-        /** most intense clusters, most intense first */
+        /** most intense first */
         top: Array<{
-          side: "above" | "below";
-          /** price of the lowest level */
+          /** price of the run's lowest level */
           low: number;
-          /** price of the highest level */
+          /** price of its highest level */
           high: number;
           levels: number;
-          /** sum of the cluster's cells (USD notional) */
+          /** sum of the run's cells, USD notional */
           intensity: number;
-          /** share of the latest column's total, 0–1 */
+          /** of the latest column's total, 0–1 */
           share: number;
           /** price of the hottest level */
           peak: number;
           peakIntensity: number;
-          /** price width of its levels (levels × spacing) */
-          width: number;
           /** width as % of the anchor price */
           widthPercent: number;
-          /** signed % from the anchor price to the nearest edge */
-          distanceEdgePercent: number;
-          /** signed % from the anchor price to the peak level */
-          distancePeakPercent: number;
+          /** signed % from the anchor to the nearest edge */
+          edgePercent: number;
+          /** signed % from the anchor to the peak level */
+          peakPercent: number;
         }>;
+        /** index in top */
+        largest?: number | {
+          /** price of the run's lowest level */
+          low: number;
+          /** price of its highest level */
+          high: number;
+          levels: number;
+          /** sum of the run's cells, USD notional */
+          intensity: number;
+          /** of the latest column's total, 0–1 */
+          share: number;
+          /** price of the hottest level */
+          peak: number;
+          peakIntensity: number;
+          /** width as % of the anchor price */
+          widthPercent: number;
+          /** signed % from the anchor to the nearest edge */
+          edgePercent: number;
+          /** signed % from the anchor to the peak level */
+          peakPercent: number;
+        };
+        /** index in top, or the cluster when it is not among them */
+        nearest?: number | {
+          /** price of the run's lowest level */
+          low: number;
+          /** price of its highest level */
+          high: number;
+          levels: number;
+          /** sum of the run's cells, USD notional */
+          intensity: number;
+          /** of the latest column's total, 0–1 */
+          share: number;
+          /** price of the hottest level */
+          peak: number;
+          peakIntensity: number;
+          /** width as % of the anchor price */
+          widthPercent: number;
+          /** signed % from the anchor to the nearest edge */
+          edgePercent: number;
+          /** signed % from the anchor to the peak level */
+          peakPercent: number;
+        };
       };
-    } | null;
-    /** hottest cell of the whole matrix and how long before the latest column it was */
-    peak: {
+    };
+    /** hottest cell of the whole matrix and how long before the latest column */
+    peak?: {
       price: number;
-      time: string | null;
+      time?: string;
       intensity: number;
       ageColumns: number;
-      ageMs: number | null;
-    } | null;
-    topTraderLsr: {
-      /** venue whose top traders' positions the ratio reads */
+      ageMs?: number;
+    };
+    /** top traders' long/short ratio */
+    topTraderLsr?: {
+      /** whose top traders' positions the ratio reads */
       venue: string;
-      latest: number;
-      latestTime: string;
-      min: number;
-      minTime: string;
-      max: number;
-      maxTime: string;
+      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
+      latest: [string, number];
+      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
+      min: [string, number];
+      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
+      max: [string, number];
       mean: number;
       count: number;
-    } | null;
-    candles: {
+    };
+    candles?: {
       count: number;
       from: string;
       to: string;
@@ -885,29 +757,25 @@ export type GetLiquidationHeatmapResult = {
       close: number;
       high: number;
       low: number;
-      changePercent: number | null;
-    } | null;
-    /** re-binned matrix (at most 24 × 24), only when requested */
-    matrix?: {
-      /** price bins, ascending */
-      rows: Array<{
-        low: number;
-        high: number;
-        levels: number;
-      }>;
-      /** time bins, ascending */
-      cols: Array<{
-        start: string | null;
-        columns: number;
-      }>;
-      /** cells[row][col]: mean intensity of the original cells (price levels × columns) in the bin */
-      cells: Array<Array<number>>;
+      changePercent?: number;
+    };
+    /** re-binned matrix (at most 24 × 24), when requested */
+    binned?: {
+      /** price bins [low, high], ascending */
+      rows: Array<[number, number]>;
+      /** start of each time bin, ascending */
+      cols: Array<string>;
+      /** the hottest bin's mean cell (USD notional per level and column) */
+      hottest: number;
+      /** one string per price bin (as rows), one digit per time bin (as cols): its mean cell, 0 = empty, k (1–9) = in ((k−1)/9, k/9] of hottest */
+      levels: Array<string>;
     };
   };
   credits: {
     charged: number;
     remaining?: number;
   };
+  /** the full matrix as JSON (reading it is a new, charged request) */
   resource: string;
   /** chart data for MCP Apps views (only for clients that declare the UI extension) */
   view?: {
@@ -997,75 +865,70 @@ export type CompareArgs = {
 export type CompareResult = {
   mode: "assets" | "metrics";
   timeframe: string;
-  query: Record<string, string>;
-  notes: Array<string>;
+  /** the dates sent, when any */
+  query?: Record<string, string>;
+  notes?: Array<string>;
   digest: {
     grid: {
-      /** timestamps present in every member */
+      /** times present in every member */
       count: number;
-      first: string | null;
-      last: string | null;
-      timeframeMs: number;
+      from?: string;
+      to?: string;
     };
     members: Array<{
       label: string;
       metric: string;
       asset: string;
       unit: string;
-      nature: string;
-      /** points the member had before alignment */
-      fetched: number;
-      first: {
-        time: string;
-        value: number;
-      } | null;
-      last: {
-        time: string;
-        value: number;
-      } | null;
-      change: number | null;
-      /** percent: (last − first)/|first|; points or units: last − first; sum: total of the flow over the grid */
+      /** points before alignment, when more than the grid's */
+      fetched?: number;
+      /** at the grid's first time */
+      first?: number;
+      /** at the grid's last time */
+      last?: number;
+      change?: number;
+      /** percent: (last − first)/|first|; points or units: last − first; sum: the flow's total over the grid */
       basis: "percent" | "points" | "units" | "sum";
       /** 1 = largest change among members of the same basis and unit */
-      rank: number | null;
-      /** points are rebased to 100 at the grid's first time */
-      rebased: boolean;
+      rank?: number;
+      /** true: points rebased to 1,000 at the grid's first time */
+      rebased?: boolean;
     }>;
-    correlation: {
-      /** what is correlated: log returns for prices, differences otherwise */
+    correlation?: {
+      /** log returns for prices, differences otherwise */
       of: string;
-      /** pairs of changes each correlation reads (the fewest of any pair) */
       changes: number;
-      matrix: Array<Array<number | null>>;
-      /** smallest |r| significant at `level` (two-sided, Bonferroni over the pairs); the text shows only those */
-      threshold: number | null;
+      /** Pearson r: row i (from the second member) against members 0 … i−1 */
+      triangle: Array<Array<number | null>>;
+      /** smallest |r| significant at level (two-sided, Bonferroni over the pairs) */
+      threshold?: number;
       level: number;
-    } | null;
-    /** null when the grid is too short to try lags (under 20 buckets) */
-    leadLag: {
+    };
+    /** absent when the grid is too short to try lags (under 20 buckets) */
+    leadLag?: {
       /** lags tried: ±this many buckets, every pair */
       maxLagBuckets: number;
-      /** smallest |r| significant at `level` over every pair and lag tried */
-      threshold: number | null;
+      /** smallest |r| significant at level over every pair and lag tried */
+      threshold?: number;
       level: number;
-      /** a lag that clears the threshold and beats the same-bucket correlation by 0.1; else none */
-      found: {
+      /** a lag that clears the threshold and beats the same-bucket correlation by 0.1; absent: no significant relation */
+      found?: {
         leader: string;
         follower: string;
         lagBuckets: number;
         r: number;
         rSameBucket: number;
         changes: number;
-      } | null;
-    } | null;
-    points: {
-      returned: number;
-      total: number;
-      method: "all" | "lttb";
-      times: Array<string>;
-      /** per member, in member order; rebased where the member says so */
-      values: Array<Array<number>>;
+      };
     };
+    /** lttb: one selection shared by all members, each member's min and max kept */
+    sampling: "all" | "lttb";
+    /** what each points row holds: the time, then each member's label */
+    pointColumns: Array<string>;
+    /** per member, the multiple its point values are in (1000000: millions); absent: all 1 */
+    pointScales?: Array<number>;
+    /** rows grouped under their UTC month "YYYY-MM": ["DD" (daily) or "DD HH:MM", one value per member in member order] */
+    points: Record<string, Array<Array<string | number>>>;
   };
   credits: {
     charged: number;

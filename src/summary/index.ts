@@ -31,3 +31,8 @@ export { changeOf, flowSummary, hasDrawdown, hasPercent, positionOf, signFlips, 
 export { coverageOf, coverageSchema, parseDateArg, type Coverage, type CoverageInput } from "./coverage.js";
 export { digestResampled, periodEnd, periodStart, resample, RESAMPLE_MS, resampleProblem, RESAMPLES, type Resample, type Resampled } from "./resample.js";
 export { answerScale, displayUnit, type AnswerScale } from "./scale.js";
+export { defined, groupedPoints, num, pair, pairSchema, pointsSchema, timeField, when, type Pair } from "./compact.js";
+export { compactCandleFacts, compactCandleFactsSchema, compactSeriesDigest, compactSeriesDigestSchema, type CompactSeriesDigest } from "./series-compact.js";
+export { compactVariation, compactVariationSchema, VARIATION_COLUMNS, type CompactVariation } from "./variation-compact.js";
+export { compactHeatmapDigest, compactHeatmapDigestSchema, type CompactHeatmapDigest } from "./heatmap-compact.js";
+export { compactCompareDigest, compactCompareDigestSchema, type CompactCompareDigest } from "./compare-compact.js";

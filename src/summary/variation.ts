@@ -60,7 +60,7 @@ const finite = (x: unknown): number | null => (typeof x === "number" && Number.i
 
 /** Bars span at least this share of the level, so a series the trend rule calls flat never draws full height. */
 const SPARK_MIN_SPAN = 2 * FLAT_RANGE_SHARE;
-const SPARK_RULE = `Sparkline = last 7 daily values, bars spanning at least ${SPARK_MIN_SPAN * 100} % of the level`;
+export const SPARK_RULE = `Sparkline = last 7 daily values, bars spanning at least ${SPARK_MIN_SPAN * 100} % of the level`;
 
 const DAY_MS = 86_400_000;
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;

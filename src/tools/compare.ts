@@ -3,7 +3,9 @@
 import { z } from "zod";
 import { isTimeframe, PRICE, TIMEFRAME_MS, TIMEFRAMES, type Timeframe } from "../catalog/index.js";
 import { ServiceError, type BackendResult, type TimeRecord, type Usage } from "../backend/types.js";
-import { compareDigestSchema, digestCompare, displayUnit, MAX_POINTS_LIMIT, MIN_POINTS, renderCompareText, seriesFromRecords, type CompareMember } from "../summary/index.js";
+import {
+  compactCompareDigest, compactCompareDigestSchema, digestCompare, displayUnit, MAX_POINTS_LIMIT, MIN_POINTS, renderCompareText, seriesFromRecords, type CompareMember,
+} from "../summary/index.js";
 import { checkEntitlements, resolveMembers, type Member } from "./compare-args.js";
 import { defineTool, type ToolContext } from "./define-tool.js";
 import { requireInHistory } from "../mcp/lookup.js";
@@ -17,9 +19,9 @@ import { creditsSchema, credits, definedOnly, footer } from "./series-common.js"
 const output = z.object({
   mode: z.enum(["assets", "metrics"]),
   timeframe: z.string(),
-  query: z.record(z.string(), z.string()),
-  notes: z.array(z.string()),
-  digest: compareDigestSchema,
+  query: z.record(z.string(), z.string()).optional().describe("the dates sent, when any"),
+  notes: z.array(z.string()).optional(),
+  digest: compactCompareDigestSchema,
   credits: creditsSchema,
   ...viewField,
 });
@@ -96,7 +98,9 @@ export const compare = defineTool({
       : undefined;
     return {
       text,
-      structured: { mode, timeframe, query: { ...query, timeframe }, notes, digest, credits: credits(usage) },
+      structured: {
+        mode, timeframe, ...(Object.keys(query).length > 0 && { query }), ...(notes.length > 0 && { notes }), digest: compactCompareDigest(digest), credits: credits(usage),
+      },
       view,
     };
   },

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { allowedLookbacks, HEATMAP_ID, isTimeframe, LOOKBACKS, SCOPES, TIMEFRAMES, VENUES, type Timeframe } from "../catalog/index.js";
 import { releaseCells, typedHeatmap } from "../catalog/heatmap-typed.js";
 import { ServiceError, type Heatmap } from "../backend/types.js";
-import { DEFAULT_TOP_K, digestHeatmap, heatmapDigestSchema, MAX_TOP_K, renderHeatmapText } from "../summary/index.js";
+import { compactHeatmapDigest, compactHeatmapDigestSchema, DEFAULT_TOP_K, digestHeatmap, MAX_TOP_K, renderHeatmapText } from "../summary/index.js";
 import { heatmapResourceUri } from "../catalog/uris.js";
 import { heatmapView } from "../charts/model/view-data.js";
 import { viewField } from "../charts/model/view-schema.js";
@@ -16,10 +16,9 @@ import { credits, creditsSchema, definedOnly, footer, venueArg } from "./series-
 
 const output = z.object({
   asset: z.string(),
-  query: z.record(z.string(), z.string()),
-  digest: heatmapDigestSchema,
+  digest: compactHeatmapDigestSchema,
   credits: creditsSchema,
-  resource: z.string(),
+  resource: z.string().describe("the full matrix as JSON (reading it is a new, charged request)"),
   ...viewField,
 });
 
@@ -95,6 +94,6 @@ export const getLiquidationHeatmap = defineTool({
     const view = context.wantView ? heatmapView(heatmap, digest, { choices: CHOICES }) : undefined;
     // The digest and the view hold their own numbers: the matrix is read no more.
     releaseCells(heatmap);
-    return { text, structured: { asset, query: sent, digest, credits: credits(usage), resource }, view };
+    return { text, structured: { asset, digest: compactHeatmapDigest(digest), credits: credits(usage), resource }, view };
   },
 });

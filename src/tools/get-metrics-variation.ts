@@ -2,14 +2,14 @@
 import { z } from "zod";
 import { VARIATION_ID } from "../catalog/index.js";
 import { ServiceError, type VariationRecord } from "../backend/types.js";
-import { describedDay, renderVariationText, variationDigestSchema, variationPrice, variationTable } from "../summary/index.js";
+import { compactVariation, compactVariationSchema, describedDay, renderVariationText, variationPrice, variationTable } from "../summary/index.js";
 import { variationResourceUri } from "../catalog/uris.js";
 import { defineTool } from "./define-tool.js";
 import { normalizeAsset, requireCoverage, requireEndpoint } from "../mcp/lookup.js";
 import { assetParam } from "./params.js";
 import { credits, creditsSchema, footer } from "./series-common.js";
 
-const output = variationDigestSchema.extend({ credits: creditsSchema, resource: z.string() });
+const output = compactVariationSchema.extend({ credits: creditsSchema, resource: z.string().describe("the raw records as JSON (reading it is a new, charged request)") });
 
 export const getMetricsVariation = defineTool({
   name: "get_metrics_variation",
@@ -33,6 +33,6 @@ export const getMetricsVariation = defineTool({
     const price = candles ? variationPrice(candles.times, candles.close, day) : null;
     const resource = variationResourceUri(asset);
     const text = `${renderVariationText(asset, rows, day, price)}\n${footer(usage)}. Raw records (JSON): ${resource}`;
-    return { text, structured: { asset, day, count: rows.length, price, rows, credits: credits(usage), resource } };
+    return { text, structured: { ...compactVariation(asset, rows, day, price), credits: credits(usage), resource } };
   },
 });

@@ -8,7 +8,7 @@ import { ToolInputError } from "../mcp/errors.js";
 import { assetParam, endDateParam, marketTypeParam, chartParam, maxPointsParam, startDateParam, venueParam } from "./params.js";
 import { fetchPrice } from "./price.js";
 import { fetchSeries, onlyFor, resampleArg, resampleParam, seriesOutput, venueArg } from "./series-common.js";
-import { candleFactsSchema } from "../summary/index.js";
+import { compactCandleFactsSchema } from "../summary/index.js";
 
 const MARKET_TYPE_METRICS = ENDPOINTS.filter((e) => e.kind === "ohlcv" && e.params.includes("market_type")).map((e) => e.id);
 
@@ -35,7 +35,7 @@ export const getOhlcv = defineTool({
   example: { metric: "derivatives/Volume_usd", asset: "eth", timeframe: "1h", exchange: "binance", startDate: "2025-12-01" },
   output: seriesOutput.extend({
     resource: z.string().optional(),
-    candles: candleFactsSchema.optional(),
+    candles: compactCandleFactsSchema.optional(),
     lastCandleOpenUntil: z.string().optional().describe("price: the last candle had not closed at the service's now"),
   }),
   view: "chart",

@@ -22,31 +22,35 @@ import {
 import { defineTool } from "./define-tool.js";
 import { TOOL_OF_KIND, closest, labelled, normalizeAsset, requireEndpoint, suggestAssets } from "../mcp/lookup.js";
 
-const endpointRow = z.object({
-  id: z.string(),
-  tool: z.string(),
-  asset_set: z.string(),
-  assets: z.number().nullable(),
-  unit: z.string(),
-  purpose: z.string(),
-  meaning: z.string().optional().describe("how to read a value, where unit and purpose leave it open"),
-  allowed: z.boolean().optional().describe("whether the caller's key may call it (absent when the key may call every endpoint or it cannot be known)"),
-});
+const COLUMNS = ["id", "asset_set", "assets", "unit", "purpose", "meaning"];
+
+const endpointRow = z
+  .tuple([z.string(), z.string(), z.number().nullable().describe("count; null: any ticker"), z.string()], z.string())
+  .describe("[id, asset_set, assets covered, unit, then in one metric's view its purpose and, where unit and purpose leave it open, how to read a value]");
 type EndpointRow = z.infer<typeof endpointRow>;
+type ByTool = Record<string, EndpointRow[]>;
 
 const output = z.object({
   view: z.enum(["overview", "metric", "asset", "search"]),
-  endpoints: z.array(endpointRow),
+  columns: z.array(z.string()).optional().describe("the names of each endpoint row's members"),
+  endpoints: z.record(z.string(), z.array(endpointRow)).optional().describe("rows by the tool that reads them"),
+  covers: z
+    .record(z.string(), z.record(z.string(), z.array(z.string())))
+    .optional()
+    .describe("one asset's endpoints: {tool: {group: [the id after the group]}}"),
   assets: z.array(z.string()).optional(),
   covered: z.boolean().optional(),
-  /** Concepts a search named that the catalog does not offer, with the nearest metric that is. */
-  not_offered: z.array(z.object({ concept: z.string(), nearest: z.string(), differs: z.string() })).optional(),
-  /** Endpoint ids the key may call, when it is restricted. */
-  key_may_call: z.array(z.string()).optional(),
+  not_offered: z
+    .array(z.object({ concept: z.string(), nearest: z.string(), differs: z.string() }))
+    .optional()
+    .describe("concepts a search named that the catalog does not offer, with the nearest metric that is"),
+  key_may_call: z.array(z.string()).optional().describe("endpoint ids the key may call, when it is restricted; others answer metric_not_allowed"),
+  next: z.string().optional().describe("where to look next"),
 });
 type Output = z.infer<typeof output>;
 
 const SEARCH_LIMIT = 40;
+const DRILL_DOWN = "Drill down: list_assets metric=<id> (its assets), asset=<ticker> (its endpoints), search=<text>.";
 
 export const listAssets = defineTool({
   name: "list_assets",
@@ -76,16 +80,25 @@ function withEntitlements(view: { text: string; structured: Output }, allowed: r
   if (!allowed) return view;
   const may = new Set(allowed);
   const gate = (id: string) => (id === PRICE_ID ? PRICE_SOURCE_ID : id);
-  const endpoints = view.structured.endpoints.map((e) => ({ ...e, allowed: may.has(gate(e.id)) }));
-  const shown = endpoints.filter((e) => !e.allowed).map((e) => e.id);
+  const ids = view.structured.endpoints
+    ? Object.values(view.structured.endpoints).flat().map((e) => e[0])
+    : Object.values(view.structured.covers ?? {}).flatMap((groups) => Object.entries(groups).flatMap(([g, segments]) => segments.map((x) => (x === PRICE_ID ? x : `${g}/${x}`))));
+  const shown = ids.filter((id) => !may.has(gate(id)));
   const line = `This key may call only ${allowed.join(", ")}${may.has(PRICE_SOURCE_ID) ? " (and price)" : ""}; others answer metric_not_allowed` +
     (shown.length && view.structured.view !== "overview" ? ` (here: ${shown.join(", ")}).` : ".");
-  return { text: `${view.text}\n${line}`, structured: { ...view.structured, endpoints, key_may_call: [...allowed] } };
+  return { text: `${view.text}\n${line}`, structured: { ...view.structured, key_may_call: [...allowed] } };
 }
 
-function row(e: Endpoint): EndpointRow {
-  const members = coverage(e);
-  return { id: e.id, tool: TOOL_OF_KIND[e.kind], asset_set: e.assetSet, assets: members ? members.length : null, unit: e.unit, purpose: e.purpose, ...(e.meaning && { meaning: e.meaning }) };
+/** Endpoints as rows by tool; only one metric's view gives the purpose (as its text does). */
+function rows(list: readonly Endpoint[], purpose = false): ByTool {
+  const out: ByTool = {};
+  for (const e of list) {
+    const members = coverage(e);
+    const r: EndpointRow = [e.id, e.assetSet, members ? members.length : null, e.unit];
+    if (purpose) r.push(e.purpose, ...(e.meaning ? [e.meaning] : []));
+    (out[TOOL_OF_KIND[e.kind]] ??= []).push(r);
+  }
+  return out;
 }
 
 function setShort(e: Endpoint): string {
@@ -109,9 +122,9 @@ function overview(): { text: string; structured: Output } {
     `get_metrics_variation: every metric of one asset, 24h change + 7d sparkline (set ${setShort(byKind("variation")[0]!)})`,
     `get_liquidation_heatmap: liquidation clusters around the last price (set ${setShort(byKind("heatmap")[0]!)})`,
     "compare: one series id or price over 2–8 assets, or 2–4 of them for one asset, on one time grid",
-    "Drill down: list_assets metric=<id> (its assets), asset=<ticker> (its endpoints), search=<text>.",
+    DRILL_DOWN,
   ].join("\n");
-  return { text, structured: { view: "overview", endpoints: ENDPOINTS.map(row) } };
+  return { text, structured: { view: "overview", columns: COLUMNS, endpoints: rows(ENDPOINTS), next: DRILL_DOWN } };
 }
 
 function metricView(id: string, rawAsset: string | undefined): { text: string; structured: Output } {
@@ -125,7 +138,7 @@ function metricView(id: string, rawAsset: string | undefined): { text: string; s
       ? `Covers ${ASSET_SETS[endpoint.assetSet].label}, ${members.length} assets: ${members.join(", ")}`
       : `Covers ${ASSET_SETS[endpoint.assetSet].label}.`,
   ];
-  const structured: Output = { view: "metric", endpoints: [row(endpoint)], assets: members ? [...members] : [] };
+  const structured: Output = { view: "metric", columns: COLUMNS, endpoints: rows([endpoint], true), assets: members ? [...members] : [] };
   if (rawAsset !== undefined) {
     const asset = normalizeAsset(rawAsset);
     const covered = covers(endpoint, asset);
@@ -158,7 +171,10 @@ function assetView(asset: string): { text: string; structured: Output } {
       lines.push(`${TOOL_OF_KIND[kind]} (${list.length + (price ? 1 : 0)}): ${body}${price}`);
     }
   }
-  return { text: lines.join("\n"), structured: { view: "asset", endpoints: found.map(row), assets: [asset] } };
+  const byTool: Record<string, Record<string, string[]>> = {};
+  for (const e of found) ((byTool[TOOL_OF_KIND[e.kind]] ??= {})[e.group] ??= []).push(e.segment);
+  if (known && covers(PRICE, asset)) ((byTool[TOOL_OF_KIND.ohlcv] ??= {})[PRICE_ID] ??= []).push(PRICE_ID);
+  return { text: lines.join("\n"), structured: { view: "asset", covers: byTool, assets: [asset] } };
 }
 
 function searchView(query: string): { text: string; structured: Output } {
@@ -186,7 +202,7 @@ function searchView(query: string): { text: string; structured: Output } {
   return {
     text: lines.join("\n"),
     structured: {
-      view: "search", endpoints: endpoints.map(row), assets: shown,
+      view: "search", columns: COLUMNS, endpoints: rows(endpoints), assets: shown,
       ...(missing.length && { not_offered: missing.map(({ concept, nearest, differs }) => ({ concept, nearest, differs })) }),
     },
   };

@@ -27,7 +27,7 @@ export function toolListing(tool: Tool, openWorld: boolean): ListedTool {
     title: tool.title,
     description: tool.description,
     inputSchema: inputJsonSchema(tool.input),
-    outputSchema: outputJsonSchema(),
+    outputSchema: outputJsonSchema(tool.output, tool.view !== undefined),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: openWorld },
   };
 }
@@ -45,20 +45,85 @@ export function inputJsonSchema(schema: z.ZodObject): JsonSchema & { type: "obje
 }
 
 /**
- * Output schemas are advertised as plain objects: spelled out, the digests' shapes would cost
- * several hundred tokens per tool on every tools/list, and clients forward the text content to the
- * model anyway. The full JSON Schemas are in the crypto-metrics://catalog resource
- * (`output_schemas`). An isError result's `{error}` conforms too.
+ * The structured result's JSON Schema, generated from the tool's zod shape. Hosts give the model
+ * names, descriptions and input schemas, not this: it is for typed clients and code-writing agents.
+ * The top level admits members it does not name, so what the wrapper adds (provenance, a view)
+ * never fails a client's validation; an isError result's `{error}` is not validated by clients.
  */
-export function outputJsonSchema(): JsonSchema & { type: "object" } {
-  return { type: "object" };
+export function outputJsonSchema(schema: z.ZodObject, drawn = false): JsonSchema & { type: "object" } {
+  const json = shallow(trimOutput(fullOutputSchema(schema)) as JsonSchema, 0);
+  const properties = { ...(json.properties as Record<string, JsonSchema>) };
+  // The chart data only clients that render views receive, and only their view reads: named, not spelled out.
+  if (drawn && properties.view) properties.view = { type: "object" };
+  // A failed call's structuredContent is {error} alone (clients validate it too).
+  properties.error = ERROR_SCHEMA;
+  return { type: "object", properties, anyOf: [{ required: json.required ?? [] }, { required: ["error"] }] };
 }
+
+const ERROR_SCHEMA: JsonSchema = {
+  type: "object",
+  description: "only on a failed call (isError): what went wrong and whether to retry",
+  properties: {
+    code: { type: "string" }, retryable: { type: "boolean" }, message: { type: "string" }, status: { type: "number" }, parameter: { type: "string" },
+    retry_after_s: { type: "number" }, credits_remaining: { type: "number" }, suggestions: { type: "array", items: { type: "string" } },
+  },
+  required: ["code", "retryable", "message"],
+};
 
 /** Full JSON Schema of a tool's structured output, for the catalog resource and scripted clients. */
 export function fullOutputSchema(schema: z.ZodObject): JsonSchema {
-  const json = z.toJSONSchema(schema, { io: "output", target: "draft-7" }) as JsonSchema;
+  // JSON Schema 2020-12, MCP's default dialect: tuples as prefixItems (draft 7's array-valued items is invalid there).
+  const json = z.toJSONSchema(schema, { io: "output", target: "draft-2020-12" }) as JsonSchema;
   delete json.$schema;
   return json;
+}
+
+/**
+ * The result's members and theirs, each deeper member by its type alone: every stdio session's
+ * recorded handshake carries four copies of tools/list, and the whole shapes spelled out there cost
+ * the bundle 15 KB; the catalog resource's output_schemas and the library's types give them whole.
+ */
+function shallow(node: JsonSchema, depth: number): JsonSchema {
+  if (depth >= 2) {
+    const { type, anyOf } = node as { type?: unknown; anyOf?: JsonSchema[] };
+    if (type !== undefined) return { type };
+    return anyOf ? { anyOf: anyOf.map((n) => shallow(n, depth)) } : {};
+  }
+  const out: JsonSchema = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === "properties" && v && typeof v === "object") out[k] = Object.fromEntries(Object.entries(v as Record<string, JsonSchema>).map(([p, n]) => [p, shallow(n, depth + 1)]));
+    else if ((k === "items" || k === "additionalProperties") && v && typeof v === "object") out[k] = shallow(v as JsonSchema, depth + 1);
+    else if (k === "prefixItems" && Array.isArray(v)) out[k] = (v as JsonSchema[]).map((n) => shallow(n, depth + 1));
+    else if (k === "anyOf" && Array.isArray(v)) out[k] = (v as JsonSchema[]).map((n) => shallow(n, depth));
+    else out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * What an advertised output schema need not spell out: the descriptions (the catalog resource's
+ * output_schemas and the library's types keep them; every stdio session's recorded tools/list
+ * carries four copies of this), safe-integer bounds, that a record's keys are strings, and the
+ * closing of objects and tuples (clients then accept a member added later); valid read as JSON
+ * Schema 2020-12 (MCP's default) and as draft 07 alike.
+ */
+function trimOutput(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(trimOutput);
+  if (!node || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === "description" && typeof v === "string") continue;
+    if ((k === "minimum" || k === "maximum") && typeof v === "number" && Math.abs(v) >= Number.MAX_SAFE_INTEGER) continue;
+    if (k === "propertyNames" && JSON.stringify(v) === '{"type":"string"}') continue;
+    // A tuple's length is said by minItems and its items; an object's members by its properties.
+    // A tuple is its prefixItems and minItems alone: the rest's `items` (or `items: false`) would be
+    // read as every member's schema by the draft-07 validators many clients still run.
+    const tuple = Array.isArray((node as { prefixItems?: unknown }).prefixItems);
+    if ((k === "items" || k === "maxItems") && tuple) continue;
+    if (k === "additionalProperties" && v === false) continue;
+    out[k] = trimOutput(v);
+  }
+  return out;
 }
 
 function trim(node: unknown): unknown {

@@ -2,10 +2,11 @@
 // statistics plus the candle facts.
 import { PRICE, TIMEFRAME_MS, type Timeframe } from "../catalog/index.js";
 import { ServiceError, type BackendResult, type CandleColumns } from "../backend/types.js";
-import { answerScale, candleFacts, renderCandleFacts, renderSeriesText, type CandleFacts, type Resample } from "../summary/index.js";
+import { answerScale, candleFacts, compactCandleFacts, compactSeriesDigest, compactCandleFactsSchema, renderCandleFacts, when, renderSeriesText, type Resample } from "../summary/index.js";
+import type { z } from "zod";
 import type { ToolContext, ToolOutput } from "./define-tool.js";
 import { seriesView, viewCandles } from "../charts/model/view-data.js";
-import { credits, definedOnly, digestFetched, footer, type SeriesOutput } from "./series-common.js";
+import { credits, definedOnly, digestFetched, footer, sentQuery, type SeriesOutput } from "./series-common.js";
 import { requireInHistory } from "../mcp/lookup.js";
 
 /** End of the last candle when it has not closed by the service's "now", else undefined. */
@@ -32,7 +33,7 @@ export function candlesOf(result: BackendResult): CandleColumns {
   return result.candles;
 }
 
-export async function fetchPrice(context: ToolContext, req: PriceRequest): Promise<ToolOutput<Omit<SeriesOutput, "resource"> & { candles: CandleFacts; lastCandleOpenUntil?: string }>> {
+export async function fetchPrice(context: ToolContext, req: PriceRequest): Promise<ToolOutput<Omit<SeriesOutput, "resource"> & { candles: z.infer<typeof compactCandleFactsSchema>; lastCandleOpenUntil?: string }>> {
   const query = definedOnly({ startDate: req.startDate, endDate: req.endDate, timeframe: req.timeframe });
   requireInHistory(context.backend, { endpoint: PRICE.id, asset: req.asset, query }, TIMEFRAME_MS[req.timeframe]);
   const result = await context.backend.fetch({ endpoint: PRICE.id, asset: req.asset, query }, context.call);
@@ -63,9 +64,9 @@ export async function fetchPrice(context: ToolContext, req: PriceRequest): Promi
     view,
     text: lines.join("\n"),
     structured: {
-      metric: PRICE.id, asset: req.asset, field: "close", unit: "USD", timeframe: req.timeframe, query, digest,
-      candles: facts, credits: credits(result.usage),
-      ...(open !== undefined && { lastCandleOpenUntil: new Date(open).toISOString() }),
+      metric: PRICE.id, asset: req.asset, field: "close", unit: "USD", timeframe: req.timeframe, ...sentQuery(query), digest: compactSeriesDigest(digest),
+      candles: compactCandleFacts(facts), credits: credits(result.usage),
+      ...(open !== undefined && { lastCandleOpenUntil: when(new Date(open).toISOString()) }),
     },
   };
 }

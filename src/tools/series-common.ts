@@ -4,8 +4,8 @@ import { z } from "zod";
 import { ENTITY_ALL, isVenue, nearestEndpoints, VENUES, type Endpoint, type SeriesNature } from "../catalog/index.js";
 import { ServiceError, type BackendResult, type TimeRecord, type Usage } from "../backend/types.js";
 import {
-  digestResampled, digestSeries, displayUnit, formatCount, parseDateArg, renderSeriesText, resampleProblem, RESAMPLES, seriesDigestSchema, seriesFromRecords,
-  type Resample, type SeriesDigest,
+  compactSeriesDigest, compactSeriesDigestSchema, digestResampled, digestSeries, displayUnit, formatCount, parseDateArg, renderSeriesText, resampleProblem, RESAMPLES,
+  seriesFromRecords, type Resample, type SeriesDigest,
 } from "../summary/index.js";
 import type { ToolContext, ToolOutput } from "./define-tool.js";
 import { requireInHistory } from "../mcp/lookup.js";
@@ -24,13 +24,13 @@ export const seriesOutput = z.object({
   metric: z.string(),
   asset: z.string(),
   field: z.string(),
-  unit: z.string(),
+  unit: z.string().describe("of every value below"),
   timeframe: z.string(),
-  query: z.record(z.string(), z.string()),
-  digest: seriesDigestSchema,
+  query: z.record(z.string(), z.string()).optional().describe("the parameters sent, when any"),
+  marketTypes: z.string().optional().describe("what the figures aggregate when market_type was not sent"),
+  digest: compactSeriesDigestSchema,
   credits: creditsSchema,
-  /** The full records behind the digest (reading it is a new, charged request). */
-  resource: z.string(),
+  resource: z.string().optional().describe("the full records as CSV (reading it is a new, charged request)"),
   ...viewField,
 });
 export type SeriesOutput = z.infer<typeof seriesOutput>;
@@ -130,8 +130,9 @@ export async function fetchSeries(context: ToolContext, req: SeriesRequest): Pro
       field: endpoint.field,
       unit,
       timeframe: req.timeframe,
-      query,
-      digest,
+      ...sentQuery(query),
+      ...(marketTypes.market_type && { marketTypes: marketTypes.market_type }),
+      digest: compactSeriesDigest(digest),
       credits: credits(usage),
       resource,
     },
@@ -172,6 +173,12 @@ export function credits(usage: Usage): z.infer<typeof creditsSchema> {
 export function footer(usage: Usage, resource?: string): string {
   const left = usage.creditsRemaining !== undefined ? `, ${formatCount(usage.creditsRemaining)} left` : "";
   return `credits: ${usage.charged} charged${left}${resource ? `. Full data (CSV): ${resource}` : ""}`;
+}
+
+/** `{query}` without the timeframe (reported on its own), or nothing when no other parameter was sent. */
+export function sentQuery(query: Record<string, string>): { query?: Record<string, string> } {
+  const { timeframe: _, ...rest } = query;
+  return Object.keys(rest).length > 0 ? { query: rest } : {};
 }
 
 /** The query parameters actually sent (undefined ones dropped), as tools report them. */
