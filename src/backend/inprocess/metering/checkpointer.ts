@@ -9,8 +9,12 @@ const INTERVAL_MS = 250;
 // Plain CommonJS run by the worker (eval), so it needs no file of its own next to the bundle. It
 // opens its connection with the binding the main thread uses (node:sqlite or better-sqlite3); a
 // worker would print node:sqlite's ExperimentalWarning again, so that one warning is dropped there too.
+// A worker starts while requests go on: it opens the path only while the store it was started for
+// is still the file there, since opening a missing path would create an empty database in its place.
 const WORKER_SOURCE = `
 const { workerData, parentPort } = require("node:worker_threads");
+const st = require("node:fs").lstatSync(workerData.path, { throwIfNoEntry: false });
+if (!st || st.dev !== workerData.dev || st.ino !== workerData.ino) process.exit(0);
 let db;
 if (workerData.driver === "node:sqlite") {
   const emitWarning = process.emitWarning;
@@ -24,7 +28,7 @@ if (workerData.driver === "node:sqlite") {
   db.exec("PRAGMA busy_timeout = 1000");
 } else {
   const Database = require(workerData.driver);
-  db = new Database(workerData.path, { timeout: 1000 });
+  db = new Database(workerData.path, { timeout: 1000, fileMustExist: true });
 }
 const checkpoint = () => db.exec("PRAGMA wal_checkpoint(PASSIVE)");
 const timer = setInterval(() => {
@@ -37,12 +41,13 @@ export interface Checkpointer {
   stop(): Promise<void>;
 }
 
-export function startCheckpointer(path: string): Checkpointer {
+/** `identity`: the store file the worker checkpoints; a worker that finds another file there (or none) does nothing. */
+export function startCheckpointer(path: string, identity: { dev: number; ino: number }): Checkpointer {
   // Fetched only by servers that checkpoint this way: node:worker_threads is not loaded by Node at start.
   const { Worker } = process.getBuiltinModule("node:worker_threads");
   const driver = driverModule();
   // No inherited flags: the source is CommonJS even in a process started with --input-type=module.
-  const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { path, driver, intervalMs: INTERVAL_MS } });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { path, dev: identity.dev, ino: identity.ino, driver, intervalMs: INTERVAL_MS } });
   // Never what keeps a process alive; a failed worker leaves checkpoints to the next close.
   worker.unref();
   worker.on("error", () => undefined);

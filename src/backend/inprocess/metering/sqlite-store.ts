@@ -119,7 +119,7 @@ export class SqliteStore implements MeteringStore {
     this.ledger = ledger;
     this.identity = identity;
     this.lost = undefined;
-    if (this.options.checkpointInWorker) this.checkpointer = startCheckpointer(this.path);
+    if (this.options.checkpointInWorker) this.checkpointer = startCheckpointer(this.path, identity);
   }
 
   /** Lets go of a file that is no longer the one at the path. */
