@@ -9,7 +9,7 @@ import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcont
 import { SIMULATED_ORIGIN } from "../src/backend/inprocess/origin.js";
 import type { Backend } from "../src/backend/types.js";
 import { createServer } from "../src/server.js";
-import { MODERN_METHODS, type Handshake, type ListMethod, type ModernMethod } from "../src/transports/handshake.js";
+import { MODERN_METHODS, packHandshake, type Handshake, type ListMethod, type ModernMethod } from "../src/transports/handshake.js";
 import { createMcpHandler, PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY } from "@modelcontextprotocol/server";
 
 /** The 2026-07-28 revision the front answers (the one the SDK serves without initialize). */
@@ -92,5 +92,6 @@ export async function recordHandshake(): Promise<Handshake> {
 }
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) {
-  process.stdout.write(JSON.stringify(await recordHandshake()));
+  // Packed: the bundle carries each large value of the record once (unpacked by precomputedHandshake).
+  process.stdout.write(JSON.stringify(packHandshake(await recordHandshake())));
 }

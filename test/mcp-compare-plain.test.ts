@@ -2,7 +2,6 @@
 // like quantities, one scale per line, and correlations or a lead/lag stated with their sample size
 // only when they clear the stated significance threshold. Through a real MCP client and `call`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CompareDigest } from "../src/summary/compare-digest.js";
 import type { CompactCompareDigest } from "../src/summary/index.js";
 import { digestCompare, renderCompareText } from "../src/summary/index.js";
 import { call, cliEnv } from "./helpers/cli.js";

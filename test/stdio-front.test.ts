@@ -7,7 +7,7 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { InProcessBackend } from "../src/backend/inprocess/backend.js";
 import { createServer } from "../src/server.js";
-import { MODERN_METHODS, type Handshake } from "../src/transports/handshake.js";
+import { MODERN_METHODS, packHandshake, unpackHandshake, type Handshake } from "../src/transports/handshake.js";
 import { StdioFront, writeMessage } from "../src/transports/stdio-front.js";
 import { recordHandshake } from "../scripts/handshake.js";
 import { NOW, tempDir, writeKeys } from "./mcp-fixture.js";
@@ -15,6 +15,18 @@ import { NOW, tempDir, writeKeys } from "./mcp-fixture.js";
 let handshake: Handshake;
 beforeAll(async () => {
   handshake = await recordHandshake();
+});
+
+describe("the recorded handshake in the bundle", () => {
+  it("holds each large value once and unpacks to exactly the record", () => {
+    const packed = packHandshake(handshake);
+    expect(JSON.stringify(packed).length).toBeLessThan(JSON.stringify(handshake).length / 2);
+    expect(unpackHandshake(JSON.parse(JSON.stringify(packed)) as Handshake)).toEqual(handshake);
+    // Each era's tools/list, of each backend kind, comes back whole.
+    const unpacked = unpackHandshake(packed);
+    expect(unpacked.byKind.http.modern["tools/list"]).toEqual(handshake.byKind.http.modern["tools/list"]);
+    expect(JSON.stringify(unpacked)).not.toContain("repeat:");
+  });
 });
 
 interface Rig {

@@ -609,9 +609,8 @@ export type GetLiquidationHeatmapResult = {
           intensity: number;
           /** of the latest column's total, 0–1 */
           share: number;
-          /** price of the hottest level */
+          /** price of the run's hottest level */
           peak: number;
-          peakIntensity: number;
           /** width as % of the anchor price */
           widthPercent: number;
           /** signed % from the anchor to the nearest edge */
@@ -630,9 +629,8 @@ export type GetLiquidationHeatmapResult = {
           intensity: number;
           /** of the latest column's total, 0–1 */
           share: number;
-          /** price of the hottest level */
+          /** price of the run's hottest level */
           peak: number;
-          peakIntensity: number;
           /** width as % of the anchor price */
           widthPercent: number;
           /** signed % from the anchor to the nearest edge */
@@ -651,9 +649,8 @@ export type GetLiquidationHeatmapResult = {
           intensity: number;
           /** of the latest column's total, 0–1 */
           share: number;
-          /** price of the hottest level */
+          /** price of the run's hottest level */
           peak: number;
-          peakIntensity: number;
           /** width as % of the anchor price */
           widthPercent: number;
           /** signed % from the anchor to the nearest edge */
@@ -674,9 +671,8 @@ export type GetLiquidationHeatmapResult = {
           intensity: number;
           /** of the latest column's total, 0–1 */
           share: number;
-          /** price of the hottest level */
+          /** price of the run's hottest level */
           peak: number;
-          peakIntensity: number;
           /** width as % of the anchor price */
           widthPercent: number;
           /** signed % from the anchor to the nearest edge */
@@ -695,9 +691,8 @@ export type GetLiquidationHeatmapResult = {
           intensity: number;
           /** of the latest column's total, 0–1 */
           share: number;
-          /** price of the hottest level */
+          /** price of the run's hottest level */
           peak: number;
-          peakIntensity: number;
           /** width as % of the anchor price */
           widthPercent: number;
           /** signed % from the anchor to the nearest edge */
@@ -716,9 +711,8 @@ export type GetLiquidationHeatmapResult = {
           intensity: number;
           /** of the latest column's total, 0–1 */
           share: number;
-          /** price of the hottest level */
+          /** price of the run's hottest level */
           peak: number;
-          peakIntensity: number;
           /** width as % of the anchor price */
           widthPercent: number;
           /** signed % from the anchor to the nearest edge */

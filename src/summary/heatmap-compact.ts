@@ -11,8 +11,7 @@ const clusterSchema = z.object({
   levels: z.number().int(),
   intensity: z.number().describe("sum of the run's cells, USD notional"),
   share: z.number().describe("of the latest column's total, 0–1"),
-  peak: z.number().describe("price of the hottest level"),
-  peakIntensity: z.number(),
+  peak: z.number().describe("price of the run's hottest level"),
   widthPercent: z.number().describe("width as % of the anchor price"),
   edgePercent: z.number().describe("signed % from the anchor to the nearest edge"),
   peakPercent: z.number().describe("signed % from the anchor to the peak level"),
@@ -94,7 +93,7 @@ const share = (x: number) => Number(x.toFixed(4)) + 0;
 
 function cluster(c: HeatmapCluster): z.infer<typeof clusterSchema> {
   return {
-    low: num(c.low), high: num(c.high), levels: c.levels, intensity: num(c.intensity), share: share(c.share), peak: num(c.peak), peakIntensity: num(c.peakIntensity),
+    low: num(c.low), high: num(c.high), levels: c.levels, intensity: num(c.intensity), share: share(c.share), peak: num(c.peak),
     widthPercent: pct(c.widthPercent), edgePercent: pct(c.distanceEdgePercent), peakPercent: pct(c.distancePeakPercent),
   };
 }

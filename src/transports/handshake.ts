@@ -30,5 +30,44 @@ export type ModernMethod = (typeof MODERN_METHODS)[number];
 declare const __CRYPTO_METRICS_HANDSHAKE__: string | undefined;
 
 export function precomputedHandshake(): Handshake | undefined {
-  return typeof __CRYPTO_METRICS_HANDSHAKE__ === "string" ? (JSON.parse(__CRYPTO_METRICS_HANDSHAKE__) as Handshake) : undefined;
+  return typeof __CRYPTO_METRICS_HANDSHAKE__ === "string" ? unpackHandshake(JSON.parse(__CRYPTO_METRICS_HANDSHAKE__) as Handshake) : undefined;
+}
+
+/**
+ * The record holds each large value once: the lists of both eras and both backend kinds repeat the
+ * same tools, and the bundle carries the record. A repeat becomes REPEAT followed by the JSON path
+ * of its first occurrence, which comes earlier in the same depth-first walk (and may itself hold
+ * repeats of what came before it: those are unpacked too).
+ */
+const REPEAT = "\u0000repeat:";
+const PACK_MIN_CHARS = 256;
+
+type Json = unknown;
+
+export function packHandshake(handshake: Handshake): Handshake {
+  const first = new Map<string, string>();
+  const walk = (value: Json, path: string[]): Json => {
+    if (value === null || typeof value !== "object") return value;
+    const json = JSON.stringify(value);
+    if (json.length >= PACK_MIN_CHARS) {
+      const seen = first.get(json);
+      if (seen !== undefined) return REPEAT + seen;
+      first.set(json, JSON.stringify(path));
+    }
+    if (Array.isArray(value)) return value.map((v, i) => walk(v, [...path, String(i)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, [...path, k])]));
+  };
+  return walk(handshake, []) as Handshake;
+}
+
+export function unpackHandshake(packed: Handshake): Handshake {
+  const root = packed as Json;
+  const at = (path: string[]): Json => path.reduce<Json>((node, key) => (node as Record<string, Json>)[key], root);
+  const walk = (value: Json): Json => {
+    if (typeof value === "string" && value.startsWith(REPEAT)) return walk(at(JSON.parse(value.slice(REPEAT.length)) as string[]));
+    if (value === null || typeof value !== "object") return value;
+    if (Array.isArray(value)) return value.map(walk);
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
+  };
+  return walk(root) as Handshake;
 }
