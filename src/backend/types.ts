@@ -36,6 +36,11 @@ export interface BackendContext {
   signal?: AbortSignal;
   /** Called while a long request is paged. */
   onProgress?: (update: ProgressUpdate) => void;
+  /**
+   * Called once for each charge the call made, with a handle that takes it back whole: the
+   * transport calls it when the answer that carries the result cannot be delivered.
+   */
+  onCharge?: (refund: () => Promise<void>) => void;
 }
 
 export interface Usage {

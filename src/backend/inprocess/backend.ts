@@ -129,12 +129,13 @@ function usageOf(res: ServiceResponse): BackendResult["usage"] {
 const SLOW_MS = 10;
 
 /**
- * A call abandoned while the service built its answer (the HTTP client gone, the request
- * cancelled: its signal aborted) takes its charge back whole before the tool goes on. A client
- * that leaves later, while the tool digests or the answer is written, stays charged.
+ * The charge's refund goes to the caller's transport (`onCharge`), which takes it back if the answer
+ * is not delivered. A call abandoned while the service built its answer (the HTTP client gone, the
+ * request cancelled: its signal aborted) takes its charge back whole at once, before the tool goes on.
  */
 async function refundIfAbandoned(res: ServiceResponse, context: BackendContext, started: number): Promise<void> {
   const refund = res.usage?.refund;
+  if (refund) context.onCharge?.(refund);
   const signal = context.signal;
   if (!refund || !signal) return;
   // A response that took a while to build lets the event loop see a client that left meanwhile
