@@ -149,7 +149,26 @@ function metricView(id: string, rawAsset: string | undefined): { text: string; s
   return { text: lines.join("\n"), structured };
 }
 
+/** A known asset's view, built once: it depends on the catalog alone (at most one entry per known ticker). */
+const ASSET_VIEWS = new Map<string, { text: string; structured: Output }>();
+
 function assetView(asset: string): { text: string; structured: Output } {
+  let view = ASSET_VIEWS.get(asset);
+  if (view) return view;
+  view = buildAssetView(asset);
+  if (KNOWN_ASSETS.includes(asset)) ASSET_VIEWS.set(asset, deepFreeze(view));
+  return view;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    for (const member of Object.values(value)) deepFreeze(member);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function buildAssetView(asset: string): { text: string; structured: Output } {
   const found = endpointsForAsset(asset);
   const known = KNOWN_ASSETS.includes(asset);
   const name = assetName(asset);

@@ -64,9 +64,10 @@ export function mcpHandler(options: Pick<HttpServerOptions, "backend" | "apiKey"
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const mcp = mcpHandler(options);
   const pending = new PendingRequests();
+  const refusal = hostRefusal(options.host, options.allowedHosts ?? []);
   // Timeouts are enforced only every connectionsCheckingInterval (30 s by default): check every second.
   const server = createHttpServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
-    handle(req, res, options, mcp, pending).catch((err: unknown) => {
+    handle(req, res, options, mcp, pending, refusal).catch((err: unknown) => {
       log.error("http request failed", { error: err instanceof Error ? err.message : String(err) });
       if (!res.headersSent) sendError(res, 500, -32603, "Internal error");
       else res.end();
@@ -89,7 +90,30 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions, mcp: McpHttpHandler, pending: PendingRequests): Promise<void> {
+/**
+ * Why a request's Host or Origin is refused (null: it is not). Clients send the same few values,
+ * so each pair is judged once (judging one parses a URL).
+ */
+function hostRefusal(bindHost: string, allowedHosts: readonly string[]): (host: string | undefined, origin: string | undefined) => string | null {
+  const verdicts = new Map<string, string | null>();
+  return (host, origin) => {
+    // Neither header can hold a NUL or a newline: absent and present values never share an id.
+    const id = `${host ?? "\0"}\n${origin ?? "\0"}`;
+    let verdict = verdicts.get(id);
+    if (verdict === undefined) {
+      verdict = !hostAllowed(host, bindHost, allowedHosts)
+        ? "Forbidden: Host header not allowed (a name a reverse proxy forwards is allowed with --allowed-hosts)"
+        : !originAllowed(origin, bindHost, allowedHosts) ? "Forbidden: Origin not allowed" : null;
+      if (verdicts.size >= 256) verdicts.clear();
+      verdicts.set(id, verdict);
+    }
+    return verdict;
+  };
+}
+
+type Refusal = ReturnType<typeof hostRefusal>;
+
+async function handle(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions, mcp: McpHttpHandler, pending: PendingRequests, refusal: Refusal): Promise<void> {
   honourClose(req, res);
   if (!pending.enter(res)) {
     res.setHeader("Retry-After", "1");
@@ -97,9 +121,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: HttpSe
     return sendError(res, 503, -32000, "Service unavailable: too many requests in progress; retry in a second");
   }
   const path = (req.url ?? "/").split("?")[0];
-  const allowedHosts = options.allowedHosts ?? [];
-  if (!hostAllowed(req.headers.host, options.host, allowedHosts)) return sendError(res, 403, -32000, "Forbidden: Host header not allowed (a name a reverse proxy forwards is allowed with --allowed-hosts)");
-  if (!originAllowed(req.headers.origin, options.host, allowedHosts)) return sendError(res, 403, -32000, "Forbidden: Origin not allowed");
+  const refused = refusal(req.headers.host, req.headers.origin);
+  if (refused) return sendError(res, 403, -32000, refused);
   if (path !== MCP_PATH) return sendError(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
   // Stateless in both eras: no server-initiated stream and no session to delete (spec: 405).
   if (req.method !== "POST") {
