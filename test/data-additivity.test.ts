@@ -1,7 +1,7 @@
 // Additive OHLCV series agree across timeframes, venues, market types and symbols.
 import { describe, expect, it } from "vitest";
 import { DAY_MS, ENDPOINTS, MARKET_TYPES, TIMEFRAMES, TIMEFRAME_MS, VENUES, type Endpoint, type Timeframe } from "../src/catalog/index.js";
-import { generateColumns, type SeriesQuery } from "../src/backend/inprocess/data/index.js";
+import { generateColumns, type SeriesQuery } from "../src/backend/inprocess/readings/index.js";
 
 const ADDITIVE = ENDPOINTS.filter((e) => e.kind === "ohlcv");
 const at = (iso: string) => Date.parse(iso);

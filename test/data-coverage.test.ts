@@ -1,8 +1,8 @@
 // Every endpoint yields finite, sensibly signed values for every asset it covers.
 import { describe, expect, it } from "vitest";
 import { ENDPOINTS, KNOWN_ASSETS, SET_A, coverage, covers } from "../src/catalog/index.js";
-import { generateColumns, generateHeatmap, generateVariation, inceptionMs, seriesExtent } from "../src/backend/inprocess/data/index.js";
-import { LABELS, METRICS } from "../src/backend/inprocess/data/metrics.js";
+import { generateColumns, generateHeatmap, generateVariation, inceptionMs, seriesExtent } from "../src/backend/inprocess/readings/index.js";
+import { LABELS, METRICS } from "../src/backend/inprocess/readings/metrics.js";
 
 const NOW = Date.parse("2026-01-15T08:00:00Z");
 const START = NOW - 20 * 86_400_000;

@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { CANONICAL_LOOKBACK, TIMEFRAMES, TIMEFRAME_MS, heatmapColumns } from "../src/catalog/index.js";
 import { heatmapSchema, type Heatmap } from "../src/catalog/responses.js";
-import { generateHeatmap, type HeatmapQuery } from "../src/backend/inprocess/data/index.js";
-import { simulateLiquidations, type CandleRange } from "../src/backend/inprocess/data/liquidation-model.js";
+import { generateHeatmap, type HeatmapQuery } from "../src/backend/inprocess/readings/index.js";
+import { simulateLiquidations, type CandleRange } from "../src/backend/inprocess/readings/liquidation-model.js";
 
 const NOW = Date.parse("2025-12-31T15:47:12Z");
 

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { DAY_MS, ENDPOINTS, TIMEFRAMES, endpointById, type Endpoint, type Timeframe } from "../src/catalog/index.js";
 import {
   countBuckets, generateColumns, generateRecords, inceptionMs, seriesEndMs, type SeriesQuery,
-} from "../src/backend/inprocess/data/index.js";
+} from "../src/backend/inprocess/readings/index.js";
 
 const at = (iso: string) => Date.parse(iso.length === 10 ? `${iso}T00:00:00Z` : iso);
 const ep = (id: string): Endpoint => endpointById(id)!;
@@ -47,7 +47,7 @@ describe("determinism and range independence", () => {
     const ids = ["exchange_flow/running_total_usd", "lifespan/Cvdd", "lifespan/Lth_mvrv", "market/Realized_cap_impulse_long_term"];
     const valuesFor = async (warmFirst: boolean) => {
       vi.resetModules();
-      const data = await import("../src/backend/inprocess/data/index.js");
+      const data = await import("../src/backend/inprocess/readings/index.js");
       const catalog = await import("../src/catalog/index.js");
       if (warmFirst) data.generateColumns(q(catalog.endpointById("lifespan/Cvdd")!, at("2011-01-01"), at("2026-06-30")));
       return ids.map((id) =>
@@ -61,7 +61,7 @@ describe("determinism and range independence", () => {
 
 describe("bounded memo tables", () => {
   it("evict the oldest entries and recompute identical values after eviction", async () => {
-    const { Memo } = await import("../src/backend/inprocess/data/memo.js");
+    const { Memo } = await import("../src/backend/inprocess/util/memo.js");
     const memo = new Memo<string, number>(2);
     let made = 0;
     const make = (v: number) => () => (made++, v);
@@ -75,7 +75,7 @@ describe("bounded memo tables", () => {
     // More assets than the on-chain state table holds: btc's state is evicted and rebuilt.
     const runningTotal = ep("exchange_flow/running_total_usd");
     const before = Array.from(generateColumns(q(runningTotal, at("2025-11-01"), at("2025-11-05"))).values);
-    const { chainState } = await import("../src/backend/inprocess/data/chain.js");
+    const { chainState } = await import("../src/backend/inprocess/world/chain.js");
     for (let i = 0; i < 140; i++) chainState(`memo_probe_${i}`, at("2025-01-01") / DAY_MS);
     expect(Array.from(generateColumns(q(runningTotal, at("2025-11-01"), at("2025-11-05"))).values)).toEqual(before);
   });

@@ -1,7 +1,7 @@
 // ISO formatting of bucket starts matches Date#toISOString exactly, day prefixes included.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { datePrefix, isoOf, isoTimes } from "../src/backend/inprocess/data/time-format.js";
+import { datePrefix, isoOf, isoTimes } from "../src/backend/inprocess/encoders/time-format.js";
 
 const DAY = 86_400_000;
 // 0000-01-01 to 9999-12-31: every year toISOString prints with four digits.

@@ -2,8 +2,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { endpointById } from "../src/catalog/index.js";
-import { generateColumns, recordsFromColumns } from "../src/backend/inprocess/data/index.js";
-import { seriesJson } from "../src/backend/inprocess/series-json.js";
+import { generateColumns, recordsFromColumns } from "../src/backend/inprocess/readings/index.js";
+import { seriesJson } from "../src/backend/inprocess/encoders/series-json.js";
 
 const viaRecords = (times: Float64Array, values: Float64Array, field: string) =>
   Buffer.from(JSON.stringify(recordsFromColumns({ times, values }, field)));

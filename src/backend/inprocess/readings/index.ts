@@ -3,6 +3,6 @@
 export { inceptionMs, seriesEndMs, seriesExtent, countBuckets, generateColumns, generateRecords, recordsFromColumns, type SeriesQuery } from "./series.js";
 export { generateVariation } from "./variation.js";
 export { buildHeatmap, generateHeatmap, type HeatmapQuery } from "./heatmap.js";
-export { heatmapBody, heatmapJson } from "./heatmap-json.js";
-export { symbolsOf } from "./shares.js";
-export { dataClock, lastCompleteDay } from "./clock.js";
+export { heatmapBody, heatmapJson } from "../encoders/heatmap-json.js";
+export { symbolsOf } from "../world/shares.js";
+export { dataClock, lastCompleteDay } from "../world/clock.js";

@@ -1,8 +1,8 @@
 // A series' JSON body written straight from its columns: the bytes JSON.stringify gives for the
 // records `[{"time": ISO, "<field>": value}, …]`, without building an object per point first. On a
 // REST cache miss, stringifying the records was about a quarter of the time.
-import type { SeriesColumns } from "../types.js";
-import { isoTimes } from "./data/time-format.js";
+import type { SeriesColumns } from "../../types.js";
+import { isoTimes } from "./time-format.js";
 
 /** A number as JSON.stringify writes it (non-finite values become null). */
 function jsonNumber(x: number): string {

@@ -4,7 +4,7 @@
 // run long when hash rate falls (the China ban of 2021) and short when it climbs. Simulated once
 // from the listing day: a pure function of the day.
 import { BTC_INCEPTION_DAY, REF_DAY, lastAtOrBefore } from "./anchors.js";
-import { gauss, octaveNoise, type Octave } from "./hash.js";
+import { gauss, octaveNoise, type Octave } from "../util/hash.js";
 import { difficultyPointsOf, hashRatePointsOf } from "./market/calendar.js";
 
 export const EPOCH_BLOCKS = 2016;

@@ -1,11 +1,11 @@
 // Valuation and holder-cohort metrics (realized cap, LTH/STH cost bases, MVRV, CVDD, supply in
 // profit): lognormal cost-basis cohorts around memoized realized prices, calibrated to 2025 levels.
-import { REF_DAY } from "./anchors.js";
-import { chainState, indexOf, supplyOf, type ChainState } from "./chain.js";
-import { u01, valueNoise } from "./hash.js";
-import { Memo } from "./memo.js";
-import { profileOf } from "./profiles.js";
-import { costDistribution } from "./cohorts.js";
+import { REF_DAY } from "../world/anchors.js";
+import { chainState, indexOf, supplyOf, type ChainState } from "../world/chain.js";
+import { u01, valueNoise } from "../util/hash.js";
+import { Memo } from "../util/memo.js";
+import { profileOf } from "../world/profiles.js";
+import { costDistribution } from "../world/cohorts.js";
 
 interface Calibration {
   realized: number;

@@ -1,12 +1,12 @@
 // Address, supply-band, exchange-flow and transaction metrics: closed forms over the price
 // path and supply, plus memoized cumulative flows (running_total_usd).
 import { VENUES, type Venue } from "../../../catalog/index.js";
-import { REF_DAY } from "./anchors.js";
-import { reserveOf, supplyOf } from "./chain.js";
-import { gauss, hash2, normalCdf, s11, u01, unit, valueNoise } from "./hash.js";
-import { dailyLogPrice, dailyPrice } from "./price.js";
-import { Memo } from "./memo.js";
-import { profileOf, type Profile } from "./profiles.js";
+import { REF_DAY } from "../world/anchors.js";
+import { reserveOf, supplyOf } from "../world/chain.js";
+import { gauss, hash2, normalCdf, s11, u01, unit, valueNoise } from "../util/hash.js";
+import { dailyLogPrice, dailyPrice } from "../world/price-path.js";
+import { Memo } from "../util/memo.js";
+import { profileOf, type Profile } from "../world/profiles.js";
 
 const h = (p: Profile, k: number) => u01(p.seed, 500 + k);
 

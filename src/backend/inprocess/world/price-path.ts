@@ -4,7 +4,7 @@ import { DAY_MS } from "../../../catalog/index.js";
 import {
   BTC_PRICE, ETH_PRICE, EURUSD, GOLD_PRICE, REF_DAY, dayOf, type AnchorTable,
 } from "./anchors.js";
-import { octaveNoise, seedOf, type Octave } from "./hash.js";
+import { octaveNoise, seedOf, type Octave } from "../util/hash.js";
 import { DailyPath, type PathSpec } from "./market/path.js";
 import { ALT_FACTOR_SEED, loadingsOf, MinuteFactor, type Loadings } from "./market/factor.js";
 import { candleOf, priceAtInstant, type IntradaySource, type Ohlc } from "./market/intraday.js";

@@ -3,10 +3,10 @@
 // two orders of magnitude for days to weeks, each sized to the published daily mean at its peak;
 // elsewhere a level that follows the price, with the remembered congestion episodes.
 import { dayOf, lastAtOrBefore } from "./anchors.js";
-import { gauss, u01, valueNoise } from "./hash.js";
+import { gauss, u01, valueNoise } from "../util/hash.js";
 import { feeLevelsOf, wavesOf, type Wave } from "./market/calendar.js";
 import type { Points } from "./market/reference.js";
-import { dailyLogPrice } from "./price.js";
+import { dailyLogPrice } from "./price-path.js";
 import { profileOf, type Profile } from "./profiles.js";
 
 /** A wave is felt for this many e-folding times on either side of its peak. */

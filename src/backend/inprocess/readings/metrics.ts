@@ -1,19 +1,19 @@
 // One daily value function per metric-series endpoint, and the human labels used by
 // metrics-variation. Keys are catalog endpoint ids.
-import { supplyOf } from "./chain.js";
+import { supplyOf } from "../world/chain.js";
 import { revHashRateUsd, difficulty } from "./mining.js";
 import {
   addresses10to100, addressesAboveUsd, exchangeReserve, medianTransferNative, metcalfeRatio,
   runningTotalUsd, smallBandSupply, supplyAbove, supplyAboveOneBillionth,
 } from "./onchain.js";
-import { feePriceUsd } from "./fees.js";
-import { profileOf } from "./profiles.js";
+import { feePriceUsd } from "../world/fees.js";
+import { profileOf } from "../world/profiles.js";
 import {
   coinDaysDestroyed, cvdd, investedCapitalInLoss, lthMvrv, lthRealizedCap, lthSupplyInProfit,
   realizedCapImpulse, structuralSupport, sthSupplyInProfit,
 } from "./valuation.js";
-import { valueNoise } from "./hash.js";
-import { dailyLogPrice } from "./price.js";
+import { valueNoise } from "../util/hash.js";
+import { dailyLogPrice } from "../world/price-path.js";
 
 export type MetricFn = (asset: string, day: number, entity: string) => number;
 

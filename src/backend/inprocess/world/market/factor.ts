@@ -10,7 +10,7 @@
 // buybacks and burns from exchange revenue barely move with the market (LEO ~0.2–0.3 with BTC,
 // OKB ~0.4–0.5); pegged and gold tokens none (they track their peg). A sector moves together
 // beyond both: meme coins load on a meme factor too (kappa), DOGE–SHIB ~0.75–0.8, PEPE–SHIB ~0.75.
-import { hash2, mix32, unit } from "../hash.js";
+import { hash2, mix32, unit } from "../../util/hash.js";
 
 export interface Loadings {
   /** Target correlation of the coin's returns with BTC's. */

@@ -2,7 +2,7 @@
 // 4 quarters → 3 five-minute slots → 5 minutes, each level's weights normalized to sum to 1, so
 // sums across timeframes hold by construction and any day can be generated on its own.
 import type { Timeframe } from "../../../catalog/index.js";
-import { gauss, u01 } from "./hash.js";
+import { gauss, u01 } from "../util/hash.js";
 
 /** Intraday activity by UTC hour: peak 13–16 (US open over the European afternoon), trough 03–06. */
 const SEASON = Float64Array.from({ length: 24 }, (_, h) => {

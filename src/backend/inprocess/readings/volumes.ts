@@ -1,12 +1,12 @@
 // Daily totals of the additive OHLCV-style series (derivatives volume and buy trades, spot trades):
 // driven by the price path (USD level, big moves), market maturity, weekdays and hashed noise.
 import { DAY_MS, type Endpoint } from "../../../catalog/index.js";
-import { dayOf, REF_DAY } from "./anchors.js";
-import { gauss, seedOf, valueNoise } from "./hash.js";
-import { dailyLogPrice, priceAt } from "./price.js";
-import { profileOf, type Profile } from "./profiles.js";
+import { dayOf, REF_DAY } from "../world/anchors.js";
+import { gauss, seedOf, valueNoise } from "../util/hash.js";
+import { dailyLogPrice, priceAt } from "../world/price-path.js";
+import { profileOf, type Profile } from "../world/profiles.js";
 import type { CascadeSeeds } from "./cascade.js";
-import type { ShareFamily } from "./shares.js";
+import type { ShareFamily } from "../world/shares.js";
 
 const DERIV_MATURITY_MID = dayOf("2018-09-01");
 const SPOT_MATURITY_MID = dayOf("2016-01-01");

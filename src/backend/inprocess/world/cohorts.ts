@@ -4,8 +4,8 @@
 // price: all of it at an all-time high, by construction. Coins older than 155 days are the
 // long-term holders. Cost buckets on a log-price grid, summed with Fenwick trees, per asset.
 import { dayOf } from "./anchors.js";
-import { Memo } from "./memo.js";
-import { dailyLogPrice } from "./price.js";
+import { Memo } from "../util/memo.js";
+import { dailyLogPrice } from "./price-path.js";
 import { profileOf } from "./profiles.js";
 
 const TAU = 900;

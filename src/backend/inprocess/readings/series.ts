@@ -5,11 +5,11 @@ import type { TimeRecord } from "../../../catalog/responses.js";
 import { BUCKETS_PER_DAY, fillDay, fillDayCounts } from "./cascade.js";
 import { fillFiltered, needsMinutes } from "./filtered.js";
 import { METRICS, firstDayOf, lastDayOf } from "./metrics.js";
-import { dataClock, lastCompleteDay, MINUTE_MS } from "./clock.js";
-import { cascadeSeeds, dailyTotal, familyOf } from "./ohlcv.js";
-import { profileOf } from "./profiles.js";
-import { shareOf } from "./shares.js";
-import { isoTimes } from "./time-format.js";
+import { dataClock, lastCompleteDay, MINUTE_MS } from "../world/clock.js";
+import { cascadeSeeds, dailyTotal, familyOf } from "./volumes.js";
+import { profileOf } from "../world/profiles.js";
+import { shareOf } from "../world/shares.js";
+import { isoTimes } from "../encoders/time-format.js";
 
 export interface SeriesQuery {
   endpoint: Endpoint;

@@ -1,12 +1,12 @@
 // Mining metrics: difficulty (BTC's on block epochs, difficulty.ts; other chains' by their own
 // retarget rules) and hashprice (miner revenue per unit of hash rate per day, USD).
-import { ETH_DIFFICULTY, MERGE_DAY, REF_DAY, btcSubsidy, dayOf, interpolate } from "./anchors.js";
-import { btcBlocks, btcDifficulty } from "./difficulty.js";
-import { chainState, indexOf } from "./chain.js";
-import { octaveNoise, u01, type Octave } from "./hash.js";
-import { dailyPrice } from "./price.js";
-import { profileOf } from "./profiles.js";
-import { feePriceUsd } from "./fees.js";
+import { ETH_DIFFICULTY, MERGE_DAY, REF_DAY, btcSubsidy, dayOf, interpolate } from "../world/anchors.js";
+import { btcBlocks, btcDifficulty } from "../world/difficulty.js";
+import { chainState, indexOf } from "../world/chain.js";
+import { octaveNoise, u01, type Octave } from "../util/hash.js";
+import { dailyPrice } from "../world/price-path.js";
+import { profileOf } from "../world/profiles.js";
+import { feePriceUsd } from "../world/fees.js";
 import { txCount } from "./onchain.js";
 
 /**

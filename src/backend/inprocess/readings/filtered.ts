@@ -4,9 +4,9 @@
 // minutes and the venues add up to the unfiltered series exactly.
 import { DAY_MS } from "../../../catalog/index.js";
 import { fillDay, fillDayCounts, type CascadeSeeds } from "./cascade.js";
-import { dailyTotal } from "./ohlcv.js";
-import { filterRuns, hasSessions, shareOf, type ShareFamily, type ShareFilter } from "./shares.js";
-import { cmeOpen } from "./trading-hours.js";
+import { dailyTotal } from "./volumes.js";
+import { filterRuns, hasSessions, shareOf, type ShareFamily, type ShareFilter } from "../world/shares.js";
+import { cmeOpen } from "../world/trading-hours.js";
 
 const MINUTE_MS = 60_000;
 const minutes = new Float64Array(1440);

@@ -2,9 +2,9 @@
 // memoized as daily arrays grown from the asset's inception: still a pure function of
 // (asset, day), since the recursion always starts at inception whatever range is asked.
 import { BTC_INCEPTION_DAY, BTC_RESERVE, ETH_RESERVE, ETH_SUPPLY, REF_DAY, STABLES_SUPPLY, anchorTable, btcSupply, interpolate } from "./anchors.js";
-import { gauss, octaveNoise, u01, valueNoise, type Octave } from "./hash.js";
-import { dailyLogPrice } from "./price.js";
-import { Memo } from "./memo.js";
+import { gauss, octaveNoise, u01, valueNoise, type Octave } from "../util/hash.js";
+import { dailyLogPrice } from "./price-path.js";
+import { Memo } from "../util/memo.js";
 import { supplyFromPoints, trailingGrowth } from "./market/supply.js";
 import { profileOf, type Profile } from "./profiles.js";
 

@@ -3,8 +3,8 @@
 // peg, gold), mining and host chain. Levels come from the reference anchors; a ticker the anchors
 // do not describe gets hashed levels and is marked synthetic.
 import { dayOf, BTC_INCEPTION_DAY } from "./anchors.js";
-import { seedOf, unit, mix32 } from "./hash.js";
-import { Memo } from "./memo.js";
+import { seedOf, unit, mix32 } from "../util/hash.js";
+import { Memo } from "../util/memo.js";
 import { referenceOf, type Reference } from "./market/reference.js";
 
 export type PriceModel = "btc" | "eth" | "gold" | "stable" | "alt";

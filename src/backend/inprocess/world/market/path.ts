@@ -4,7 +4,7 @@
 // the market together without moving any anchor (factor.ts splits beta and the noise). Past the
 // last anchor the path goes on between hashed, bounded anchors. One Float64Array per base ticker,
 // built once.
-import { gauss, s11 } from "../hash.js";
+import { gauss, s11 } from "../../util/hash.js";
 import { ALT_FACTOR_SEED } from "./factor.js";
 import type { Points } from "./reference.js";
 

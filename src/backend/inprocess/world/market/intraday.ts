@@ -4,8 +4,8 @@
 // and days are memoized maxima and minima of them), so a day's OHLC is exactly its hours' OHLC,
 // an hour's exactly its minutes'. A candle that is still open stops at "now".
 import { DAY_MS } from "../../../../catalog/index.js";
-import { hash2 } from "../hash.js";
-import { Memo } from "../memo.js";
+import { hash2 } from "../../util/hash.js";
+import { Memo } from "../../util/memo.js";
 import { fillMinuteWalk, type MinuteFactor } from "./factor.js";
 
 const MINUTES = 1440;

@@ -5,15 +5,15 @@ import {
 } from "../../../catalog/index.js";
 import type { Heatmap } from "../../../catalog/responses.js";
 import type { TypedHeatmap } from "../../types.js";
-import { heatmapBody } from "./heatmap-json.js";
-import { octaveNoise, type Octave } from "./hash.js";
+import { heatmapBody } from "../encoders/heatmap-json.js";
+import { octaveNoise, type Octave } from "../util/hash.js";
 import { liquidationMatrix } from "./liquidation-model.js";
-import { candle, dailyLogPrice } from "./price.js";
-import { dataClock } from "./clock.js";
-import { profileOf } from "./profiles.js";
+import { candle, dailyLogPrice } from "../world/price-path.js";
+import { dataClock } from "../world/clock.js";
+import { profileOf } from "../world/profiles.js";
 import { generateColumns, inceptionMs } from "./series.js";
-import { derivativesShare, hasSessions } from "./shares.js";
-import { isoOf } from "./time-format.js";
+import { derivativesShare, hasSessions } from "../world/shares.js";
+import { isoOf } from "../encoders/time-format.js";
 
 export interface HeatmapQuery {
   asset: string;
