@@ -3,8 +3,8 @@
 // (test/truth/facts.ts) by kind. Exits 1 when a check fails or the facts fall short of their
 // target (90 % within tolerance, none beyond 5x). The checks also run in `npm test`
 // (test/data-truth.test.ts, test/data-facts.test.ts).
-import { CHECKS } from "../test/truth/index.js";
-import { FACT_TARGET, scoreFacts, TOLERANCE } from "../test/truth/generalisation.js";
+import { CHECKS } from "../harness/truth/index.js";
+import { FACT_TARGET, scoreFacts, TOLERANCE } from "../harness/truth/generalisation.js";
 
 let failed = 0;
 for (const check of CHECKS) {
