@@ -1,5 +1,5 @@
 // The soak's call mix and its verdict: pure functions (the verdict is unit-tested in
-// test/reliability-soak.test.ts; scripts/soak.ts runs them for minutes against real servers).
+// test/reliability/soak.test.ts; scripts/soak.ts runs them for minutes against real servers).
 
 export interface Sample {
   t: number;

@@ -1,6 +1,6 @@
 // Dated real-world facts the embedded market was not calibrated on: none of them is an anchor of
 // anchors.json, a ceiling, a crash low or a calendar row (those are what the paths were built
-// from); each names where it was published. Checked by test/truth/generalisation.ts.
+// from); each names where it was published. Checked by harness/truth/generalisation.ts.
 
 export type FactKind = "close" | "low" | "high" | "fee" | "difficulty" | "hashprice" | "supply";
 

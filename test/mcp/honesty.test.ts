@@ -276,7 +276,7 @@ const lines = (r: CallToolResult) => textOf(r).split("\n");
 describe("the examples that misled", () => {
   it("BTC's April-May 2024 mean fee, where the halving day's spike sets the scale, prints every point to three digits, through MCP and call", async () => {
     // With one spike setting the page's scale, $0.20-0.67 days once printed as 0 and 1
-    // (the pure formatter pins those very values in summary-format.test.ts).
+    // (the pure formatter pins those very values in test/summary/format.test.ts).
     const args = { metric: "fees/fee_price_usd", asset: "btc", startDate: "2024-04-01", endDate: "2024-05-31" };
     const data = await raw("btc", "fees/fee_price_usd", { startDate: args.startDate, endDate: args.endDate });
     const values = [...data.values()];

@@ -69,7 +69,7 @@ function listTools(cli: string, node = process.execPath): Promise<Session> {
 
 const TOOL_NAMES = allTools.map((t) => t.name);
 
-const SKIP_BUNDLE_RUNS = skipWithout(bundleNode() !== undefined, "a Node with node:sqlite to run the bundle", "package.test.ts");
+const SKIP_BUNDLE_RUNS = skipWithout(bundleNode() !== undefined, "a Node with node:sqlite to run the bundle", "test/package/artifacts.test.ts");
 
 /** A Node the bundle runs on: this one from 22.13, else a runtime .ci/run fetched. */
 function nodeForBundle(): string {

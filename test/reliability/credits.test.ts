@@ -1,6 +1,6 @@
 // Credits are never double-spent: 10,000 concurrent calls against a 100-credit key, and the whole
 // pipeline (auth, restriction, rate window, credits) against a model. The store's own contract
-// (both engines, several processes) is in test/metering/.
+// (both engines, several processes) is in test/backend/inprocess/metering/.
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { sha256 } from "../../src/backend/inprocess/keys.js";

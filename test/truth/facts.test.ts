@@ -1,4 +1,4 @@
-// The dated facts of test/truth/facts.ts stay what they claim to be: sourced, off every
+// The dated facts of harness/truth/facts.ts stay what they claim to be: sourced, off every
 // calibration point the market is built from, and never off by more than 5x.
 import { describe, expect, it } from "vitest";
 import { BTC_PRICE, ETH_PRICE, dayOf } from "../../src/backend/inprocess/data/anchors.js";

@@ -117,7 +117,7 @@ describe.each(ENGINES)("processes sharing $name", (engine) => {
 });
 
 describe("an api process on PostgreSQL killed with SIGKILL under load", () => {
-  // The embedded store's kill cycles are test/reliability-crash.test.ts.
+  // The embedded store's kill cycles are test/reliability/crash.test.ts.
   it.skipIf(!PG_AVAILABLE)("refunds nothing it delivered, and a new process carries on", async () => {
     const { dir, keysFile } = writeKeys({ keys: [{ key: "killed", credits: 1_000_000, rateLimit: BIG_RATE }] }, tempDir("cm-proc-kill-"));
     const env = { CRYPTO_METRICS_KEYS_FILE: keysFile, CRYPTO_METRICS_STATE_DIR: join(dir, "state"), CRYPTO_METRICS_STORE: storeUrl(schema) };
