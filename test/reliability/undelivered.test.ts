@@ -4,7 +4,8 @@
 // a spawned `api` (REST) and a spawned `http` (MCP); the store holds exactly the credits of the
 // responses the clients received in full. Then, in process and without racing: an MCP answer held
 // after its charge until the server has seen its client leave, or until the client has left and
-// before the server could poll (its write would succeed into the closed connection), in both eras.
+// before the server could poll (its write would succeed into the closed connection), and a charge
+// made only after the client left, in both eras.
 import { request, type ClientRequest } from "node:http";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -220,6 +221,32 @@ describe.each(ERAS)("an MCP-over-HTTP answer held after its charge ($era)", ({ h
     req.destroy();
     held.release();
     expect(await done).toBe(false);
+    expect(await settledSpent()).toBe(before);
+  });
+
+  it("is refunded whole when the charge is recorded only after its client left", async () => {
+    const before = await spent();
+    const asked = deferred();
+    const gone = deferred();
+    // Charges once the server has seen the client leave, without the call's signal, so the service cannot tell.
+    const late: Backend = {
+      kind: rig.backend.kind,
+      origin: rig.backend.origin,
+      close: () => rig.backend.close(),
+      async fetch(req: BackendRequest, context?: BackendContext) {
+        asked.resolve();
+        if (!context?.signal?.aborted) await new Promise((resolve) => context?.signal?.addEventListener("abort", resolve));
+        const { signal: _signal, ...rest } = context ?? {};
+        const result = await rig.backend.fetch(req, rest);
+        gone.resolve();
+        return result;
+      },
+    };
+    const { req, done } = call(await serve(late));
+    await asked.promise;
+    req.destroy();
+    expect(await done).toBe(false);
+    await gone.promise;
     expect(await settledSpent()).toBe(before);
   });
 
