@@ -164,6 +164,30 @@ describe("the .mcpb bundle", () => {
     expect(session.code).toBe(0);
   });
 
+  it.skipIf(SKIP_BUNDLE_RUNS)("talks to the real service over HTTP from the unpacked files alone (the bundled HTTP client)", async () => {
+    const node = nodeForBundle();
+    const cli = join(unpacked, "dist", "cli.js");
+    // The bundle's own REST face stands in for the real service: the call goes through the HTTP backend.
+    const face = spawn(node, [cli, "api", "--port", "0"], { cwd: work, env: cleanEnv({ CRYPTO_METRICS_STATE_DIR: join(work, "state-face") }), stdio: ["ignore", "ignore", "pipe"] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let err = "";
+        face.stderr.on("data", (b: Buffer) => {
+          err += b.toString("utf8");
+          const m = /listening on (http:\/\/\S+)/.exec(err);
+          if (m) resolve(m[1]!);
+        });
+        face.once("exit", (code) => reject(new Error(`the REST face exited (${code}): ${err}`)));
+      });
+      const env = cleanEnv({ CRYPTO_METRICS_BASE_URL: url, CRYPTO_METRICS_API_KEY: "demo", CRYPTO_METRICS_STATE_DIR: join(work, "state-client") });
+      const out = execFileSync(node, [cli, "call", "get_series", "--metric", "lifespan/Lth_mvrv", "--asset", "btc"], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+      expect(out).toMatch(/^btc lifespan\/Lth_mvrv/);
+      expect(out).toMatch(/^Source: .*127\.0\.0\.1/m);
+    } finally {
+      face.kill();
+    }
+  }, 30_000);
+
   it.skipIf(SKIP_BUNDLE_RUNS)("says in one line what to do when a file of the installation is missing", async () => {
     const damaged = join(work, "mcpb-damaged");
     cpSync(unpacked, damaged, { recursive: true });
