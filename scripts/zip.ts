@@ -23,7 +23,7 @@ export function writeZip(entries: readonly ZipEntry[]): Buffer {
   for (const entry of entries) {
     const name = Buffer.from(entry.name, "utf8");
     const deflated = entry.deflated ?? deflateRawSync(entry.data, { level: 9 });
-    // What deflate cannot shrink (a PNG) is stored: method 0, the bytes themselves.
+    // What deflate cannot shrink (data compressed already) is stored: method 0, the bytes themselves.
     const method = deflated.length < entry.data.length ? 8 : 0;
     const packed = method === 8 ? deflated : entry.data;
     const crc = crc32(entry.data);
