@@ -4,9 +4,11 @@
 // a spawned `api` (REST) and a spawned `http` (MCP); the store holds exactly the credits of the
 // responses the clients received in full. Then, in process and without racing: an MCP answer held
 // after its charge until the server has seen its client leave, or until the client has left and
-// before the server could poll (its write would succeed into the closed connection), and a charge
-// made only after the client left, in both eras.
+// before the server could poll (its write would succeed into the closed connection), also from an
+// I/O callback (where one setImmediate would not reach the next poll), and a charge made only after
+// the client left, in both eras.
 import { request, type ClientRequest } from "node:http";
+import { connect, createServer as createNetServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sha256 } from "../../src/backend/inprocess/keys.js";
@@ -222,6 +224,26 @@ describe.each(ERAS)("an MCP-over-HTTP answer held after its charge ($era)", ({ h
     held.release();
     expect(await done).toBe(false);
     expect(await settledSpent()).toBe(before);
+  });
+
+  // The same from an I/O callback, where the server goes on without passing the event loop's poll
+  // phase again unless it waits for one (from the poll phase, a setImmediate alone runs before it).
+  it("is refunded whole when its client left during an I/O callback that let the answer go on", async () => {
+    const before = await spent();
+    const held = holdingBackend(rig.backend, "released");
+    const { req, done } = call(await serve(held.backend));
+    await held.charged;
+    const relay = createNetServer((socket) => socket.once("data", () => {
+      req.destroy();
+      held.release();
+      socket.destroy();
+    }));
+    await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+    const poke = connect((relay.address() as AddressInfo).port, "127.0.0.1", () => poke.end("x"));
+    poke.on("error", () => undefined);
+    expect(await done).toBe(false);
+    expect(await settledSpent()).toBe(before);
+    relay.close();
   });
 
   it("is refunded whole when the charge is recorded only after its client left", async () => {
