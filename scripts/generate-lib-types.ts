@@ -1,14 +1,14 @@
-// Writes src/scripting/tool-types.ts: each tool's arguments and result as plain TypeScript types,
+// Writes src/library/tool-types.ts: each tool's arguments and result as plain TypeScript types,
 // converted from its zod schemas (through JSON Schema, as tools/list does). The library entry's
 // declarations use them, so the published types need neither zod nor the MCP SDK. `--check` exits 1
 // when the committed file has drifted from the tool definitions.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { methodName as camel } from "../src/scripting/session.js";
+import { methodName as camel } from "../src/library/session.js";
 import { allTools } from "../src/tools/index.js";
 
-export const TYPES_FILE = join(import.meta.dirname, "..", "src", "scripting", "tool-types.ts");
+export const TYPES_FILE = join(import.meta.dirname, "..", "src", "library", "tool-types.ts");
 
 interface Schema {
   type?: string | string[];
@@ -139,7 +139,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (process.argv.includes("--check")) {
     const current = readFileSync(TYPES_FILE, "utf8");
     if (current !== text) {
-      process.stderr.write("src/scripting/tool-types.ts is out of date: run npm run docs\n");
+      process.stderr.write("src/library/tool-types.ts is out of date: run npm run docs\n");
       process.exit(1);
     }
   } else {

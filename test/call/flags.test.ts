@@ -2,8 +2,8 @@
 // arguments read with the tool's schema (arrays repeated or comma-separated, bare booleans).
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { parseCallOptions, parseToolArgs, UsageError } from "../../src/scripting/flags.js";
-import { commandLine, toolHelp } from "../../src/scripting/help.js";
+import { parseCallOptions, parseToolArgs, UsageError } from "../../src/call/flags.js";
+import { commandLine, toolHelp } from "../../src/call/help.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import { allTools } from "../../src/tools/index.js";
 

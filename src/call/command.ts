@@ -1,19 +1,19 @@
 // `crypto-metrics-mcp call`: one tool call (text, JSON or CSV on stdout), a batch of calls from JSON
 // Lines, or help generated from the tools' definitions. stdout carries only the result; errors go to
 // stderr (as JSON with --format json or --batch) and the exit code says what kind of failure it was.
-import { endpointById, nearestEndpoints } from "./catalog/index.js";
-import type { Config } from "./config.js";
-import { readBounded, TooLargeError } from "./read-bounded.js";
-import { DEFAULT_CONCURRENCY, MAX_BATCH_BYTES, parseBatch, runBatch } from "./scripting/batch.js";
-import { exitCodeOf } from "./scripting/exit-codes.js";
-import { parseCallOptions, parseToolArgs, UsageError, type CallOptions } from "./scripting/flags.js";
-import { errorJson, stableJson, wantsJson } from "./scripting/json-mode.js";
-import { callHelp, toolHelp } from "./scripting/help.js";
-import { csvOfCall } from "./scripting/output.js";
-import { findTool, openSession } from "./scripting/session.js";
-import type { Tool } from "./tools/define-tool.js";
-import type { ErrorPayload } from "./mcp/errors.js";
-import { allTools } from "./tools/index.js";
+import { endpointById, nearestEndpoints } from "../catalog/index.js";
+import type { Config } from "../config.js";
+import { readBounded, TooLargeError } from "../read-bounded.js";
+import { DEFAULT_CONCURRENCY, MAX_BATCH_BYTES, parseBatch, runBatch } from "./batch.js";
+import { exitCodeOf } from "../library/exit-codes.js";
+import { parseCallOptions, parseToolArgs, UsageError, type CallOptions } from "./flags.js";
+import { errorJson, stableJson, wantsJson } from "./json-mode.js";
+import { callHelp, toolHelp } from "./help.js";
+import { csvOfCall } from "./output.js";
+import { findTool, openSession } from "../library/session.js";
+import type { Tool } from "../tools/define-tool.js";
+import type { ErrorPayload } from "../mcp/errors.js";
+import { allTools } from "../tools/index.js";
 
 function out(text: string): void {
   process.stdout.write(text); // stdout-ok: the call command's output is its result

@@ -2,7 +2,7 @@
 // "the service is down" without reading the message. The README's table of errors lists them.
 import type { ErrorCode } from "../backend/types.js";
 import type { ToolErrorCode } from "../mcp/errors.js";
-import type { UsageError } from "./flags.js";
+import type { UsageError } from "../call/flags.js";
 
 export const EXIT = {
   ok: 0,
