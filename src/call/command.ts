@@ -6,7 +6,7 @@ import type { Config } from "../config.js";
 import { readBounded, TooLargeError } from "../read-bounded.js";
 import { DEFAULT_CONCURRENCY, MAX_BATCH_BYTES, parseBatch, runBatch } from "./batch.js";
 import { exitCodeOf } from "../library/exit-codes.js";
-import { parseCallOptions, parseToolArgs, UsageError, type CallOptions } from "./flags.js";
+import { parseCallCommand, parseToolArgs, UsageError, type CallCommand } from "./flags.js";
 import { errorJson, stableJson, wantsJson } from "./json-mode.js";
 import { callHelp, toolHelp } from "./help.js";
 import { csvOfCall } from "./output.js";
@@ -54,7 +54,7 @@ function refuseCsv(tool: Tool): UsageError {
   );
 }
 
-async function single(config: Config, options: CallOptions): Promise<void> {
+async function single(config: Config, options: CallCommand): Promise<void> {
   const tool = toolNamed(options.tool!);
   const args = parseToolArgs(tool, options.toolTokens);
   if (options.format === "csv" && tool.endpoint && endpointById(tool.endpoint)?.kind === "heatmap") throw refuseCsv(tool);
@@ -85,7 +85,7 @@ function readInput(source: string): string {
   }
 }
 
-async function batch(config: Config, options: CallOptions): Promise<void> {
+async function batch(config: Config, options: CallCommand): Promise<void> {
   const lines = parseBatch(readInput(options.batch!));
   const session = await openSession(config);
   try {
@@ -114,7 +114,7 @@ export async function runCall(config: Config): Promise<void> {
   const argv = config.call?.argv ?? [];
   const json = wantsJson(["call", ...argv]);
   try {
-    const options = parseCallOptions(argv);
+    const options = parseCallCommand(argv);
     if (options.help) return out(options.tool ? toolHelp(toolNamed(options.tool)) : callHelp());
     await (options.batch !== undefined ? batch(config, options) : single(config, options));
   } catch (err) {
