@@ -223,6 +223,7 @@ export type GetSeriesResult = {
       unit: string;
       times: Array<number>;
       values: Array<number>;
+      bars?: boolean;
     }>;
     candles?: {
       times: Array<number>;
@@ -431,6 +432,7 @@ export type GetOhlcvResult = {
       unit: string;
       times: Array<number>;
       values: Array<number>;
+      bars?: boolean;
     }>;
     candles?: {
       times: Array<number>;
@@ -820,6 +822,7 @@ export type GetLiquidationHeatmapResult = {
       unit: string;
       times: Array<number>;
       values: Array<number>;
+      bars?: boolean;
     }>;
     candles?: {
       times: Array<number>;
@@ -977,6 +980,7 @@ export type CompareResult = {
       unit: string;
       times: Array<number>;
       values: Array<number>;
+      bars?: boolean;
     }>;
     candles?: {
       times: Array<number>;
