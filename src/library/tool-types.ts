@@ -29,15 +29,7 @@ export type ListAssetsResult = {
   key_may_call?: Array<string>;
   /** where to look next */
   next?: string;
-  source: {
-    kind: "simulated";
-    calibratedThrough: string;
-    beyondCalibration: boolean;
-  } | {
-    kind: "service";
-    host: string;
-    asOf: string;
-  };
+  source: Source;
 };
 
 /** Arguments of get_series: Digest of one asset's daily metric; the answer states its unit. */
@@ -66,183 +58,13 @@ export type GetSeriesResult = {
   query?: Record<string, string>;
   /** what the figures aggregate when market_type was not sent */
   marketTypes?: string;
-  digest: {
-    /** what the values are; decides which statistics apply */
-    nature: "level" | "flow" | "signed" | "cumulative" | "ratio" | "count";
-    /** points digested */
-    count: number;
-    /** points skipped as not finite */
-    nonFinite?: number;
-    /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
-    first?: [string, number];
-    /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
-    last?: [string, number];
-    /** first occurrence */
-    min?: [string, number];
-    /** first occurrence */
-    max?: [string, number];
-    mean?: number;
-    stdev?: number;
-    zScoreLast?: number;
-    /** first → last (not for flows) */
-    change?: {
-      /** last − first, in the unit (points for ratios) */
-      by: number;
-      /** only where a percentage means something */
-      percent?: number;
-    };
-    maxDrawdown?: {
-      percent: number;
-      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
-      peak: [string, number];
-      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
-      trough: [string, number];
-    };
-    /** flows: total, mean per bucket, largest bucket */
-    flow?: {
-      sum: number;
-      meanPerBucket: number;
-      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
-      peak: [string, number];
-    };
-    signFlips?: {
-      count: number;
-      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
-      last?: [string, number];
-    };
-    /** trailing windows back from the last point: 1d, 7d, 30d, 90d, 1y, YTD */
-    windows?: Record<string, {
-      /** start of a YTD window (the others reach back their own length from the last point) */
-      since?: string;
-      by?: number;
-      percent?: number;
-      /** flows: total over the window */
-      sum?: number;
-      /** flows: total over the window before */
-      priorSum?: number;
-    }>;
-    position?: {
-      /** share of points at or below the last, 0–100 */
-      percentile: number;
-      fromPeak: {
-        /** last − first, in the unit (points for ratios) */
-        by: number;
-        /** only where a percentage means something */
-        percent?: number;
-        peak: string;
-      };
-      lastAtOrAbove?: string;
-      lastAtOrBelow?: string;
-    };
-    coverage: {
-      requestedFrom?: string;
-      requestedTo?: string;
-      /** share of the asked range covered */
-      percent?: number;
-      historyFrom?: string;
-      historyTo?: string;
-      /** the series stopped here */
-      endedAt?: string;
-      /** the last bucket is still filling: data as of this time */
-      partialLastAsOf?: string;
-    };
-    /** absent when no bucket is missing */
-    gaps?: {
-      missingBuckets: number;
-      runs: number;
-      /** [from, to, missing] */
-      largest: Array<[string, string, number]>;
-    };
-    /** re-bucketed into UTC weeks (from Monday) or calendar months */
-    resample?: {
-      period: "1w" | "1M";
-      rule: "sum" | "last";
-      partialFirst: boolean;
-      partialLast: boolean;
-      sourceCount: number;
-    };
-    /** all points, or LTTB keeping the shape with first, last, min and max */
-    sampling: "all" | "lttb";
-    /** the points' values are in multiples of this (1000000000: billions of the unit; absent: 1), at a 200th of their range */
-    pointScale?: number;
-    /** points grouped under their UTC month "YYYY-MM" as ["DD", value] (daily) or ["DD HH:MM", value]; monthly points under "YYYY" as ["MM", value] */
-    points: Record<string, Array<[string, number]>>;
-  };
-  credits: {
-    charged: number;
-    remaining?: number;
-  };
+  digest: SeriesDigest;
+  credits: Credits;
   /** the full records as CSV (reading it is a new, charged request) */
   resource?: string;
   /** chart data for MCP Apps views (only for clients that declare the UI extension) */
-  view?: {
-    kind: "heatmap";
-    asset: string;
-    timeframe: string;
-    lookback: string;
-    scope: string;
-    exchange: string;
-    rows: number;
-    cols: number;
-    priceLow: number;
-    priceStep: number;
-    times: Array<number>;
-    columnMs: number;
-    zMax: number;
-    /** base64 little-endian uint16 cells, row-major from the lowest price; value = q / 65535 × zMax */
-    z: string;
-    cellRule: string;
-    candles: {
-      open: Array<number | null>;
-      high: Array<number | null>;
-      low: Array<number | null>;
-      close: Array<number | null>;
-    };
-    last: {
-      price: number;
-      time: number;
-    } | null;
-    marks: Array<{
-      kind: "nearest" | "largest";
-      side: "above" | "below";
-      low: number;
-      high: number;
-      intensity: number;
-      distancePercent: number;
-    }>;
-    choices: {
-      timeframes: Array<string>;
-      lookbacks: Record<string, Array<string>>;
-      exchanges: Array<string>;
-    };
-  } | {
-    kind: "series";
-    title: string;
-    series: Array<{
-      label: string;
-      unit: string;
-      times: Array<number>;
-      values: Array<number>;
-      bars?: boolean;
-    }>;
-    candles?: {
-      times: Array<number>;
-      open: Array<number | null>;
-      high: Array<number | null>;
-      low: Array<number | null>;
-      close: Array<number | null>;
-    };
-    layout: "single" | "rebased" | "twin";
-  };
-  source: {
-    kind: "simulated";
-    calibratedThrough: string;
-    beyondCalibration: boolean;
-  } | {
-    kind: "service";
-    host: string;
-    asOf: string;
-  };
+  view?: ChartView;
+  source: Source;
 };
 
 /** Arguments of get_ohlcv: Volume (USD), buy trades, spot trades or OHLC price (real API: 1 heatmap call) per bucket; digest as get_series. */
@@ -276,196 +98,22 @@ export type GetOhlcvResult = {
   query?: Record<string, string>;
   /** what the figures aggregate when market_type was not sent */
   marketTypes?: string;
-  digest: {
-    /** what the values are; decides which statistics apply */
-    nature: "level" | "flow" | "signed" | "cumulative" | "ratio" | "count";
-    /** points digested */
-    count: number;
-    /** points skipped as not finite */
-    nonFinite?: number;
-    /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
-    first?: [string, number];
-    /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
-    last?: [string, number];
-    /** first occurrence */
-    min?: [string, number];
-    /** first occurrence */
-    max?: [string, number];
-    mean?: number;
-    stdev?: number;
-    zScoreLast?: number;
-    /** first → last (not for flows) */
-    change?: {
-      /** last − first, in the unit (points for ratios) */
-      by: number;
-      /** only where a percentage means something */
-      percent?: number;
-    };
-    maxDrawdown?: {
-      percent: number;
-      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
-      peak: [string, number];
-      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
-      trough: [string, number];
-    };
-    /** flows: total, mean per bucket, largest bucket */
-    flow?: {
-      sum: number;
-      meanPerBucket: number;
-      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
-      peak: [string, number];
-    };
-    signFlips?: {
-      count: number;
-      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
-      last?: [string, number];
-    };
-    /** trailing windows back from the last point: 1d, 7d, 30d, 90d, 1y, YTD */
-    windows?: Record<string, {
-      /** start of a YTD window (the others reach back their own length from the last point) */
-      since?: string;
-      by?: number;
-      percent?: number;
-      /** flows: total over the window */
-      sum?: number;
-      /** flows: total over the window before */
-      priorSum?: number;
-    }>;
-    position?: {
-      /** share of points at or below the last, 0–100 */
-      percentile: number;
-      fromPeak: {
-        /** last − first, in the unit (points for ratios) */
-        by: number;
-        /** only where a percentage means something */
-        percent?: number;
-        peak: string;
-      };
-      lastAtOrAbove?: string;
-      lastAtOrBelow?: string;
-    };
-    coverage: {
-      requestedFrom?: string;
-      requestedTo?: string;
-      /** share of the asked range covered */
-      percent?: number;
-      historyFrom?: string;
-      historyTo?: string;
-      /** the series stopped here */
-      endedAt?: string;
-      /** the last bucket is still filling: data as of this time */
-      partialLastAsOf?: string;
-    };
-    /** absent when no bucket is missing */
-    gaps?: {
-      missingBuckets: number;
-      runs: number;
-      /** [from, to, missing] */
-      largest: Array<[string, string, number]>;
-    };
-    /** re-bucketed into UTC weeks (from Monday) or calendar months */
-    resample?: {
-      period: "1w" | "1M";
-      rule: "sum" | "last";
-      partialFirst: boolean;
-      partialLast: boolean;
-      sourceCount: number;
-    };
-    /** all points, or LTTB keeping the shape with first, last, min and max */
-    sampling: "all" | "lttb";
-    /** the points' values are in multiples of this (1000000000: billions of the unit; absent: 1), at a 200th of their range */
-    pointScale?: number;
-    /** points grouped under their UTC month "YYYY-MM" as ["DD", value] (daily) or ["DD HH:MM", value]; monthly points under "YYYY" as ["MM", value] */
-    points: Record<string, Array<[string, number]>>;
-  };
-  credits: {
-    charged: number;
-    remaining?: number;
-  };
+  digest: SeriesDigest;
+  credits: Credits;
   resource?: string;
   /** chart data for MCP Apps views (only for clients that declare the UI extension) */
-  view?: {
-    kind: "heatmap";
-    asset: string;
-    timeframe: string;
-    lookback: string;
-    scope: string;
-    exchange: string;
-    rows: number;
-    cols: number;
-    priceLow: number;
-    priceStep: number;
-    times: Array<number>;
-    columnMs: number;
-    zMax: number;
-    /** base64 little-endian uint16 cells, row-major from the lowest price; value = q / 65535 × zMax */
-    z: string;
-    cellRule: string;
-    candles: {
-      open: Array<number | null>;
-      high: Array<number | null>;
-      low: Array<number | null>;
-      close: Array<number | null>;
-    };
-    last: {
-      price: number;
-      time: number;
-    } | null;
-    marks: Array<{
-      kind: "nearest" | "largest";
-      side: "above" | "below";
-      low: number;
-      high: number;
-      intensity: number;
-      distancePercent: number;
-    }>;
-    choices: {
-      timeframes: Array<string>;
-      lookbacks: Record<string, Array<string>>;
-      exchanges: Array<string>;
-    };
-  } | {
-    kind: "series";
-    title: string;
-    series: Array<{
-      label: string;
-      unit: string;
-      times: Array<number>;
-      values: Array<number>;
-      bars?: boolean;
-    }>;
-    candles?: {
-      times: Array<number>;
-      open: Array<number | null>;
-      high: Array<number | null>;
-      low: Array<number | null>;
-      close: Array<number | null>;
-    };
-    layout: "single" | "rebased" | "twin";
-  };
+  view?: ChartView;
   /** price: facts of the timeframe's candles */
   candles?: {
     candles: number;
     /** highest high, first occurrence */
-    high?: [string, number];
+    high?: TimeValue;
     /** lowest low, first occurrence */
-    low?: [string, number];
+    low?: TimeValue;
     /** (high − low) / low × 100 */
     rangePercent?: number;
-    largestUp?: {
-      time: string;
-      /** (close − open) / open × 100 */
-      percent: number;
-      open: number;
-      close: number;
-    };
-    largestDown?: {
-      time: string;
-      /** (close − open) / open × 100 */
-      percent: number;
-      open: number;
-      close: number;
-    };
+    largestUp?: CandleMove;
+    largestDown?: CandleMove;
     realizedVolatility?: {
       /** stdev of close-to-close log returns × √(buckets per year) × 100 */
       annualizedPercent: number;
@@ -474,15 +122,7 @@ export type GetOhlcvResult = {
   };
   /** price: the last candle had not closed at the service's now */
   lastCandleOpenUntil?: string;
-  source: {
-    kind: "simulated";
-    calibratedThrough: string;
-    beyondCalibration: boolean;
-  } | {
-    kind: "service";
-    host: string;
-    asOf: string;
-  };
+  source: Source;
 };
 
 /** Arguments of get_metrics_variation: One asset's metrics: last value, 24h change, 7-day sparkline, trend. */
@@ -512,21 +152,10 @@ export type GetMetricsVariationResult = {
   rows: Array<[string, string, number | null, number | null, "%" | "points" | "units", "rising" | "falling" | "flat" | "volatile" | "n/a", string, string?]>;
   /** series that ended before the day: [metric, unit, last value, its day]; no 24h change */
   ended?: Array<[string, string, number | null, string | null]>;
-  credits: {
-    charged: number;
-    remaining?: number;
-  };
+  credits: Credits;
   /** the raw records as JSON (reading it is a new, charged request) */
   resource: string;
-  source: {
-    kind: "simulated";
-    calibratedThrough: string;
-    beyondCalibration: boolean;
-  } | {
-    kind: "service";
-    host: string;
-    asOf: string;
-  };
+  source: Source;
 };
 
 /** Arguments of get_liquidation_heatmap: Liquidation clusters near the last price, ±1–10 % sums, imbalance, top-trader L/S. */
@@ -557,7 +186,7 @@ export type GetLiquidationHeatmapResult = {
     /** market of the candles and the anchor */
     priceSource?: string;
     /** [time, price] of the last candle close (or the middle of the price axis, see anchorSource) */
-    anchor?: [string, number];
+    anchor?: TimeValue;
     /** absent: the last candle close */
     anchorSource?: "price_axis_mid" | "none";
     matrix: {
@@ -599,130 +228,8 @@ export type GetLiquidationHeatmapResult = {
       /** a cluster's levels are each at least this (clusterFraction of the hottest level) */
       clusterThreshold: number;
       clusterFraction: number;
-      above: {
-        /** most intense first */
-        top: Array<{
-          /** price of the run's lowest level */
-          low: number;
-          /** price of its highest level */
-          high: number;
-          levels: number;
-          /** sum of the run's cells, USD notional */
-          intensity: number;
-          /** of the latest column's total, 0–1 */
-          share: number;
-          /** price of the run's hottest level */
-          peak: number;
-          /** width as % of the anchor price */
-          widthPercent: number;
-          /** signed % from the anchor to the nearest edge */
-          edgePercent: number;
-          /** signed % from the anchor to the peak level */
-          peakPercent: number;
-        }>;
-        /** index in top */
-        largest?: number | {
-          /** price of the run's lowest level */
-          low: number;
-          /** price of its highest level */
-          high: number;
-          levels: number;
-          /** sum of the run's cells, USD notional */
-          intensity: number;
-          /** of the latest column's total, 0–1 */
-          share: number;
-          /** price of the run's hottest level */
-          peak: number;
-          /** width as % of the anchor price */
-          widthPercent: number;
-          /** signed % from the anchor to the nearest edge */
-          edgePercent: number;
-          /** signed % from the anchor to the peak level */
-          peakPercent: number;
-        };
-        /** index in top, or the cluster when it is not among them */
-        nearest?: number | {
-          /** price of the run's lowest level */
-          low: number;
-          /** price of its highest level */
-          high: number;
-          levels: number;
-          /** sum of the run's cells, USD notional */
-          intensity: number;
-          /** of the latest column's total, 0–1 */
-          share: number;
-          /** price of the run's hottest level */
-          peak: number;
-          /** width as % of the anchor price */
-          widthPercent: number;
-          /** signed % from the anchor to the nearest edge */
-          edgePercent: number;
-          /** signed % from the anchor to the peak level */
-          peakPercent: number;
-        };
-      };
-      below: {
-        /** most intense first */
-        top: Array<{
-          /** price of the run's lowest level */
-          low: number;
-          /** price of its highest level */
-          high: number;
-          levels: number;
-          /** sum of the run's cells, USD notional */
-          intensity: number;
-          /** of the latest column's total, 0–1 */
-          share: number;
-          /** price of the run's hottest level */
-          peak: number;
-          /** width as % of the anchor price */
-          widthPercent: number;
-          /** signed % from the anchor to the nearest edge */
-          edgePercent: number;
-          /** signed % from the anchor to the peak level */
-          peakPercent: number;
-        }>;
-        /** index in top */
-        largest?: number | {
-          /** price of the run's lowest level */
-          low: number;
-          /** price of its highest level */
-          high: number;
-          levels: number;
-          /** sum of the run's cells, USD notional */
-          intensity: number;
-          /** of the latest column's total, 0–1 */
-          share: number;
-          /** price of the run's hottest level */
-          peak: number;
-          /** width as % of the anchor price */
-          widthPercent: number;
-          /** signed % from the anchor to the nearest edge */
-          edgePercent: number;
-          /** signed % from the anchor to the peak level */
-          peakPercent: number;
-        };
-        /** index in top, or the cluster when it is not among them */
-        nearest?: number | {
-          /** price of the run's lowest level */
-          low: number;
-          /** price of its highest level */
-          high: number;
-          levels: number;
-          /** sum of the run's cells, USD notional */
-          intensity: number;
-          /** of the latest column's total, 0–1 */
-          share: number;
-          /** price of the run's hottest level */
-          peak: number;
-          /** width as % of the anchor price */
-          widthPercent: number;
-          /** signed % from the anchor to the nearest edge */
-          edgePercent: number;
-          /** signed % from the anchor to the peak level */
-          peakPercent: number;
-        };
-      };
+      above: HeatmapSide;
+      below: HeatmapSide;
     };
     /** hottest cell of the whole matrix and how long before the latest column */
     peak?: {
@@ -736,12 +243,9 @@ export type GetLiquidationHeatmapResult = {
     topTraderLsr?: {
       /** whose top traders' positions the ratio reads */
       venue: string;
-      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
-      latest: [string, number];
-      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
-      min: [string, number];
-      /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
-      max: [string, number];
+      latest: TimeValue;
+      min: TimeValue;
+      max: TimeValue;
       mean: number;
       count: number;
     };
@@ -767,81 +271,12 @@ export type GetLiquidationHeatmapResult = {
       levels: Array<string>;
     };
   };
-  credits: {
-    charged: number;
-    remaining?: number;
-  };
+  credits: Credits;
   /** the full matrix as JSON (reading it is a new, charged request) */
   resource: string;
   /** chart data for MCP Apps views (only for clients that declare the UI extension) */
-  view?: {
-    kind: "heatmap";
-    asset: string;
-    timeframe: string;
-    lookback: string;
-    scope: string;
-    exchange: string;
-    rows: number;
-    cols: number;
-    priceLow: number;
-    priceStep: number;
-    times: Array<number>;
-    columnMs: number;
-    zMax: number;
-    /** base64 little-endian uint16 cells, row-major from the lowest price; value = q / 65535 × zMax */
-    z: string;
-    cellRule: string;
-    candles: {
-      open: Array<number | null>;
-      high: Array<number | null>;
-      low: Array<number | null>;
-      close: Array<number | null>;
-    };
-    last: {
-      price: number;
-      time: number;
-    } | null;
-    marks: Array<{
-      kind: "nearest" | "largest";
-      side: "above" | "below";
-      low: number;
-      high: number;
-      intensity: number;
-      distancePercent: number;
-    }>;
-    choices: {
-      timeframes: Array<string>;
-      lookbacks: Record<string, Array<string>>;
-      exchanges: Array<string>;
-    };
-  } | {
-    kind: "series";
-    title: string;
-    series: Array<{
-      label: string;
-      unit: string;
-      times: Array<number>;
-      values: Array<number>;
-      bars?: boolean;
-    }>;
-    candles?: {
-      times: Array<number>;
-      open: Array<number | null>;
-      high: Array<number | null>;
-      low: Array<number | null>;
-      close: Array<number | null>;
-    };
-    layout: "single" | "rebased" | "twin";
-  };
-  source: {
-    kind: "simulated";
-    calibratedThrough: string;
-    beyondCalibration: boolean;
-  } | {
-    kind: "service";
-    host: string;
-    asOf: string;
-  };
+  view?: ChartView;
+  source: Source;
 };
 
 /** Arguments of compare: metric + 2–8 assets or asset + 2–4 metrics (price ok), aligned: change, rank, correlation, lead/lag. */
@@ -927,79 +362,226 @@ export type CompareResult = {
     /** rows grouped under their UTC month "YYYY-MM": ["DD" (daily) or "DD HH:MM", one value per member in member order] */
     points: Record<string, Array<Array<string | number>>>;
   };
-  credits: {
-    charged: number;
-    remaining?: number;
-  };
+  credits: Credits;
   /** chart data for MCP Apps views (only for clients that declare the UI extension) */
-  view?: {
-    kind: "heatmap";
-    asset: string;
-    timeframe: string;
-    lookback: string;
-    scope: string;
-    exchange: string;
-    rows: number;
-    cols: number;
-    priceLow: number;
-    priceStep: number;
+  view?: ChartView;
+  source: Source;
+};
+
+/** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
+export type TimeValue = [string, number];
+
+export type SeriesDigest = {
+  /** what the values are; decides which statistics apply */
+  nature: "level" | "flow" | "signed" | "cumulative" | "ratio" | "count";
+  /** points digested */
+  count: number;
+  /** points skipped as not finite */
+  nonFinite?: number;
+  first?: TimeValue;
+  last?: TimeValue;
+  /** first occurrence */
+  min?: TimeValue;
+  /** first occurrence */
+  max?: TimeValue;
+  mean?: number;
+  stdev?: number;
+  zScoreLast?: number;
+  /** first → last (not for flows) */
+  change?: {
+    /** last − first, in the unit (points for ratios) */
+    by: number;
+    /** only where a percentage means something */
+    percent?: number;
+  };
+  maxDrawdown?: {
+    percent: number;
+    peak: TimeValue;
+    trough: TimeValue;
+  };
+  /** flows: total, mean per bucket, largest bucket */
+  flow?: {
+    sum: number;
+    meanPerBucket: number;
+    peak: TimeValue;
+  };
+  signFlips?: {
+    count: number;
+    last?: TimeValue;
+  };
+  /** trailing windows back from the last point: 1d, 7d, 30d, 90d, 1y, YTD */
+  windows?: Record<string, {
+    /** start of a YTD window (the others reach back their own length from the last point) */
+    since?: string;
+    by?: number;
+    percent?: number;
+    /** flows: total over the window */
+    sum?: number;
+    /** flows: total over the window before */
+    priorSum?: number;
+  }>;
+  position?: {
+    /** share of points at or below the last, 0–100 */
+    percentile: number;
+    fromPeak: {
+      /** last − first, in the unit (points for ratios) */
+      by: number;
+      /** only where a percentage means something */
+      percent?: number;
+      peak: string;
+    };
+    lastAtOrAbove?: string;
+    lastAtOrBelow?: string;
+  };
+  coverage: {
+    requestedFrom?: string;
+    requestedTo?: string;
+    /** share of the asked range covered */
+    percent?: number;
+    historyFrom?: string;
+    historyTo?: string;
+    /** the series stopped here */
+    endedAt?: string;
+    /** the last bucket is still filling: data as of this time */
+    partialLastAsOf?: string;
+  };
+  /** absent when no bucket is missing */
+  gaps?: {
+    missingBuckets: number;
+    runs: number;
+    /** [from, to, missing] */
+    largest: Array<[string, string, number]>;
+  };
+  /** re-bucketed into UTC weeks (from Monday) or calendar months */
+  resample?: {
+    period: "1w" | "1M";
+    rule: "sum" | "last";
+    partialFirst: boolean;
+    partialLast: boolean;
+    sourceCount: number;
+  };
+  /** all points, or LTTB keeping the shape with first, last, min and max */
+  sampling: "all" | "lttb";
+  /** the points' values are in multiples of this (1000000000: billions of the unit; absent: 1), at a 200th of their range */
+  pointScale?: number;
+  /** points grouped under their UTC month "YYYY-MM" as ["DD", value] (daily) or ["DD HH:MM", value]; monthly points under "YYYY" as ["MM", value] */
+  points: Record<string, Array<[string, number]>>;
+};
+
+export type CandleMove = {
+  time: string;
+  /** (close − open) / open × 100 */
+  percent: number;
+  open: number;
+  close: number;
+};
+
+export type HeatmapCluster = {
+  /** price of the run's lowest level */
+  low: number;
+  /** price of its highest level */
+  high: number;
+  levels: number;
+  /** sum of the run's cells, USD notional */
+  intensity: number;
+  /** of the latest column's total, 0–1 */
+  share: number;
+  /** price of the run's hottest level */
+  peak: number;
+  /** width as % of the anchor price */
+  widthPercent: number;
+  /** signed % from the anchor to the nearest edge */
+  edgePercent: number;
+  /** signed % from the anchor to the peak level */
+  peakPercent: number;
+};
+
+export type HeatmapSide = {
+  /** most intense first */
+  top: Array<HeatmapCluster>;
+  /** index in top */
+  largest?: number | HeatmapCluster;
+  /** index in top, or the cluster when it is not among them */
+  nearest?: number | HeatmapCluster;
+};
+
+export type Credits = {
+  charged: number;
+  remaining?: number;
+};
+
+export type Source = {
+  kind: "simulated";
+  calibratedThrough: string;
+  beyondCalibration: boolean;
+} | {
+  kind: "service";
+  host: string;
+  asOf: string;
+};
+
+export type ChartView = HeatmapView | SeriesView;
+
+export type HeatmapView = {
+  kind: "heatmap";
+  asset: string;
+  timeframe: string;
+  lookback: string;
+  scope: string;
+  exchange: string;
+  rows: number;
+  cols: number;
+  priceLow: number;
+  priceStep: number;
+  times: Array<number>;
+  columnMs: number;
+  zMax: number;
+  /** base64 little-endian uint16 cells, row-major from the lowest price; value = q / 65535 × zMax */
+  z: string;
+  cellRule: string;
+  candles: {
+    open: Array<number | null>;
+    high: Array<number | null>;
+    low: Array<number | null>;
+    close: Array<number | null>;
+  };
+  last: {
+    price: number;
+    time: number;
+  } | null;
+  marks: Array<{
+    kind: "nearest" | "largest";
+    side: "above" | "below";
+    low: number;
+    high: number;
+    intensity: number;
+    distancePercent: number;
+  }>;
+  choices: {
+    timeframes: Array<string>;
+    lookbacks: Record<string, Array<string>>;
+    exchanges: Array<string>;
+  };
+};
+
+export type SeriesView = {
+  kind: "series";
+  title: string;
+  series: Array<{
+    label: string;
+    unit: string;
     times: Array<number>;
-    columnMs: number;
-    zMax: number;
-    /** base64 little-endian uint16 cells, row-major from the lowest price; value = q / 65535 × zMax */
-    z: string;
-    cellRule: string;
-    candles: {
-      open: Array<number | null>;
-      high: Array<number | null>;
-      low: Array<number | null>;
-      close: Array<number | null>;
-    };
-    last: {
-      price: number;
-      time: number;
-    } | null;
-    marks: Array<{
-      kind: "nearest" | "largest";
-      side: "above" | "below";
-      low: number;
-      high: number;
-      intensity: number;
-      distancePercent: number;
-    }>;
-    choices: {
-      timeframes: Array<string>;
-      lookbacks: Record<string, Array<string>>;
-      exchanges: Array<string>;
-    };
-  } | {
-    kind: "series";
-    title: string;
-    series: Array<{
-      label: string;
-      unit: string;
-      times: Array<number>;
-      values: Array<number>;
-      bars?: boolean;
-    }>;
-    candles?: {
-      times: Array<number>;
-      open: Array<number | null>;
-      high: Array<number | null>;
-      low: Array<number | null>;
-      close: Array<number | null>;
-    };
-    layout: "single" | "rebased" | "twin";
+    values: Array<number>;
+    bars?: boolean;
+  }>;
+  candles?: {
+    times: Array<number>;
+    open: Array<number | null>;
+    high: Array<number | null>;
+    low: Array<number | null>;
+    close: Array<number | null>;
   };
-  source: {
-    kind: "simulated";
-    calibratedThrough: string;
-    beyondCalibration: boolean;
-  } | {
-    kind: "service";
-    host: string;
-    asOf: string;
-  };
+  layout: "single" | "rebased" | "twin";
 };
 
 /** The tools by name. */
