@@ -2,7 +2,7 @@
 // restriction rule, and the same answer over the real-service path (heatmap candles over HTTP).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpBackend } from "../../src/backend/http/index.js";
-import { candlesFromHeatmap, planPrice } from "../../src/backend/http/price.js";
+import { candlesFromHeatmap, planPrice } from "../../src/backend/http/heatmap-candles.js";
 import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
 import { candleColumns } from "../../src/backend/inprocess/data/candles.js";
 import { DAY_MS } from "../../src/catalog/index.js";
