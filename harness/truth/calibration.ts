@@ -4,12 +4,12 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { checkFile, serialize, type AnchorFile } from "../../scripts/market-anchors.js";
 import { DAY_MS, SET_A, SET_M1 } from "../../src/catalog/index.js";
-import { generateColumns, generateHeatmap, inceptionMs } from "../../src/backend/inprocess/data/index.js";
-import { candleColumns } from "../../src/backend/inprocess/data/candles.js";
-import { supplyOf } from "../../src/backend/inprocess/data/chain.js";
-import { dailyPrice } from "../../src/backend/inprocess/data/price.js";
-import { profileOf } from "../../src/backend/inprocess/data/profiles.js";
-import { referenceOf, REFERENCE_TICKERS } from "../../src/backend/inprocess/data/market/reference.js";
+import { generateColumns, generateHeatmap, inceptionMs } from "../../src/backend/inprocess/readings/index.js";
+import { candleColumns } from "../../src/backend/inprocess/readings/candles.js";
+import { supplyOf } from "../../src/backend/inprocess/world/chain.js";
+import { dailyPrice } from "../../src/backend/inprocess/world/price-path.js";
+import { profileOf } from "../../src/backend/inprocess/world/profiles.js";
+import { referenceOf, REFERENCE_TICKERS } from "../../src/backend/inprocess/world/market/reference.js";
 import { ep, fmt, iso, NOW, REF, sample, type Check } from "./common.js";
 
 export const calibrationMonthly: Check = {
@@ -65,7 +65,7 @@ export const anchorsRecord: Check = {
   id: "anchors-record", group: "invariant",
   claim: "anchors.json, the record of the reference anchors, passes the checks of scripts/market-anchors.ts (no spike, no supply path far from its reference, no supply above its maximum, valid months and sources) and is in the layout a merge writes",
   run() {
-    const text = readFileSync(fileURLToPath(new URL("../../src/backend/inprocess/data/market/anchors.json", import.meta.url)), "utf8");
+    const text = readFileSync(fileURLToPath(new URL("../../src/backend/inprocess/world/market/anchors.json", import.meta.url)), "utf8");
     const file = JSON.parse(text) as AnchorFile;
     const findings = checkFile(file);
     const errors = findings.filter((f) => f.level === "error");

@@ -2,11 +2,11 @@
 // coins, floors, hashprice per algorithm, independent address counts, host-chain coverage.
 import fc from "fast-check";
 import { DAY_MS, SET_L1, SET_M1 } from "../../src/catalog/index.js";
-import { generateVariation, seriesExtent } from "../../src/backend/inprocess/data/index.js";
-import { supplyOf } from "../../src/backend/inprocess/data/chain.js";
-import { dailyPrice } from "../../src/backend/inprocess/data/price.js";
-import { profileOf } from "../../src/backend/inprocess/data/profiles.js";
-import { cvdd, lthCostBasis, lthMvrv, lthRealizedCap, lthSupply, realizedCap, realizedCapImpulse, realizedPrice, sthSupply, structuralSupport } from "../../src/backend/inprocess/data/valuation.js";
+import { generateVariation, seriesExtent } from "../../src/backend/inprocess/readings/index.js";
+import { supplyOf } from "../../src/backend/inprocess/world/chain.js";
+import { dailyPrice } from "../../src/backend/inprocess/world/price-path.js";
+import { profileOf } from "../../src/backend/inprocess/world/profiles.js";
+import { cvdd, lthCostBasis, lthMvrv, lthRealizedCap, lthSupply, realizedCap, realizedCapImpulse, realizedPrice, sthSupply, structuralSupport } from "../../src/backend/inprocess/readings/valuation.js";
 import { ep, fmt, iso, NOW, REF, sample, values, type Check } from "./common.js";
 
 export const bands: Check = {

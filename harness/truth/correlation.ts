@@ -1,9 +1,9 @@
 // Co-movement: coins move with BTC as the market does (daily and hourly), majors with each other
 // more than BTC alone explains, exchange tokens with buyback support barely, pegged tokens not at all.
 import { DAY_MS } from "../../src/catalog/index.js";
-import { dailyLogPrice, priceAt } from "../../src/backend/inprocess/data/price.js";
-import { profileOf } from "../../src/backend/inprocess/data/profiles.js";
-import { REFERENCE_TICKERS } from "../../src/backend/inprocess/data/market/reference.js";
+import { dailyLogPrice, priceAt } from "../../src/backend/inprocess/world/price-path.js";
+import { profileOf } from "../../src/backend/inprocess/world/profiles.js";
+import { REFERENCE_TICKERS } from "../../src/backend/inprocess/world/market/reference.js";
 import { fmt, REF, type Check } from "./common.js";
 
 const dayOf = (iso: string) => Math.round(Date.parse(iso) / DAY_MS);

@@ -2,10 +2,10 @@
 // venues that trade only when open, pegs that hold.
 import fc from "fast-check";
 import { DAY_MS, SET_A, TIMEFRAME_MS, VENUES, type Timeframe } from "../../src/catalog/index.js";
-import { generateColumns } from "../../src/backend/inprocess/data/index.js";
-import { candleColumns } from "../../src/backend/inprocess/data/candles.js";
-import { dailyPrice } from "../../src/backend/inprocess/data/price.js";
-import { cmeSessionOpen } from "../../src/backend/inprocess/data/trading-hours.js";
+import { generateColumns } from "../../src/backend/inprocess/readings/index.js";
+import { candleColumns } from "../../src/backend/inprocess/readings/candles.js";
+import { dailyPrice } from "../../src/backend/inprocess/world/price-path.js";
+import { cmeSessionOpen } from "../../src/backend/inprocess/world/trading-hours.js";
 import { ep, fmt, iso, NOW, REF, sample, type Check } from "./common.js";
 
 const TFS: readonly Timeframe[] = ["1m", "5m", "15m", "30m", "1h", "4h", "6h", "12h", "1d"];

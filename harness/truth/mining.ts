@@ -1,10 +1,10 @@
 // Invariants of the mining machinery: BTC difficulty retargets on 2,016-block epochs by the epoch's
 // pace, and hashprice is the day's reward (subsidy at the price, plus fees) over the hash rate.
-import { btcSubsidy } from "../../src/backend/inprocess/data/anchors.js";
-import { btcBlocks, btcDifficulty, btcHashRate, btcRetargets } from "../../src/backend/inprocess/data/difficulty.js";
-import { feePriceUsd } from "../../src/backend/inprocess/data/fees.js";
-import { txCount } from "../../src/backend/inprocess/data/onchain.js";
-import { dailyPrice } from "../../src/backend/inprocess/data/price.js";
+import { btcSubsidy } from "../../src/backend/inprocess/world/anchors.js";
+import { btcBlocks, btcDifficulty, btcHashRate, btcRetargets } from "../../src/backend/inprocess/world/difficulty.js";
+import { feePriceUsd } from "../../src/backend/inprocess/world/fees.js";
+import { txCount } from "../../src/backend/inprocess/readings/onchain.js";
+import { dailyPrice } from "../../src/backend/inprocess/world/price-path.js";
 import fc from "fast-check";
 import { fmt, iso, REF, sample, values, type Check } from "./common.js";
 

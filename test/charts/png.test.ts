@@ -12,7 +12,7 @@ import { niceTicks, timeTicks } from "../../src/charts/scale.js";
 import { seriesLayout } from "../../src/charts/series-svg.js";
 import { decodeCells, LIGHT, type HeatmapView } from "../../src/charts/model/types.js";
 import { heatmapView, seriesLine, seriesView, viewCandles } from "../../src/charts/model/view-data.js";
-import { candleColumns } from "../../src/backend/inprocess/data/candles.js";
+import { candleColumns } from "../../src/backend/inprocess/readings/candles.js";
 import { digestHeatmap } from "../../src/summary/index.js";
 import { NOW, tempDir, writeKeys } from "../../harness/mcp.js";
 import { decodePng, type Decoded } from "../../harness/png.js";

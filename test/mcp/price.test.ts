@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpBackend } from "../../src/backend/http/index.js";
 import { candlesFromHeatmap, planPrice } from "../../src/backend/http/heatmap-candles.js";
 import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
-import { candleColumns } from "../../src/backend/inprocess/data/candles.js";
+import { candleColumns } from "../../src/backend/inprocess/readings/candles.js";
 import { DAY_MS } from "../../src/catalog/index.js";
 import { num } from "../../src/summary/index.js";
 import type { Heatmap } from "../../src/catalog/responses.js";

@@ -3,8 +3,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpBackend } from "../../src/backend/http/index.js";
-import { BTC_PRICE, REF_DAY } from "../../src/backend/inprocess/data/anchors.js";
-import { REFERENCE_DATE } from "../../src/backend/inprocess/data/market/reference.js";
+import { BTC_PRICE, REF_DAY } from "../../src/backend/inprocess/world/anchors.js";
+import { REFERENCE_DATE } from "../../src/backend/inprocess/world/market/reference.js";
 import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
 import { createServer } from "../../src/server.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";

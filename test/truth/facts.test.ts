@@ -1,10 +1,10 @@
 // The dated facts of harness/truth/facts.ts stay what they claim to be: sourced, off every
 // calibration point the market is built from, and never off by more than 5x.
 import { describe, expect, it } from "vitest";
-import { BTC_PRICE, ETH_PRICE, dayOf } from "../../src/backend/inprocess/data/anchors.js";
-import { closesOf, difficultyPointsOf, feeLevelsOf, hashRatePointsOf, highsOf, wavesOf } from "../../src/backend/inprocess/data/market/calendar.js";
-import { referenceOf } from "../../src/backend/inprocess/data/market/reference.js";
-import { crashLowDays } from "../../src/backend/inprocess/data/price.js";
+import { BTC_PRICE, ETH_PRICE, dayOf } from "../../src/backend/inprocess/world/anchors.js";
+import { closesOf, difficultyPointsOf, feeLevelsOf, hashRatePointsOf, highsOf, wavesOf } from "../../src/backend/inprocess/world/market/calendar.js";
+import { referenceOf } from "../../src/backend/inprocess/world/market/reference.js";
+import { crashLowDays } from "../../src/backend/inprocess/world/price-path.js";
 import { FACTS, FACT_SOURCES } from "../../harness/truth/facts.js";
 import { scoreFacts } from "../../harness/truth/generalisation.js";
 

@@ -10,7 +10,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { VIRIDIS } from "../../src/charts/colormap.js";
 import { heatmapLayout } from "../../src/charts/heatmap-scene.js";
 import type { HeatmapView } from "../../src/charts/model/types.js";
-import { candleColumns } from "../../src/backend/inprocess/data/candles.js";
+import { candleColumns } from "../../src/backend/inprocess/readings/candles.js";
 import { seriesLine, seriesView, viewCandles } from "../../src/charts/model/view-data.js";
 import { connect, NOW, type Fixture } from "../../harness/mcp.js";
 import { browserUnavailable, collect, hostView, launch, type HostedView } from "../../harness/browser-host.js";

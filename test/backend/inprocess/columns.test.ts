@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { InProcessBackend } from "../../../src/backend/inprocess/backend.js";
-import { generateRecords } from "../../../src/backend/inprocess/data/index.js";
+import { generateRecords } from "../../../src/backend/inprocess/readings/index.js";
 import type { TimeRecord } from "../../../src/backend/types.js";
 import { endpointById, TIMEFRAME_MS, type Timeframe, type Venue } from "../../../src/catalog/index.js";
 import { digestSeries } from "../../../src/summary/index.js";

@@ -4,8 +4,8 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { serviceRig, type ServiceRig } from "../../../../harness/service.js";
 
 // The one fault injected: generating a series that starts on 2025-06-03 fails after the charge.
-vi.mock("../../../../src/backend/inprocess/data/index.js", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../../../src/backend/inprocess/data/index.js")>();
+vi.mock("../../../../src/backend/inprocess/readings/index.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../../../src/backend/inprocess/readings/index.js")>();
   return {
     ...real,
     generateColumns: (q: Parameters<typeof real.generateColumns>[0]) => {
