@@ -4,7 +4,7 @@ import { DAY_MS, TIMEFRAME_MS, type Endpoint, type MarketType, type Timeframe, t
 import type { TimeRecord } from "../../../catalog/responses.js";
 import { BUCKETS_PER_DAY, fillDay, fillDayCounts } from "./cascade.js";
 import { fillFiltered, needsMinutes } from "./filtered.js";
-import { METRICS, firstDayOf, lastDayOf } from "./metrics.js";
+import { firstDayOf, lastDayOf, metricFn } from "./metrics.js";
 import { dataClock, lastCompleteDay, MINUTE_MS } from "../world/clock.js";
 import { cascadeSeeds, dailyTotal, familyOf } from "./volumes.js";
 import { profileOf } from "../world/profiles.js";
@@ -108,7 +108,7 @@ export function generateColumns(q: SeriesQuery): { times: Float64Array; values: 
 }
 
 function fillMetric(q: SeriesQuery, first: number, count: number, values: Float64Array): void {
-  const fn = METRICS[q.endpoint.id];
+  const fn = metricFn(q.endpoint.id);
   if (!fn) throw new Error(`no generator for ${q.endpoint.id}`);
   const entity = q.entityName ?? "all";
   const firstDay = Math.round(first / DAY_MS);
