@@ -134,6 +134,8 @@ export interface ErrorDetails {
   /** Accepted values or suggestions the message refers to. */
   allowed?: readonly string[];
   endpoint?: string;
+  /** The endpoint asked for, when the refusal names the gate it is reached through (price: the heatmap). */
+  through?: string;
   asset?: string;
 }
 

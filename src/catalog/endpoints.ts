@@ -39,6 +39,8 @@ export interface Endpoint {
   nature: SeriesNature;
   /** How to read a value, where unit and purpose leave it open (definitions.ts). */
   meaning?: string;
+  /** The endpoint a key restricted to some metrics must hold to call this one, when not itself. */
+  gate?: string;
 }
 
 const DATES = ["startDate", "endDate"] as const satisfies readonly ParamName[];

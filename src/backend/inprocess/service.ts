@@ -2,7 +2,7 @@
 // credits → data. The rate window and credit checks and the debit are one atomic step of the
 // metering store, shared by every process that uses it. The REST face and InProcessBackend both
 // call handle(); neither has another path to the data.
-import { covers, creditCost, DAY_MS, endpointById, MAX_RECORDS, PRICE, PRICE_ID, PRICE_SOURCE_ID, TIMEFRAME_MS, type Endpoint } from "../../catalog/index.js";
+import { covers, creditCost, DAY_MS, endpointById, gateOf, MAX_RECORDS, PRICE, PRICE_ID, readThrough, TIMEFRAME_MS, type Endpoint } from "../../catalog/index.js";
 import { log } from "../../log.js";
 import { ServiceError, type BackendBody, type CandleColumns, type RequestSpan, type SeriesColumns, type TypedHeatmap } from "../types.js";
 import { candleColumns } from "./readings/candles.js";
@@ -111,7 +111,7 @@ export class InProcessService {
    * OHLC candles of an asset's reference market, through the same pipeline as every endpoint
    * (auth → restriction → params → coverage → rate window → credits), charged like an OHLCV series.
    * It has no REST route: the real service has none either (its clients read the heatmap's candles).
-   * A key restricted to some metrics may read price when it may call the heatmap, its source there.
+   * A key restricted to some metrics needs the row's gate.
    */
   async handlePrice(req: { asset: string; query: URLSearchParams; headers: HeaderBag }): Promise<ServiceResponse> {
     return this.guarded("price", async (keyed) => this.serve(keyed(req.headers), PRICE, req.asset, req.query));
@@ -168,15 +168,14 @@ export class InProcessService {
   }
 
   private async serve(key: KeyRecord, endpoint: Endpoint, pathAsset: string | undefined, query: URLSearchParams): Promise<ServiceResponse> {
-    const gate = endpoint === PRICE ? PRICE_SOURCE_ID : endpoint.id;
+    const gate = gateOf(endpoint);
     if (key.metrics && !key.metrics.has(gate)) {
       const allowed = [...key.metrics];
-      const via = endpoint === PRICE ? ` (price is read from ${PRICE_SOURCE_ID})` : "";
       throw new ServiceError(
         403,
         "metric_not_allowed",
-        `This key may not call ${gate}${via}; nothing was charged. It may call: ${allowed.join(", ")}. Use one of those, or a key that includes ${gate}.`,
-        { endpoint: gate, allowed },
+        `This key may not call ${gate}${readThrough(endpoint)}; nothing was charged. It may call: ${allowed.join(", ")}. Use one of those, or a key that includes ${gate}.`,
+        { endpoint: gate, allowed, ...(gate !== endpoint.id && { through: endpoint.id }) },
       );
     }
     const nowMs = this.options.now();
