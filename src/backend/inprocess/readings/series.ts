@@ -9,7 +9,7 @@ import { dataClock, lastCompleteDay, MINUTE_MS } from "../world/clock.js";
 import { cascadeSeeds, dailyTotal, familyOf } from "./volumes.js";
 import { profileOf } from "../world/profiles.js";
 import { shareOf } from "../world/shares.js";
-import { isoTimes } from "../encoders/time-format.js";
+import { recordsFromColumns } from "../encoders/series-json.js";
 
 export interface SeriesQuery {
   endpoint: Endpoint;
@@ -164,12 +164,4 @@ function fillOhlcv(q: SeriesQuery, first: number, count: number, step: number, v
 /** `{time, [field]: value}` records, ascending. */
 export function generateRecords(q: SeriesQuery): TimeRecord[] {
   return recordsFromColumns(generateColumns(q), q.endpoint.field);
-}
-
-/** Records of columns made by generateColumns. */
-export function recordsFromColumns({ times, values }: { times: Float64Array; values: Float64Array }, field: string): TimeRecord[] {
-  const isos = isoTimes(times);
-  const out: TimeRecord[] = new Array(times.length);
-  for (let i = 0; i < times.length; i++) out[i] = { time: isos[i]!, [field]: values[i]! };
-  return out;
 }
