@@ -2,7 +2,7 @@
 // metrics-variation. Keys are the catalog's endpoint ids as types: a series without its function, or
 // a series or OHLCV endpoint without its label, does not compile.
 import type { OhlcvId, SeriesId } from "../../../catalog/index.js";
-import { supplyOf } from "../world/chain.js";
+import { supplyOf } from "../world/circulation.js";
 import { revHashRateUsd, difficulty } from "./mining.js";
 import {
   addresses10to100, addressesAboveUsd, exchangeReserve, medianTransferNative, metcalfeRatio,
