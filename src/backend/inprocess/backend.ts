@@ -1,6 +1,6 @@
 // The in-process Backend: builds the service path of a request and runs it through the same
 // pipeline as the REST face, handing body objects on without serializing them.
-import { endpointById, HEATMAP_ID, nearestEndpoints, pathOf, PRICE, PRICE_ID } from "../../catalog/index.js";
+import { HEATMAP_ID, metricById, nearestEndpoints, pathOf, PRICE } from "../../catalog/index.js";
 import type { Config } from "../../config.js";
 import type { ServiceResponse } from "./service.js";
 import { ServiceError, type Backend, type BackendContext, type BackendRequest, type BackendResult, type RequestSpan } from "../types.js";
@@ -53,7 +53,7 @@ export class InProcessBackend implements Backend {
   async fetch(request: BackendRequest, context: BackendContext = {}): Promise<BackendResult> {
     context.signal?.throwIfAborted();
     const headers = { "x-api-key": context.apiKey ?? this.defaultKey };
-    const endpoint = request.endpoint === PRICE_ID ? PRICE : endpointById(request.endpoint);
+    const endpoint = metricById(request.endpoint);
     if (!endpoint) {
       const near = nearestEndpoints(request.endpoint);
       throw new ServiceError(404, "not_found", `Unknown endpoint id "${request.endpoint.slice(0, 80)}"${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""}`, { allowed: near, endpoint: request.endpoint });

@@ -1,8 +1,8 @@
 // What each kind of request costs and how its answer is made, apart from the pipeline that checks,
 // charges and refunds (service.ts): series columns, price candles, the heatmap, a metrics-variation.
 // Each answer is the backend result of its kind, its JSON body made from the typed form on first read.
-import { creditCost, DAY_MS, MAX_RECORDS, PRICE_ID, TIMEFRAME_MS, type Endpoint } from "../../catalog/index.js";
-import { candleRecords, withLazy, type BackendResult, type ResultMeta } from "../types.js";
+import { creditCost, DAY_MS, MAX_RECORDS, TIMEFRAME_MS, type Endpoint } from "../../catalog/index.js";
+import { candleRecords, resultKind, withLazy, type BackendResult, type ResultMeta } from "../types.js";
 import { heatmapBody, heatmapJson } from "./encoders/heatmap-json.js";
 import { recordsFromColumns, seriesJson } from "./encoders/series-json.js";
 import { candleColumns } from "./readings/candles.js";
@@ -66,7 +66,7 @@ export function producerFor(endpoint: Endpoint, asset: string, params: Params, n
   // Where the series' data begins and ends over its whole history.
   const extent = seriesExtent(series);
   const meta = { asOfMs, ...(extent && { extent }) };
-  if (endpoint.id === PRICE_ID) {
+  if (resultKind(endpoint) === "candles") {
     return {
       cost: creditCost(endpoint, count),
       cacheable: false,

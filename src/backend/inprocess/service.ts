@@ -2,7 +2,7 @@
 // credits → data. The rate window and credit checks and the debit are one atomic step of the
 // metering store, shared by every process that uses it. The REST face and InProcessBackend both
 // call handle(); neither has another path to the data.
-import { covers, endpointById, gateOf, PRICE, PRICE_ID, readThrough, type Endpoint } from "../../catalog/index.js";
+import { covers, gateOf, metricById, PRICE, readThrough, type Endpoint } from "../../catalog/index.js";
 import { log } from "../../log.js";
 import { resultOfBody, ServiceError, withLazy, type BackendBody, type BackendResult, type RequestSpan } from "../types.js";
 import { bodyKey, type BodyCache } from "./body-cache.js";
@@ -103,7 +103,7 @@ export class InProcessService {
    * charge or any data: undefined for other endpoints and for requests serving would refuse.
    */
   span(endpointId: string, asset: string, query: URLSearchParams): RequestSpan | undefined {
-    const endpoint = endpointId === PRICE_ID ? PRICE : endpointById(endpointId);
+    const endpoint = metricById(endpointId);
     if (!endpoint || (endpoint.kind !== "series" && endpoint.kind !== "ohlcv") || !covers(endpoint, asset)) return undefined;
     try {
       const params = parseParams(endpoint, query, this.options.now());
