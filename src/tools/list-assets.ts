@@ -10,7 +10,9 @@ import {
   missingConcepts,
   PRICE,
   PRICE_ID,
-  PRICE_SOURCE_ID,
+  GATED,
+  gateOf,
+  metricById,
   ENDPOINTS,
   KNOWN_ASSETS,
   VENUES,
@@ -79,12 +81,16 @@ export const listAssets = defineTool({
 function withEntitlements(view: { text: string; structured: Output }, allowed: readonly string[] | null | undefined): { text: string; structured: Output } {
   if (!allowed) return view;
   const may = new Set(allowed);
-  const gate = (id: string) => (id === PRICE_ID ? PRICE_SOURCE_ID : id);
+  const gate = (id: string) => {
+    const endpoint = metricById(id);
+    return endpoint ? gateOf(endpoint) : id;
+  };
   const ids = view.structured.endpoints
     ? Object.values(view.structured.endpoints).flat().map((e) => e[0])
     : Object.values(view.structured.covers ?? {}).flatMap((groups) => Object.entries(groups).flatMap(([g, segments]) => segments.map((x) => (x === PRICE_ID ? x : `${g}/${x}`))));
   const shown = ids.filter((id) => !may.has(gate(id)));
-  const line = `This key may call only ${allowed.join(", ")}${may.has(PRICE_SOURCE_ID) ? " (and price)" : ""}; others answer metric_not_allowed` +
+  const through = GATED.filter((e) => may.has(gateOf(e))).map((e) => e.id);
+  const line = `This key may call only ${allowed.join(", ")}${through.length ? ` (and ${through.join(", ")})` : ""}; others answer metric_not_allowed` +
     (shown.length && view.structured.view !== "overview" ? ` (here: ${shown.join(", ")}).` : ".");
   return { text: `${view.text}\n${line}`, structured: { ...view.structured, key_may_call: [...allowed] } };
 }
