@@ -4,30 +4,22 @@
 import { describe, expect, it } from "vitest";
 import { DAY_MS } from "../src/catalog/index.js";
 import { REF_DAY, dayOf } from "../src/backend/inprocess/data/anchors.js";
-import { depegOf, wrapEventOf } from "../src/backend/inprocess/data/market/calendar.js";
-import { WRAP_BAND } from "../src/backend/inprocess/data/market/peg.js";
+import { depegEventOf, WRAP_BAND, wrapEventOfAsset, type PegEvents } from "../src/backend/inprocess/data/market/peg.js";
 import { candle, dailyPrice } from "../src/backend/inprocess/data/price.js";
 import { profileOf } from "../src/backend/inprocess/data/profiles.js";
 
-/** Days an event's rows touch (first to last instant). */
-function eventDays(rows: ReadonlyArray<readonly [string, number]>): Set<number> {
-  const days = new Set<number>();
-  if (!rows.length) return days;
-  const first = Math.floor(Date.parse(`${rows[0]![0]}:00Z`) / DAY_MS);
-  const last = Math.floor(Date.parse(`${rows.at(-1)![0]}:00Z`) / DAY_MS);
-  for (let d = first; d <= last; d++) days.add(d);
-  return days;
-}
+/** Whether a dated episode off the peg touches a day. */
+const inEvent = (events: PegEvents | undefined, day: number) => events?.covers(day) === true;
 
 const dayLow = (asset: string, day: number) => candle(asset, day * DAY_MS, (day + 1) * DAY_MS).low;
 
 describe("stablecoins", () => {
   for (const asset of ["usdt", "usdc", "dai", "usdt_eth", "usdc_trx"]) {
     it(`${asset} closes within 0.3 % of $1 on every day outside its dated depeg`, () => {
-      const event = eventDays(depegOf(profileOf(asset).base));
+      const event = depegEventOf(profileOf(asset).base);
       let worst = 0;
       for (let day = profileOf(asset).inceptionDay; day <= REF_DAY + 365; day++) {
-        if (event.has(day)) continue;
+        if (inEvent(event, day)) continue;
         worst = Math.max(worst, Math.abs(Math.log(dailyPrice(asset, day))));
       }
       expect(worst).toBeGreaterThan(0);
@@ -36,24 +28,32 @@ describe("stablecoins", () => {
   }
 
   it("print the published depeg lows on the days they happened", () => {
-    for (const [asset, date, low] of [["usdc", "2023-03-11", 0.8774], ["dai", "2023-03-11", 0.8982], ["usdt", "2022-05-12", 0.95]] as const) {
+    for (const [asset, date, low] of [["usdc", "2023-03-11", 0.8774], ["dai", "2023-03-11", 0.8982], ["usdt", "2022-05-12", 0.95], ["usdt", "2018-10-15", 0.925284]] as const) {
       const day = dayOf(date);
       expect(dayLow(asset, day), `${asset} ${date}`).toBeLessThan(low * 1.01);
       expect(dayLow(asset, day), `${asset} ${date}`).toBeGreaterThan(low * 0.99);
-      // The day before, still on the peg.
-      expect(dayLow(asset, day - 2)).toBeGreaterThan(0.99);
+      // Three days before, still on the peg.
+      expect(dayLow(asset, day - 3)).toBeGreaterThan(0.99);
     }
+  });
+
+  it("DAI traded at its Black Thursday premium, and on its peg again after it", () => {
+    const day = dayOf("2020-03-13");
+    const high = candle("dai", day * DAY_MS, (day + 1) * DAY_MS).high;
+    expect(high).toBeGreaterThan(1.09);
+    expect(high).toBeLessThan(1.11);
+    expect(Math.abs(Math.log(dailyPrice("dai", dayOf("2020-06-10"))))).toBeLessThan(0.003);
   });
 });
 
 describe("wrapped coins", () => {
   for (const [asset, base] of [["wbtc", "btc"], ["weth", "eth"], ["hbtc", "btc"]] as const) {
     it(`${asset} closes within its basis band of ${base} outside its dated discounts, and is not ${base} itself`, () => {
-      const event = eventDays(wrapEventOf(asset));
+      const event = wrapEventOfAsset(asset);
       let worst = 0;
       let differs = 0;
       for (let day = profileOf(asset).inceptionDay; day <= REF_DAY + 365; day++) {
-        if (event.has(day)) continue;
+        if (inEvent(event, day)) continue;
         const r = Math.log(dailyPrice(asset, day) / dailyPrice(base, day));
         worst = Math.max(worst, Math.abs(r));
         if (r !== 0) differs++;

@@ -9,7 +9,7 @@ import { ALT_FACTOR_SEED, loadingsOf, MinuteFactor, type Loadings } from "./mark
 import { candleOf, priceAtInstant, type IntradaySource, type Ohlc } from "./market/intraday.js";
 import { ceilingRowsOf, closesOf, highsOf } from "./market/calendar.js";
 import { ceilingLog, ceilingsOf, crashLowOf, floorsOf } from "./market/extremes.js";
-import { BASIS_OCTAVES, depegEventOf, eventCloseLog, PEG_OCTAVES, shockOf, WRAP_BAND, wrapEventOfAsset, wrapLog } from "./market/peg.js";
+import { BASIS_OCTAVES, depegEventOf, eventCloseLog, PEG_OCTAVES, WRAP_BAND, wrapEventOfAsset, wrapLog } from "./market/peg.js";
 import type { Points } from "./market/reference.js";
 import { profileOf, type Profile } from "./profiles.js";
 
@@ -96,7 +96,7 @@ function offPeg(profile: Profile): boolean {
   const ref = profile.reference;
   if (!ref || ref.peg === "eur") return false;
   const event = depegEventOf(profile.base);
-  const inEvent = (day: number) => event !== undefined && day >= event.firstDay && day <= event.lastDay;
+  const inEvent = (day: number) => event?.covers(day) === true;
   return Math.abs(ref.refPrice - 1) > 0.03 || Array.from(ref.closes.logs).some((l, i) => Math.abs(l) > 0.03 && !inEvent(ref.closes.days[i]!));
 }
 
@@ -186,7 +186,7 @@ export function intradayOf(asset: string): IntradaySource {
     const event = key === base ? depegEventOf(base) : wrapEventOfAsset(asset);
     src = {
       key, seed: owner.seed, sigma, noise, beta, amplitude: INTRADAY_AMPLITUDE, factor: minuteFactor(),
-      alt, altFactor: sharedMinuteFactor(ALT_FACTOR_SEED), sector: sector ? { loading: sector, factor: sharedMinuteFactor(sectorSeed) } : undefined, shock: shockOf(event),
+      alt, altFactor: sharedMinuteFactor(ALT_FACTOR_SEED), sector: sector ? { loading: sector, factor: sharedMinuteFactor(sectorSeed) } : undefined, shock: event,
       dailyLog: (day) => dailyLogPrice(key, day),
       // A wrap may print a basis's width above its underlying's high, never more.
       ceiling: key === base ? (day) => ceilingLog(base, day) : (day) => ceilingLog(base, day) + WRAP_BAND,

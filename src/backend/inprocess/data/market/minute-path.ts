@@ -31,7 +31,7 @@ export interface IntradaySource {
   factor: MinuteFactor;
   dailyLog(day: number): number;
   /** An event inside days (a stablecoin's depeg): its log price offset at an instant, 0 outside. */
-  shock?: { firstDay: number; lastDay: number; log(ms: number): number } | undefined;
+  shock?: { covers(day: number): boolean; log(ms: number): number } | undefined;
   /** Log of the highest price the market printed over the span holding `day` (Infinity: none known). */
   ceiling(day: number): number;
   /** The day's known lowest print (a crash's capitulation wick): its minute of the day and log price. */
@@ -148,7 +148,7 @@ export function fillMinuteLogs(src: IntradaySource, day: number, logs: Float64Ar
     logs[m] = v;
   }
   const { shock } = src;
-  if (shock && day >= shock.firstDay && day <= shock.lastDay) {
+  if (shock?.covers(day)) {
     // The closes already hold the event at the day's ends: add its shape inside the day.
     const start = day * DAY_MS;
     const e0 = shock.log(start);

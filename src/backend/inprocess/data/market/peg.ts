@@ -22,38 +22,33 @@ const CONTRACT_WRAPS = new Set(["weth"]);
 /** Largest log basis a wrapped coin's own wobble reaches (its octaves' amplitudes summed). */
 export const WRAP_BAND = WRAP_OCTAVES.reduce((s, o) => s + o.amplitude, 0);
 
-/** A dated event off the peg: instants, log prices (USD, or against the underlying for a wrap), first and last day. */
-export interface PegEvent {
+/** One episode off the peg: instants, log prices (USD, or against the underlying for a wrap), first and last day. */
+interface Episode {
   times: Float64Array;
   logs: Float64Array;
   firstDay: number;
   lastDay: number;
 }
 
-function eventOf(points: ReadonlyArray<readonly [string, number]>): PegEvent | undefined {
-  if (!points.length) return undefined;
+/** A coin's dated episodes off its peg (a depeg, a wrap's discount), in order. */
+export interface PegEvents {
+  episodes: readonly Episode[];
+  /** Whether an episode touches the day. */
+  covers(day: number): boolean;
+  /** Log offset at an instant (0 outside every episode). */
+  log(ms: number): number;
+}
+
+/** A row back at par followed by one more than this many days later ends an episode. */
+const EPISODE_GAP_DAYS = 2;
+
+function episodeOf(points: ReadonlyArray<readonly [string, number]>): Episode {
   const times = Float64Array.from(points, ([t]) => Date.parse(`${t}:00Z`));
   return { times, logs: Float64Array.from(points, ([, p]) => Math.log(p)), firstDay: Math.floor(times[0]! / DAY_MS), lastDay: Math.floor(times.at(-1)! / DAY_MS) };
 }
 
-const depegs = new Map<string, PegEvent | undefined>();
-const wraps = new Map<string, PegEvent | undefined>();
-
-/** A stablecoin's depeg from the calendar (read on first use), if it had one. */
-export function depegEventOf(base: string): PegEvent | undefined {
-  if (!depegs.has(base)) depegs.set(base, eventOf(depegOf(base)));
-  return depegs.get(base);
-}
-
-/** A wrapped coin's dated discount to its underlying (read on first use), if it had one. */
-export function wrapEventOfAsset(asset: string): PegEvent | undefined {
-  if (!wraps.has(asset)) wraps.set(asset, eventOf(wrapEventOf(asset)));
-  return wraps.get(asset);
-}
-
-/** Log of an event's price at an instant (0 outside it). */
-export function eventLog(event: PegEvent, ms: number): number {
-  const { times, logs } = event;
+/** Log of an episode's price at an instant (0 outside it). */
+function episodeLog({ times, logs }: Episode, ms: number): number {
   if (ms <= times[0]! || ms >= times[times.length - 1]!) return 0;
   let i = 0;
   while (times[i + 1]! < ms) i++;
@@ -61,14 +56,49 @@ export function eventLog(event: PegEvent, ms: number): number {
   return logs[i]! + (logs[i + 1]! - logs[i]!) * f;
 }
 
-/** The event's log at the close of a day (the price at its end), 0 on days it does not touch. */
-export function eventCloseLog(event: PegEvent | undefined, day: number): number {
-  return event && day >= event.firstDay && day <= event.lastDay ? eventLog(event, (day + 1) * DAY_MS) : 0;
+/** The calendar's rows of a coin, split into episodes where the price is back at par and the next row comes days later. */
+function eventsOf(points: ReadonlyArray<readonly [string, number]>): PegEvents | undefined {
+  if (!points.length) return undefined;
+  const episodes: Episode[] = [];
+  let from = 0;
+  for (let i = 0; i < points.length; i++) {
+    const next = points[i + 1];
+    const gap = next ? (Date.parse(`${next[0]}:00Z`) - Date.parse(`${points[i]![0]}:00Z`)) / DAY_MS : Infinity;
+    if (points[i]![1] === 1 && i > from && gap > EPISODE_GAP_DAYS) {
+      episodes.push(episodeOf(points.slice(from, i + 1)));
+      from = i + 1;
+    }
+  }
+  if (from < points.length) episodes.push(episodeOf(points.slice(from)));
+  const at = (day: number) => episodes.find((e) => day >= e.firstDay && day <= e.lastDay);
+  return {
+    episodes,
+    covers: (day) => at(day) !== undefined,
+    log: (ms) => {
+      const e = at(Math.floor(ms / DAY_MS));
+      return e ? episodeLog(e, ms) : 0;
+    },
+  };
 }
 
-/** The event as the minute path's shock (its log offset at an instant), if any. */
-export function shockOf(event: PegEvent | undefined): { firstDay: number; lastDay: number; log(ms: number): number } | undefined {
-  return event && { firstDay: event.firstDay, lastDay: event.lastDay, log: (ms) => eventLog(event, ms) };
+const depegs = new Map<string, PegEvents | undefined>();
+const wraps = new Map<string, PegEvents | undefined>();
+
+/** A stablecoin's depegs from the calendar (read on first use), if it had any. */
+export function depegEventOf(base: string): PegEvents | undefined {
+  if (!depegs.has(base)) depegs.set(base, eventsOf(depegOf(base)));
+  return depegs.get(base);
+}
+
+/** A wrapped coin's dated discounts to its underlying (read on first use), if it had any. */
+export function wrapEventOfAsset(asset: string): PegEvents | undefined {
+  if (!wraps.has(asset)) wraps.set(asset, eventsOf(wrapEventOf(asset)));
+  return wraps.get(asset);
+}
+
+/** The events' log at the close of a day (the price at its end), 0 on days no episode touches. */
+export function eventCloseLog(events: PegEvents | undefined, day: number): number {
+  return events && events.covers(day) ? events.log((day + 1) * DAY_MS) : 0;
 }
 
 /** A wrapped coin's log basis to its underlying at a day's close: its wobble plus any dated discount. */
