@@ -16,7 +16,7 @@ export default tseslint.config(
   },
   {
     // Tests read parsed JSON bodies by path; `any` there is the shape of an assertion, not of the product.
-    files: ["test/**"],
+    files: ["test/**", "harness/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
   {

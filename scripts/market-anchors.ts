@@ -1,4 +1,4 @@
-// The embedded market's reference anchors (src/backend/inprocess/data/market/anchors.json) are the
+// The embedded market's reference anchors (src/backend/inprocess/world/market/anchors.json) are the
 // record: this script checks them and merges new entries into them.
 //   npx tsx scripts/market-anchors.ts [--file <anchors.json>]
 //     checks every entry (dates, months, closes that spike and come back, implausible market caps,
@@ -13,9 +13,9 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { AnchorEntry } from "../src/backend/inprocess/data/market/reference.js";
+import type { AnchorEntry } from "../src/backend/inprocess/world/market/reference.js";
 
-const FILE_DEFAULT = "src/backend/inprocess/data/market/anchors.json";
+const FILE_DEFAULT = "src/backend/inprocess/world/market/anchors.json";
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ALGORITHMS = new Set(["sha256", "scrypt", "x11", "equihash", "randomx", "etchash", "kheavyhash", "blake3", "other-pow"]);

@@ -1,6 +1,6 @@
 // Timings of the data generators (median of several runs): `npx tsx scripts/measure-data.ts`.
 import { endpointById } from "../src/catalog/index.js";
-import { buildHeatmap, generateColumns, generateRecords, type HeatmapQuery, type SeriesQuery } from "../src/backend/inprocess/data/index.js";
+import { buildHeatmap, generateColumns, generateRecords, type HeatmapQuery, type SeriesQuery } from "../src/backend/inprocess/readings/index.js";
 import { median } from "../bench/stats.js";
 
 const RUNS = Number(process.env.RUNS ?? 7);

@@ -5,7 +5,7 @@ import { digestHeatmap } from "../src/summary/heatmap.js";
 import { renderHeatmapText } from "../src/summary/heatmap-text.js";
 import { digestSeries } from "../src/summary/series.js";
 import { renderSeriesText } from "../src/summary/series-text.js";
-import { makeHeatmap, randomWalk } from "../test/summary-fixtures.js";
+import { makeHeatmap, randomWalk } from "../harness/summary-inputs.js";
 import { median, quantile, sorted } from "../bench/stats.js";
 
 /** Median and p95 wall time in ms over `runs` runs after `warmup` discarded ones. */

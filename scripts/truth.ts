@@ -1,10 +1,10 @@
 // `npm run truth`: every invariant and calibration check of the embedded market with its figure
 // (what was checked, the worst deviation), then the dated real-world facts outside the calibration
-// (test/truth/facts.ts) by kind. Exits 1 when a check fails or the facts fall short of their
+// (harness/truth/facts.ts) by kind. Exits 1 when a check fails or the facts fall short of their
 // target (90 % within tolerance, none beyond 5x). The checks also run in `npm test`
-// (test/data-truth.test.ts, test/data-facts.test.ts).
-import { CHECKS } from "../test/truth/index.js";
-import { FACT_TARGET, scoreFacts, TOLERANCE } from "../test/truth/generalisation.js";
+// (test/truth/checks.test.ts, test/truth/facts.test.ts).
+import { CHECKS } from "../harness/truth/index.js";
+import { FACT_TARGET, scoreFacts, TOLERANCE } from "../harness/truth/generalisation.js";
 
 let failed = 0;
 for (const check of CHECKS) {
@@ -18,7 +18,7 @@ process.stdout.write(`\n${CHECKS.length - failed} of ${CHECKS.length} checks hol
 
 const facts = scoreFacts();
 const pad = (s: string | number, n: number) => String(s).padEnd(n);
-process.stdout.write(`Dated facts outside the calibration (test/truth/facts.ts):\n  ${pad("kind", 11)}${pad("facts", 7)}${pad("within", 8)}${pad("tolerance", 11)}${pad("median", 9)}worst\n`);
+process.stdout.write(`Dated facts outside the calibration (harness/truth/facts.ts):\n  ${pad("kind", 11)}${pad("facts", 7)}${pad("within", 8)}${pad("tolerance", 11)}${pad("median", 9)}worst\n`);
 for (const r of facts.rows) {
   process.stdout.write(`  ${pad(r.kind, 11)}${pad(r.facts, 7)}${pad(r.within, 8)}${pad(`${TOLERANCE[r.kind]}x`, 11)}${pad(`${r.median.toFixed(3)}x`, 9)}${r.worst.toFixed(3)}x (${r.worstWhere})\n`);
 }

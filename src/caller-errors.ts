@@ -3,7 +3,7 @@
 // initialize) with -32603 Internal error and the raw validation issues as the message. The fault
 // is the caller's: this adapter, set on every transport a server connects to, answers -32602
 // Invalid params naming the field instead. It reads only what goes out through the public
-// Transport interface; a test pins the SDK behaviour it corrects (test/mcp-caller-errors.test.ts).
+// Transport interface; a test pins the SDK behaviour it corrects (test/mcp/caller-errors.test.ts).
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
 
 const INTERNAL_ERROR = -32603;

@@ -74,6 +74,24 @@ function importsOf(file: string): string[] {
     .map((name) => relative(src, resolve(dirname(file), name)).replace(/\.js$/, ".ts"));
 }
 
+/** Imports of scripts/, bench/ and harness/ that reach into test/: those three depend on src/ and harness/ only. */
+function importsOfTests(): string[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      return entry.isDirectory() ? walk(path) : /\.(ts|mjs)$/.test(entry.name) ? [path] : [];
+    });
+  return ["scripts", "bench", "harness"].flatMap((dir) =>
+    walk(join(root, dir)).flatMap((file) =>
+      ts
+        .preProcessFile(readFileSync(file, "utf8"), true, true)
+        .importedFiles.map((ref) => ref.fileName)
+        .filter((name) => name.startsWith(".") && relative(root, resolve(dirname(file), name)).startsWith("test/"))
+        .map((name) => `${relative(root, file)} -> ${name}`),
+    ),
+  );
+}
+
 function violations(map: { rooms: Room[]; edges: Set<string> }): string[] {
   const found: string[] = [];
   for (const path of sourceFiles(src)) {
@@ -112,5 +130,9 @@ describe("architecture", () => {
 
   it("finds no import the map does not allow", () => {
     expect(violations(map)).toEqual([]);
+  });
+
+  it("keeps scripts, benches and the shared rigs off test/", () => {
+    expect(importsOfTests()).toEqual([]);
   });
 });

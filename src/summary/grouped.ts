@@ -2,7 +2,7 @@
 // writes it ("1,234.57", "-0.00"), without Intl: the first Intl call of a process loads ICU's
 // locale data, which cost a one-shot `call` about a tenth of its run. Same rounding as ICU: the
 // shortest decimal that reads back as the number (what String(x) gives) is rounded half away from
-// zero. test/summary-grouped.test.ts holds it to Intl on random and edge values.
+// zero. test/summary/grouped.test.ts holds it to Intl on random and edge values.
 
 /** `x` with exactly `decimals` fraction digits and thousands separators, as en-US writes it. */
 export function groupedFixed(x: number, decimals: number): string {

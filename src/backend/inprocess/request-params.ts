@@ -7,7 +7,7 @@ import {
   type Timeframe, type Venue,
 } from "../../catalog/index.js";
 import { ServiceError } from "../types.js";
-import { dataClock, lastCompleteDay, symbolsOf, type SeriesQuery } from "./data/index.js";
+import { dataClock, lastCompleteDay, symbolsOf, type SeriesQuery } from "./readings/index.js";
 import { parseDateInput } from "../../catalog/dates.js";
 import { shown } from "./router.js";
 

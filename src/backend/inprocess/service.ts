@@ -5,18 +5,18 @@
 import { covers, creditCost, DAY_MS, endpointById, MAX_RECORDS, PRICE, PRICE_ID, PRICE_SOURCE_ID, TIMEFRAME_MS, type Endpoint } from "../../catalog/index.js";
 import { log } from "../../log.js";
 import { ServiceError, type BackendBody, type CandleColumns, type RequestSpan, type SeriesColumns, type TypedHeatmap } from "../types.js";
-import { candleColumns } from "./data/candles.js";
+import { candleColumns } from "./readings/candles.js";
 import { bodyKey, type BodyCache } from "./body-cache.js";
 import {
   buildHeatmap, countBuckets, dataClock, generateColumns, generateVariation, heatmapBody, heatmapJson, inceptionMs, recordsFromColumns, seriesExtent, type SeriesQuery,
-} from "./data/index.js";
+} from "./readings/index.js";
 import type { KeyRecord, KeyStore } from "./keys.js";
 import { StoreUnavailableError, type MeteringStore, type MeterStatus } from "./metering/index.js";
 import { policyHeader, rateLimitHeader } from "./rate-window.js";
 import { checkSymbol, parseParams, type Params } from "./request-params.js";
 import { assetNotSupported, credentials, rangeTooLarge, unauthorized, type HeaderBag } from "./refusals.js";
 import { route, shown } from "./router.js";
-import { seriesJson } from "./series-json.js";
+import { seriesJson } from "./encoders/series-json.js";
 
 export type { HeaderBag };
 

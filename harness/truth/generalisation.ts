@@ -1,0 +1,65 @@
+// The embedded market against dated real-world facts it was not calibrated on (facts.ts): each
+// served reading against its kind's tolerance, by kind (printed by `npm run truth`).
+import { DAY_MS } from "../../src/catalog/index.js";
+import { supplyOf } from "../../src/backend/inprocess/world/chain.js";
+import { candle, dailyPrice } from "../../src/backend/inprocess/world/price-path.js";
+import { dayOf } from "../../src/backend/inprocess/world/anchors.js";
+import { FACTS, type Fact, type FactKind } from "./facts.js";
+import { fmt, values } from "./common.js";
+
+/** Largest ratio (either way) that counts as within tolerance, per kind. */
+export const TOLERANCE: Record<FactKind, number> = {
+  // Daily closes and extremes: a quarter either way (venues differ by a few percent, and the path between anchors is a simulation).
+  close: 1.25, low: 1.25, high: 1.25,
+  // A day's mean fee swings by 2x from one day to the next with the mempool.
+  fee: 2,
+  difficulty: 1.1,
+  hashprice: 1.3,
+  supply: 1.1,
+};
+
+/** Share of the facts that must be within tolerance. */
+export const FACT_TARGET = 0.9;
+
+const METRIC: Partial<Record<FactKind, string>> = { fee: "fees/fee_price_usd", difficulty: "mining/DiffLast", hashprice: "mining/RevHashRateUSD" };
+
+/** The served reading a fact compares with. */
+export function served([kind, asset, date]: Fact): number {
+  const day = dayOf(date);
+  switch (kind) {
+    case "close": return dailyPrice(asset, day);
+    case "low": return candle(asset, day * DAY_MS, (day + 1) * DAY_MS).low;
+    case "high": return candle(asset, day * DAY_MS, (day + 1) * DAY_MS).high;
+    case "supply": return supplyOf(asset, day);
+    default: return values(METRIC[kind]!, asset, day, day).values[0] ?? NaN;
+  }
+}
+
+export interface KindRow { kind: FactKind; facts: number; within: number; median: number; worst: number; worstWhere: string }
+
+/** Each fact's ratio served/published, and the table by kind. */
+export function scoreFacts(): { rows: KindRow[]; within: number; beyond5: number; total: number; misses: string[] } {
+  const byKind = new Map<FactKind, Array<{ r: number; where: string }>>();
+  const misses: string[] = [];
+  let within = 0;
+  let beyond5 = 0;
+  for (const fact of FACTS) {
+    const [kind, asset, date, value] = fact;
+    const r = served(fact) / value;
+    const off = Number.isFinite(r) && r > 0 ? Math.max(r, 1 / r) : Infinity;
+    const where = `${kind} ${asset} ${date}: ${fmt(served(fact), 4)} vs ${fmt(value, 4)}`;
+    if (off <= TOLERANCE[kind]) within++;
+    else misses.push(`${where} (${fmt(r, 3)}x)`);
+    if (off > 5) beyond5++;
+    byKind.set(kind, [...(byKind.get(kind) ?? []), { r, where }]);
+  }
+  const rows = [...byKind].map(([kind, list]): KindRow => {
+    const ratios = list.map((x) => x.r).sort((a, b) => a - b);
+    const worstOne = list.reduce((w, x) => (Math.abs(Math.log(x.r)) > Math.abs(Math.log(w.r)) ? x : w));
+    return {
+      kind, facts: list.length, within: list.filter((x) => Math.max(x.r, 1 / x.r) <= TOLERANCE[kind]).length,
+      median: ratios[ratios.length >> 1]!, worst: worstOne.r, worstWhere: worstOne.where,
+    };
+  });
+  return { rows, within, beyond5, total: FACTS.length, misses };
+}

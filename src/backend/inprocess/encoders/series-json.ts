@@ -1,0 +1,21 @@
+// A series' JSON body written straight from its columns: the bytes JSON.stringify gives for the
+// records `[{"time": ISO, "<field>": value}, …]`, without building an object per point first. On a
+// REST cache miss, stringifying the records was about a quarter of the time.
+import type { SeriesColumns } from "../../types.js";
+import { isoTimes } from "./time-format.js";
+
+/** A number as JSON.stringify writes it (non-finite values become null). */
+function jsonNumber(x: number): string {
+  return Number.isFinite(x) ? String(x) : "null";
+}
+
+export function seriesJson(columns: SeriesColumns, field: string): Buffer {
+  const n = columns.times.length;
+  if (n === 0) return Buffer.from("[]");
+  const isos = isoTimes(columns.times);
+  // ISO times hold no character JSON escapes, so they go between quotes as they are.
+  const mid = `",${JSON.stringify(field)}:`;
+  const parts: string[] = new Array(n);
+  for (let i = 0; i < n; i++) parts[i] = `{"time":"${isos[i]!}${mid}${jsonNumber(columns.values[i]!)}}`;
+  return Buffer.from(`[${parts.join(",")}]`);
+}
