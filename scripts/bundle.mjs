@@ -62,6 +62,32 @@ function withoutDocs(path, value) {
 }
 
 /**
+ * The HTTP backend takes one thing from undici, its Agent (a connection pool with connect, headers
+ * and body timeouts), and calls one method on it, request(). undici's index loads everything it
+ * offers (fetch, WebSocket, EventSource, caches, mocks, proxies, cookies): 534 KB of the backend's
+ * chunk. `import ... from "undici"` in src/ resolves instead to a module that builds Agent as
+ * undici's index does (its dispatcher with the request API attached), 302 KB; importing any other
+ * name from "undici" fails the build ("No matching export"), so nothing can silently go missing.
+ */
+const undiciAgentOnly = {
+  name: "undici-agent-only",
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, (args) =>
+      /[\\/]src[\\/]/.test(args.importer) ? { path: "undici", namespace: "undici-agent-only" } : undefined);
+    build.onLoad({ filter: /.*/, namespace: "undici-agent-only" }, () => ({
+      contents: [
+        'import Dispatcher from "undici/lib/dispatcher/dispatcher.js";',
+        'import api from "undici/lib/api/index.js";',
+        'import Agent from "undici/lib/dispatcher/agent.js";',
+        "Object.assign(Dispatcher.prototype, api);",
+        "export { Agent };",
+      ].join("\n"),
+      resolveDir: ROOT,
+    }));
+  },
+};
+
+/**
  * A JSON file imported by the program (the embedded market's anchors, 180 KB) becomes
  * `JSON.parse("...")` of its minified text rather than an object literal: V8 only scans a string
  * literal while compiling the module, and JSON.parse builds the objects faster than the literal's
@@ -158,7 +184,7 @@ const result = await esbuild.build({
   // pure-JS client is), so it is left unresolved rather than required.
   external: [...RUNTIME_DEPENDENCIES, ...NEVER_LOADED],
   define: { __CRYPTO_METRICS_HANDSHAKE__: JSON.stringify(handshake) },
-  plugins: [englishOnlyZodLocales, noAjv, zodUnused, jsonParse],
+  plugins: [englishOnlyZodLocales, noAjv, zodUnused, undiciAgentOnly, jsonParse],
   logLevel: "warning",
 });
 

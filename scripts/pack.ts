@@ -2,13 +2,15 @@
 // manifest, a package.json trimmed to what Node and the program read (module type, version, the
 // bundle's Node floor), the README and LICENSE, what dist/ runs (bundled JavaScript, views, wasm and
 // fonts; no source maps) and, only if package.json lists runtime `dependencies` (what esbuild cannot
-// bundle), those packages as installed here. No native code: the bundle meters with Node's built-in
-// node:sqlite, so it runs on every platform the manifest names, and a bundle holding a compiled
-// addon or any other platform binary is refused rather than written.
+// bundle), those packages as installed here; deflated by zopfli (scripts/strong-deflate.ts). No
+// native code: the bundle meters with Node's built-in node:sqlite, so it runs on every platform the
+// manifest names, and a bundle holding a compiled addon or any other platform binary is refused
+// rather than written.
 // `--dist DIR` packs another build, `--out DIR` writes elsewhere (the package test uses both).
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { BUILTIN_SQLITE_NODE } from "../src/min-node.js";
+import { deflateStrongly } from "./strong-deflate.js";
 import { writeZip, type ZipEntry } from "./zip.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -145,8 +147,8 @@ if (process.argv[1] && import.meta.filename === process.argv[1]) {
     process.stderr.write(`pack: refused: ${(err as Error).message}\n`);
     process.exit(1);
   }
-  const zip = writeZip(entries);
+  const zip = writeZip(await deflateStrongly(entries));
   writeFileSync(out, zip);
   const unpacked = entries.reduce((sum, e) => sum + e.data.length, 0);
-  process.stderr.write(`pack: ${out}: ${entries.length} files, ${(zip.length / 1024).toFixed(0)} KB (${zip.length} bytes; ${(unpacked / 1024).toFixed(0)} KB unpacked), no native code, Node ${BUNDLE_NODE}\n`);
+  process.stderr.write(`pack: ${out}: ${entries.length} files, ${(zip.length / 1024).toFixed(0)} KB (${zip.length} bytes; ${(unpacked / 1024).toFixed(0)} KB unpacked; zopfli), no native code, Node ${BUNDLE_NODE}\n`);
 }

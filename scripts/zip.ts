@@ -1,6 +1,8 @@
-// A minimal ZIP writer and reader (deflate, UTF-8 names, no ZIP64): what an .mcpb bundle is. Written
-// here rather than taken from a package because the format needs ~100 lines and the packer must not
-// pull a dependency tree into the build. Entries carry a fixed date so a build is byte-reproducible.
+// A minimal ZIP writer and reader (deflate or stored, UTF-8 names, no ZIP64): what an .mcpb bundle is.
+// Written here rather than taken from a package because the format needs ~100 lines and the packer
+// must not pull a dependency tree into the build. Entries carry a fixed date so a build is
+// byte-reproducible. Entries are deflated with zlib's level 9 unless the caller brings a stronger
+// deflate of its own (scripts/strong-deflate.ts); one that deflate cannot shrink is stored.
 import { crc32, deflateRawSync, inflateRawSync } from "node:zlib";
 
 export interface ZipEntry {
@@ -8,6 +10,8 @@ export interface ZipEntry {
   data: Buffer;
   /** Unix permission bits (0o644 unless given). */
   mode?: number;
+  /** `data` already deflated (raw deflate, no header), written as is; else zlib's level 9. */
+  deflated?: Buffer;
 }
 
 const DOS_DATE_1980_01_01 = (0 << 9) | (1 << 5) | 1;
@@ -18,13 +22,16 @@ export function writeZip(entries: readonly ZipEntry[]): Buffer {
   let offset = 0;
   for (const entry of entries) {
     const name = Buffer.from(entry.name, "utf8");
-    const packed = deflateRawSync(entry.data, { level: 9 });
+    const deflated = entry.deflated ?? deflateRawSync(entry.data, { level: 9 });
+    // What deflate cannot shrink (data compressed already) is stored: method 0, the bytes themselves.
+    const method = deflated.length < entry.data.length ? 8 : 0;
+    const packed = method === 8 ? deflated : entry.data;
     const crc = crc32(entry.data);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4); // version needed: deflate
     local.writeUInt16LE(0x0800, 6); // names are UTF-8
-    local.writeUInt16LE(8, 8); // deflate
+    local.writeUInt16LE(method, 8);
     local.writeUInt16LE(0, 10);
     local.writeUInt16LE(DOS_DATE_1980_01_01, 12);
     local.writeUInt32LE(crc, 14);
@@ -37,7 +44,7 @@ export function writeZip(entries: readonly ZipEntry[]): Buffer {
     central.writeUInt16LE((3 << 8) | 20, 4); // made by Unix, so the attributes carry the mode
     central.writeUInt16LE(20, 6);
     central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(8, 10);
+    central.writeUInt16LE(method, 10);
     central.writeUInt16LE(0, 12);
     central.writeUInt16LE(DOS_DATE_1980_01_01, 14);
     central.writeUInt32LE(crc, 16);
