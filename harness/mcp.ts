@@ -1,12 +1,15 @@
-// A real MCP Client connected over InMemoryTransport to createServer() with a real InProcessBackend
-// (temp state dir, pinned clock, a keys file with one key per error class).
+// A real MCP Client connected over InMemoryTransport to createServer(): over a real InProcessBackend of its
+// own (temp state dir, pinned clock, a keys file with one key per error class), or over any backend given,
+// optionally presenting a bearer key on every message (as the HTTP transport does) and recording what the
+// server sends.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { InProcessBackend } from "../src/backend/inprocess/backend.js";
+import type { Backend } from "../src/backend/types.js";
 import { createServer } from "../src/server.js";
 
 export const NOW_ISO = "2025-12-28T12:00:00Z";
@@ -23,13 +26,68 @@ export const KEYS = {
   ],
 };
 
-export interface Fixture {
+export interface McpRig {
   client: Client;
+  /** Every message the server sent, responses and notifications alike, as JSON text (with `record` only). */
+  readonly wire: string[];
+  call(name: string, args?: unknown): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+export interface RigOptions {
+  /** Sent with every message as the HTTP transport sends the caller's key. */
+  bearer?: string;
+  /** The server's configured key (CRYPTO_METRICS_API_KEY), used when a call carries none. */
+  configuredKey?: string;
+  /** The server's clock (with `configuredKey`). */
+  now?: () => number;
+  /** The client declares the MCP Apps extension, as hosts that render views do. */
+  ui?: boolean;
+  /** Keep every message the server sends in `wire`. */
+  record?: boolean;
+}
+
+/** A client linked to a server over `backend`; closing it leaves the backend open. */
+export async function mcpRig(backend: Backend, options: RigOptions = {}): Promise<McpRig> {
+  const config = options.configuredKey !== undefined && { apiKey: options.configuredKey, ...(options.now && { now: options.now }) };
+  const server = createServer({ backend, ...(config && { config }) });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const wire: string[] = [];
+  if (options.record) {
+    const serverSend = serverSide.send.bind(serverSide);
+    serverSide.send = (message: JSONRPCMessage, opts?: Parameters<InMemoryTransport["send"]>[1]) => {
+      wire.push(JSON.stringify(message));
+      return serverSend(message, opts);
+    };
+  }
+  if (options.bearer !== undefined) {
+    const clientSend = clientSide.send.bind(clientSide);
+    const authInfo = { token: options.bearer, clientId: "test", scopes: [] };
+    clientSide.send = (message: JSONRPCMessage, opts?: Parameters<InMemoryTransport["send"]>[1]) => clientSend(message, { ...opts, authInfo });
+  }
+  const capabilities = options.ui ? { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } : {};
+  const client = new Client({ name: "mcp-test", version: "1.0.0" }, { capabilities });
+  await Promise.all([client.connect(clientSide), server.connect(serverSide)]);
+  // The SDK client validates structuredContent against the advertised output schemas once it has listed the tools.
+  await client.listTools();
+  return {
+    client,
+    get wire() {
+      if (!options.record) throw new Error("mcpRig(backend, { record: true }) keeps the wire");
+      return wire;
+    },
+    call: async (name, args = {}) => (await client.callTool({ name, arguments: args as Record<string, unknown> })) as CallToolResult,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+export interface Fixture extends McpRig {
   backend: InProcessBackend;
   stateDir: string;
   keysFile: string;
-  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
-  close(): Promise<void>;
 }
 
 export function tempDir(prefix = "cm-mcp-"): string {
@@ -43,35 +101,27 @@ export function writeKeys(dir: string): string {
 }
 
 /**
- * `key` is the key the in-process backend uses when a call carries none (as with stdio, where the
- * configured CRYPTO_METRICS_API_KEY applies); by default the keys file's generous "demo-key".
+ * A client over a fresh in-process backend on KEYS (or the backend given), the clock pinned to NOW; closing
+ * it closes the backend. `key` is the key the backend uses when a call carries none (as with stdio, where
+ * the configured CRYPTO_METRICS_API_KEY applies); by default the keys file's generous "demo-key".
  */
-export async function connect(options: { key?: string; backend?: InProcessBackend; ui?: boolean } = {}): Promise<Fixture> {
+export async function connect(options: { key?: string; backend?: InProcessBackend; ui?: boolean; record?: boolean } = {}): Promise<Fixture> {
   const dir = tempDir();
   const keysFile = writeKeys(dir);
   const stateDir = join(dir, "state");
-  const backend =
-    options.backend ?? await InProcessBackend.create({ apiKey: options.key ?? "demo-key", keysFile, stateDir, now: () => NOW });
-  const server = createServer({ backend, config: { apiKey: options.key ?? "demo-key", now: () => NOW } });
-  // `ui`: the client declares the MCP Apps extension, as hosts that render views do.
-  const capabilities = options.ui ? { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } : {};
-  const client = new Client({ name: "mcp-test", version: "1.0.0" }, { capabilities });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await Promise.all([client.connect(clientSide), server.connect(serverSide)]);
-  // The SDK client validates structuredContent against the advertised output schemas once it has listed the tools.
-  await client.listTools();
-  return {
-    client,
+  const key = options.key ?? "demo-key";
+  const backend = options.backend ?? (await InProcessBackend.create({ apiKey: key, keysFile, stateDir, now: () => NOW }));
+  const rig = await mcpRig(backend, { configuredKey: key, now: () => NOW, ...(options.ui && { ui: true }), ...(options.record && { record: true }) });
+  const closeRig = rig.close;
+  return Object.assign(rig, {
     backend,
     stateDir,
     keysFile,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
     close: async () => {
-      await client.close();
-      await server.close();
+      await closeRig();
       await backend.close();
     },
-  };
+  });
 }
 
 export function textOf(result: CallToolResult): string {

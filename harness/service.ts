@@ -1,15 +1,18 @@
-// Builds in-process services for the reliability tests: a keys document, a fresh state dir, pinned
-// data time and an injectable rate-window clock; plus the cheapest request each endpoint answers.
+// In-process services over a keys document, a fresh state dir, pinned data time and an injectable
+// rate-window clock, with the cheapest request each endpoint answers; and the REST face over such a
+// service on a loopback port, with a client for it.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Agent, request } from "undici";
 import { coverage, ENDPOINTS, HEATMAP_ID, pathOf, type Endpoint } from "../src/catalog/index.js";
-import { InProcessBackend } from "../src/backend/inprocess/backend.js";
+import { createInProcessService, InProcessBackend } from "../src/backend/inprocess/backend.js";
 import { KeyStore } from "../src/backend/inprocess/keys.js";
 import { InProcessService, type ServiceResponse } from "../src/backend/inprocess/service.js";
 import type { MeteringStore } from "../src/backend/inprocess/metering/index.js";
 import { SqliteStore } from "../src/backend/inprocess/metering/sqlite-store.js";
 import type { BackendRequest } from "../src/backend/types.js";
+import { startRestServer, type RestServer } from "../src/backend/rest.js";
 
 export const NOW = Date.parse("2025-12-31T12:00:00Z");
 export const BIG_RATE = { requests: 100_000, windowSeconds: 60 } as const;
@@ -107,3 +110,65 @@ export function rateRemaining(res: ServiceResponse): number {
 }
 
 export { ENDPOINTS };
+
+/** The keys of the REST face's rig: one per status its tests reach. */
+export const REST_KEYS = {
+  plans: { free: { credits: 1000, rateLimit: { requests: 30, windowSeconds: 60 } }, big: { credits: 1_000_000_000, rateLimit: BIG_RATE } },
+  keys: [
+    { key: "full-key", plan: "big" },
+    { key: "free-key", plan: "free" },
+    { key: "onchain-only", plan: "big", metrics: ["lifespan/Lth_mvrv", "market/metcalfe_ratio"] },
+    { key: "hundred", credits: 100, rateLimit: BIG_RATE },
+    { key: "ten", credits: 10, rateLimit: BIG_RATE },
+    { key: "two-per-minute", credits: 1000, rateLimit: { requests: 2, windowSeconds: 60 } },
+    { key: "broke", credits: 0, rateLimit: BIG_RATE },
+  ],
+};
+
+export interface RestRig {
+  dir: string;
+  service: InProcessService;
+  rest: RestServer;
+  stop(): Promise<void>;
+}
+
+/** REST_KEYS written into a fresh directory. */
+export function keysDir(): { dir: string; keysFile: string } {
+  return writeKeys(REST_KEYS, tempDir("cm-rest-"));
+}
+
+/** The REST face on a loopback port over a service built as `api` builds it, on REST_KEYS (or the keys dir given). */
+export async function startRest(existing?: { dir: string; keysFile: string }): Promise<RestRig> {
+  const { dir, keysFile } = existing ?? keysDir();
+  const service = await createInProcessService({ apiKey: undefined, keysFile, stateDir: join(dir, "state"), now: () => NOW });
+  const rest = await startRestServer(service, { host: "127.0.0.1", port: 0 });
+  return {
+    dir,
+    service,
+    rest,
+    async stop() {
+      await rest.close();
+      await service.close();
+    },
+  };
+}
+
+export const agent = new Agent({ connections: 16, pipelining: 1 });
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  json: any;
+}
+
+export async function call(base: string, path: string, init: { key?: string; headers?: Record<string, string>; method?: string; body?: string } = {}): Promise<Reply> {
+  const headers: Record<string, string> = { ...(init.key !== undefined && { "x-api-key": init.key }), ...init.headers };
+  const res = await request(base + path, { method: (init.method ?? "GET") as "GET", headers, body: init.body, dispatcher: agent });
+  const text = await res.body.text();
+  const flat: Record<string, string> = {};
+  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(", ") : v;
+  let json: unknown;
+  try { json = JSON.parse(text); } catch { json = undefined; }
+  return { status: res.statusCode, headers: flat, text, json };
+}

@@ -1,5 +1,5 @@
 // Build step: dist/index.d.ts, the library's declarations as one self-contained file. The public
-// surface (src/index.ts) and the tool types it re-exports (src/scripting/tool-types.ts, generated
+// surface (src/index.ts) and the tool types it re-exports (src/library/tool-types.ts, generated
 // from the zod schemas) are turned into declarations file by file, with no type-checking pass
 // (TypeScript's transpileDeclaration; both files give their exported types explicitly), and the
 // tool types are inlined, so the published types import nothing: neither zod nor the MCP SDK.
@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-const TOOL_TYPES = "./scripting/tool-types.js";
+const TOOL_TYPES = "./library/tool-types.js";
 
 function declarations(file) {
   const out = ts.transpileDeclaration(readFileSync(join(ROOT, file), "utf8"), {
@@ -25,7 +25,7 @@ function declarations(file) {
 }
 
 const entry = declarations("src/index.ts").split("\n");
-const tools = declarations("src/scripting/tool-types.ts");
+const tools = declarations("src/library/tool-types.ts");
 const importsTools = (line) => line.includes(`"${TOOL_TYPES}"`);
 const lines = entry.filter((line) => !importsTools(line));
 if (lines.length === entry.length) throw new Error(`ship-types: src/index.ts no longer imports ${TOOL_TYPES}`);

@@ -6,7 +6,7 @@ import { sqliteDriverProblem } from "./backend/inprocess/metering/sqlite-driver.
 import { StoreConfigError, StoreUnavailableError } from "./backend/inprocess/metering/store.js";
 import { ConfigError, describeConfig, loadConfig, storeDirProblem, type Config } from "./config.js";
 import { log, setLogLevel } from "./log.js";
-import { errorJson, wantsJson } from "./scripting/json-mode.js";
+import { errorJson, wantsJson } from "./call/json-mode.js";
 
 const USAGE = `crypto-metrics-mcp — crypto market and on-chain metrics for AI assistants (MCP)
 
@@ -133,7 +133,7 @@ async function main(): Promise<void> {
         throw err;
       });
     case "call":
-      return (await import("./call.js")).runCall(config);
+      return (await import("./call/command.js")).runCall(config);
   }
 }
 

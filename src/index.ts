@@ -1,16 +1,16 @@
 // The library entry: `import { createCryptoMetrics } from "crypto-metrics-mcp"`. The same tools as
 // typed async functions over the same backends as the server (the in-process service, or the real
 // one when a base URL is configured), without MCP framing: arguments in, structured result out, a
-// CryptoMetricsError on failure. Types come from src/scripting/tool-types.ts (generated from the
+// CryptoMetricsError on failure. Types come from src/library/tool-types.ts (generated from the
 // tools' zod schemas), so the published declarations need nothing else.
 import { loadConfig, type Config } from "./config.js";
 import { setLogLevel } from "./log.js";
-import { findTool, methodName, openSession, type Session } from "./scripting/session.js";
-import { exitCodeOf } from "./scripting/exit-codes.js";
+import { findTool, methodName, openSession, type Session } from "./library/session.js";
+import { exitCodeOf } from "./library/exit-codes.js";
 import { allTools } from "./tools/index.js";
-import type { CallOptions, ToolArgs, ToolFunctions, ToolName, ToolResults } from "./scripting/tool-types.js";
+import type { CallOptions, ToolArgs, ToolFunctions, ToolName, ToolResults } from "./library/tool-types.js";
 
-export type * from "./scripting/tool-types.js";
+export type * from "./library/tool-types.js";
 
 export interface CryptoMetricsOptions {
   /** The key (CRYPTO_METRICS_API_KEY): the upstream's with a base URL, else a key of the local service. */

@@ -2,13 +2,13 @@
 import { ASSET_SETS, assetInSet, KNOWN_ASSETS } from "./assets.js";
 import { ENDPOINTS, type Endpoint } from "./endpoints.js";
 import { groupThousands } from "./params.js";
-import { PRICE, PRICE_ID } from "./price.js";
+import { PRICE, PRICE_ID } from "./price-endpoint.js";
 
 export * from "./assets.js";
 export { missingConcepts, type MissingConcept } from "./definitions.js";
 export * from "./endpoints.js";
 export * from "./params.js";
-export * from "./price.js";
+export * from "./price-endpoint.js";
 export * from "./names.js";
 export * from "./venues.js";
 

@@ -5,7 +5,7 @@ import { defined, num, pair, pairSchema, timeField, when } from "./compact.js";
 import type { HeatmapCluster, HeatmapDigest } from "./heatmap-schema.js";
 import { cellLevel } from "./heatmap-text.js";
 
-const clusterSchema = z.object({
+export const clusterSchema = z.object({
   low: z.number().describe("price of the run's lowest level"),
   high: z.number().describe("price of its highest level"),
   levels: z.number().int(),
@@ -17,7 +17,7 @@ const clusterSchema = z.object({
   peakPercent: z.number().describe("signed % from the anchor to the peak level"),
 });
 
-const sideSchema = z.object({
+export const sideSchema = z.object({
   top: z.array(clusterSchema).describe("most intense first"),
   largest: z.union([z.number().int(), clusterSchema]).optional().describe("index in top"),
   nearest: z.union([z.number().int(), clusterSchema]).optional().describe("index in top, or the cluster when it is not among them"),

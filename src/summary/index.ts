@@ -28,7 +28,7 @@ export { coSample } from "./co-sample.js";
 export { compareDigestSchema, defaultComparePoints, digestCompare, type CompareDigest, type CompareMember } from "./compare-digest.js";
 export { renderCompareText } from "./compare-text.js";
 export { changeOf, flowSummary, hasDrawdown, hasPercent, positionOf, signFlips, WINDOWS, windowChanges, type Change, type ChangeMeasure, type Position, type WindowChange, type WindowName } from "./nature.js";
-export { coverageOf, coverageSchema, parseDateArg, type Coverage, type CoverageInput } from "./coverage.js";
+export { coverageOf, coverageSchema, parseDateArg, type Coverage, type CoverageInput } from "./range-coverage.js";
 export { digestResampled, periodEnd, periodStart, resample, RESAMPLE_MS, resampleProblem, RESAMPLES, type Resample, type Resampled } from "./resample.js";
 export { answerScale, displayUnit, type AnswerScale } from "./scale.js";
 export { defined, groupedPoints, num, pair, pairSchema, pointsSchema, timeField, when, type Pair } from "./compact.js";

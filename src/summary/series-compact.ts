@@ -122,7 +122,7 @@ export function compactSeriesDigest(d: SeriesDigest): CompactSeriesDigest {
   });
 }
 
-const moveSchema = z.object({ time: timeField, percent: z.number().describe("(close − open) / open × 100"), open: z.number(), close: z.number() });
+export const moveSchema = z.object({ time: timeField, percent: z.number().describe("(close − open) / open × 100"), open: z.number(), close: z.number() });
 
 export const compactCandleFactsSchema = z
   .object({

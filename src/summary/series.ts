@@ -1,7 +1,7 @@
 // Series digest: the statistics and a shape-preserving sample of a time series, of bounded size
 // whatever the range.
 import type { SeriesNature } from "../catalog/index.js";
-import { coverageOf, type Coverage } from "./coverage.js";
+import { coverageOf, type Coverage } from "./range-coverage.js";
 import { lttb } from "./lttb.js";
 import { changeOf, flowSummary, hasDrawdown, positionOf, signFlips, windowChanges, type WindowChange } from "./nature.js";
 import type { SeriesDigest, TimedValue } from "./series-schema.js";

@@ -13,7 +13,7 @@ import { ToolInputError } from "../mcp/errors.js";
 import { chartParam, endDateParam, startDateParam } from "./params.js";
 import { seriesLine, seriesView } from "../charts/model/view-data.js";
 import { viewField } from "../charts/model/view-schema.js";
-import { candlesOf } from "./price.js";
+import { candlesOf } from "./price-digest.js";
 import { creditsSchema, credits, definedOnly, footer } from "./series-common.js";
 
 const output = z.object({

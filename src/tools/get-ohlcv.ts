@@ -6,7 +6,7 @@ import { defineTool } from "./define-tool.js";
 import { normalizeAsset, requireCoverage, requireEndpoint } from "../mcp/lookup.js";
 import { ToolInputError } from "../mcp/errors.js";
 import { assetParam, endDateParam, marketTypeParam, chartParam, maxPointsParam, startDateParam, venueParam } from "./params.js";
-import { fetchPrice } from "./price.js";
+import { fetchPrice } from "./price-digest.js";
 import { fetchSeries, onlyFor, resampleArg, resampleParam, seriesOutput, venueArg } from "./series-common.js";
 import { compactCandleFactsSchema } from "../summary/index.js";
 

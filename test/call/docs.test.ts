@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { exitCodeOf, exitCodes } from "../../src/scripting/exit-codes.js";
+import { exitCodeOf, exitCodes } from "../../src/library/exit-codes.js";
 import { ROOT } from "../../harness/spawn.js";
 
 const readme = readFileSync(join(ROOT, "README.md"), "utf8");

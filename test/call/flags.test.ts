@@ -2,8 +2,8 @@
 // arguments read with the tool's schema (arrays repeated or comma-separated, bare booleans).
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { parseCallOptions, parseToolArgs, UsageError } from "../../src/scripting/flags.js";
-import { commandLine, toolHelp } from "../../src/scripting/help.js";
+import { parseCallCommand, parseToolArgs, UsageError } from "../../src/call/flags.js";
+import { commandLine, toolHelp } from "../../src/call/help.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import { allTools } from "../../src/tools/index.js";
 
@@ -72,25 +72,25 @@ describe("parseToolArgs", () => {
   });
 });
 
-describe("parseCallOptions", () => {
+describe("parseCallCommand", () => {
   it("takes the call's options anywhere and the first word as the tool", () => {
-    expect(parseCallOptions(["--format", "json", "get_series", "--asset", "btc"])).toMatchObject({ tool: "get_series", format: "json", toolTokens: ["--asset", "btc"] });
-    expect(parseCallOptions(["get_series", "--asset", "btc", "--format=csv"])).toMatchObject({ format: "csv", toolTokens: ["--asset", "btc"] });
-    expect(parseCallOptions(["--batch", "-"])).toMatchObject({ batch: "-", format: "json", tool: undefined });
-    expect(parseCallOptions(["--batch", "f", "--format", "text", "--concurrency", "3"])).toMatchObject({ format: "text", concurrency: 3 });
-    expect(parseCallOptions(["get_series", "-h"]).help).toBe(true);
+    expect(parseCallCommand(["--format", "json", "get_series", "--asset", "btc"])).toMatchObject({ tool: "get_series", format: "json", toolTokens: ["--asset", "btc"] });
+    expect(parseCallCommand(["get_series", "--asset", "btc", "--format=csv"])).toMatchObject({ format: "csv", toolTokens: ["--asset", "btc"] });
+    expect(parseCallCommand(["--batch", "-"])).toMatchObject({ batch: "-", format: "json", tool: undefined });
+    expect(parseCallCommand(["--batch", "f", "--format", "text", "--concurrency", "3"])).toMatchObject({ format: "text", concurrency: 3 });
+    expect(parseCallCommand(["get_series", "-h"]).help).toBe(true);
   });
 
   it("refuses conflicts and bad values with the fix", () => {
-    expect(usage(() => parseCallOptions(["--batch", "f", "get_series"]))).toMatch(/drop the tool name/);
-    expect(usage(() => parseCallOptions(["--batch", "f", "--format", "csv"]))).toMatch(/--format csv cannot be combined with --batch/);
-    expect(usage(() => parseCallOptions(["t", "--format", "json", "--format", "text"]))).toMatch(/--format is given twice/);
-    expect(usage(() => parseCallOptions(["t", "--format", "yaml"]))).toMatch(/--format must be one of text, json, csv/);
-    expect(usage(() => parseCallOptions(["t", "--concurrency", "2"]))).toMatch(/--concurrency applies to --batch only/);
-    expect(usage(() => parseCallOptions(["--batch", "f", "--concurrency", "0"]))).toMatch(/--concurrency must be an integer from 1 to 64/);
-    expect(usage(() => parseCallOptions(["--batch"]))).toMatch(/--batch needs a value/);
-    expect(usage(() => parseCallOptions(["--asset", "btc", "t"]))).toMatch(/--asset comes before the tool name/);
-    expect(usage(() => parseCallOptions([]))).toMatch(/call needs a tool name/);
+    expect(usage(() => parseCallCommand(["--batch", "f", "get_series"]))).toMatch(/drop the tool name/);
+    expect(usage(() => parseCallCommand(["--batch", "f", "--format", "csv"]))).toMatch(/--format csv cannot be combined with --batch/);
+    expect(usage(() => parseCallCommand(["t", "--format", "json", "--format", "text"]))).toMatch(/--format is given twice/);
+    expect(usage(() => parseCallCommand(["t", "--format", "yaml"]))).toMatch(/--format must be one of text, json, csv/);
+    expect(usage(() => parseCallCommand(["t", "--concurrency", "2"]))).toMatch(/--concurrency applies to --batch only/);
+    expect(usage(() => parseCallCommand(["--batch", "f", "--concurrency", "0"]))).toMatch(/--concurrency must be an integer from 1 to 64/);
+    expect(usage(() => parseCallCommand(["--batch"]))).toMatch(/--batch needs a value/);
+    expect(usage(() => parseCallCommand(["--asset", "btc", "t"]))).toMatch(/--asset comes before the tool name/);
+    expect(usage(() => parseCallCommand([]))).toMatch(/call needs a tool name/);
   });
 
   it("reserves no name a tool argument uses", () => {

@@ -2,8 +2,8 @@
 // series joined on time (as a comparison reads them), and no table for a heatmap matrix.
 import { describe, expect, it } from "vitest";
 import type { BackendResult } from "../../src/backend/types.js";
-import { csvOfCall } from "../../src/scripting/output.js";
-import type { Fetched } from "../../src/scripting/session.js";
+import { csvOfCall } from "../../src/call/output.js";
+import type { Fetched } from "../../src/library/session.js";
 
 const usage = { charged: 1 };
 const series = (endpoint: string, asset: string, field: string, points: Array<[string, number]>): Fetched => ({

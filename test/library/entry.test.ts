@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCryptoMetrics, CryptoMetricsError, type CryptoMetrics, type GetSeriesResult } from "crypto-metrics-mcp";
 import { createInProcessService } from "../../src/backend/inprocess/backend.js";
-import { methodName } from "../../src/scripting/session.js";
+import { methodName } from "../../src/library/session.js";
 import { allTools } from "../../src/tools/index.js";
 import { generateTypes, TYPES_FILE } from "../../scripts/generate-lib-types.js";
 import { restUpstream, type Upstream } from "../../harness/upstream.js";

@@ -2,7 +2,7 @@
 // restriction rule, and the same answer over the real-service path (heatmap candles over HTTP).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpBackend } from "../../src/backend/http/index.js";
-import { candlesFromHeatmap, planPrice } from "../../src/backend/http/price.js";
+import { candlesFromHeatmap, planPrice } from "../../src/backend/http/heatmap-candles.js";
 import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
 import { candleColumns } from "../../src/backend/inprocess/readings/candles.js";
 import { DAY_MS } from "../../src/catalog/index.js";
@@ -10,7 +10,7 @@ import { num } from "../../src/summary/index.js";
 import type { Heatmap } from "../../src/catalog/responses.js";
 import { connect, errorOf, NOW, textOf, type Fixture } from "../../harness/mcp.js";
 import { SILENT } from "../../harness/mock-upstream.js";
-import { NOW as REST_NOW, startHarness, type Harness } from "../../harness/rest.js";
+import { NOW as REST_NOW, startRest, type RestRig } from "../../harness/service.js";
 
 interface PriceOut {
   digest: { count: number; last: [string, number]; first: [string, number] };
@@ -74,11 +74,11 @@ describe("get_ohlcv metric=price (in-process)", () => {
 });
 
 describe("price over the real-service path (heatmap candles)", () => {
-  let h: Harness;
+  let h: RestRig;
   let remote: HttpBackend;
   let local: InProcessBackend;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startRest();
     remote = new HttpBackend({ baseUrl: h.rest.url, apiKey: "full-key", now: () => REST_NOW, log: SILENT });
     local = new InProcessBackend(h.service, "full-key");
   });

@@ -13,7 +13,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { call, cliEnv } from "../../harness/cli.js";
 import { connect, tempDir, textOf, writeKeys, type Fixture } from "../../harness/mcp.js";
 import { SILENT } from "../../harness/mock-upstream.js";
-import { startHarness, type Harness } from "../../harness/rest.js";
+import { startRest, type RestRig } from "../../harness/service.js";
 
 const WITHIN = "Source: simulated market, calibrated to real history through 2025-12-28; present these figures as simulated.";
 const BEYOND = "Source: simulated market, calibrated to real history through 2025-12-28; later days are a simulated continuation, not market data.";
@@ -115,11 +115,11 @@ describe("through call", () => {
 });
 
 describe("with the real service", () => {
-  let h: Harness;
+  let h: RestRig;
   let client: Client;
   let close: () => Promise<void>;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startRest();
     const backend = new HttpBackend({ baseUrl: h.rest.url, apiKey: "full-key", timeouts: { callMs: 5_000 }, log: SILENT });
     const server = createServer({ backend, config: { apiKey: "full-key" } });
     client = new Client({ name: "provenance", version: "1" });

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { mcpRig, textOf } from "../../harness/mcp-client.js";
+import { mcpRig, textOf } from "../../harness/mcp.js";
 import { BIG_RATE, serviceRig } from "../../harness/service.js";
 import { ROOT } from "../../harness/spawn.js";
 

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "../../src/server.js";
 import { allTools } from "../../src/tools/index.js";
-import { mcpRig, textOf, type McpRig } from "../../harness/mcp-client.js";
+import { mcpRig, textOf, type McpRig } from "../../harness/mcp.js";
 import { BIG_RATE, serviceRig, type ServiceRig } from "../../harness/service.js";
 
 const BASE: Record<string, Record<string, unknown>> = {

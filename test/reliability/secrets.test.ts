@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpBackend } from "../../src/backend/http/index.js";
 import { sha256 } from "../../src/backend/inprocess/keys.js";
-import { mcpRig, textOf } from "../../harness/mcp-client.js";
+import { mcpRig, textOf } from "../../harness/mcp.js";
 import { BIG_RATE, tempDir, writeKeys } from "../../harness/service.js";
 import { spawnCli, StdioPeer } from "../../harness/spawn.js";
 import { rawUpstream, type Upstream } from "../../harness/upstream.js";
@@ -72,7 +72,7 @@ describe("in-process MCP server over an echoing upstream", () => {
   it("keeps both canaries out of results, error texts and every message the server sends", async () => {
     const backend = new HttpBackend({ baseUrl: upstream.url, apiKey: UPSTREAM, retry: { attempts: 2, baseMs: 1, capMs: 2 } });
     for (const bearer of [undefined, CALLER]) {
-      const rig = await mcpRig(backend, { configuredKey: UPSTREAM, ...(bearer && { bearer }) });
+      const rig = await mcpRig(backend, { configuredKey: UPSTREAM, record: true, ...(bearer && { bearer }) });
       try {
         for (const [name, args] of ECHO_CALLS) {
           const result = await rig.call(name, args);

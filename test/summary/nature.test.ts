@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DAY_MS } from "../../src/catalog/index.js";
-import { coverageOf, parseDateArg } from "../../src/summary/coverage.js";
+import { coverageOf, parseDateArg } from "../../src/summary/range-coverage.js";
 import { changeOf, positionOf, signFlips, windowChanges } from "../../src/summary/nature.js";
 import { digestResampled, periodStart, resample, resampleProblem } from "../../src/summary/resample.js";
 import { answerScale, displayUnit } from "../../src/summary/scale.js";

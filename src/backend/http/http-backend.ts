@@ -22,7 +22,7 @@ import { Coalescer } from "./coalesce.js";
 import { UpstreamFetcher, type Fetched } from "./fetcher.js";
 import { resolveOptions, type HttpBackendOptions, type ResolvedOptions } from "./options.js";
 import { mergeWindows, planWindows } from "./paging.js";
-import { candlesFromHeatmap, planPrice } from "./price.js";
+import { candlesFromHeatmap, planPrice } from "./heatmap-candles.js";
 import { buildUpstreamRequest, type UpstreamRequest } from "./request.js";
 
 /** SHA-256 of a key: the only form in which keys are compared, stored or logged (by prefix). */

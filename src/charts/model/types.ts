@@ -1,71 +1,16 @@
 // What a view or a PNG draws: the chart data a tool result carries in structuredContent.view.
-// Plain data (no functions), the same in Node and in the browser.
+// Plain data (no functions), the same in Node and in the browser. The view types are inferred from their
+// zod schemas (view-schema.ts), which the tools' output schemas declare.
+import type { z } from "zod";
+import type { chartViewSchema, columnCandlesSchema, heatmapMarkSchema, heatmapViewSchema, seriesLineSchema, seriesViewSchema } from "./view-schema.js";
 
-export interface HeatmapMark {
-  kind: "nearest" | "largest";
-  side: "above" | "below";
-  low: number;
-  high: number;
-  /** USD notional of the cluster in the latest column. */
-  intensity: number;
-  distancePercent: number;
-}
-
+export type HeatmapMark = z.infer<typeof heatmapMarkSchema>;
 /** Column-aligned OHLC; null where a column has no candle. */
-export interface ColumnCandles {
-  open: Array<number | null>;
-  high: Array<number | null>;
-  low: Array<number | null>;
-  close: Array<number | null>;
-}
-
-export interface HeatmapView {
-  kind: "heatmap";
-  asset: string;
-  timeframe: string;
-  lookback: string;
-  scope: string;
-  exchange: string;
-  rows: number;
-  cols: number;
-  /** Price at the centre of row 0 (the lowest band) and the price distance between rows. */
-  priceLow: number;
-  priceStep: number;
-  /** Start of each column (epoch ms), ascending; a column lasts columnMs. */
-  times: number[];
-  columnMs: number;
-  /** USD value of the largest cell. */
-  zMax: number;
-  /** Base64 of little-endian uint16 cells, row-major from the lowest price: value = q / 65535 × zMax. */
-  z: string;
-  /** How a cell was formed from the service's matrix. */
-  cellRule: string;
-  candles: ColumnCandles;
-  last: { price: number; time: number } | null;
-  marks: HeatmapMark[];
-  /** What the view may ask for next: timeframes, the lookbacks each one accepts, venue ids. */
-  choices: { timeframes: string[]; lookbacks: Record<string, string[]>; exchanges: string[] };
-}
-
-export interface SeriesLine {
-  label: string;
-  unit: string;
-  times: number[];
-  values: number[];
-  /** Each value is an amount per bucket (a flow): drawn as bars. */
-  bars?: boolean;
-}
-
-export interface SeriesView {
-  kind: "series";
-  title: string;
-  series: SeriesLine[];
-  candles?: { times: number[] } & ColumnCandles;
-  /** One series; several rebased to 100 at their first common time; or two units on twin axes. */
-  layout: "single" | "rebased" | "twin";
-}
-
-export type ChartView = HeatmapView | SeriesView;
+export type ColumnCandles = z.infer<typeof columnCandlesSchema>;
+export type HeatmapView = z.infer<typeof heatmapViewSchema>;
+export type SeriesLine = z.infer<typeof seriesLineSchema>;
+export type SeriesView = z.infer<typeof seriesViewSchema>;
+export type ChartView = z.infer<typeof chartViewSchema>;
 
 export interface Theme {
   background: string;

@@ -1,5 +1,6 @@
-// The zod shape of structuredContent.view (see types.ts): declared in the tools' output schemas so
-// a result that carries it still validates. Only clients that render MCP Apps views receive it.
+// The chart data a tool result carries in structuredContent.view, as zod: declared in the tools' output
+// schemas so a result that carries it still validates, and the source of the view types (types.ts infers
+// them). Only clients that render MCP Apps views receive it.
 import { z } from "zod";
 
 const candleColumns = {
@@ -8,6 +9,19 @@ const candleColumns = {
   low: z.array(z.number().nullable()),
   close: z.array(z.number().nullable()),
 };
+
+/** Column-aligned OHLC; null where a column has no candle. */
+export const columnCandlesSchema = z.object(candleColumns);
+
+export const heatmapMarkSchema = z.object({
+  kind: z.enum(["nearest", "largest"]),
+  side: z.enum(["above", "below"]),
+  low: z.number(),
+  high: z.number(),
+  /** USD notional of the cluster in the latest column. */
+  intensity: z.number(),
+  distancePercent: z.number(),
+});
 
 export const heatmapViewSchema = z.object({
   kind: z.literal("heatmap"),
@@ -18,39 +32,45 @@ export const heatmapViewSchema = z.object({
   exchange: z.string(),
   rows: z.number().int(),
   cols: z.number().int(),
+  /** Price at the centre of row 0 (the lowest band). */
   priceLow: z.number(),
+  /** The price distance between rows. */
   priceStep: z.number(),
+  /** Start of each column (epoch ms), ascending; a column lasts columnMs. */
   times: z.array(z.number()),
   columnMs: z.number(),
+  /** USD value of the largest cell. */
   zMax: z.number(),
   z: z.string().describe("base64 little-endian uint16 cells, row-major from the lowest price; value = q / 65535 × zMax"),
+  /** How a cell was formed from the service's matrix. */
   cellRule: z.string(),
-  candles: z.object(candleColumns),
+  candles: columnCandlesSchema,
   last: z.object({ price: z.number(), time: z.number() }).nullable(),
-  marks: z.array(
-    z.object({
-      kind: z.enum(["nearest", "largest"]),
-      side: z.enum(["above", "below"]),
-      low: z.number(),
-      high: z.number(),
-      intensity: z.number(),
-      distancePercent: z.number(),
-    }),
-  ),
+  marks: z.array(heatmapMarkSchema),
+  /** What the view may ask for next: timeframes, the lookbacks each one accepts, venue ids. */
   choices: z.object({ timeframes: z.array(z.string()), lookbacks: z.record(z.string(), z.array(z.string())), exchanges: z.array(z.string()) }),
+});
+
+export const seriesLineSchema = z.object({
+  label: z.string(),
+  unit: z.string(),
+  times: z.array(z.number()),
+  values: z.array(z.number()),
+  /** Each value is an amount per bucket (a flow): drawn as bars. */
+  bars: z.boolean().optional(),
 });
 
 export const seriesViewSchema = z.object({
   kind: z.literal("series"),
   title: z.string(),
-  series: z.array(z.object({ label: z.string(), unit: z.string(), times: z.array(z.number()), values: z.array(z.number()) })),
+  series: z.array(seriesLineSchema),
   candles: z.object({ times: z.array(z.number()), ...candleColumns }).optional(),
+  /** One series; several rebased to 100 at their first common time; or two units on twin axes. */
   layout: z.enum(["single", "rebased", "twin"]),
 });
 
+export const chartViewSchema = z.discriminatedUnion("kind", [heatmapViewSchema, seriesViewSchema]);
+
 export const viewField = {
-  view: z
-    .discriminatedUnion("kind", [heatmapViewSchema, seriesViewSchema])
-    .optional()
-    .describe("chart data for MCP Apps views (only for clients that declare the UI extension)"),
+  view: chartViewSchema.optional().describe("chart data for MCP Apps views (only for clients that declare the UI extension)"),
 };

@@ -5,14 +5,14 @@ import { HttpBackend } from "../../../src/backend/http/index.js";
 import { InProcessBackend } from "../../../src/backend/inprocess/backend.js";
 import { ServiceError, type BackendRequest } from "../../../src/backend/types.js";
 import { SILENT } from "../../../harness/mock-upstream.js";
-import { startHarness, type Harness } from "../../../harness/rest.js";
+import { startRest, type RestRig } from "../../../harness/service.js";
 
-let h: Harness;
+let h: RestRig;
 let local: InProcessBackend;
 let remote: HttpBackend;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startRest();
   local = new InProcessBackend(h.service, "full-key");
   remote = new HttpBackend({ baseUrl: h.rest.url, apiKey: "full-key", timeouts: { callMs: 5_000 }, log: SILENT });
 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createInProcessService } from "../../../src/backend/inprocess/backend.js";
 import type { InProcessService, ServiceRequest } from "../../../src/backend/inprocess/service.js";
 import { startRestServer, type RestServer } from "../../../src/backend/rest.js";
-import { call, keysDir, NOW } from "../../../harness/rest.js";
+import { call, keysDir, NOW } from "../../../harness/service.js";
 
 const SERIES = "/btc/derivatives/Volume_usd";
 const YEAR = "timeframe=1d&startDate=2025-01-01&endDate=2025-12-31";

@@ -2,12 +2,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { covers, ENDPOINTS, KNOWN_ASSETS, pathOf, type Endpoint } from "../../../src/catalog/index.js";
 import { heatmapSchema, recordsSchema, variationSchema } from "../../../src/catalog/responses.js";
-import { call, startHarness, type Harness } from "../../../harness/rest.js";
+import { call, startRest, type RestRig } from "../../../harness/service.js";
 
-let h: Harness;
+let h: RestRig;
 let base: string;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startRest();
   base = h.rest.url;
 });
 afterAll(async () => h.stop());

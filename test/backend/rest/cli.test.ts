@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sha256 } from "../../../src/backend/inprocess/keys.js";
 import { SqliteStore } from "../../../src/backend/inprocess/metering/sqlite-store.js";
-import { call } from "../../../harness/rest.js";
+import { call } from "../../../harness/service.js";
 
 const CLI = ["--import", "tsx", "src/cli.ts"];
 

@@ -1,11 +1,11 @@
 // Every row of the service's status table, credits under concurrency, and persistence across restarts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, keysDir, startHarness, type Harness } from "../../../harness/rest.js";
+import { call, keysDir, startRest, type RestRig } from "../../../harness/service.js";
 
-let h: Harness;
+let h: RestRig;
 let base: string;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startRest();
   base = h.rest.url;
 });
 afterAll(async () => h.stop());
@@ -164,10 +164,10 @@ describe("limits", () => {
 describe("persistence", () => {
   it("keeps spent credits across a restart on the same state dir", async () => {
     const setup = keysDir();
-    const first = await startHarness(setup);
+    const first = await startRest(setup);
     for (let i = 0; i < 3; i++) expect((await call(first.rest.url, "/btc/lifespan/Lth_mvrv", { key: "ten" })).status).toBe(200);
     await first.stop();
-    const second = await startHarness(setup);
+    const second = await startRest(setup);
     const r = await call(second.rest.url, "/btc/lifespan/Lth_mvrv", { key: "ten" });
     expect(r.headers["x-credits-remaining"]).toBe("6");
     await second.stop();

@@ -2,7 +2,6 @@
 // "the service is down" without reading the message. The README's table of errors lists them.
 import type { ErrorCode } from "../backend/types.js";
 import type { ToolErrorCode } from "../mcp/errors.js";
-import type { UsageError } from "./flags.js";
 
 export const EXIT = {
   ok: 0,
@@ -14,6 +13,9 @@ export const EXIT = {
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/** Codes of mistakes in a `call` command line or batch, found before any tool runs. */
+export type CommandErrorCode = "usage" | "unknown_tool" | "invalid_batch_line" | "no_tabular_data";
+
 /**
  * Every error code there is, with its exit code: a new code does not compile until it has one.
  * 2: the caller can fix the command (arguments, coverage, ranges, the CLI's own usage); 3: the key
@@ -21,7 +23,7 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
  * makes the same call succeed; 5: the real service (or the metering store) is down, slow or
  * answering outside its contract.
  */
-const EXIT_OF: Record<ErrorCode | ToolErrorCode | UsageError["code"] | "config", ExitCode> = {
+const EXIT_OF: Record<ErrorCode | ToolErrorCode | CommandErrorCode | "config", ExitCode> = {
   usage: EXIT.usage,
   config: EXIT.usage,
   unknown_tool: EXIT.usage,

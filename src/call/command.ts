@@ -1,19 +1,19 @@
 // `crypto-metrics-mcp call`: one tool call (text, JSON or CSV on stdout), a batch of calls from JSON
 // Lines, or help generated from the tools' definitions. stdout carries only the result; errors go to
 // stderr (as JSON with --format json or --batch) and the exit code says what kind of failure it was.
-import { endpointById, nearestEndpoints } from "./catalog/index.js";
-import type { Config } from "./config.js";
-import { readBounded, TooLargeError } from "./read-bounded.js";
-import { DEFAULT_CONCURRENCY, MAX_BATCH_BYTES, parseBatch, runBatch } from "./scripting/batch.js";
-import { exitCodeOf } from "./scripting/exit-codes.js";
-import { parseCallOptions, parseToolArgs, UsageError, type CallOptions } from "./scripting/flags.js";
-import { errorJson, stableJson, wantsJson } from "./scripting/json-mode.js";
-import { callHelp, toolHelp } from "./scripting/help.js";
-import { csvOfCall } from "./scripting/output.js";
-import { findTool, openSession } from "./scripting/session.js";
-import type { Tool } from "./tools/define-tool.js";
-import type { ErrorPayload } from "./mcp/errors.js";
-import { allTools } from "./tools/index.js";
+import { endpointById, nearestEndpoints } from "../catalog/index.js";
+import type { Config } from "../config.js";
+import { readBounded, TooLargeError } from "../read-bounded.js";
+import { DEFAULT_CONCURRENCY, MAX_BATCH_BYTES, parseBatch, runBatch } from "./batch.js";
+import { exitCodeOf } from "../library/exit-codes.js";
+import { parseCallCommand, parseToolArgs, UsageError, type CallCommand } from "./flags.js";
+import { errorJson, stableJson, wantsJson } from "./json-mode.js";
+import { callHelp, toolHelp } from "./help.js";
+import { csvOfCall } from "./output.js";
+import { findTool, openSession } from "../library/session.js";
+import type { Tool } from "../tools/define-tool.js";
+import type { ErrorPayload } from "../mcp/errors.js";
+import { allTools } from "../tools/index.js";
 
 function out(text: string): void {
   process.stdout.write(text); // stdout-ok: the call command's output is its result
@@ -54,7 +54,7 @@ function refuseCsv(tool: Tool): UsageError {
   );
 }
 
-async function single(config: Config, options: CallOptions): Promise<void> {
+async function single(config: Config, options: CallCommand): Promise<void> {
   const tool = toolNamed(options.tool!);
   const args = parseToolArgs(tool, options.toolTokens);
   if (options.format === "csv" && tool.endpoint && endpointById(tool.endpoint)?.kind === "heatmap") throw refuseCsv(tool);
@@ -85,7 +85,7 @@ function readInput(source: string): string {
   }
 }
 
-async function batch(config: Config, options: CallOptions): Promise<void> {
+async function batch(config: Config, options: CallCommand): Promise<void> {
   const lines = parseBatch(readInput(options.batch!));
   const session = await openSession(config);
   try {
@@ -114,7 +114,7 @@ export async function runCall(config: Config): Promise<void> {
   const argv = config.call?.argv ?? [];
   const json = wantsJson(["call", ...argv]);
   try {
-    const options = parseCallOptions(argv);
+    const options = parseCallCommand(argv);
     if (options.help) return out(options.tool ? toolHelp(toolNamed(options.tool)) : callHelp());
     await (options.batch !== undefined ? batch(config, options) : single(config, options));
   } catch (err) {

@@ -5,10 +5,10 @@ import type { Tool } from "../tools/define-tool.js";
 import { allTools } from "../tools/index.js";
 import { nearestEndpoints } from "../catalog/index.js";
 import type { ErrorPayload } from "../mcp/errors.js";
-import { EXIT, exitCodeOf, type ExitCode } from "./exit-codes.js";
+import { EXIT, exitCodeOf, type ExitCode } from "../library/exit-codes.js";
 import { UsageError } from "./flags.js";
 import { stableJson } from "./json-mode.js";
-import type { Session } from "./session.js";
+import type { Session } from "../library/session.js";
 
 export const DEFAULT_CONCURRENCY = 8;
 /** A batch file or stdin past this is refused before anything runs (100,000 lines of ~600 bytes). */

@@ -6,7 +6,7 @@ import type { Tool } from "../tools/define-tool.js";
 import { allTools } from "../tools/index.js";
 import { DATES_NOTE } from "../tools/params.js";
 import { DEFAULT_CONCURRENCY } from "./batch.js";
-import { EXIT } from "./exit-codes.js";
+import { EXIT } from "../library/exit-codes.js";
 import { FORMATS, MAX_CONCURRENCY } from "./flags.js";
 
 const BIN = "crypto-metrics-mcp";

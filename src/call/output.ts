@@ -2,7 +2,7 @@
 import { endpointById, VARIATION_ID, type Endpoint } from "../catalog/index.js";
 import { variationRecordSchema } from "../catalog/responses.js";
 import type { BackendResult } from "../backend/types.js";
-import type { Fetched } from "./session.js";
+import type { Fetched } from "../library/session.js";
 
 type Cell = string | number | boolean | null | undefined;
 

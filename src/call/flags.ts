@@ -5,11 +5,13 @@
 import { z } from "zod";
 import type { Tool } from "../tools/define-tool.js";
 import { nearestArgument, unwrap } from "../tools/validation.js";
+import type { CommandErrorCode } from "../library/exit-codes.js";
 
 export const FORMATS = ["text", "json", "csv"] as const;
 export type Format = (typeof FORMATS)[number];
 
-export interface CallOptions {
+/** A `call` command line as read: its own options, and the tool with its argument tokens. */
+export interface CallCommand {
   help: boolean;
   format: Format;
   /** The --format given, if any (batches refuse csv, and default to json). */
@@ -25,7 +27,7 @@ export interface CallOptions {
 /** A mistake in the command line itself: exit code 2, and nothing is called. */
 export class UsageError extends Error {
   override readonly name = "UsageError";
-  constructor(message: string, readonly code: "usage" | "unknown_tool" | "invalid_batch_line" | "no_tabular_data" = "usage") {
+  constructor(message: string, readonly code: CommandErrorCode = "usage") {
     super(message);
   }
 }
@@ -38,8 +40,8 @@ function split(token: string): [name: string, inline: string | undefined] {
   return eq === -1 ? [token.slice(2), undefined] : [token.slice(2, eq), token.slice(eq + 1)];
 }
 
-export function parseCallOptions(argv: readonly string[]): CallOptions {
-  const out: CallOptions = { help: false, format: "text", formatGiven: undefined, batch: undefined, concurrency: undefined, tool: undefined, toolTokens: [] };
+export function parseCallCommand(argv: readonly string[]): CallCommand {
+  const out: CallCommand = { help: false, format: "text", formatGiven: undefined, batch: undefined, concurrency: undefined, tool: undefined, toolTokens: [] };
   const seen = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
