@@ -3,6 +3,7 @@
 // and the same with a random window every request, so the body cache cannot answer.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { rng } from "../harness/summary-inputs.js";
 import { compare, type LoadFigure, type Target } from "./load.js";
 import { BENCH_DIR, CLI, KEY, spawnListening, stop, type Sandbox } from "./proc.js";
 
@@ -14,19 +15,8 @@ const DAY_MS = 86_400_000;
 const WINDOW_BASE_MS = Date.parse("2014-01-01T00:00:00Z");
 const WINDOW_DAYS_SPAN = 4_018;
 
-/** A seeded generator (mulberry32): a different window per request, the same sequence every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-const next = random(0x5eed);
+/** A different window per request, the same sequence every run. */
+const next = rng(0x5eed);
 
 /** A 365-day window starting on a day drawn at random: two requests share a window with probability 1/4,018. */
 export function randomWindowPath(): string {

@@ -1,4 +1,4 @@
-// Seeded synthetic inputs for the summary tests and scripts/measure-summary.ts: random-walk series
+// Seeded synthetic inputs for the summary tests, scripts/measure-summary.ts and the benches: a PRNG, random-walk series
 // and leverage-tier liquidation heatmaps with the service's shape.
 import type { Heatmap } from "../src/catalog/responses.js";
 
