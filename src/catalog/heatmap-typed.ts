@@ -1,7 +1,7 @@
 // A heatmap's JSON body turned into typed arrays once: dates parsed to epoch ms, the matrix into one
 // row-major Float64Array. The HTTP backend does it at its boundary; digests and views accept a JSON
 // body (a fixture, another backend) through it too, so every reader sees one form.
-import type { Heatmap, TypedHeatmap } from "./responses.js";
+import { heatmapHeading, type Heatmap, type TypedHeatmap } from "./responses.js";
 
 /** A cell as an intensity: null, NaN, negatives and infinities count as nothing. */
 function intensity(x: number | null | undefined): number {
@@ -49,13 +49,7 @@ export function typedHeatmap(h: Heatmap | TypedHeatmap): TypedHeatmap {
     lsr.values[k] = h.topTraderLsr[k]!.value;
   }
   return {
-    asset: h.asset,
-    timeframe: h.timeframe,
-    lookback: h.lookback,
-    scope: h.scope,
-    exchange: h.exchange,
-    version: h.version,
-    priceSource: h.priceSource,
+    ...heatmapHeading(h),
     times,
     ...(undated && { labels: h.x.slice() }),
     levels: Float64Array.from(h.y.slice(0, rows)),

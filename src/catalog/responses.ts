@@ -61,6 +61,14 @@ export const heatmapSchema = z.object({
 });
 export type Heatmap = z.infer<typeof heatmapSchema>;
 
+/** The fields a heatmap's JSON body and its typed form share, in the body's order. */
+export type HeatmapHeading = Pick<Heatmap, "asset" | "timeframe" | "lookback" | "scope" | "exchange" | "version" | "priceSource">;
+
+/** The shared fields of a heatmap in either form, copied in the body's order. */
+export function heatmapHeading(h: HeatmapHeading): HeatmapHeading {
+  return { asset: h.asset, timeframe: h.timeframe, lookback: h.lookback, scope: h.scope, exchange: h.exchange, version: h.version, priceSource: h.priceSource };
+}
+
 /** A series as parallel columns: bucket starts (epoch ms) and values, ascending. */
 export interface SeriesColumns {
   times: Float64Array;

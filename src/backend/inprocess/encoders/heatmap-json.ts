@@ -1,7 +1,7 @@
 // The heatmap endpoint's JSON body written from the typed heatmap: as objects for a reader of the
 // body, or straight to the bytes JSON.stringify gives for those objects (the REST face's), without
 // building a number array per level or an object per candle first.
-import type { Heatmap } from "../../../catalog/responses.js";
+import { heatmapHeading, type Heatmap } from "../../../catalog/responses.js";
 import type { TypedHeatmap } from "../../types.js";
 import { isoTimes } from "./time-format.js";
 
@@ -25,13 +25,7 @@ export function heatmapBody(h: TypedHeatmap): Heatmap {
   const d = dates(h);
   const c = h.candles;
   return {
-    asset: h.asset,
-    timeframe: h.timeframe,
-    lookback: h.lookback,
-    scope: h.scope,
-    exchange: h.exchange,
-    version: h.version,
-    priceSource: h.priceSource,
+    ...heatmapHeading(h),
     x: d.x,
     y: Array.from(h.levels),
     z: Array.from({ length: h.levels.length }, (_, i) => Array.from(row(h, i))),
