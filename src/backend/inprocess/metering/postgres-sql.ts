@@ -43,24 +43,8 @@ CREATE FUNCTION ${s}.charge(p_key text, p_credits bigint, p_cost bigint, p_limit
   LANGUAGE plpgsql AS $$
 DECLARE m record; v_now bigint; v_oldest bigint; v_seq bigint; v_left bigint;
 BEGIN
-  SELECT spent, seq, last_ms INTO m FROM ${s}.meter WHERE key_id = p_key FOR UPDATE;
-  IF NOT FOUND THEN
-    INSERT INTO ${s}.meter (key_id) VALUES (p_key) ON CONFLICT (key_id) DO NOTHING;
-    SELECT spent, seq, last_ms INTO m FROM ${s}.meter WHERE key_id = p_key FOR UPDATE;
-  END IF;
-  -- Without a clock from the caller, the database's: one clock for every machine.
-  v_now := greatest(coalesce(p_now_ms, floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint), m.last_ms);
-  v_left := greatest(0, p_credits - m.spent);
-  v_seq := m.seq;
-  IF v_seq >= p_limit THEN
-    SELECT t_ms INTO v_oldest FROM ${s}.rate_log WHERE key_id = p_key AND seq = v_seq - p_limit;
-  END IF;
-  IF v_oldest IS NOT NULL AND v_oldest > v_now - p_window_ms THEN
-    outcome := 'rate_limited';
-    retry_after_s := greatest(1, ceil((v_oldest + p_window_ms - v_now) / 1000.0))::integer;
-  ELSIF v_left < p_cost THEN
-    outcome := 'credits_exhausted';
-  ELSE
+${lockMeter(s, "spent, seq, last_ms")}
+${gate(s)}
     INSERT INTO ${s}.rate_log (key_id, seq, t_ms) VALUES (p_key, v_seq, v_now);
     DELETE FROM ${s}.rate_log WHERE key_id = p_key AND seq <= v_seq - p_limit;
     UPDATE ${s}.meter SET spent = spent + p_cost, requests = requests + 1, seq = v_seq + 1, last_ms = v_now WHERE key_id = p_key;
@@ -101,25 +85,9 @@ CREATE FUNCTION ${s}.charge(p_key text, p_credits bigint, p_cost bigint, p_limit
   LANGUAGE plpgsql AS $$
 DECLARE m record; v_now bigint; v_oldest bigint; v_seq bigint; v_left bigint;
 BEGIN
-  SELECT spent, requests, seq, last_ms INTO m FROM ${s}.meter WHERE key_id = p_key FOR UPDATE;
-  IF NOT FOUND THEN
-    INSERT INTO ${s}.meter (key_id) VALUES (p_key) ON CONFLICT (key_id) DO NOTHING;
-    SELECT spent, requests, seq, last_ms INTO m FROM ${s}.meter WHERE key_id = p_key FOR UPDATE;
-  END IF;
-  -- Without a clock from the caller, the database's: one clock for every machine.
-  v_now := greatest(coalesce(p_now_ms, floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint), m.last_ms);
-  v_left := greatest(0, p_credits - m.spent);
-  v_seq := m.seq;
+${lockMeter(s, "spent, requests, seq, last_ms")}
   -- A row no longer kept was out of the window when it was trimmed.
-  IF v_seq >= p_limit THEN
-    SELECT t_ms INTO v_oldest FROM ${s}.rate_log WHERE key_id = p_key AND seq = v_seq - p_limit;
-  END IF;
-  IF v_oldest IS NOT NULL AND v_oldest > v_now - p_window_ms THEN
-    outcome := 'rate_limited';
-    retry_after_s := greatest(1, ceil((v_oldest + p_window_ms - v_now) / 1000.0))::integer;
-  ELSIF v_left < p_cost THEN
-    outcome := 'credits_exhausted';
-  ELSE
+${gate(s)}
     INSERT INTO ${s}.rate_log (key_id, seq, id, t_ms) VALUES (p_key, v_seq, m.requests, v_now);
     DELETE FROM ${s}.rate_log WHERE key_id = p_key AND seq <= v_seq - p_limit;
     UPDATE ${s}.meter SET spent = spent + p_cost, requests = requests + 1, seq = v_seq + 1, last_ms = v_now WHERE key_id = p_key;
@@ -179,4 +147,33 @@ BEGIN
   END IF;
 END $$;
 `;
+}
+
+/**
+ * The start of a charge: the key's meter row locked (created first if new), the clock, the credits
+ * left and the next request's number. `columns` are the meter columns the charge reads.
+ */
+function lockMeter(s: string, columns: string): string {
+  return `  SELECT ${columns} INTO m FROM ${s}.meter WHERE key_id = p_key FOR UPDATE;
+  IF NOT FOUND THEN
+    INSERT INTO ${s}.meter (key_id) VALUES (p_key) ON CONFLICT (key_id) DO NOTHING;
+    SELECT ${columns} INTO m FROM ${s}.meter WHERE key_id = p_key FOR UPDATE;
+  END IF;
+  -- Without a clock from the caller, the database's: one clock for every machine.
+  v_now := greatest(coalesce(p_now_ms, floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint), m.last_ms);
+  v_left := greatest(0, p_credits - m.spent);
+  v_seq := m.seq;`;
+}
+
+/** A charge's verdict: refused by the rate window, then by the credits, or (the ELSE it opens) accepted. */
+function gate(s: string): string {
+  return `  IF v_seq >= p_limit THEN
+    SELECT t_ms INTO v_oldest FROM ${s}.rate_log WHERE key_id = p_key AND seq = v_seq - p_limit;
+  END IF;
+  IF v_oldest IS NOT NULL AND v_oldest > v_now - p_window_ms THEN
+    outcome := 'rate_limited';
+    retry_after_s := greatest(1, ceil((v_oldest + p_window_ms - v_now) / 1000.0))::integer;
+  ELSIF v_left < p_cost THEN
+    outcome := 'credits_exhausted';
+  ELSE`;
 }
