@@ -38,7 +38,8 @@ export function cliEnv(key = "demo-key"): CliEnv {
   };
 }
 
-function newestMtime(dir: string): number {
+/** The latest modification time of any file below `dir`. */
+export function newestMtime(dir: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);

@@ -1,12 +1,13 @@
 // `npm run demo`: builds if needed, starts `node dist/cli.js` over stdio as Claude Desktop would,
 // and drives a short scripted session through every tool, printing what the model reads.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { newestMtime } from "../harness/cli.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const ENTRY = join(ROOT, "dist", "cli.js");
@@ -24,15 +25,6 @@ const STEPS: Array<{ why: string; tool: string; args: Record<string, unknown> }>
   { why: "Four majors side by side this year (with a chart)", tool: "compare", args: { metric: "price", assets: ["btc", "eth", "sol", "xrp"], startDate: "2025-01-01", chart: true } },
   { why: "A name instead of a ticker: the error says which ticker", tool: "get_series", args: { metric: "lifespan/Cvdd", asset: "dogecoin" } },
 ];
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
 
 function buildIfNeeded(): void {
   if (existsSync(ENTRY) && statSync(ENTRY).mtimeMs >= newestMtime(join(ROOT, "src"))) return;
