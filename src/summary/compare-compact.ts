@@ -3,17 +3,14 @@
 // text's numbers.
 import { z } from "zod";
 import { defined, num, SCALE_OF, timeField, when } from "./compact.js";
-import type { CompareDigest } from "./compare-digest.js";
+import { leadLagFound, maxLagBuckets, memberNames, type CompareDigest } from "./compare-digest.js";
 import { isDaily, seriesValueFormatter } from "./format.js";
 
 export const compactCompareDigestSchema = z.object({
   grid: z.object({ count: z.number().int().describe("times present in every member"), from: timeField.optional(), to: timeField.optional() }),
   members: z.array(
     z.object({
-      label: z.string(),
-      metric: z.string(),
-      asset: z.string(),
-      unit: z.string(),
+      ...memberNames,
       fetched: z.number().int().optional().describe("points before alignment, when more than the grid's"),
       first: z.number().optional().describe("at the grid's first time"),
       last: z.number().optional().describe("at the grid's last time"),
@@ -34,11 +31,10 @@ export const compactCompareDigestSchema = z.object({
     .optional(),
   leadLag: z
     .object({
-      maxLagBuckets: z.number().int().describe("lags tried: ±this many buckets, every pair"),
+      maxLagBuckets,
       threshold: z.number().optional().describe("smallest |r| significant at level over every pair and lag tried"),
       level: z.number(),
-      found: z
-        .object({ leader: z.string(), follower: z.string(), lagBuckets: z.number().int(), r: z.number(), rSameBucket: z.number(), changes: z.number().int() })
+      found: leadLagFound
         .optional()
         .describe("a lag that clears the threshold and beats the same-bucket correlation by 0.1; absent: no significant relation"),
     })

@@ -15,6 +15,13 @@ export function defaultComparePoints(members: number): number {
 
 const timed = z.object({ time: z.string(), value: z.number() });
 
+/** The fields the digest and its compact form describe alike: a member's names, the lags tried, a lead found. */
+export const memberNames = { label: z.string(), metric: z.string(), asset: z.string(), unit: z.string() };
+export const maxLagBuckets = z.number().int().describe("lags tried: ±this many buckets, every pair");
+export const leadLagFound = z.object({
+  leader: z.string(), follower: z.string(), lagBuckets: z.number().int(), r: z.number(), rSameBucket: z.number(), changes: z.number().int(),
+});
+
 export const compareDigestSchema = z.object({
   grid: z.object({
     count: z.number().int().describe("timestamps present in every member"),
@@ -24,10 +31,7 @@ export const compareDigestSchema = z.object({
   }),
   members: z.array(
     z.object({
-      label: z.string(),
-      metric: z.string(),
-      asset: z.string(),
-      unit: z.string(),
+      ...memberNames,
       nature: z.string(),
       fetched: z.number().int().describe("points the member had before alignment"),
       first: timed.nullable(),
@@ -49,11 +53,10 @@ export const compareDigestSchema = z.object({
     .nullable(),
   leadLag: z
     .object({
-      maxLagBuckets: z.number().int().describe("lags tried: ±this many buckets, every pair"),
+      maxLagBuckets,
       threshold: z.number().nullable().describe("smallest |r| significant at `level` over every pair and lag tried"),
       level: z.number(),
-      found: z
-        .object({ leader: z.string(), follower: z.string(), lagBuckets: z.number().int(), r: z.number(), rSameBucket: z.number(), changes: z.number().int() })
+      found: leadLagFound
         .nullable()
         .describe("a lag that clears the threshold and beats the same-bucket correlation by 0.1; else none"),
     })
