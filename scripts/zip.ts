@@ -16,6 +16,22 @@ export interface ZipEntry {
 
 const DOS_DATE_1980_01_01 = (0 << 9) | (1 << 5) | 1;
 
+/**
+ * The fields a local header and its central directory entry share, in the same order, from "version
+ * needed" to the name's length: 24 bytes written at `at`.
+ */
+function writeEntryFields(header: Buffer, at: number, f: { method: number; crc: number; packed: number; size: number; name: number }): void {
+  header.writeUInt16LE(20, at); // version needed: deflate
+  header.writeUInt16LE(0x0800, at + 2); // names are UTF-8
+  header.writeUInt16LE(f.method, at + 4);
+  header.writeUInt16LE(0, at + 6);
+  header.writeUInt16LE(DOS_DATE_1980_01_01, at + 8);
+  header.writeUInt32LE(f.crc, at + 10);
+  header.writeUInt32LE(f.packed, at + 14);
+  header.writeUInt32LE(f.size, at + 18);
+  header.writeUInt16LE(f.name, at + 22);
+}
+
 export function writeZip(entries: readonly ZipEntry[]): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
@@ -26,31 +42,15 @@ export function writeZip(entries: readonly ZipEntry[]): Buffer {
     // What deflate cannot shrink (data compressed already) is stored: method 0, the bytes themselves.
     const method = deflated.length < entry.data.length ? 8 : 0;
     const packed = method === 8 ? deflated : entry.data;
-    const crc = crc32(entry.data);
+    const fields = { method, crc: crc32(entry.data), packed: packed.length, size: entry.data.length, name: name.length };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4); // version needed: deflate
-    local.writeUInt16LE(0x0800, 6); // names are UTF-8
-    local.writeUInt16LE(method, 8);
-    local.writeUInt16LE(0, 10);
-    local.writeUInt16LE(DOS_DATE_1980_01_01, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(entry.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
+    writeEntryFields(local, 4, fields);
     local.writeUInt16LE(0, 28);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE((3 << 8) | 20, 4); // made by Unix, so the attributes carry the mode
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt16LE(0, 12);
-    central.writeUInt16LE(DOS_DATE_1980_01_01, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(entry.data.length, 24);
-    central.writeUInt16LE(name.length, 28);
+    writeEntryFields(central, 6, fields);
     central.writeUInt32LE((0o100000 | (entry.mode ?? 0o644)) << 16 >>> 0, 38);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, packed);
