@@ -3,7 +3,7 @@
 import { priceLabel, timeFull, valueLabel } from "../src/charts/format.js";
 import { seriesLayout, seriesSvg } from "../src/charts/series-svg.js";
 import type { SeriesView } from "../src/charts/model/types.js";
-import { hoverLayer, placeTip, start, viewOf, type Accepted, type ToolResult } from "./shell.js";
+import { plotHover, start, viewOf, type Accepted, type ToolResult } from "./shell.js";
 
 function check(v: Record<string, unknown>): string | null {
   if (!Array.isArray(v["series"])) return "the series are missing";
@@ -57,14 +57,7 @@ start<SeriesView>({
     root.append(chart);
 
     const L = seriesLayout(view, size.width, size.height, theme.palette);
-    const hover = hoverLayer(chart);
-    chart.addEventListener("mouseleave", hover.hide);
-    chart.addEventListener("mousemove", (event) => {
-      const box = chart.getBoundingClientRect();
-      const x = event.clientX - box.left;
-      const y = event.clientY - box.top;
-      const { x0, x1, y0, y1 } = L.plot;
-      if (x < x0 || x > x1 || y < y0 || y > y1) return hover.hide();
+    plotHover(chart, L.plot, size, (x) => {
       const t = L.x.invert(x);
       const lines: string[] = [];
       let at = t;
@@ -85,11 +78,7 @@ start<SeriesView>({
         const shown = view.layout === "rebased" ? ` (${line.shown[i]!.toFixed(1)})` : "";
         lines.push(`<span style="color:${line.color}">■</span> ${escapeHtml(line.label)} <b>${valueLabel(line.values[i]!, line.unit)}</b>${shown}`);
       }
-      hover.tip.innerHTML = [timeFull(at), ...lines].join("<br>");
-      const px = L.x(at);
-      hover.vline.style.cssText = `display:block;left:${px}px;top:${y0}px;height:${y1 - y0}px`;
-      hover.hline.style.cssText = `display:block;top:${y}px;left:${x0}px;width:${x1 - x0}px`;
-      placeTip(hover.tip, px, y, size);
+      return { html: [timeFull(at), ...lines].join("<br>"), x: L.x(at) };
     });
   },
 });

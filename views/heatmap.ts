@@ -5,7 +5,7 @@ import { priceLabel, timeFull, usdCompact } from "../src/charts/format.js";
 import { heatmapLayout } from "../src/charts/heatmap-scene.js";
 import { heatmapSvg } from "../src/charts/heatmap-svg.js";
 import { decodeCells, type HeatmapView } from "../src/charts/model/types.js";
-import { decodeBase64, hoverLayer, placeTip, start, viewOf, type Accepted, type ToolResult } from "./shell.js";
+import { decodeBase64, plotHover, start, viewOf, type Accepted, type ToolResult } from "./shell.js";
 
 interface Prepared {
   view: HeatmapView;
@@ -86,14 +86,8 @@ start<Prepared>({
     root.append(bar, chart);
 
     const L = heatmapLayout(view, size.width, size.height);
-    const hover = hoverLayer(chart);
-    chart.addEventListener("mouseleave", hover.hide);
-    chart.addEventListener("mousemove", (event) => {
-      const box = chart.getBoundingClientRect();
-      const x = event.clientX - box.left;
-      const y = event.clientY - box.top;
-      const { x0, x1, y0, y1 } = L.plot;
-      if (x < x0 || x > x1 || y < y0 || y > y1) return hover.hide();
+    plotHover(chart, L.plot, size, (x, y) => {
+      const { x0, x1 } = L.plot;
       const col = Math.min(view.cols - 1, Math.floor(((x - x0) / (x1 - x0)) * view.cols));
       const row = Math.min(view.rows - 1, Math.max(0, Math.round((L.y.invert(y) - view.priceLow) / view.priceStep)));
       const centre = view.priceLow + row * view.priceStep;
@@ -105,10 +99,7 @@ start<Prepared>({
       ];
       const o = view.candles.open[col], h = view.candles.high[col], l = view.candles.low[col], c = view.candles.close[col];
       if (o != null && h != null && l != null && c != null) lines.push(`O ${priceLabel(o, fine)} H ${priceLabel(h, fine)} L ${priceLabel(l, fine)} C ${priceLabel(c, fine)}`);
-      hover.tip.innerHTML = lines.join("<br>");
-      hover.vline.style.cssText = `display:block;left:${x}px;top:${y0}px;height:${y1 - y0}px`;
-      hover.hline.style.cssText = `display:block;top:${y}px;left:${x0}px;width:${x1 - x0}px`;
-      placeTip(hover.tip, x, y, size);
+      return { html: lines.join("<br>"), x };
     });
   },
 });

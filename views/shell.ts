@@ -218,7 +218,7 @@ export function start<V>(app: ViewApp<V>): void {
 }
 
 /** A tooltip and crosshair over a chart; returns the element to fill. */
-export function hoverLayer(container: HTMLElement): { tip: HTMLElement; vline: HTMLElement; hline: HTMLElement; hide(): void } {
+function hoverLayer(container: HTMLElement): { tip: HTMLElement; vline: HTMLElement; hline: HTMLElement; hide(): void } {
   const tip = document.createElement("div");
   tip.className = "tip";
   const vline = document.createElement("div");
@@ -233,10 +233,37 @@ export function hoverLayer(container: HTMLElement): { tip: HTMLElement; vline: H
   return { tip, vline, hline, hide };
 }
 
-export function placeTip(tip: HTMLElement, x: number, y: number, bounds: Size): void {
+function placeTip(tip: HTMLElement, x: number, y: number, bounds: Size): void {
   tip.style.display = "block";
   const w = tip.offsetWidth;
   const h = tip.offsetHeight;
   tip.style.left = `${x + 14 + w > bounds.width ? x - 14 - w : x + 14}px`;
   tip.style.top = `${Math.min(bounds.height - h - 4, Math.max(4, y - h / 2))}px`;
+}
+
+/**
+ * A tooltip and crosshair that follow the pointer over a chart's plot area. `describe` answers, for
+ * the pointer at (x, y) inside the plot, the tip's HTML and the x the vertical line stands at;
+ * outside the plot, or off the chart, both are hidden.
+ */
+export function plotHover(
+  chart: HTMLElement,
+  plot: { x0: number; x1: number; y0: number; y1: number },
+  bounds: Size,
+  describe: (x: number, y: number) => { html: string; x: number },
+): void {
+  const hover = hoverLayer(chart);
+  chart.addEventListener("mouseleave", hover.hide);
+  chart.addEventListener("mousemove", (event) => {
+    const box = chart.getBoundingClientRect();
+    const x = event.clientX - box.left;
+    const y = event.clientY - box.top;
+    const { x0, x1, y0, y1 } = plot;
+    if (x < x0 || x > x1 || y < y0 || y > y1) return hover.hide();
+    const shown = describe(x, y);
+    hover.tip.innerHTML = shown.html;
+    hover.vline.style.cssText = `display:block;left:${shown.x}px;top:${y0}px;height:${y1 - y0}px`;
+    hover.hline.style.cssText = `display:block;top:${y}px;left:${x0}px;width:${x1 - x0}px`;
+    placeTip(hover.tip, shown.x, y, bounds);
+  });
 }
