@@ -43,17 +43,7 @@ CREATE FUNCTION ${s}.charge(p_key text, p_credits bigint, p_cost bigint, p_limit
   LANGUAGE plpgsql AS $$
 DECLARE m record; v_now bigint; v_oldest bigint; v_seq bigint; v_left bigint;
 BEGIN
-${lockMeter(s, "spent, seq, last_ms")}
-${gate(s)}
-    INSERT INTO ${s}.rate_log (key_id, seq, t_ms) VALUES (p_key, v_seq, v_now);
-    DELETE FROM ${s}.rate_log WHERE key_id = p_key AND seq <= v_seq - p_limit;
-    UPDATE ${s}.meter SET spent = spent + p_cost, requests = requests + 1, seq = v_seq + 1, last_ms = v_now WHERE key_id = p_key;
-    outcome := 'ok';
-    v_left := v_left - p_cost;
-    v_seq := v_seq + 1;
-  END IF;
-  credits_remaining := v_left;
-  SELECT q.rate_remaining, q.reset_s INTO rate_remaining, reset_s FROM ${s}.rate_status(p_key, v_seq, p_limit, p_window_ms, v_now) q;
+${chargeBody(s, 1)}
 END $$;
 
 CREATE FUNCTION ${s}.meter_status(p_key text, p_credits bigint, p_limit integer, p_window_ms bigint, p_now_ms bigint,
@@ -85,19 +75,7 @@ CREATE FUNCTION ${s}.charge(p_key text, p_credits bigint, p_cost bigint, p_limit
   LANGUAGE plpgsql AS $$
 DECLARE m record; v_now bigint; v_oldest bigint; v_seq bigint; v_left bigint;
 BEGIN
-${lockMeter(s, "spent, requests, seq, last_ms")}
-  -- A row no longer kept was out of the window when it was trimmed.
-${gate(s)}
-    INSERT INTO ${s}.rate_log (key_id, seq, id, t_ms) VALUES (p_key, v_seq, m.requests, v_now);
-    DELETE FROM ${s}.rate_log WHERE key_id = p_key AND seq <= v_seq - p_limit;
-    UPDATE ${s}.meter SET spent = spent + p_cost, requests = requests + 1, seq = v_seq + 1, last_ms = v_now WHERE key_id = p_key;
-    outcome := 'ok';
-    request := m.requests;
-    v_left := v_left - p_cost;
-    v_seq := v_seq + 1;
-  END IF;
-  credits_remaining := v_left;
-  SELECT q.rate_remaining, q.reset_s INTO rate_remaining, reset_s FROM ${s}.rate_status(p_key, v_seq, p_limit, p_window_ms, v_now) q;
+${chargeBody(s, 2)}
 END $$;
 
 CREATE FUNCTION ${s}.refund(p_key text, p_request bigint, p_cost bigint) RETURNS void LANGUAGE plpgsql AS $$
@@ -149,11 +127,18 @@ END $$;
 `;
 }
 
+const TRIMMED_NOTE = "\n  -- A row no longer kept was out of the window when it was trimmed.";
+
 /**
- * The start of a charge: the key's meter row locked (created first if new), the clock, the credits
- * left and the next request's number. `columns` are the meter columns the charge reads.
+ * The charge's body, between BEGIN and END, as migration `version` (1 or 2) defines it: the key's meter
+ * row locked (created first if new), the verdict (rate window, then credits), and on acceptance the
+ * log row, the debit and the new counts. Version 2 numbers each log row by its charge and answers it.
  */
-function lockMeter(s: string, columns: string): string {
+function chargeBody(s: string, version: 1 | 2): string {
+  const columns = version === 1 ? "spent, seq, last_ms" : "spent, requests, seq, last_ms";
+  const logRow = version === 1
+    ? `INSERT INTO ${s}.rate_log (key_id, seq, t_ms) VALUES (p_key, v_seq, v_now);`
+    : `INSERT INTO ${s}.rate_log (key_id, seq, id, t_ms) VALUES (p_key, v_seq, m.requests, v_now);`;
   return `  SELECT ${columns} INTO m FROM ${s}.meter WHERE key_id = p_key FOR UPDATE;
   IF NOT FOUND THEN
     INSERT INTO ${s}.meter (key_id) VALUES (p_key) ON CONFLICT (key_id) DO NOTHING;
@@ -162,12 +147,8 @@ function lockMeter(s: string, columns: string): string {
   -- Without a clock from the caller, the database's: one clock for every machine.
   v_now := greatest(coalesce(p_now_ms, floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint), m.last_ms);
   v_left := greatest(0, p_credits - m.spent);
-  v_seq := m.seq;`;
-}
-
-/** A charge's verdict: refused by the rate window, then by the credits, or (the ELSE it opens) accepted. */
-function gate(s: string): string {
-  return `  IF v_seq >= p_limit THEN
+  v_seq := m.seq;${version === 1 ? "" : TRIMMED_NOTE}
+  IF v_seq >= p_limit THEN
     SELECT t_ms INTO v_oldest FROM ${s}.rate_log WHERE key_id = p_key AND seq = v_seq - p_limit;
   END IF;
   IF v_oldest IS NOT NULL AND v_oldest > v_now - p_window_ms THEN
@@ -175,5 +156,14 @@ function gate(s: string): string {
     retry_after_s := greatest(1, ceil((v_oldest + p_window_ms - v_now) / 1000.0))::integer;
   ELSIF v_left < p_cost THEN
     outcome := 'credits_exhausted';
-  ELSE`;
+  ELSE
+    ${logRow}
+    DELETE FROM ${s}.rate_log WHERE key_id = p_key AND seq <= v_seq - p_limit;
+    UPDATE ${s}.meter SET spent = spent + p_cost, requests = requests + 1, seq = v_seq + 1, last_ms = v_now WHERE key_id = p_key;
+    outcome := 'ok';${version === 1 ? "" : "\n    request := m.requests;"}
+    v_left := v_left - p_cost;
+    v_seq := v_seq + 1;
+  END IF;
+  credits_remaining := v_left;
+  SELECT q.rate_remaining, q.reset_s INTO rate_remaining, reset_s FROM ${s}.rate_status(p_key, v_seq, p_limit, p_window_ms, v_now) q;`;
 }
