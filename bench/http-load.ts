@@ -58,8 +58,24 @@ function target(name: string, url: string, tool: string, args: Record<string, un
 export interface HttpLoad {
   case: HttpCase;
   figures: LoadFigure[];
+  /** Response body bytes of one call: ours, the minimal server's, and the padded minimal server's. */
+  bytes: { ours: number; minimal: number; sized: number };
 }
 
+/** The body of one call to `t`, as the load generator would receive it. */
+async function bodyBytes(t: Target): Promise<number> {
+  const req = t.request(0);
+  const res = await fetch(`${t.url}${req.path}`, { method: req.method, headers: req.headers, ...(req.body !== undefined && { body: req.body }) });
+  const body = Buffer.from(await res.arrayBuffer());
+  t.check(res.status, body);
+  return body.length;
+}
+
+/**
+ * Each case against the minimal server as it is and against the same server padding its answer to
+ * the size of ours (`sized`): the first measures the whole difference, the second what remains
+ * once both write as many bytes.
+ */
 export async function measureHttp(sandbox: Sandbox, concurrencies: readonly number[], durationMs: number): Promise<HttpLoad[]> {
   const ours = await spawnListening([CLI, "http", "--port", "0"], sandbox.env);
   let minimal: Awaited<ReturnType<typeof spawnListening>> | undefined;
@@ -68,10 +84,18 @@ export async function measureHttp(sandbox: Sandbox, concurrencies: readonly numb
     const out: HttpLoad[] = [];
     for (const c of HTTP_CASES) {
       const targets = [target("ours", ours.url, c.tool, c.args, c.era), target("minimal", minimal.url, "echo", { text: "hello" }, c.era)];
-      await compare(targets, 4, 600, 2); // warm-up: JIT, sockets
-      const figures: LoadFigure[] = [];
-      for (const n of concurrencies) figures.push(...(await compare(targets, n, durationMs, ROUNDS)));
-      out.push({ case: c, figures });
+      const bytes = { ours: await bodyBytes(targets[0]!), minimal: await bodyBytes(targets[1]!), sized: 0 };
+      const padded = await spawnListening([join(BENCH_DIR, "minimal-http-server.mjs"), "--pad", String(Math.max(0, bytes.ours - bytes.minimal))], sandbox.env);
+      try {
+        targets.push(target("sized", padded.url, "echo", { text: "hello" }, c.era));
+        bytes.sized = await bodyBytes(targets[2]!);
+        await compare(targets, 4, 600, 2); // warm-up: JIT, sockets
+        const figures: LoadFigure[] = [];
+        for (const n of concurrencies) figures.push(...(await compare(targets, n, durationMs, ROUNDS)));
+        out.push({ case: c, figures, bytes });
+      } finally {
+        await stop(padded.child);
+      }
     }
     return out;
   } finally {

@@ -202,15 +202,21 @@ const SECTIONS: Section[] = [
       const pin = pinLoadGenerator();
       const cases = await measureHttp(sandbox, LOAD_CONCURRENCY, LOAD_SECONDS * 1000);
       const rows: Row[] = [];
-      for (const { case: c, figures } of cases) {
+      for (const { case: c, figures, bytes } of cases) {
         for (const n of LOAD_CONCURRENCY) {
           const ours = figures.find((f) => f.server === "ours" && f.concurrency === n)!;
           const minimal = figures.find((f) => f.server === "minimal" && f.concurrency === n)!;
+          const sized = figures.find((f) => f.server === "sized" && f.concurrency === n)!;
           rows.push({
             metric: `MCP HTTP tools/call ${c.label}, ${n} clients (${pin.note})`, unit: "calls/s",
             ours: ours.requestsPerSecond, oursDetail: loadDetail(ours),
             baseline: minimal.requestsPerSecond, baselineNote: "minimal stateless SDK v2 server, trivial tool, same era", baselineDetail: loadDetail(minimal),
             ...(c.id === "list_assets" && { target: { on: "ratio" as const, op: ">=" as const, value: 1 } }),
+          });
+          rows.push({
+            metric: `… the same, against that server answering as many bytes (${human(bytes.ours)} B of ours; its own ${human(bytes.minimal)} B padded to ${human(bytes.sized)} B)`, unit: "calls/s",
+            ours: ours.requestsPerSecond,
+            baseline: sized.requestsPerSecond, baselineNote: "the same minimal server, answer padded to our size", baselineDetail: loadDetail(sized),
           });
         }
       }

@@ -42,6 +42,26 @@ const noAjv = {
 };
 
 /**
+ * The anchors file is also the record of where each figure came from: its texts for readers (the
+ * file's and each calendar section's "about", the merge history in "generated" and "corrections",
+ * each asset's "from" and "notes") are read by no code, so the bundle leaves them out (12 KB of the
+ * zipped bundle); the figures, their sources and confidence stay.
+ */
+function withoutDocs(path, value) {
+  if (!/[\\/]anchors\.json$/.test(path)) return value;
+  const { about: _about, generated: _generated, corrections: _corrections, ...rest } = value;
+  for (const [key, section] of Object.entries(rest)) {
+    if (key === "assets") {
+      rest.assets = Object.fromEntries(Object.entries(section).map(([ticker, { from: _from, notes: _notes, ...entry }]) => [ticker, entry]));
+    } else if (section && typeof section === "object" && !Array.isArray(section)) {
+      const { about: _sectionAbout, ...rows } = section;
+      rest[key] = rows;
+    }
+  }
+  return rest;
+}
+
+/**
  * The HTTP backend takes one thing from undici, its Agent (a connection pool with connect, headers
  * and body timeouts), and calls one method on it, request(). undici's index loads everything it
  * offers (fetch, WebSocket, EventSource, caches, mocks, proxies, cookies): 534 KB of the backend's
@@ -79,7 +99,7 @@ const jsonParse = {
   name: "json-parse",
   setup(build) {
     build.onLoad({ filter: /[\\/]src[\\/].*\.json$/ }, (args) => {
-      const value = JSON.parse(readFileSync(args.path, "utf8"));
+      const value = withoutDocs(args.path, JSON.parse(readFileSync(args.path, "utf8")));
       const text = (v) => JSON.stringify(JSON.stringify(v));
       const lazy = (o) => o !== null && typeof o === "object" && !Array.isArray(o) &&
         Object.values(o).length > 16 && Object.values(o).every((v) => v !== null && typeof v === "object" && !Array.isArray(v));

@@ -50,10 +50,19 @@ export interface CreateServerOptions {
   /**
    * The one method this instance will answer, when that is known (a stateless HTTP request): a
    * tools/* request needs only the tools, so the resources, views, prompts and completions are
-   * not registered for it (the capabilities say the same either way).
+   * not registered for it (the capabilities say the same either way), and the server's icon goes
+   * only with the answers that introduce the server (see INTRODUCTIONS).
    */
   method?: string;
 }
+
+/**
+ * The answers that introduce the server, and carry its icon. In 2026-07-28 every result's `_meta`
+ * repeats the server's identity; with the icon (a 1.3 KB data URI) that more than doubled a
+ * list_assets answer over HTTP (1,960 → 3,393 bytes). A stateless request for any other method
+ * gets the name, title and version alone.
+ */
+const INTRODUCTIONS: ReadonlySet<string> = new Set(["initialize", "server/discover"]);
 
 export { createBackend } from "./backend/create.js";
 
@@ -138,7 +147,7 @@ function toolRunner(backend: Backend): ToolRunner {
 
 export function createServer({ backend, config, era = "legacy", method }: CreateServerOptions): McpServer {
   const server = new McpServer(
-    { name: SERVER_NAME, title: "Crypto Metrics", version: SERVER_VERSION, icons: SERVER_ICONS },
+    { name: SERVER_NAME, title: "Crypto Metrics", version: SERVER_VERSION, ...((method === undefined || INTRODUCTIONS.has(method)) && { icons: SERVER_ICONS }) },
     {
       capabilities: { tools: {}, ...(era === "legacy" && { logging: {} }) },
       instructions: instructionsFor(backend.origin),

@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { DAY_MS, SET_L1, SET_M1 } from "../../src/catalog/index.js";
 import { generateVariation, seriesExtent } from "../../src/backend/inprocess/readings/index.js";
-import { supplyOf } from "../../src/backend/inprocess/world/chain.js";
+import { supplyOf } from "../../src/backend/inprocess/world/circulation.js";
 import { dailyPrice } from "../../src/backend/inprocess/world/price-path.js";
 import { profileOf } from "../../src/backend/inprocess/world/profiles.js";
 import { cvdd, lthCostBasis, lthMvrv, lthRealizedCap, lthSupply, realizedCap, realizedCapImpulse, realizedPrice, sthSupply, structuralSupport } from "../../src/backend/inprocess/readings/valuation.js";

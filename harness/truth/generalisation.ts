@@ -1,7 +1,7 @@
 // The embedded market against dated real-world facts it was not calibrated on (facts.ts): each
 // served reading against its kind's tolerance, by kind (printed by `npm run truth`).
 import { DAY_MS } from "../../src/catalog/index.js";
-import { supplyOf } from "../../src/backend/inprocess/world/chain.js";
+import { supplyOf } from "../../src/backend/inprocess/world/circulation.js";
 import { candle, dailyPrice } from "../../src/backend/inprocess/world/price-path.js";
 import { dayOf } from "../../src/backend/inprocess/world/anchors.js";
 import { FACTS, type Fact, type FactKind } from "./facts.js";

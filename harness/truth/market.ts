@@ -109,11 +109,13 @@ const DEPEG_DAYS: ReadonlyArray<readonly [string, number, number]> = [
   ["usdc", day("2023-03-10"), day("2023-03-13")], ["dai", day("2023-03-10"), day("2023-03-13")],
   ["usdt", day("2022-05-11"), day("2022-05-13")], ["fdusd", day("2025-04-01"), day("2025-04-03")],
   ["susd", day("2025-03-20"), day("2025-11-30")],
+  // DAI's Black Thursday premium: over 1 % until mid-April 2020, within 0.3 % by late May.
+  ["dai", day("2020-03-12"), day("2020-05-27")],
 ];
 
 export const depegs: Check = {
   id: "depegs", group: "calibration",
-  claim: "known stablecoin depegs are in the path with their real depth and recovery: USDC low 0.86–0.89 on 2023-03-11 and back within 0.5 % of $1 by the 2023-03-13 close (DAI low 0.88–0.92), USDT low 0.94–0.96 on 2022-05-12, FDUSD low 0.86–0.89 on 2025-04-02, sUSD low 0.63–0.68 on 2025-04-18 and off its peg for months after; the hours and minutes of each day hold its low",
+  claim: "known stablecoin depegs are in the path with their real depth and recovery: USDC low 0.86–0.89 on 2023-03-11 and back within 0.5 % of $1 by the 2023-03-13 close (DAI low 0.88–0.92), USDT low 0.94–0.96 on 2022-05-12 and 0.92–0.93 on 2018-10-15, DAI's Black Thursday high 1.08–1.12 on 2020-03-13, FDUSD low 0.86–0.89 on 2025-04-02, sUSD low 0.63–0.68 on 2025-04-18 and off its peg for months after; the hours and minutes of each day hold its low",
   run() {
     const rows: Array<[string, string, number, number, number]> = [];
     const low = (a: string, iso: string, lo: number, hi: number) => {
@@ -130,8 +132,11 @@ export const depegs: Check = {
     low("usdc_trx", "2023-03-11", 0.86, 0.89);
     low("dai", "2023-03-11", 0.88, 0.92);
     low("usdt", "2022-05-12", 0.94, 0.96);
+    low("usdt", "2018-10-15", 0.92, 0.93);
     low("fdusd", "2025-04-02", 0.86, 0.89);
     low("susd", "2025-04-18", 0.63, 0.68);
+    const daiHigh = candleColumns("dai", DAY_MS, Date.parse("2020-03-13"), Date.parse("2020-03-13"), NOW).high[0]!;
+    rows.push(["dai high 2020-03-13", "", 1.08, 1.12, daiHigh]);
     const close = dailyPrice("usdc", day("2023-03-13"));
     rows.push(["usdc close 2023-03-13", "", 0.995, 1.005, close]);
     const before = dailyPrice("usdc", day("2023-03-09"));
@@ -141,7 +146,7 @@ export const depegs: Check = {
     rows.push(["susd close 2025-12-28", "", 0.99, 1.01, dailyPrice("susd", day("2025-12-28"))]);
     const bad = rows.filter(([, , lo, hi, v]) => !(v >= lo && v <= hi));
     const show = ([what, note, , , v]: (typeof rows)[number]) => `${what} ${fmt(v, 4)}${note}`;
-    return { ok: bad.length === 0, checked: `${rows.length} readings of 5 depegs`, worst: bad.length ? `outside bounds: ${bad.map(show).join(", ")}` : rows.map(show).join(", ") };
+    return { ok: bad.length === 0, checked: `${rows.length} readings of 7 depegs`, worst: bad.length ? `outside bounds: ${bad.map(show).join(", ")}` : rows.map(show).join(", ") };
   },
 };
 

@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { listen } from "../listen.js";
 import { log } from "../log.js";
+import { clientGone } from "../transports/delivery.js";
 import { hostAllowed, originAllowed } from "../transports/host-check.js";
 import type { InProcessService, ServiceResponse } from "./inprocess/service.js";
 import { ServiceError } from "./types.js";
@@ -51,11 +52,6 @@ function sendError(res: ServerResponse, error: ServiceError, headers: Record<str
 
 /** A response built in more than this long is delivered one event-loop turn later (see respond). */
 const SLOW_MS = 2;
-
-function clientGone(res: ServerResponse): boolean {
-  const socket = res.socket;
-  return res.destroyed || !socket || socket.destroyed || socket.readableEnded;
-}
 
 function splitTarget(target: string): { path: string; query: string } {
   // Absolute-form targets (proxies) carry scheme and host; the service needs only path and query.

@@ -1,5 +1,7 @@
 // The narrow seam between tools and data: one Backend interface, one error type. Tools import
 // only this file; the in-process service and the HTTP client both implement it.
+import { PRICE_ID, type Endpoint } from "../catalog/index.js";
+import { typedHeatmap } from "../catalog/heatmap-typed.js";
 import type { CandleColumns, Heatmap, SeriesColumns, TimeRecord, TypedHeatmap, VariationRecord } from "../catalog/responses.js";
 
 export type { CandleColumns, Heatmap, SeriesColumns, TimeRecord, TypedHeatmap, VariationRecord };
@@ -36,6 +38,11 @@ export interface BackendContext {
   signal?: AbortSignal;
   /** Called while a long request is paged. */
   onProgress?: (update: ProgressUpdate) => void;
+  /**
+   * Called once for each charge the call made, with a handle that takes it back whole: the
+   * transport calls it when the answer that carries the result cannot be delivered.
+   */
+  onCharge?: (refund: () => Promise<void>) => void;
 }
 
 export interface Usage {
@@ -47,21 +54,9 @@ export interface Usage {
 
 export type BackendBody = TimeRecord[] | VariationRecord[] | Heatmap;
 
-export interface BackendResult<T extends BackendBody = BackendBody> {
-  body: T;
+/** What every result carries beside its data. */
+export interface ResultMeta {
   usage: Usage;
-  /**
-   * The same series as columns, when the backend has them without parsing (the in-process one):
-   * digests read these, and `body` is then only built if something reads it.
-   */
-  columns?: SeriesColumns;
-  /** The heatmap endpoint's answer as typed arrays: every backend returns it with the heatmap. */
-  heatmap?: TypedHeatmap;
-  /**
-   * Price candles (endpoint `price`): every backend returns them as columns. With a metrics-variation,
-   * the asset's daily candles of the days it describes, when the backend has them (the in-process one).
-   */
-  candles?: CandleColumns;
   /**
    * First and last bucket starts (epoch ms) the series has for this asset over its whole history,
    * whatever range was asked, when the backend knows them: digests say where data begins or ends.
@@ -71,6 +66,83 @@ export interface BackendResult<T extends BackendBody = BackendBody> {
   asOfMs?: number;
   /** When the real service answered (epoch ms; a cached answer keeps its time). */
   receivedMs?: number;
+}
+
+/**
+ * A backend's answer, one shape per kind. Each carries the service's JSON form as `body`; where a
+ * backend has a typed form (columns, candles, a typed heatmap) without parsing, digests read that,
+ * and `body` is then made from it only when something reads it (withLazy).
+ */
+export type BackendResult = SeriesResult | CandlesResult | HeatmapResult | VariationResult;
+export type ResultKind = BackendResult["kind"];
+
+/** A series or OHLCV endpoint's records; `columns` when the backend has them (the in-process one). */
+export interface SeriesResult extends ResultMeta {
+  readonly kind: "series";
+  readonly body: TimeRecord[];
+  columns?: SeriesColumns;
+}
+
+/** Price: OHLC candles, and as the records `{time, open, high, low, close}`. */
+export interface CandlesResult extends ResultMeta {
+  readonly kind: "candles";
+  readonly body: TimeRecord[];
+  candles: CandleColumns;
+}
+
+/** The heatmap endpoint's answer, also as typed arrays (every backend has them). */
+export interface HeatmapResult extends ResultMeta {
+  readonly kind: "heatmap";
+  readonly body: Heatmap;
+  heatmap: TypedHeatmap;
+}
+
+/** A metrics-variation; `candles`: the daily closes of the days it describes, when the backend has them. */
+export interface VariationResult extends ResultMeta {
+  readonly kind: "variation";
+  readonly body: VariationRecord[];
+  candles?: CandleColumns;
+}
+
+/** The kind of result an endpoint answers with (price's candles are asked by the price id). */
+export function resultKind(endpoint: Endpoint): ResultKind {
+  if (endpoint.id === PRICE_ID) return "candles";
+  return endpoint.kind === "heatmap" ? "heatmap" : endpoint.kind === "variation" ? "variation" : "series";
+}
+
+/** A result read from a JSON body (the real service's, or a cached one): its typed heatmap made here, once. */
+export function resultOfBody(endpoint: Endpoint, body: BackendBody, meta: ResultMeta): SeriesResult | HeatmapResult | VariationResult {
+  const kind = resultKind(endpoint);
+  if (kind === "heatmap") return { kind, body: body as Heatmap, heatmap: typedHeatmap(body as Heatmap), ...meta };
+  if (kind === "variation") return { kind, body: body as VariationRecord[], ...meta };
+  return { kind: "series", body: body as TimeRecord[], ...meta };
+}
+
+/** The result as the kind the caller asked for; another kind is the backend's fault (502). */
+export function resultAs<K extends ResultKind>(result: BackendResult, kind: K, endpoint: string): Extract<BackendResult, { kind: K }> {
+  if (result.kind !== kind) throw new ServiceError(502, "upstream_invalid_response", `${endpoint} returned ${result.kind}, not ${kind}`, { endpoint });
+  return result as Extract<BackendResult, { kind: K }>;
+}
+
+/** Candles as the records a client reads: `{time, open, high, low, close}`. */
+export function candleRecords(c: CandleColumns): TimeRecord[] {
+  return Array.from(c.times, (t, i) => ({ time: new Date(t).toISOString(), open: c.open[i]!, high: c.high[i]!, low: c.low[i]!, close: c.close[i]! }));
+}
+
+/**
+ * `target` with `key` made by `build` on first read, once, as an enumerable property: a result's
+ * JSON body built from its typed form only for a reader of it.
+ */
+export function withLazy<T extends object, K extends string, V>(target: T, key: K, build: () => V): T & { readonly [P in K]: V } {
+  let value: V | undefined;
+  let built = false;
+  return Object.defineProperty(target, key, {
+    enumerable: true,
+    get: () => {
+      if (!built) [value, built] = [build(), true];
+      return value;
+    },
+  }) as T & { readonly [P in K]: V };
 }
 
 /**
@@ -134,6 +206,8 @@ export interface ErrorDetails {
   /** Accepted values or suggestions the message refers to. */
   allowed?: readonly string[];
   endpoint?: string;
+  /** The endpoint asked for, when the refusal names the gate it is reached through (price: the heatmap). */
+  through?: string;
   asset?: string;
 }
 

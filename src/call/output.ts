@@ -1,5 +1,5 @@
 // CSV as `call` prints it: the records a call read, the same rows its resource serves.
-import { endpointById, VARIATION_ID, type Endpoint } from "../catalog/index.js";
+import { endpointById, type Endpoint } from "../catalog/index.js";
 import { variationRecordSchema } from "../catalog/responses.js";
 import type { BackendResult } from "../backend/types.js";
 import type { Fetched } from "../library/session.js";
@@ -31,19 +31,12 @@ function recordColumns(endpoint: Endpoint | undefined): string[] {
   return ["time", endpoint.field];
 }
 
-interface CandleColumnsLike {
-  times: ArrayLike<number>;
-  open: ArrayLike<number>;
-  high: ArrayLike<number>;
-  low: ArrayLike<number>;
-  close: ArrayLike<number>;
-}
 
 /** The records of one backend result as a table, or undefined when it has none (a heatmap matrix). */
 export function tableOf(request: Fetched["request"], result: BackendResult): Table | undefined {
-  const candles = (result as { candles?: CandleColumnsLike }).candles;
-  // A metrics-variation's candles are extra beside its records: the table is the records.
-  if (candles && request.endpoint !== VARIATION_ID) {
+  // Price: the candles are the table (a metrics-variation's candles are extra beside its records).
+  if (result.kind === "candles") {
+    const candles = result.candles;
     const rows: Cell[][] = [];
     for (let i = 0; i < candles.times.length; i++) {
       rows.push([new Date(candles.times[i]!).toISOString(), candles.open[i]!, candles.high[i]!, candles.low[i]!, candles.close[i]!]);

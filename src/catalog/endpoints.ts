@@ -39,6 +39,8 @@ export interface Endpoint {
   nature: SeriesNature;
   /** How to read a value, where unit and purpose leave it open (definitions.ts). */
   meaning?: string;
+  /** The endpoint a key restricted to some metrics must hold to call this one, when not itself. */
+  gate?: string;
 }
 
 const DATES = ["startDate", "endDate"] as const satisfies readonly ParamName[];
@@ -50,19 +52,22 @@ export function fieldOf(segment: string): string {
   return segment.charAt(0).toLowerCase() + segment.slice(1);
 }
 
-type Row = [id: string, assetSet: AssetSetId, unit: string, nature: SeriesNature, purpose: string];
+type Row<Id extends string> = [id: Id, assetSet: AssetSetId, unit: string, nature: SeriesNature, purpose: string];
 
-function ohlcv(id: string, unit: string, purpose: string, params: readonly ParamName[] = OHLCV): Endpoint {
+/** An endpoint whose id and kind the compiler knows: tables keyed by endpoint id are checked against the list. */
+type Listed<Id extends string, Kind extends EndpointKind> = Endpoint & { readonly id: Id; readonly kind: Kind };
+
+function ohlcv<const Id extends string>(id: Id, unit: string, purpose: string, params: readonly ParamName[] = OHLCV): Listed<Id, "ohlcv"> {
   const [group, segment] = id.split("/") as [string, string];
   return { id, kind: "ohlcv", group, segment, field: fieldOf(segment), assetSet: "A", params, purpose, unit, additive: true, nature: "flow" };
 }
 
-function series([id, assetSet, unit, nature, purpose]: Row, params: readonly ParamName[] = DATES): Endpoint {
+function series<const Id extends string>([id, assetSet, unit, nature, purpose]: Row<Id>, params: readonly ParamName[] = DATES): Listed<Id, "series"> {
   const [group, segment] = id.split("/") as [string, string];
   return { id, kind: "series", group, segment, field: fieldOf(segment), assetSet, params, purpose, unit, additive: false, nature };
 }
 
-const LISTED: readonly Endpoint[] = [
+const LISTED = [
   ohlcv("derivatives/Volume_usd", "USD", "total trading volume in USD of perpetual derivatives per bucket"),
   ohlcv("derivatives/Buy_trades", "trades", "count of buy trades of perpetual derivatives per bucket"),
   ohlcv("spot/Trades", "trades", "trade count on spot markets per bucket", ["startDate", "endDate", "timeframe", "exchange", "symbol"]),
@@ -100,6 +105,11 @@ const LISTED: readonly Endpoint[] = [
     field: "", assetSet: "A", params: ["asset", "timeframe", "lookback", "scope", "exchange"], unit: "USD", additive: false, nature: "level",
     purpose: "liquidation-level heatmap: open liquidation notional by price level over time, with candles",
   },
-];
+] as const satisfies readonly Endpoint[];
+
+/** The ids of the metric-series endpoints (get_series), as a type. */
+export type SeriesId = Extract<(typeof LISTED)[number], { kind: "series" }>["id"];
+/** The ids of the OHLCV-style endpoints (get_ohlcv, price aside), as a type. */
+export type OhlcvId = Extract<(typeof LISTED)[number], { kind: "ohlcv" }>["id"];
 
 export const ENDPOINTS: readonly Endpoint[] = LISTED.map((e) => (MEANINGS[e.id] ? { ...e, meaning: MEANINGS[e.id] } : e));

@@ -28,6 +28,19 @@ export function metricById(id: string): Endpoint | undefined {
   return id === PRICE_ID ? PRICE : byId.get(id);
 }
 
+/** Endpoints a key reaches through another one's entitlement (their row's gate): price, through the heatmap. */
+export const GATED: readonly Endpoint[] = [PRICE];
+
+/** The endpoint id a key restricted to some metrics must hold to call `endpoint`: its row's gate, or itself. */
+export function gateOf(endpoint: Endpoint): string {
+  return endpoint.gate ?? endpoint.id;
+}
+
+/** What a refusal adds after naming the gate of an endpoint reached through it: " (price is read from <gate>)". */
+export function readThrough(endpoint: Endpoint, gate: string = gateOf(endpoint)): string {
+  return endpoint.gate === undefined ? "" : ` (${endpoint.id} is read from ${gate})`;
+}
+
 export function covers(endpoint: Endpoint, asset: string): boolean {
   return assetInSet(endpoint.assetSet, asset);
 }

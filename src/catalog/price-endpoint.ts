@@ -1,12 +1,10 @@
 // Price: OHLC candles of an asset's reference market. Not an endpoint of the service (it has no
 // route of its own): the in-process service serves it through its pipeline, and over the real
-// service it is read from the heatmap's `df` candles. Tools ask for it by this id.
+// service it is read from the heatmap's `df` candles, so its gate is the heatmap: a key restricted
+// to some metrics may read price when it may call the heatmap. Tools ask for it by this id.
 import type { Endpoint } from "./endpoints.js";
 
 export const PRICE_ID = "price";
-
-/** The endpoint whose candles carry the price on the real service; entitlement to it covers price. */
-export const PRICE_SOURCE_ID = "liquidation_levels/heatmap";
 
 export const PRICE: Endpoint = {
   id: PRICE_ID,
@@ -20,4 +18,5 @@ export const PRICE: Endpoint = {
   unit: "USD",
   additive: false,
   nature: "level",
+  gate: "liquidation_levels/heatmap",
 };

@@ -1,7 +1,7 @@
 // Typed input errors raised by tools and the mapping of every failure to an isError result whose
 // text says what to do next and whether retrying helps.
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { DATE_FORMAT_HINT } from "../catalog/index.js";
+import { DATE_FORMAT_HINT, metricById, readThrough } from "../catalog/index.js";
 import { ServiceError } from "../backend/types.js";
 import { log } from "../log.js";
 
@@ -111,8 +111,9 @@ function serviceText(error: ServiceError, endpoint: string): string {
     case "conflicting_credentials":
       return `${said} Send the key one way only. ${NO_RETRY}`;
     case "metric_not_allowed": {
-      // Price is read from the heatmap: say so, since the key's list names endpoints.
-      const via = said.includes("price is read from") ? " (price is read from it)" : "";
+      // An endpoint reached through another's entitlement (price): say so, since the key's list names endpoints.
+      const asked = error.details.through === undefined ? undefined : metricById(error.details.through);
+      const via = asked ? readThrough(asked, "it") : "";
       const may = allowed?.length ? ` This key may call: ${allowed.join(", ")}.` : " Use a metric the key's plan includes.";
       return `This key is not entitled to ${endpoint}${via} (403 metric_not_allowed; nothing was charged).${may} Or use a key that includes ${endpoint}. ${NO_RETRY}`;
     }

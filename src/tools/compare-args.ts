@@ -1,6 +1,6 @@
 // compare's members from its arguments, checked before any backend call (nothing is charged for a
 // bad request): the mode, counts, duplicates, metric kinds, coverage and the key's entitlements.
-import { coverage, covers, KNOWN_ASSETS, metricById, nearestEndpoints, PRICE, PRICE_ID, PRICE_SOURCE_ID, SERIES_IDS, OHLCV_IDS, type Endpoint } from "../catalog/index.js";
+import { coverage, covers, gateOf, KNOWN_ASSETS, metricById, nearestEndpoints, PRICE, PRICE_ID, readThrough, SERIES_IDS, OHLCV_IDS, type Endpoint } from "../catalog/index.js";
 import { ServiceError } from "../backend/types.js";
 import { labelled, normalizeAsset, suggestAssets, TOOL_OF_KIND } from "../mcp/lookup.js";
 import { ToolInputError } from "../mcp/errors.js";
@@ -107,16 +107,17 @@ function checkCoverage(endpoint: Endpoint, assets: readonly string[]): void {
   );
 }
 
-/** The entitlement each member needs (price needs its source, the heatmap), checked when the backend knows the key's. */
+/** The entitlement each member needs (its row's gate), checked when the backend knows the key's. */
 export function checkEntitlements(members: readonly Member[], allowed: readonly string[] | null | undefined): void {
   if (!allowed) return;
-  const gates = [...new Set(members.map((m) => (m.endpoint === PRICE ? PRICE_SOURCE_ID : m.endpoint.id)))];
+  const gates = [...new Set(members.map((m) => gateOf(m.endpoint)))];
   const denied = gates.filter((g) => !allowed.includes(g));
   if (!denied.length) return;
+  const through = members.find((m) => m.endpoint.gate !== undefined && denied.includes(m.endpoint.gate))?.endpoint;
   throw new ServiceError(
     403,
     "metric_not_allowed",
-    `This key may not call ${denied.join(", ")}${denied.includes(PRICE_SOURCE_ID) && members.some((m) => m.endpoint === PRICE) ? " (price is read from it)" : ""}; nothing was charged. It may call: ${allowed.join(", ")}.`,
-    { endpoint: denied[0]!, allowed },
+    `This key may not call ${denied.join(", ")}${through ? readThrough(through, "it") : ""}; nothing was charged. It may call: ${allowed.join(", ")}.`,
+    { endpoint: denied[0]!, allowed, ...(through && { through: through.id }) },
   );
 }

@@ -121,7 +121,7 @@ function columnsOf(result: BackendResult, m: Member): { times: ArrayLike<number>
     const c = candlesOf(result);
     return { times: c.times, values: c.close };
   }
-  if (result.columns) return result.columns;
+  if (result.kind === "series" && result.columns) return result.columns;
   if (!Array.isArray(result.body)) throw new ServiceError(502, "upstream_invalid_response", `${m.endpoint.id} returned no record array`, { endpoint: m.endpoint.id });
   return seriesFromRecords(result.body as TimeRecord[], m.endpoint.field);
 }

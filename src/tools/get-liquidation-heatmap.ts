@@ -2,8 +2,8 @@
 // the service's price × time matrix (optionally re-binned to at most 24 × 24).
 import { z } from "zod";
 import { allowedLookbacks, HEATMAP_ID, isTimeframe, LOOKBACKS, SCOPES, TIMEFRAMES, VENUES, type Timeframe } from "../catalog/index.js";
-import { releaseCells, typedHeatmap } from "../catalog/heatmap-typed.js";
-import { ServiceError, type Heatmap } from "../backend/types.js";
+import { releaseCells } from "../catalog/heatmap-typed.js";
+import { ServiceError } from "../backend/types.js";
 import { compactHeatmapDigest, compactHeatmapDigestSchema, DEFAULT_TOP_K, digestHeatmap, MAX_TOP_K, renderHeatmapText } from "../summary/index.js";
 import { heatmapResourceUri } from "../catalog/uris.js";
 import { heatmapView } from "../charts/model/view-data.js";
@@ -81,12 +81,8 @@ export const getLiquidationHeatmap = defineTool({
     const result = await context.backend.fetch({ endpoint: HEATMAP_ID, asset, query }, context.call);
     const { usage } = result;
     // Backends hand the typed form on; reading `body` would build the JSON objects it spares.
-    let heatmap = result.heatmap;
-    if (!heatmap) {
-      const body = result.body;
-      if (Array.isArray(body)) throw new ServiceError(502, "upstream_invalid_response", "the heatmap endpoint returned an array", { endpoint: HEATMAP_ID });
-      heatmap = typedHeatmap(body as Heatmap);
-    }
+    if (result.kind !== "heatmap") throw new ServiceError(502, "upstream_invalid_response", "the heatmap endpoint returned no heatmap", { endpoint: HEATMAP_ID });
+    const heatmap = result.heatmap;
     const digest = digestHeatmap(heatmap, { topK: args.top_k, includeMatrix: args.include_matrix === true });
     const sent = definedOnly(query);
     const resource = heatmapResourceUri(asset, sent);

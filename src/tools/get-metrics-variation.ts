@@ -1,7 +1,7 @@
 // get_metrics_variation: every metric of one asset at a glance, largest 24h move first.
 import { z } from "zod";
 import { VARIATION_ID } from "../catalog/index.js";
-import { ServiceError, type VariationRecord } from "../backend/types.js";
+import { ServiceError } from "../backend/types.js";
 import { compactVariation, compactVariationSchema, describedDay, renderVariationText, variationPrice, variationTable } from "../summary/index.js";
 import { variationResourceUri } from "../catalog/uris.js";
 import { defineTool } from "./define-tool.js";
@@ -24,9 +24,9 @@ export const getMetricsVariation = defineTool({
     const endpoint = requireEndpoint(VARIATION_ID);
     const asset = normalizeAsset(args.asset, endpoint);
     requireCoverage(endpoint, asset);
-    const { body, usage, candles, asOfMs } = await context.backend.fetch({ endpoint: VARIATION_ID, asset, query: {} }, context.call);
-    if (!Array.isArray(body)) throw new ServiceError(502, "upstream_invalid_response", "metrics-variation returned no array", { endpoint: VARIATION_ID });
-    const records = body as VariationRecord[];
+    const result = await context.backend.fetch({ endpoint: VARIATION_ID, asset, query: {} }, context.call);
+    if (result.kind !== "variation" || !Array.isArray(result.body)) throw new ServiceError(502, "upstream_invalid_response", "metrics-variation returned no array", { endpoint: VARIATION_ID });
+    const { body: records, usage, candles, asOfMs } = result;
     const day = describedDay(records, asOfMs);
     const rows = variationTable(records, asset, day);
     // The daily closes come beside the summary when the backend has them, at no extra request.

@@ -10,7 +10,9 @@ import {
   missingConcepts,
   PRICE,
   PRICE_ID,
-  PRICE_SOURCE_ID,
+  GATED,
+  gateOf,
+  metricById,
   ENDPOINTS,
   KNOWN_ASSETS,
   VENUES,
@@ -79,12 +81,16 @@ export const listAssets = defineTool({
 function withEntitlements(view: { text: string; structured: Output }, allowed: readonly string[] | null | undefined): { text: string; structured: Output } {
   if (!allowed) return view;
   const may = new Set(allowed);
-  const gate = (id: string) => (id === PRICE_ID ? PRICE_SOURCE_ID : id);
+  const gate = (id: string) => {
+    const endpoint = metricById(id);
+    return endpoint ? gateOf(endpoint) : id;
+  };
   const ids = view.structured.endpoints
     ? Object.values(view.structured.endpoints).flat().map((e) => e[0])
     : Object.values(view.structured.covers ?? {}).flatMap((groups) => Object.entries(groups).flatMap(([g, segments]) => segments.map((x) => (x === PRICE_ID ? x : `${g}/${x}`))));
   const shown = ids.filter((id) => !may.has(gate(id)));
-  const line = `This key may call only ${allowed.join(", ")}${may.has(PRICE_SOURCE_ID) ? " (and price)" : ""}; others answer metric_not_allowed` +
+  const through = GATED.filter((e) => may.has(gateOf(e))).map((e) => e.id);
+  const line = `This key may call only ${allowed.join(", ")}${through.length ? ` (and ${through.join(", ")})` : ""}; others answer metric_not_allowed` +
     (shown.length && view.structured.view !== "overview" ? ` (here: ${shown.join(", ")}).` : ".");
   return { text: `${view.text}\n${line}`, structured: { ...view.structured, key_may_call: [...allowed] } };
 }
@@ -149,7 +155,26 @@ function metricView(id: string, rawAsset: string | undefined): { text: string; s
   return { text: lines.join("\n"), structured };
 }
 
+/** A known asset's view, built once: it depends on the catalog alone (at most one entry per known ticker). */
+const ASSET_VIEWS = new Map<string, { text: string; structured: Output }>();
+
 function assetView(asset: string): { text: string; structured: Output } {
+  let view = ASSET_VIEWS.get(asset);
+  if (view) return view;
+  view = buildAssetView(asset);
+  if (KNOWN_ASSETS.includes(asset)) ASSET_VIEWS.set(asset, deepFreeze(view));
+  return view;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    for (const member of Object.values(value)) deepFreeze(member);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function buildAssetView(asset: string): { text: string; structured: Output } {
   const found = endpointsForAsset(asset);
   const known = KNOWN_ASSETS.includes(asset);
   const name = assetName(asset);

@@ -29,7 +29,7 @@ export interface PriceRequest {
 
 /** Candles of a price result, whichever backend produced them. */
 export function candlesOf(result: BackendResult): CandleColumns {
-  if (!result.candles) throw new ServiceError(502, "upstream_invalid_response", "price returned no candles", { endpoint: PRICE.id });
+  if (result.kind !== "candles") throw new ServiceError(502, "upstream_invalid_response", "price returned no candles", { endpoint: PRICE.id });
   return result.candles;
 }
 

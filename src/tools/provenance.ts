@@ -54,9 +54,10 @@ const lastOf = (a: ArrayLike<number> | undefined): number => {
  * days, or else describe the last whole day before the service's "now".
  */
 function latestOf(r: BackendResult): number {
-  if (r.columns || r.candles || r.heatmap) {
-    return Math.max(lastOf(r.columns?.times), lastOf(r.candles?.times), lastOf(r.heatmap?.times), lastOf(r.heatmap?.candles.times));
-  }
+  if (r.kind === "candles") return lastOf(r.candles.times);
+  if (r.kind === "heatmap") return Math.max(lastOf(r.heatmap.times), lastOf(r.heatmap.candles.times));
+  if (r.kind === "series" && r.columns) return lastOf(r.columns.times);
+  if (r.kind === "variation" && r.candles) return lastOf(r.candles.times);
   const body = r.body;
   if (Array.isArray(body) && body.length) {
     const last = body[body.length - 1] as { time?: unknown };

@@ -87,7 +87,8 @@ export async function fetchSeries(context: ToolContext, req: SeriesRequest): Pro
   const { endpoint, asset } = req;
   requireInHistory(context.backend, { endpoint: endpoint.id, asset, query: req.query }, req.timeframeMs);
   const result = await context.backend.fetch({ endpoint: endpoint.id, asset, query: req.query }, context.call);
-  const { usage, columns } = result;
+  const { usage } = result;
+  const columns = result.kind === "series" ? result.columns : undefined;
   // Columns when the backend has them (in-process): reading `body` would build every record.
   let series: { times: ArrayLike<number>; values: ArrayLike<number> };
   if (columns) series = columns;

@@ -11,6 +11,7 @@ import type { Config } from "../config.js";
 import { log } from "../log.js";
 import { createBackend, createServer } from "../server.js";
 import { hostAllowed, isLoopback, originAllowed } from "./host-check.js";
+import { afterPoll, clientGone, Delivery } from "./delivery.js";
 import { honourClose, onlyProbes, PendingRequests, readBody } from "./http-gate.js";
 
 export const MCP_PATH = "/mcp";
@@ -41,13 +42,17 @@ export interface RunningHttpServer {
 
 /** The method of a request whose body is one JSON-RPC request, by the web Request handed to the SDK. */
 const METHODS = new WeakMap<Request, string>();
+/** Where the charges made for a web Request's answer are recorded. */
+const DELIVERIES = new WeakMap<Request, Delivery>();
 
 /** The SDK's dual-era handler over our server factory: one instance per request, of the request's era. */
 export function mcpHandler(options: Pick<HttpServerOptions, "backend" | "apiKey" | "now">): McpHttpHandler {
   const config = { apiKey: options.apiKey, ...(options.now && { now: options.now }) };
   const factory = ({ era, requestInfo }: { era: "legacy" | "modern"; requestInfo?: Request }) => {
     const method = requestInfo && METHODS.get(requestInfo);
-    return createServer({ backend: options.backend, config, era, ...(method !== undefined && { method }) });
+    const delivery = requestInfo && DELIVERIES.get(requestInfo);
+    const backend = delivery ? delivery.meter(options.backend) : options.backend;
+    return createServer({ backend, config, era, ...(method !== undefined && { method }) });
   };
   return createMcpHandler(factory, {
     legacy: "stateless",
@@ -59,9 +64,10 @@ export function mcpHandler(options: Pick<HttpServerOptions, "backend" | "apiKey"
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const mcp = mcpHandler(options);
   const pending = new PendingRequests();
+  const refusal = hostRefusal(options.host, options.allowedHosts ?? []);
   // Timeouts are enforced only every connectionsCheckingInterval (30 s by default): check every second.
   const server = createHttpServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
-    handle(req, res, options, mcp, pending).catch((err: unknown) => {
+    handle(req, res, options, mcp, pending, refusal).catch((err: unknown) => {
       log.error("http request failed", { error: err instanceof Error ? err.message : String(err) });
       if (!res.headersSent) sendError(res, 500, -32603, "Internal error");
       else res.end();
@@ -84,7 +90,30 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions, mcp: McpHttpHandler, pending: PendingRequests): Promise<void> {
+/**
+ * Why a request's Host or Origin is refused (null: it is not). Clients send the same few values,
+ * so each pair is judged once (judging one parses a URL).
+ */
+function hostRefusal(bindHost: string, allowedHosts: readonly string[]): (host: string | undefined, origin: string | undefined) => string | null {
+  const verdicts = new Map<string, string | null>();
+  return (host, origin) => {
+    // Neither header can hold a NUL or a newline: absent and present values never share an id.
+    const id = `${host ?? "\0"}\n${origin ?? "\0"}`;
+    let verdict = verdicts.get(id);
+    if (verdict === undefined) {
+      verdict = !hostAllowed(host, bindHost, allowedHosts)
+        ? "Forbidden: Host header not allowed (a name a reverse proxy forwards is allowed with --allowed-hosts)"
+        : !originAllowed(origin, bindHost, allowedHosts) ? "Forbidden: Origin not allowed" : null;
+      if (verdicts.size >= 256) verdicts.clear();
+      verdicts.set(id, verdict);
+    }
+    return verdict;
+  };
+}
+
+type Refusal = ReturnType<typeof hostRefusal>;
+
+async function handle(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions, mcp: McpHttpHandler, pending: PendingRequests, refusal: Refusal): Promise<void> {
   honourClose(req, res);
   if (!pending.enter(res)) {
     res.setHeader("Retry-After", "1");
@@ -92,9 +121,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: HttpSe
     return sendError(res, 503, -32000, "Service unavailable: too many requests in progress; retry in a second");
   }
   const path = (req.url ?? "/").split("?")[0];
-  const allowedHosts = options.allowedHosts ?? [];
-  if (!hostAllowed(req.headers.host, options.host, allowedHosts)) return sendError(res, 403, -32000, "Forbidden: Host header not allowed (a name a reverse proxy forwards is allowed with --allowed-hosts)");
-  if (!originAllowed(req.headers.origin, options.host, allowedHosts)) return sendError(res, 403, -32000, "Forbidden: Origin not allowed");
+  const refused = refusal(req.headers.host, req.headers.origin);
+  if (refused) return sendError(res, 403, -32000, refused);
   if (path !== MCP_PATH) return sendError(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
   // Stateless in both eras: no server-initiated stream and no session to delete (spec: 405).
   if (req.method !== "POST") {
@@ -143,26 +171,51 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: HttpSe
   });
   const method = (parsed as { method?: unknown } | undefined)?.method;
   if (typeof method === "string") METHODS.set(request, method);
+  const delivery = new Delivery(res);
+  DELIVERIES.set(request, delivery);
   const authInfo: AuthInfo | undefined = auth ? { token: auth, clientId: "bearer", scopes: [] } : undefined;
-  const response = await mcp.fetch(request, { ...(authInfo && { authInfo }), ...(parsed !== undefined && { parsedBody: parsed }) });
-  await writeResponse(res, response);
+  try {
+    const response = await mcp.fetch(request, { ...(authInfo && { authInfo }), ...(parsed !== undefined && { parsedBody: parsed }) });
+    // A failed exchange (the SDK's 500, or 499 once the client left) carries no result: nothing stays charged.
+    if (response.status >= 499) delivery.abandon();
+    await writeResponse(res, response, delivery);
+  } catch (err) {
+    delivery.abandon();
+    throw err;
+  }
 }
 
 /** Headers besides the Mcp-* ones that the SDK's entry reads. */
 const SDK_HEADERS = new Set(["content-type", "accept", "last-event-id"]);
 
 /**
+ * Before the last write of a charged answer the event loop polls once, so that a client which left
+ * while the answer was built is seen gone: the answer is then not written and its charges are
+ * refunded (a write would succeed into the closed connection and count as delivered).
+ */
+async function stillThere(res: ServerResponse, delivery: Delivery): Promise<boolean> {
+  if (delivery.charged) await afterPoll();
+  if (!clientGone(res)) return true;
+  res.destroy();
+  return false;
+}
+
+/**
  * A web Response onto the node response: a JSON body at once; an SSE stream as it comes, except
  * that an event is held until the next one or the end is known (never past the current turn of
- * the event loop), so that a stream of one event (a 2025-era answer) goes out as one write with
- * its headers instead of three.
+ * the event loop, nor once a charge was made: the last event carries the result), so that a
+ * stream of one event (a 2025-era answer) goes out as one write with its headers instead of three.
  */
-async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+async function writeResponse(res: ServerResponse, response: Response, delivery: Delivery): Promise<void> {
   res.statusCode = response.status;
   response.headers.forEach((value, name) => res.setHeader(name, value));
   if (!response.body) return void res.end();
   const type = response.headers.get("content-type") ?? "";
-  if (!type.startsWith("text/event-stream")) return void res.end(Buffer.from(await response.arrayBuffer()));
+  if (!type.startsWith("text/event-stream")) {
+    const bytes = Buffer.from(await response.arrayBuffer());
+    if (await stillThere(res, delivery)) res.end(bytes);
+    return;
+  }
   const reader = response.body.getReader();
   res.on("close", () => void reader.cancel().catch(() => undefined));
   let held: Uint8Array | undefined;
@@ -171,6 +224,9 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
     if (held && !res.destroyed) res.write(held);
     held = undefined;
   };
+  const releaseUncharged = () => {
+    if (!delivery.charged) release();
+  };
   for (;;) {
     const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
     if (done) break;
@@ -178,10 +234,10 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
     release();
     held = value;
     clearImmediate(timer);
-    timer = setImmediate(release);
+    timer = setImmediate(releaseUncharged);
   }
   clearImmediate(timer);
-  if (res.destroyed) return;
+  if (!(await stillThere(res, delivery))) return;
   if (held && !res.headersSent) {
     res.setHeader("content-length", held.byteLength);
     res.end(held);

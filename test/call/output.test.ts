@@ -1,14 +1,14 @@
 // CSV of what a call read, in-process: one series as its resource writes it, candles, several
 // series joined on time (as a comparison reads them), and no table for a heatmap matrix.
 import { describe, expect, it } from "vitest";
-import type { BackendResult } from "../../src/backend/types.js";
+import type { Heatmap, TypedHeatmap, VariationRecord } from "../../src/backend/types.js";
 import { csvOfCall } from "../../src/call/output.js";
 import type { Fetched } from "../../src/library/session.js";
 
 const usage = { charged: 1 };
 const series = (endpoint: string, asset: string, field: string, points: Array<[string, number]>): Fetched => ({
   request: { endpoint, asset, query: {} },
-  result: { body: points.map(([time, v]) => ({ time, [field]: v })), usage },
+  result: { kind: "series", body: points.map(([time, v]) => ({ time, [field]: v })), usage },
 });
 const T = (d: number) => `2025-01-0${d}T00:00:00.000Z`;
 
@@ -35,16 +35,16 @@ describe("csvOfCall", () => {
     const day = Date.UTC(2025, 0, 1);
     const candles: Fetched = {
       request: { endpoint: "price", asset: "btc", query: {} },
-      result: { body: [], usage, candles: { times: Float64Array.of(day), open: Float64Array.of(1), high: Float64Array.of(2), low: Float64Array.of(0.5), close: Float64Array.of(1.5) } } as BackendResult,
+      result: { kind: "candles", body: [], usage, candles: { times: Float64Array.of(day), open: Float64Array.of(1), high: Float64Array.of(2), low: Float64Array.of(0.5), close: Float64Array.of(1.5) } },
     };
     expect(csvOfCall([candles])).toBe(`time,open,high,low,close\n${T(1)},1,2,0.5,1.5\n`);
-    const heatmap: Fetched = { request: { endpoint: "liquidation_levels/heatmap", asset: "btc", query: {} }, result: { body: { x: [], y: [], z: [] } as unknown as BackendResult["body"], usage } };
+    const heatmap: Fetched = { request: { endpoint: "liquidation_levels/heatmap", asset: "btc", query: {} }, result: { kind: "heatmap", body: { x: [], y: [], z: [] } as unknown as Heatmap, heatmap: {} as TypedHeatmap, usage } };
     expect(csvOfCall([heatmap])).toBeUndefined();
     expect(csvOfCall([])).toBeUndefined();
   });
 
   it("quotes a cell holding a comma or a quote", () => {
-    const f: Fetched = { request: { endpoint: "derivatives/metrics-variation", asset: "btc", query: {} }, result: { body: [{ name: 'Volume, "USD"', sparkline_7d: [1, 2] }] as unknown as BackendResult["body"], usage } };
+    const f: Fetched = { request: { endpoint: "derivatives/metrics-variation", asset: "btc", query: {} }, result: { kind: "variation", body: [{ name: 'Volume, "USD"', sparkline_7d: [1, 2] }] as unknown as VariationRecord[], usage } };
     expect(csvOfCall([f])).toBe(`name,sparkline_7d\n"Volume, ""USD""",1 2\n`);
   });
 });

@@ -3,6 +3,7 @@
 // series line through its last point. Plus the formatting the axes rely on.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
+import { resultAs } from "../../src/backend/types.js";
 import type { Heatmap } from "../../src/catalog/responses.js";
 import { colorPosition, VIRIDIS } from "../../src/charts/colormap.js";
 import { usdCompact, numCompact, priceLabel, timeLabel } from "../../src/charts/format.js";
@@ -123,7 +124,8 @@ describe("heatmap PNG", () => {
 describe("series PNG", () => {
   it("draws the line through its last point", async () => {
     const r = await backend.fetch({ endpoint: "lifespan/Lth_mvrv", asset: "btc", query: { startDate: "2025-01-01" } });
-    const view = seriesView("BTC lth_mvrv", [seriesLine("lth_mvrv", "ratio", r.columns!.times, r.columns!.values)])!;
+    const { columns } = resultAs(r, "series", "lifespan/Lth_mvrv");
+    const view = seriesView("BTC lth_mvrv", [seriesLine("lth_mvrv", "ratio", columns!.times, columns!.values)])!;
     const img = decodePng(await chartPng(view));
     expect([img.width, img.height]).toEqual([PNG_WIDTH, PNG_HEIGHT]);
     const L = seriesLayout(view, PNG_WIDTH, PNG_HEIGHT, LIGHT.palette);

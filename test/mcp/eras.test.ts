@@ -160,6 +160,16 @@ describe("2026-07-28 over HTTP, on the wire", () => {
     expect(data.body.result).toMatchObject({ ttlMs: 0, cacheScope: "private" });
   });
 
+  it("says who it is in every result, with its icon where it introduces itself (server/discover) only", async () => {
+    const identity = (result: Record<string, unknown> | undefined) => (result?._meta as Record<string, { name: string; version: string; icons?: { mimeType: string }[] }>)["io.modelcontextprotocol/serverInfo"];
+    const discover = identity((await modern("server/discover", {})).body.result);
+    expect(discover?.icons?.map((i) => i.mimeType)).toEqual(["image/png"]);
+    const call = await modern("tools/call", { name: "list_assets", arguments: { asset: "btc" } }, { "mcp-name": "list_assets", "mcp-param-asset": "btc" });
+    const called = identity(call.body.result);
+    expect(called).toMatchObject({ name: discover!.name, version: discover!.version });
+    expect(called!.icons).toBeUndefined();
+  });
+
   it("names the error for an unsupported version, a mismatched Mcp-Method, a missing Mcp-Param-Asset, a stale cursor and an unknown resource; nothing charged", async () => {
     const before = (await backend.service.creditsRemaining("demo-key"))!;
     const future = await modern("tools/list", {}, {}, "2099-01-01");

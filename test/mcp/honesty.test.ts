@@ -6,6 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createInProcessService } from "../../src/backend/inprocess/backend.js";
 import { ENDPOINTS } from "../../src/catalog/index.js";
 import type { InProcessService } from "../../src/backend/inprocess/service.js";
+import { resultAs } from "../../src/backend/types.js";
 import { startRestServer, type RestServer } from "../../src/backend/rest.js";
 import { call, cliEnv } from "../../harness/cli.js";
 import { connect, NOW, tempDir, textOf, writeKeys, type Fixture } from "../../harness/mcp.js";
@@ -41,7 +42,7 @@ async function raw(asset: string, metric: string, query: Record<string, string>)
 /** Daily (or other) closes of the asset's reference market, as the service serves them (price has no REST route). */
 async function rawPrice(asset: string, query: Record<string, string>): Promise<Raw> {
   const res = await service.handlePrice({ asset, query: new URLSearchParams(query), headers: { "x-api-key": "demo-key" } });
-  const c = res.candles!;
+  const c = resultAs(res.result!, "candles", "price").candles;
   return new Map(Array.from(c.times, (t, i) => [t, c.close[i]!]));
 }
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpBackend } from "../../src/backend/http/index.js";
 import { candlesFromHeatmap, planPrice } from "../../src/backend/http/heatmap-candles.js";
 import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
+import { resultAs } from "../../src/backend/types.js";
 import { candleColumns } from "../../src/backend/inprocess/readings/candles.js";
 import { DAY_MS } from "../../src/catalog/index.js";
 import { num } from "../../src/summary/index.js";
@@ -89,12 +90,12 @@ describe("price over the real-service path (heatmap candles)", () => {
 
   it("gives the in-process candles (rounded as the heatmap rounds them) for one heatmap's cost", async () => {
     const query = { startDate: "2025-09-01", endDate: "2025-12-31", timeframe: "1d" };
-    const viaHttp = await remote.fetch({ endpoint: "price", asset: "sol", query });
-    const direct = await local.fetch({ endpoint: "price", asset: "sol", query });
+    const viaHttp = resultAs(await remote.fetch({ endpoint: "price", asset: "sol", query }), "candles", "price");
+    const direct = resultAs(await local.fetch({ endpoint: "price", asset: "sol", query }), "candles", "price");
     expect(viaHttp.usage.charged).toBe(5);
-    expect(Array.from(viaHttp.candles!.times)).toEqual(Array.from(direct.candles!.times));
-    for (let i = 0; i < direct.candles!.times.length; i++) {
-      expect(viaHttp.candles!.close[i]! / direct.candles!.close[i]! - 1).toBeLessThan(1e-5);
+    expect(Array.from(viaHttp.candles.times)).toEqual(Array.from(direct.candles.times));
+    for (let i = 0; i < direct.candles.times.length; i++) {
+      expect(viaHttp.candles.close[i]! / direct.candles.close[i]! - 1).toBeLessThan(1e-5);
     }
   });
 

@@ -3,7 +3,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpBackend } from "../../src/backend/http/index.js";
-import { BTC_PRICE, REF_DAY } from "../../src/backend/inprocess/world/anchors.js";
+import { REF_DAY } from "../../src/backend/inprocess/world/anchors.js";
+import { closesOf } from "../../src/backend/inprocess/world/market/calendar.js";
 import { REFERENCE_DATE } from "../../src/backend/inprocess/world/market/reference.js";
 import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
 import { createServer } from "../../src/server.js";
@@ -40,7 +41,7 @@ async function clientAt(now: number): Promise<Fixture> {
 
 describe("the calibration day", () => {
   it("is the anchors' last real day, the one every reference figure is dated", () => {
-    expect(REF_DAY).toBe(BTC_PRICE.days[BTC_PRICE.days.length - 1]);
+    expect(REF_DAY).toBe(closesOf("btc").at(-1)![0]);
     expect(REFERENCE_DATE).toBe("2025-12-28");
   });
 });

@@ -1,13 +1,21 @@
 // A response whose client left before its body was written is not charged: the charge is taken back
-// whole. Clients abort uncached one-minute series (3-5 credits each, tens of ms to build) 3 ms
-// after sending, while they are still being built, against a spawned `api` (REST) and a spawned
-// `http` (MCP); the store holds exactly the credits of the responses the clients received in full.
-import { request } from "node:http";
+// whole; a response delivered whole stays charged. Clients abort uncached one-minute series (3-9
+// credits each, tens of ms to build) 3 ms after sending, while they are still being built, against
+// a spawned `api` (REST) and a spawned `http` (MCP); the store holds exactly the credits of the
+// responses the clients received in full. Then, in process and without racing: an MCP answer held
+// after its charge until the server has seen its client leave, or until the client has left and
+// before the server could poll (its write would succeed into the closed connection), also from an
+// I/O callback (where one setImmediate would not reach the next poll), and a charge made only after
+// the client left, in both eras.
+import { request, type ClientRequest } from "node:http";
+import { connect, createServer as createNetServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sha256 } from "../../src/backend/inprocess/keys.js";
 import { openSqlite } from "../../src/backend/inprocess/metering/sqlite-driver.js";
-import { BIG_RATE, tempDir, writeKeys } from "../../harness/service.js";
+import type { Backend, BackendContext, BackendRequest } from "../../src/backend/types.js";
+import { startHttpServer, type RunningHttpServer } from "../../src/transports/http.js";
+import { BIG_RATE, serviceRig, tempDir, writeKeys, type ServiceRig } from "../../harness/service.js";
 import { spawnCli, type Spawned } from "../../harness/spawn.js";
 
 const running: Spawned[] = [];
@@ -84,9 +92,7 @@ describe("an undelivered response", () => {
     expect(await settled(api.spent)).toBe(delivered + creditsOf(20));
   }, 60_000);
 
-  // Over MCP the SDK writes the answer itself: a client seen gone before the answer (the call's signal
-  // aborted) is refunded; one whose leaving is noticed only after the answer was written is not yet.
-  it("MCP over HTTP: a call whose client left while it ran is refunded; a call answered in full stays charged", async () => {
+  it("MCP over HTTP: every call whose client left before its answer is refunded; a call answered in full stays charged", async () => {
     const http = await start("http", "mcp-gone");
     const call = (id: number, start: string, end: string, ms: number) =>
       send(`${http.url}/mcp`, {
@@ -104,12 +110,176 @@ describe("an undelivered response", () => {
     }
     expect(delivered).toBeLessThan(4 * creditsOf(days));
     expect(await call(100, "2025-03-01", "2025-03-21", 30_000)).toBe(true);
-    const abandoned = (await settled(http.spent)) - delivered - creditsOf(20);
-    // Whole calls only (9 credits each): the call answered in full (4) stays charged.
-    expect(abandoned % creditsOf(days)).toBe(0);
-    // Never more than the calls made. Which abandoned calls are taken back depends on whether the
-    // close is seen before the answer is built (4-8 of 12 stayed charged on a loaded machine, 11 of
-    // 12 on an idle one): refunds of abandoned MCP-over-HTTP calls are not yet exact, so no count is pinned.
-    expect(abandoned).toBeLessThanOrEqual(12 * creditsOf(days));
+    // Exactly the calls answered in full, the last one (4 credits) among them.
+    expect(await settled(http.spent)).toBe(delivered + creditsOf(20));
   }, 60_000);
+});
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/**
+ * Holds each answer after its charge: `charged` resolves then, and the answer goes on once
+ * `release` is called, or once the server has seen its client leave (the call's signal aborted).
+ */
+function holdingBackend(inner: Backend, until: "released" | "client-gone") {
+  const gate = { charged: deferred(), released: deferred() };
+  const backend: Backend = {
+    kind: inner.kind,
+    origin: inner.origin,
+    close: () => inner.close(),
+    async fetch(req: BackendRequest, context?: BackendContext) {
+      const result = await inner.fetch(req, context);
+      gate.charged.resolve();
+      if (until === "released") await gate.released.promise;
+      else if (!context?.signal?.aborted) await new Promise((resolve) => context?.signal?.addEventListener("abort", resolve));
+      return result;
+    },
+  };
+  return { backend, charged: gate.charged.promise, release: () => gate.released.resolve() };
+}
+
+const ERAS = [
+  {
+    era: "2025-11-25",
+    headers: { "mcp-protocol-version": "2025-11-25" },
+    meta: {},
+  },
+  {
+    era: "2026-07-28",
+    headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "get_series", "mcp-param-asset": "btc" },
+    meta: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+  },
+] as const;
+
+describe.each(ERAS)("an MCP-over-HTTP answer held after its charge ($era)", ({ headers, meta }) => {
+  const KEY = "held-key";
+  let rig: ServiceRig;
+  beforeAll(() => {
+    rig = serviceRig({ keys: [{ key: KEY, credits: 1_000, rateLimit: BIG_RATE }] });
+  });
+  afterAll(() => rig.close());
+  const servers: RunningHttpServer[] = [];
+  afterEach(async () => {
+    for (const s of servers.splice(0)) await s.close();
+  });
+  const spent = () => rig.store.spent(sha256(KEY).toString("hex"));
+
+  async function serve(backend: Backend): Promise<string> {
+    const server = await startHttpServer({ backend, host: "127.0.0.1", port: 0, requireKey: false });
+    servers.push(server);
+    return server.url;
+  }
+  /** A lth_mvrv call (1 credit); `done` is true when its answer arrived whole with a result. */
+  function call(url: string): { req: ClientRequest; done: Promise<boolean> } {
+    let req!: ClientRequest;
+    const done = new Promise<boolean>((resolve) => {
+      req = request(new URL("/mcp", url), {
+        method: "POST", agent: false,
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${KEY}`, ...headers },
+      }, (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+        res.on("end", () => resolve(res.statusCode === 200 && text.includes('"result"') && !text.includes('"isError":true')));
+        res.on("error", () => resolve(false));
+      });
+      req.on("error", () => resolve(false));
+      req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_series", arguments: { metric: "lifespan/Lth_mvrv", asset: "btc" }, ...meta } }));
+    });
+    return { req, done };
+  }
+  /** The store's figure once refunds in flight have landed (unchanged for 200 ms). */
+  async function settledSpent(): Promise<number> {
+    let last = await spent();
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 100));
+      const now = await spent();
+      if (now === last) return now;
+      last = now;
+    }
+  }
+
+  it("is refunded whole when the server has seen its client leave before the answer", async () => {
+    const before = await spent();
+    const held = holdingBackend(rig.backend, "client-gone");
+    const { req, done } = call(await serve(held.backend));
+    await held.charged;
+    expect(await spent()).toBe(before + 1);
+    req.destroy();
+    expect(await done).toBe(false);
+    expect(await settledSpent()).toBe(before);
+  });
+
+  it("is refunded whole when its client left just before the answer was written (the close not yet seen)", async () => {
+    const before = await spent();
+    const held = holdingBackend(rig.backend, "released");
+    const { req, done } = call(await serve(held.backend));
+    await held.charged;
+    expect(await spent()).toBe(before + 1);
+    // In one turn: the connection is closed and the answer goes on at once, before the server polls again.
+    req.destroy();
+    held.release();
+    expect(await done).toBe(false);
+    expect(await settledSpent()).toBe(before);
+  });
+
+  // The same from an I/O callback, where the server goes on without passing the event loop's poll
+  // phase again unless it waits for one (from the poll phase, a setImmediate alone runs before it).
+  it("is refunded whole when its client left during an I/O callback that let the answer go on", async () => {
+    const before = await spent();
+    const held = holdingBackend(rig.backend, "released");
+    const { req, done } = call(await serve(held.backend));
+    await held.charged;
+    const relay = createNetServer((socket) => socket.once("data", () => {
+      req.destroy();
+      held.release();
+      socket.destroy();
+    }));
+    await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+    const poke = connect((relay.address() as AddressInfo).port, "127.0.0.1", () => poke.end("x"));
+    poke.on("error", () => undefined);
+    expect(await done).toBe(false);
+    expect(await settledSpent()).toBe(before);
+    relay.close();
+  });
+
+  it("is refunded whole when the charge is recorded only after its client left", async () => {
+    const before = await spent();
+    const asked = deferred();
+    const gone = deferred();
+    // Charges once the server has seen the client leave, without the call's signal, so the service cannot tell.
+    const late: Backend = {
+      kind: rig.backend.kind,
+      origin: rig.backend.origin,
+      close: () => rig.backend.close(),
+      async fetch(req: BackendRequest, context?: BackendContext) {
+        asked.resolve();
+        if (!context?.signal?.aborted) await new Promise((resolve) => context?.signal?.addEventListener("abort", resolve));
+        const { signal: _signal, ...rest } = context ?? {};
+        const result = await rig.backend.fetch(req, rest);
+        gone.resolve();
+        return result;
+      },
+    };
+    const { req, done } = call(await serve(late));
+    await asked.promise;
+    req.destroy();
+    expect(await done).toBe(false);
+    await gone.promise;
+    expect(await settledSpent()).toBe(before);
+  });
+
+  it("stays charged once delivered, the client closing afterwards", async () => {
+    const before = await spent();
+    const held = holdingBackend(rig.backend, "released");
+    const { req, done } = call(await serve(held.backend));
+    await held.charged;
+    held.release();
+    expect(await done).toBe(true);
+    req.destroy();
+    expect(await settledSpent()).toBe(before + 1);
+  });
 });

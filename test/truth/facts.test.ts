@@ -1,10 +1,10 @@
 // The dated facts of harness/truth/facts.ts stay what they claim to be: sourced, off every
 // calibration point the market is built from, and never off by more than 5x.
 import { describe, expect, it } from "vitest";
-import { BTC_PRICE, ETH_PRICE, dayOf } from "../../src/backend/inprocess/world/anchors.js";
-import { closesOf, difficultyPointsOf, feeLevelsOf, hashRatePointsOf, highsOf, wavesOf } from "../../src/backend/inprocess/world/market/calendar.js";
+import { dayOf } from "../../src/backend/inprocess/world/anchors.js";
+import { ceilingRowsOf, closesOf, difficultyPointsOf, feeLevelsOf, hashRatePointsOf, highsOf, wavesOf } from "../../src/backend/inprocess/world/market/calendar.js";
 import { referenceOf } from "../../src/backend/inprocess/world/market/reference.js";
-import { crashLowDays } from "../../src/backend/inprocess/world/price-path.js";
+import { crashLowDays } from "../../src/backend/inprocess/world/market/extremes.js";
 import { FACTS, FACT_SOURCES } from "../../harness/truth/facts.js";
 import { scoreFacts } from "../../harness/truth/generalisation.js";
 
@@ -15,12 +15,11 @@ function calibrationDays(kind: string, asset: string): Set<number> {
   const ref = referenceOf(asset);
   if (kind === "close") {
     add(ref?.closes.days);
-    if (asset === "btc") add(BTC_PRICE.days);
-    if (asset === "eth") add(ETH_PRICE.days);
     add(closesOf(asset).map(([d]) => d));
   }
   // A record day's close is set from its high.
   if (kind === "close" || kind === "high") add(highsOf(asset).map(([d]) => d));
+  if (kind === "high") add(ceilingRowsOf(asset).map(([d]) => d));
   if (kind === "low") add(crashLowDays(asset));
   if (kind === "fee") {
     add(feeLevelsOf(asset)?.days);

@@ -6,6 +6,8 @@ import { endpointById, HEATMAP_ID, PRICE_ID, type Endpoint } from "../../catalog
 import type { Heatmap } from "../../catalog/responses.js";
 import {
   API_KEY_PATTERN,
+  candleRecords,
+  resultOfBody,
   ServiceError,
   type Backend,
   type BackendBody,
@@ -15,7 +17,6 @@ import {
   type DataOrigin,
   type TimeRecord,
 } from "../types.js";
-import { typedHeatmap } from "../../catalog/heatmap-typed.js";
 import { CircuitBreaker, type BreakerState } from "./breaker.js";
 import { ResponseCache, ttlFor } from "./cache.js";
 import { Coalescer } from "./coalesce.js";
@@ -44,10 +45,6 @@ function own(body: BackendBody): BackendBody {
   return Array.isArray(body) ? (body.slice() as BackendBody) : { ...body };
 }
 
-/** A heatmap also as typed arrays, converted once here: digests and views read that form. */
-function withTyped(endpoint: Endpoint, result: BackendResult): BackendResult {
-  return endpoint.kind === "heatmap" ? { ...result, heatmap: typedHeatmap(result.body as Heatmap) } : result;
-}
 
 export class HttpBackend implements Backend {
   readonly kind = "http" as const;
@@ -122,7 +119,7 @@ export class HttpBackend implements Backend {
       context.onProgress?.({ done: i + 1, total: windows.length, message: `window ${i + 1} of ${windows.length}` });
     }
     return {
-      body: mergeWindows(parts), usage: creditsRemaining === undefined ? { charged } : { charged, creditsRemaining },
+      kind: "series", body: mergeWindows(parts), usage: creditsRemaining === undefined ? { charged } : { charged, creditsRemaining },
       ...(Number.isFinite(receivedMs) && { receivedMs }),
     };
   }
@@ -134,11 +131,8 @@ export class HttpBackend implements Backend {
     const { timeframe, lookback } = plan;
     const result = await this.fetch({ endpoint: HEATMAP_ID, asset: request.asset, query: { timeframe, lookback } }, context);
     const candles = candlesFromHeatmap(result.body as Heatmap, plan);
-    const records = Array.from(candles.times, (t, i) => ({
-      time: new Date(t).toISOString(), open: candles.open[i]!, high: candles.high[i]!, low: candles.low[i]!, close: candles.close[i]!,
-    }));
     // Our clock stands in for the service's: the heatmap's last column is the candle open at its "now".
-    return { body: records, candles, usage: result.usage, asOfMs, ...(result.receivedMs !== undefined && { receivedMs: result.receivedMs }) };
+    return { kind: "candles", body: candleRecords(candles), candles, usage: result.usage, asOfMs, ...(result.receivedMs !== undefined && { receivedMs: result.receivedMs }) };
   }
 
   async close(): Promise<void> {
@@ -149,13 +143,13 @@ export class HttpBackend implements Backend {
   private async fetchOne(endpoint: Endpoint, request: BackendRequest, apiKey: string | undefined, digest: string, signal?: AbortSignal): Promise<BackendResult> {
     const upstream = buildUpstreamRequest(endpoint, request);
     const cached = this.cache.lookup(digest, endpoint.id, upstream.cacheKey);
-    if (cached) return withTyped(endpoint, { body: own(cached.body), usage: { charged: 0 }, receivedMs: cached.receivedMs });
+    if (cached) return resultOfBody(endpoint, own(cached.body), { usage: { charged: 0 }, receivedMs: cached.receivedMs });
     // Coalesce only among callers of the same key: each key's entitlement is its own.
     const { value, leader } = await this.flights.run(`${digest}\n${upstream.cacheKey}`, signal, (shared) =>
       this.load(upstream, request.query, apiKey, digest, shared),
     );
     const usage = leader ? value.usage : { charged: 0, ...(value.usage.creditsRemaining !== undefined && { creditsRemaining: value.usage.creditsRemaining }) };
-    return withTyped(endpoint, { body: own(value.body), usage, receivedMs: value.receivedMs });
+    return resultOfBody(endpoint, own(value.body), { usage, receivedMs: value.receivedMs });
   }
 
   private async load(upstream: UpstreamRequest, query: BackendRequest["query"], apiKey: string | undefined, digest: string, signal: AbortSignal): Promise<Fetched & { receivedMs: number }> {

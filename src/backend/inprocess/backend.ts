@@ -1,6 +1,6 @@
 // The in-process Backend: builds the service path of a request and runs it through the same
 // pipeline as the REST face, handing body objects on without serializing them.
-import { endpointById, HEATMAP_ID, nearestEndpoints, pathOf, PRICE_ID } from "../../catalog/index.js";
+import { HEATMAP_ID, metricById, nearestEndpoints, pathOf, PRICE } from "../../catalog/index.js";
 import type { Config } from "../../config.js";
 import type { ServiceResponse } from "./service.js";
 import { ServiceError, type Backend, type BackendContext, type BackendRequest, type BackendResult, type RequestSpan } from "../types.js";
@@ -53,20 +53,7 @@ export class InProcessBackend implements Backend {
   async fetch(request: BackendRequest, context: BackendContext = {}): Promise<BackendResult> {
     context.signal?.throwIfAborted();
     const headers = { "x-api-key": context.apiKey ?? this.defaultKey };
-    if (request.endpoint === PRICE_ID) {
-      const query = new URLSearchParams();
-      for (const [name, value] of Object.entries(request.query)) if (value !== undefined) query.append(name, value);
-      const started = performance.now();
-      const res = await this.service.handlePrice({ asset: request.asset, query, headers });
-      this.throwIfFailed(res, PRICE_ID, request.asset);
-      await refundIfAbandoned(res, context, started);
-      const served = res;
-      return {
-        candles: res.candles!, usage: usageOf(res), ...(res.asOfMs !== undefined && { asOfMs: res.asOfMs }), ...(res.extent && { extent: res.extent }),
-        get body() { return served.body as BackendResult["body"]; },
-      };
-    }
-    const endpoint = endpointById(request.endpoint);
+    const endpoint = metricById(request.endpoint);
     if (!endpoint) {
       const near = nearestEndpoints(request.endpoint);
       throw new ServiceError(404, "not_found", `Unknown endpoint id "${request.endpoint.slice(0, 80)}"${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""}`, { allowed: near, endpoint: request.endpoint });
@@ -76,24 +63,15 @@ export class InProcessBackend implements Backend {
     for (const [name, value] of Object.entries(request.query)) {
       if (value !== undefined && !(endpoint.id === HEATMAP_ID && name === "asset")) query.append(name, value);
     }
-    const path = pathOf(endpoint, encodeURIComponent(request.asset));
     const started = performance.now();
-    const res = await this.service.handle({ method: "GET", path, query, headers });
+    const res = endpoint === PRICE
+      ? await this.service.handlePrice({ asset: request.asset, query, headers })
+      : await this.service.handle({ method: "GET", path: pathOf(endpoint, encodeURIComponent(request.asset)), query, headers });
     this.throwIfFailed(res, endpoint.id, request.asset);
     await refundIfAbandoned(res, context, started);
-    const usage = usageOf(res);
-    const meta = { ...(res.asOfMs !== undefined && { asOfMs: res.asOfMs }), ...(res.extent && { extent: res.extent }) };
-    if (res.heatmap) {
-      // Forwarded lazily too: the digest reads the typed heatmap, the body's objects are made for a reader.
-      const served = res;
-      return { heatmap: res.heatmap, usage, ...meta, get body() { return served.body as BackendResult["body"]; } };
-    }
-    if (res.columns) {
-      // Forwarded lazily: reading res.body here would build the records the columns spare.
-      const served = res;
-      return { columns: res.columns, usage, ...meta, get body() { return served.body as BackendResult["body"]; } };
-    }
-    return { body: res.body as BackendResult["body"], usage, ...meta, ...(res.candles && { candles: res.candles }) };
+    // Handed on as the service made it: its body is built only if something reads it.
+    if (!res.result) throw new ServiceError(500, "internal", `The service answered ${endpoint.id} without a result. Retry, and report it if it persists.`);
+    return res.result;
   }
 
   entitlements(context: BackendContext = {}): readonly string[] | null | undefined {
@@ -116,12 +94,6 @@ export class InProcessBackend implements Backend {
   }
 }
 
-/** Charged and left, without the REST face's refund handle (a tool's answer is delivered by its own transport). */
-function usageOf(res: ServiceResponse): BackendResult["usage"] {
-  if (!res.usage) return { charged: 0 };
-  return { charged: res.usage.charged, creditsRemaining: res.usage.creditsRemaining };
-}
-
 /**
  * A response built in more than this long waits one timer turn (~1 ms) before it is handed on:
  * at most a tenth more on a call that long, nothing on the quick ones.
@@ -129,12 +101,13 @@ function usageOf(res: ServiceResponse): BackendResult["usage"] {
 const SLOW_MS = 10;
 
 /**
- * A call abandoned while the service built its answer (the HTTP client gone, the request
- * cancelled: its signal aborted) takes its charge back whole before the tool goes on. A client
- * that leaves later, while the tool digests or the answer is written, stays charged.
+ * The charge's refund goes to the caller's transport (`onCharge`), which takes it back if the answer
+ * is not delivered. A call abandoned while the service built its answer (the HTTP client gone, the
+ * request cancelled: its signal aborted) takes its charge back whole at once, before the tool goes on.
  */
 async function refundIfAbandoned(res: ServiceResponse, context: BackendContext, started: number): Promise<void> {
   const refund = res.usage?.refund;
+  if (refund) context.onCharge?.(refund);
   const signal = context.signal;
   if (!refund || !signal) return;
   // A response that took a while to build lets the event loop see a client that left meanwhile

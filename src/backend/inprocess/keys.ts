@@ -4,7 +4,7 @@ import { endpointById, ENDPOINTS, nearestEndpoints } from "../../catalog/index.j
 import { readBounded, TooLargeError } from "../../read-bounded.js";
 import { API_KEY_PATTERN } from "../types.js";
 import { jsonErrorOffset, lineColumn } from "./json-position.js";
-import { equalBytes, sha256 } from "./sha256.js";
+import { equalBytes, sha256, sha256Hex } from "./sha256.js";
 
 export interface RateLimitSpec {
   requests: number;
@@ -208,8 +208,8 @@ export class KeyStore {
 
   /** The record of a presented key, or undefined. Lookup by digest, then a constant-time compare. */
   lookup(presented: string): KeyRecord | undefined {
-    const digest = sha256(presented);
-    const found = this.byDigest.get(digest.toString("hex"));
-    return found && equalBytes(found.digest, digest) ? found : undefined;
+    const hex = sha256Hex(presented);
+    const found = this.byDigest.get(hex);
+    return found && equalBytes(found.digest, Buffer.from(hex, "hex")) ? found : undefined;
   }
 }

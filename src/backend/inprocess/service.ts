@@ -2,21 +2,18 @@
 // credits → data. The rate window and credit checks and the debit are one atomic step of the
 // metering store, shared by every process that uses it. The REST face and InProcessBackend both
 // call handle(); neither has another path to the data.
-import { covers, creditCost, DAY_MS, endpointById, MAX_RECORDS, PRICE, PRICE_ID, PRICE_SOURCE_ID, TIMEFRAME_MS, type Endpoint } from "../../catalog/index.js";
+import { covers, gateOf, metricById, PRICE, readThrough, type Endpoint } from "../../catalog/index.js";
 import { log } from "../../log.js";
-import { ServiceError, type BackendBody, type CandleColumns, type RequestSpan, type SeriesColumns, type TypedHeatmap } from "../types.js";
-import { candleColumns } from "./readings/candles.js";
+import { resultOfBody, ServiceError, withLazy, type BackendBody, type BackendResult, type RequestSpan } from "../types.js";
 import { bodyKey, type BodyCache } from "./body-cache.js";
-import {
-  buildHeatmap, countBuckets, dataClock, generateColumns, generateVariation, heatmapBody, heatmapJson, inceptionMs, recordsFromColumns, seriesExtent, type SeriesQuery,
-} from "./readings/index.js";
+import { dataClock, inceptionMs, seriesExtent } from "./readings/index.js";
 import type { KeyRecord, KeyStore } from "./keys.js";
 import { StoreUnavailableError, type MeteringStore, type MeterStatus } from "./metering/index.js";
+import { bodyBytes, producerFor } from "./producers.js";
 import { policyHeader, rateLimitHeader } from "./rate-window.js";
-import { checkSymbol, parseParams, type Params } from "./request-params.js";
-import { assetNotSupported, credentials, rangeTooLarge, unauthorized, type HeaderBag } from "./refusals.js";
+import { checkSymbol, parseParams } from "./request-params.js";
+import { assetNotSupported, credentials, unauthorized, type HeaderBag } from "./refusals.js";
 import { route, shown } from "./router.js";
-import { seriesJson } from "./encoders/series-json.js";
 
 export type { HeaderBag };
 
@@ -32,23 +29,12 @@ export interface ServiceRequest {
 export interface ServiceResponse {
   status: number;
   headers: Record<string, string>;
-  /** The JSON body as objects; the REST face serializes it, the backend hands it on as is. */
-  body: BackendBody | { error: Record<string, unknown> };
+  /** The JSON body as objects (a success's made on first read); the REST face serializes it. */
+  readonly body: BackendBody | { error: Record<string, unknown> };
   /** The success body already serialized (UTF-8 JSON), when the service keeps a body cache. */
   bytes?: Buffer;
-  /** A series' records as columns; `body` is then built from them only when read. */
-  columns?: SeriesColumns;
-  /**
-   * Price candles as columns (handlePrice; `body` is then built from them only when read), or the
-   * daily closes of the days a metrics-variation describes, beside its body.
-   */
-  candles?: CandleColumns;
-  /** The heatmap as typed arrays; `body` is then built from it only when read. */
-  heatmap?: TypedHeatmap;
-  /** The instant the data runs to (the service's now, floored to the minute): a bucket or candle ending after it is still open. */
-  asOfMs?: number;
-  /** A series' whole-history bucket range for this asset (as of `asOfMs`), when it has any. */
-  extent?: { firstMs: number; lastMs: number };
+  /** A success's answer by kind, which the backend hands on as is (a cached repeat's is parsed from `bytes` on first read). */
+  readonly result?: BackendResult;
   /** Set on every non-2xx response. */
   error?: ServiceError;
   /** Credits charged and left, on keyed responses; `refund` takes a charged response back whole when it cannot be delivered. */
@@ -72,11 +58,6 @@ export interface ServiceOptions {
    * again. Auth, limits and charging still run every time.
    */
   bodies?: BodyCache;
-}
-
-/** Candles as the records a client reads: `{time, open, high, low, close}`. */
-function candleRecords(c: CandleColumns): BackendBody {
-  return Array.from(c.times, (t, i) => ({ time: new Date(t).toISOString(), open: c.open[i]!, high: c.high[i]!, low: c.low[i]!, close: c.close[i]! }));
 }
 
 export class InProcessService {
@@ -111,7 +92,7 @@ export class InProcessService {
    * OHLC candles of an asset's reference market, through the same pipeline as every endpoint
    * (auth → restriction → params → coverage → rate window → credits), charged like an OHLCV series.
    * It has no REST route: the real service has none either (its clients read the heatmap's candles).
-   * A key restricted to some metrics may read price when it may call the heatmap, its source there.
+   * A key restricted to some metrics needs the row's gate.
    */
   async handlePrice(req: { asset: string; query: URLSearchParams; headers: HeaderBag }): Promise<ServiceResponse> {
     return this.guarded("price", async (keyed) => this.serve(keyed(req.headers), PRICE, req.asset, req.query));
@@ -122,13 +103,14 @@ export class InProcessService {
    * charge or any data: undefined for other endpoints and for requests serving would refuse.
    */
   span(endpointId: string, asset: string, query: URLSearchParams): RequestSpan | undefined {
-    const endpoint = endpointId === PRICE_ID ? PRICE : endpointById(endpointId);
+    const endpoint = metricById(endpointId);
     if (!endpoint || (endpoint.kind !== "series" && endpoint.kind !== "ohlcv") || !covers(endpoint, asset)) return undefined;
     try {
       const params = parseParams(endpoint, query, this.options.now());
       if (params.kind !== "records") return undefined;
       checkSymbol(asset, params);
-      const history = seriesExtent(this.seriesQuery(endpoint, asset, params)) ?? null;
+      const { kind: _, ...resolved } = params;
+      const history = seriesExtent({ endpoint, asset, ...resolved }) ?? null;
       return { startMs: params.startMs, endMs: params.endMs, history };
     } catch {
       return undefined;
@@ -167,16 +149,16 @@ export class InProcessService {
     }
   }
 
+  /** The pipeline after authentication: gate, params, coverage, then the charge, the producer, and a refund when it fails. */
   private async serve(key: KeyRecord, endpoint: Endpoint, pathAsset: string | undefined, query: URLSearchParams): Promise<ServiceResponse> {
-    const gate = endpoint === PRICE ? PRICE_SOURCE_ID : endpoint.id;
+    const gate = gateOf(endpoint);
     if (key.metrics && !key.metrics.has(gate)) {
       const allowed = [...key.metrics];
-      const via = endpoint === PRICE ? ` (price is read from ${PRICE_SOURCE_ID})` : "";
       throw new ServiceError(
         403,
         "metric_not_allowed",
-        `This key may not call ${gate}${via}; nothing was charged. It may call: ${allowed.join(", ")}. Use one of those, or a key that includes ${gate}.`,
-        { endpoint: gate, allowed },
+        `This key may not call ${gate}${readThrough(endpoint)}; nothing was charged. It may call: ${allowed.join(", ")}. Use one of those, or a key that includes ${gate}.`,
+        { endpoint: gate, allowed, ...(gate !== endpoint.id && { through: endpoint.id }) },
       );
     }
     const nowMs = this.options.now();
@@ -189,16 +171,8 @@ export class InProcessService {
       const listed = new Date(inceptionMs(asset)).toISOString().slice(0, 10);
       throw new ServiceError(404, "asset_not_supported", `${asset} has no market before ${listed}: the heatmap has no column yet. Ask again once it trades, or pick another asset.`, { endpoint: endpoint.id, asset });
     }
-    let series: SeriesQuery | undefined;
-    let cost: number;
-    if (params.kind === "records") {
-      series = this.seriesQuery(endpoint, asset, params);
-      const count = countBuckets(series);
-      if (count > MAX_RECORDS) throw rangeTooLarge(count, params.timeframe);
-      cost = creditCost(endpoint, count);
-    } else {
-      cost = creditCost(endpoint);
-    }
+    const producer = producerFor(endpoint, asset, params, nowMs);
+    const cost = producer.cost;
 
     const outcome = await this.chargeOf(key, cost);
     const headers = this.keyedHeaders(key, outcome);
@@ -216,69 +190,35 @@ export class InProcessService {
       const err = new ServiceError(402, "credits_exhausted", `This request costs ${cost} credit${cost === 1 ? "" : "s"} and the key has ${left} left; nothing was charged. Wait for the balance to be renewed or use another key.`, { creditsRemaining: left });
       return this.failure(err, headers, outcome);
     }
-    const cacheKey = this.bodies && endpoint !== PRICE ? bodyKey(endpoint, asset, params, nowMs) : undefined;
-    let bytes = cacheKey === undefined ? undefined : this.bodies!.get(cacheKey);
-    let body: BackendBody | undefined;
-    let columns: SeriesColumns | undefined;
-    let candles: CandleColumns | undefined;
-    let heatmap: TypedHeatmap | undefined;
-    try {
-      if (bytes === undefined) {
-        if (endpoint === PRICE) candles = candleColumns(asset, TIMEFRAME_MS[series!.timeframe], series!.startMs, series!.endMs, nowMs);
-        else if (series) columns = generateColumns(series);
-        else if (params.kind === "heatmap") heatmap = this.heatmap(asset, params, nowMs);
-        else {
-          body = generateVariation(asset, nowMs);
-          // Beside the summary (not in its body): the daily closes of the seven days it describes.
-          const lastDay = Math.floor(dataClock(nowMs) / DAY_MS) * DAY_MS - DAY_MS;
-          candles = candleColumns(asset, DAY_MS, lastDay - 6 * DAY_MS, lastDay, nowMs);
-        }
-        if (cacheKey !== undefined) {
-          bytes = body ? Buffer.from(JSON.stringify(body)) : heatmap ? heatmapJson(heatmap) : seriesJson(columns!, endpoint.field);
-          this.bodies!.set(cacheKey, bytes);
-        }
-      }
-    } catch (err) {
-      // Charged but not served: give the credits and the window's place back before answering 500.
-      await this.store.refund(key, outcome.request, cost).catch((refundErr: unknown) =>
-        log.error("a charge for a failed request could not be refunded", { key: key.label, credits: cost, error: (refundErr as Error).message }));
-      throw err;
-    }
     // A face that cannot deliver the response (its client gone) takes the charge back whole, once.
     let refunded = false;
-    const refund = (): Promise<void> => {
+    const refund = (why: string): Promise<void> => {
       if (refunded) return Promise.resolve();
       refunded = true;
       return this.store.refund(key, outcome.request, cost).catch((refundErr: unknown) =>
-        log.error("a charge for an undelivered response could not be refunded", { key: key.label, credits: cost, error: (refundErr as Error).message }));
+        log.error(`a charge for ${why} could not be refunded`, { key: key.label, credits: cost, error: (refundErr as Error).message }));
     };
-    const usage = { charged: cost, creditsRemaining: outcome.creditsRemaining, refund };
-    // Where the series' data begins and ends, and the instant the data runs to (the last whole minute).
-    const extent = series && seriesExtent(series);
-    const meta = { asOfMs: dataClock(nowMs), ...(extent && { extent }) };
-    if (body) return { status: 200, headers, body, ...(bytes && { bytes }), ...(candles && { candles }), usage, ...meta };
-    if (heatmap) {
-      // Digests and views read the typed arrays: the body's strings and objects are made only for a reader.
-      const typed = heatmap;
-      let records: BackendBody | undefined;
-      return { status: 200, headers, heatmap: typed, ...(bytes && { bytes }), usage, ...meta, get body() { return (records ??= heatmapBody(typed)); } };
+    const usage = { charged: cost, creditsRemaining: outcome.creditsRemaining };
+    const cacheKey = this.bodies && producer.cacheable ? bodyKey(endpoint, asset, params, nowMs) : undefined;
+    const cached = cacheKey === undefined ? undefined : this.bodies!.get(cacheKey);
+    const delivery = { status: 200, headers, usage: { ...usage, refund: () => refund("an undelivered response") } };
+    if (cached) {
+      // A repeat served from the cache: the objects are rebuilt only if a caller asks for them.
+      const repeat = withLazy({ ...delivery, bytes: cached }, "result", () =>
+        resultOfBody(endpoint, JSON.parse(cached.toString("utf8")) as BackendBody, { usage, ...producer.meta }));
+      return withLazy(repeat, "body", () => repeat.result.body);
     }
-    if (candles) {
-      const cols = candles;
-      let records: BackendBody | undefined;
-      return { status: 200, headers, candles: cols, usage, ...meta, get body() { return (records ??= candleRecords(cols)); } };
+    let answer: BackendResult;
+    let bytes: Buffer | undefined;
+    try {
+      answer = producer.produce(usage);
+      if (cacheKey !== undefined) this.bodies!.set(cacheKey, (bytes = bodyBytes(answer, endpoint)));
+    } catch (err) {
+      // Charged but not served: give the credits and the window's place back before answering 500.
+      await refund("a failed request");
+      throw err;
     }
-    if (columns) {
-      // Digests work on columns: ISO times and one object per point are made only for a reader
-      // of `body` (a 60-day 1m series is 86,400 of each, most of a tool call's time and garbage).
-      const cols = columns;
-      let records: BackendBody | undefined;
-      return { status: 200, headers, columns: cols, ...(bytes && { bytes }), usage, ...meta, get body() { return (records ??= recordsFromColumns(cols, endpoint.field)); } };
-    }
-    // A repeat served from the cache: the objects are rebuilt only if a caller asks for them.
-    const cached = bytes!;
-    let parsed: BackendBody | undefined;
-    return { status: 200, headers, bytes: cached, usage, ...meta, get body() { return (parsed ??= JSON.parse(cached.toString("utf8")) as BackendBody); } };
+    return withLazy({ ...delivery, result: answer, ...(bytes && { bytes }) }, "body", () => answer.body);
   }
 
   /** The store's atomic charge; a store that cannot answer is a retryable 503, never a free request. */
@@ -299,15 +239,6 @@ export class InProcessService {
     } catch {
       return undefined;
     }
-  }
-
-  private seriesQuery(endpoint: Endpoint, asset: string, { kind: _, ...resolved }: Extract<Params, { kind: "records" }>): SeriesQuery {
-    return { endpoint, asset, ...resolved };
-  }
-
-  private heatmap(asset: string, params: Extract<Params, { kind: "heatmap" }>, nowMs: number): TypedHeatmap {
-    const { timeframe, lookback, scope, exchange } = params;
-    return buildHeatmap({ asset, timeframe, lookback, scope, nowMs, ...(exchange && { exchange }) });
   }
 
   private keyedHeaders(key: KeyRecord, meter: MeterStatus): Record<string, string> {

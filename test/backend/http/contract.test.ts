@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpBackend } from "../../../src/backend/http/index.js";
 import { InProcessBackend } from "../../../src/backend/inprocess/backend.js";
-import { ServiceError, type BackendRequest } from "../../../src/backend/types.js";
+import { resultAs, ServiceError, type BackendRequest } from "../../../src/backend/types.js";
 import { SILENT } from "../../../harness/mock-upstream.js";
 import { startRest, type RestRig } from "../../../harness/service.js";
 
@@ -48,8 +48,8 @@ describe("identical bodies", () => {
   it.each(SAME_BODY.filter(([, r]) => r.endpoint === "liquidation_levels/heatmap"))("%s: the same typed heatmap, converted once at the boundary", async (_name, request) => {
     const viaHttp = await remote.fetch(request);
     const direct = await local.fetch(request);
-    expect(direct.heatmap).toBeDefined();
-    expect(viaHttp.heatmap).toEqual(direct.heatmap);
+    expect(resultAs(direct, "heatmap", request.endpoint).heatmap).toBeDefined();
+    expect(resultAs(viaHttp, "heatmap", request.endpoint).heatmap).toEqual(resultAs(direct, "heatmap", request.endpoint).heatmap);
   });
 
   it("a paged 1m range equals the single in-process answer, with progress per window", async () => {

@@ -1,6 +1,8 @@
 // One daily value function per metric-series endpoint, and the human labels used by
-// metrics-variation. Keys are catalog endpoint ids.
-import { supplyOf } from "../world/chain.js";
+// metrics-variation. Keys are the catalog's endpoint ids as types: a series without its function, or
+// a series or OHLCV endpoint without its label, does not compile.
+import type { OhlcvId, SeriesId } from "../../../catalog/index.js";
+import { supplyOf } from "../world/circulation.js";
 import { revHashRateUsd, difficulty } from "./mining.js";
 import {
   addresses10to100, addressesAboveUsd, exchangeReserve, medianTransferNative, metcalfeRatio,
@@ -27,7 +29,7 @@ function supplyRange1w1m(asset: string, day: number): number {
   return supplyOf(asset, day) * 0.04 * (1 + 2.2 * Math.min(0.5, move)) * Math.exp(0.18 * valueNoise(p.seed ^ 0x21, day, 20));
 }
 
-export const METRICS: Record<string, MetricFn> = {
+export const METRICS: Readonly<Record<SeriesId, MetricFn>> = {
   "market/metcalfe_ratio": (a, d) => metcalfeRatio(a, d),
   "addresses/addresses_count_range_gt_10M_USD": (a, d) => addressesAboveUsd(a, d, 1e7),
   "market/Realized_cap_impulse_long_term": (a, d) => realizedCapImpulse(a, d),
@@ -53,6 +55,16 @@ export const METRICS: Record<string, MetricFn> = {
   "lifespan/Lth_mvrv": (a, d) => lthMvrv(a, d),
   "lifespan/Cvdd": (a, d) => cvdd(a, d),
 };
+
+/** The daily value function of a metric-series endpoint; undefined for any other id. */
+export function metricFn(endpointId: string): MetricFn | undefined {
+  return Object.hasOwn(METRICS, endpointId) ? METRICS[endpointId as SeriesId] : undefined;
+}
+
+/** The human label of a series or OHLCV endpoint; undefined for any other id. */
+export function labelOf(endpointId: string): string | undefined {
+  return Object.hasOwn(LABELS, endpointId) ? LABELS[endpointId as SeriesId | OhlcvId] : undefined;
+}
 
 /**
  * The chain whose proof-of-work metrics an asset carries: its own when it is mined, its host's
@@ -85,7 +97,7 @@ export function lastDayOf(endpointId: string, asset: string): number | undefined
 }
 
 /** Human labels for metrics-variation, by endpoint id. */
-export const LABELS: Record<string, string> = {
+export const LABELS: Readonly<Record<SeriesId | OhlcvId, string>> = {
   "derivatives/Volume_usd": "Volume (USD)",
   "derivatives/Buy_trades": "Buy trades",
   "spot/Trades": "Spot trades",

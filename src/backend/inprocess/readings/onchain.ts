@@ -2,7 +2,7 @@
 // path and supply, plus memoized cumulative flows (running_total_usd).
 import { VENUES, type Venue } from "../../../catalog/index.js";
 import { REF_DAY } from "../world/anchors.js";
-import { reserveOf, supplyOf } from "../world/chain.js";
+import { reserveOf, supplyOf } from "../world/circulation.js";
 import { gauss, hash2, normalCdf, s11, u01, unit, valueNoise } from "../util/hash.js";
 import { dailyLogPrice, dailyPrice } from "../world/price-path.js";
 import { Memo } from "../util/memo.js";

@@ -4,12 +4,12 @@ import { DAY_MS, TIMEFRAME_MS, type Endpoint, type MarketType, type Timeframe, t
 import type { TimeRecord } from "../../../catalog/responses.js";
 import { BUCKETS_PER_DAY, fillDay, fillDayCounts } from "./cascade.js";
 import { fillFiltered, needsMinutes } from "./filtered.js";
-import { METRICS, firstDayOf, lastDayOf } from "./metrics.js";
+import { firstDayOf, lastDayOf, metricFn } from "./metrics.js";
 import { dataClock, lastCompleteDay, MINUTE_MS } from "../world/clock.js";
 import { cascadeSeeds, dailyTotal, familyOf } from "./volumes.js";
 import { profileOf } from "../world/profiles.js";
 import { shareOf } from "../world/shares.js";
-import { isoTimes } from "../encoders/time-format.js";
+import { recordsFromColumns } from "../encoders/series-json.js";
 
 export interface SeriesQuery {
   endpoint: Endpoint;
@@ -108,7 +108,7 @@ export function generateColumns(q: SeriesQuery): { times: Float64Array; values: 
 }
 
 function fillMetric(q: SeriesQuery, first: number, count: number, values: Float64Array): void {
-  const fn = METRICS[q.endpoint.id];
+  const fn = metricFn(q.endpoint.id);
   if (!fn) throw new Error(`no generator for ${q.endpoint.id}`);
   const entity = q.entityName ?? "all";
   const firstDay = Math.round(first / DAY_MS);
@@ -164,12 +164,4 @@ function fillOhlcv(q: SeriesQuery, first: number, count: number, step: number, v
 /** `{time, [field]: value}` records, ascending. */
 export function generateRecords(q: SeriesQuery): TimeRecord[] {
   return recordsFromColumns(generateColumns(q), q.endpoint.field);
-}
-
-/** Records of columns made by generateColumns. */
-export function recordsFromColumns({ times, values }: { times: Float64Array; values: Float64Array }, field: string): TimeRecord[] {
-  const isos = isoTimes(times);
-  const out: TimeRecord[] = new Array(times.length);
-  for (let i = 0; i < times.length; i++) out[i] = { time: isos[i]!, [field]: values[i]! };
-  return out;
 }

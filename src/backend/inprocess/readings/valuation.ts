@@ -1,7 +1,8 @@
 // Valuation and holder-cohort metrics (realized cap, LTH/STH cost bases, MVRV, CVDD, supply in
 // profit): lognormal cost-basis cohorts around memoized realized prices, calibrated to 2025 levels.
 import { REF_DAY } from "../world/anchors.js";
-import { chainState, indexOf, supplyOf, type ChainState } from "../world/chain.js";
+import { chainState, indexOf, type ChainState } from "../world/chain.js";
+import { supplyOf } from "../world/circulation.js";
 import { u01, valueNoise } from "../util/hash.js";
 import { Memo } from "../util/memo.js";
 import { profileOf } from "../world/profiles.js";

@@ -4,7 +4,7 @@
 import { DAY_MS, endpointsForAsset } from "../../../catalog/index.js";
 import type { VariationRecord } from "../../../catalog/responses.js";
 import { dataClock } from "../world/clock.js";
-import { LABELS } from "./metrics.js";
+import { labelOf } from "./metrics.js";
 import { generateColumns, seriesEndMs } from "./series.js";
 import { datePrefix } from "../encoders/time-format.js";
 
@@ -27,7 +27,7 @@ export function generateVariation(asset: string, nowMs: number): VariationRecord
     const prev = tail.length > 1 ? tail[tail.length - 2]! : last;
     const lastDate = datePrefix(Math.round(times[times.length - 1]! / DAY_MS));
     const stopped = ended !== undefined && ended < today - DAY_MS;
-    const label = LABELS[endpoint.id] ?? endpoint.id;
+    const label = labelOf(endpoint.id) ?? endpoint.id;
     out.push({
       position: out.length + 1,
       name: stopped ? `${label} (series ended ${lastDate})` : label,

@@ -30,6 +30,12 @@ function calmLog(asset: string, levels: Points, day: number): number {
   return coin0 + (coin1 - coin0) * f + p;
 }
 
+/**
+ * Lift of the mean fee (log) per daily sigma of a price move beyond the first, by days since the
+ * move: 0.4 in all (a 3-sigma day about doubles the fee over the days it takes to clear).
+ */
+const RUSH_SPREAD = [0.14, 0.18, 0.08] as const;
+
 /** A wave's weight on a day: 1 at its peak, falling off exponentially on either side. */
 function weight(w: Wave, day: number): number {
   const d = day - w.peakDay;
@@ -48,10 +54,14 @@ function calendarFee(asset: string, p: Profile, levels: Points, day: number): nu
     lift += k * Math.max(0, Math.log(w.usd) - calmLog(asset, levels, w.peakDay));
     strongest = Math.max(strongest, k);
   }
-  // A big price move sends coins to and from exchanges: past a daily sigma, the day's demand for
-  // block space rises with the size of the move (a 3-sigma day about doubles the mean fee).
-  const move = Math.abs(dailyLogPrice(asset, day) - dailyLogPrice(asset, day - 1)) / p.sigma;
-  const rush = 0.4 * Math.max(0, move - 1);
+  // A big price move sends coins to and from exchanges: past a daily sigma, demand for block space
+  // rises with the size of the move. The queue it builds clears at the rate blocks allow, so the
+  // lift is spread over the move's day and the two after it, most of it the day after.
+  let rush = 0;
+  for (let k = 0; k < RUSH_SPREAD.length; k++) {
+    const move = Math.abs(dailyLogPrice(asset, day - k) - dailyLogPrice(asset, day - k - 1)) / p.sigma;
+    rush += RUSH_SPREAD[k]! * Math.max(0, move - 1);
+  }
   // Day-to-day demand noise, quiet on a wave's peak (its published level) and loud between them.
   const quiet = 1 - strongest;
   const noise = quiet * (0.18 * gauss(p.seed ^ 0x17, day) + 0.22 * valueNoise(p.seed ^ 0x18, day, 9) + rush);

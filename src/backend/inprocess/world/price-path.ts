@@ -1,116 +1,29 @@
 // The latent price of each asset: daily closes (random access by day) on its base ticker's
 // anchored path, and the minute path under them. Everything USD-denominated derives from it.
-import { DAY_MS } from "../../../catalog/index.js";
 import {
-  BTC_PRICE, ETH_PRICE, EURUSD, GOLD_PRICE, REF_DAY, dayOf, type AnchorTable,
+  EURUSD, GOLD_PRICE, REF_DAY, dayOf, type AnchorTable,
 } from "./anchors.js";
-import { octaveNoise, seedOf, type Octave } from "../util/hash.js";
+import { octaveNoise, seedOf } from "../util/hash.js";
 import { DailyPath, type PathSpec } from "./market/path.js";
 import { ALT_FACTOR_SEED, loadingsOf, MinuteFactor, type Loadings } from "./market/factor.js";
 import { candleOf, priceAtInstant, type IntradaySource, type Ohlc } from "./market/intraday.js";
-import { closesOf, depegOf, highsOf, lowsOf, rangesOf } from "./market/calendar.js";
-import { monthEndDay, type Points } from "./market/reference.js";
+import { ceilingRowsOf, closesOf, highsOf } from "./market/calendar.js";
+import { ceilingLog, ceilingsOf, crashLowOf, floorsOf } from "./market/extremes.js";
+import { BASIS_OCTAVES, depegEventOf, eventCloseLog, PEG_OCTAVES, WRAP_BAND, wrapEventOfAsset, wrapLog } from "./market/peg.js";
+import type { Points } from "./market/reference.js";
 import { profileOf, type Profile } from "./profiles.js";
 
 /**
- * The highest price the market printed (intraday, USD) over each span of days: every all-time high
- * bounds the days from the previous row to it, and the last one the days since; a repeated figure
- * is an all-time high that held until that day (the day before the market first went above it).
- * No close, minute or wick of the path goes above the span's figure (the daily path is reflected
- * below it, the minute path too, and wicks stop at it). Figures are CoinGecko's aggregate all-time
- * highs (the lower of the large aggregators', so a venue printed at least as high), by the day they
- * were set; BTC's of 2013 is Mt.Gox's, then the largest venue (month-end closes of late 2013 were
- * above Bitstamp's high).
- */
-const ATHS: Record<string, ReadonlyArray<readonly [string, number]>> = {
-  btc: [
-    ["2013-12-04", 1_242], ["2017-02-28", 1_242], ["2017-12-17", 19_665], ["2020-11-29", 19_665], ["2021-04-14", 64_805],
-    ["2021-10-19", 64_805], ["2021-11-10", 69_045], ["2024-03-04", 69_045], ["2024-03-14", 73_738], ["2024-11-05", 73_738],
-    ["2024-12-17", 108_135], ["2025-01-20", 108_786], ["2025-05-22", 111_814], ["2025-07-14", 122_838], ["2025-08-14", 124_128],
-    ["2025-10-06", 126_080],
-  ],
-  // ETH's high of 2025-08-24 held; after it, no day traded above 4,830 (September and October tops ~4,770).
-  eth: [["2018-01-13", 1_432], ["2021-01-18", 1_432], ["2021-11-10", 4_878], ["2025-08-21", 4_878], ["2025-08-24", 4_946], ["2025-08-25", 4_830]],
-  sol: [["2021-11-06", 259.96], ["2024-11-21", 259.96], ["2025-01-19", 293.31]],
-  xrp: [["2018-01-07", 3.4], ["2025-07-17", 3.4], ["2025-07-18", 3.65]],
-  bnb: [["2021-05-10", 686.31], ["2024-06-05", 686.31], ["2025-10-13", 1_369.99]],
-  ada: [["2021-09-02", 3.09]],
-  doge: [["2021-05-08", 0.7316]],
-};
-
-/**
- * Highest prints of single months (USD): BTC through 2025 (CoinGecko daily highs, rounded down),
- * so a month between two all-time highs does not climb to the later one.
- */
-const MONTH_HIGHS: Record<string, Record<string, number>> = {
-  btc: {
-    "2025-01": 108_786, "2025-02": 102_500, "2025-03": 94_900, "2025-04": 95_500, "2025-05": 111_814, "2025-06": 110_400,
-    "2025-07": 122_838, "2025-08": 124_128, "2025-09": 117_800, "2025-10": 126_080, "2025-11": 110_500, "2025-12": 94_500,
-  },
-};
-
-/** How long the last all-time high is taken to hold (the continuation past the anchors). */
-const HELD_UNTIL = dayOf("2026-12-31");
-
-/** ATHS and the calendar's all-time highs as spans of log ceilings ((previous high, this one] ≤ this one), plus the months' highs. */
-function ceilingSpans(base: string): PathSpec["ceilings"] {
-  const highs: Array<readonly [number, number]> = [...(ATHS[base] ?? []).map(([d, v]) => [dayOf(d), v] as const), ...highsOf(base)];
-  const months: Array<readonly [string, number]> = [...Object.entries(MONTH_HIGHS[base] ?? {}), ...rangesOf(base).map(([m, , hi]) => [m, hi] as const)];
-  if (highs.length === 0 && months.length === 0) return undefined;
-  highs.sort((a, b) => a[0] - b[0]);
-  const spans = highs.map(([day, high], i) => ({ from: i ? highs[i - 1]![0] + 1 : -Infinity, to: day, log: Math.log(high) }));
-  if (spans.length) spans.push({ from: spans.at(-1)!.to + 1, to: HELD_UNTIL, log: spans.at(-1)!.log });
-  for (const [month, high] of months) spans.push({ from: dayOf(`${month}-01`), to: monthEndDay(month), log: Math.log(high) });
-  return spans;
-}
-
-const CEILINGS = new Map<string, PathSpec["ceilings"]>();
-function ceilingsOf(base: string): PathSpec["ceilings"] {
-  if (!CEILINGS.has(base)) CEILINGS.set(base, ceilingSpans(base));
-  return CEILINGS.get(base);
-}
-
-/**
- * Lowest closes that held (CoinMarketCap daily closes, USD): [base, from, low]. From the day after
- * a cycle's top the market never closed below its bear-market low, then or since; the daily path
- * is reflected above it there, as it is below the all-time highs (intraday wicks may go lower).
- */
-const LOWS: ReadonlyArray<readonly [string, string, number]> = [
-  ["btc", "2017-12-18", 3_236], ["btc", "2021-11-09", 15_787],
-  ["eth", "2018-01-14", 83.8], ["eth", "2021-11-10", 993],
-];
-
-/** LOWS from their day on, plus the lows of the calendar's monthly ranges over their months. */
-function floorsOf(base: string): PathSpec["floors"] {
-  const floors = LOWS.filter(([b]) => b === base).map(([, from, low]) => ({ from: dayOf(from), to: HELD_UNTIL, log: Math.log(low) }));
-  for (const [month, low] of rangesOf(base)) floors.push({ from: dayOf(`${month}-01`), to: monthEndDay(month), log: Math.log(low) });
-  return floors.length ? floors : undefined;
-}
-
-/** Log ceiling of a base on a day (Infinity where no high is known). */
-export function ceilingLog(base: string, day: number): number {
-  const spans = ceilingsOf(base);
-  if (!spans) return Infinity;
-  let c = Infinity;
-  for (const s of spans) if (day >= s.from && day <= s.to && s.log < c) c = s.log;
-  return c;
-}
-
-/** Intramonth tops and bottoms that shape BTC and ETH between their month-end closes. */
-const SHAPES: Record<string, AnchorTable> = { btc: BTC_PRICE, eth: ETH_PRICE };
-
-/**
- * A base's dated closes between its month-ends: BTC's and ETH's shape tables, the calendar's closes
- * (collapses, turning points), and a close on each all-time-high day of the calendar half a day's
- * volatility under the high (the close of a record day sits under its intraday top).
+ * A base's dated closes between its month-ends (the calendar's: turning points, the largest moves,
+ * collapses), and a close on each all-time-high day half a day's volatility under the high (the
+ * close of a record day sits under its intraday top).
  */
 function shapeOf(profile: Profile): Array<[number, number]> {
-  const shape = SHAPES[profile.base];
-  const out: Array<[number, number]> = shape ? Array.from(shape.days, (d, i) => [d, shape.logs[i]!]) : [];
-  for (const [day, close] of closesOf(profile.base)) out.push([day, Math.log(close)]);
+  const closes = closesOf(profile.base);
+  const out: Array<[number, number]> = closes.map(([day, close]) => [day, Math.log(close)]);
   const highs = [...highsOf(profile.base)];
-  // The record days of ATHS too, where no shape table holds them (a repeated figure is a high that held, not a new one).
-  if (!shape) (ATHS[profile.base] ?? []).forEach(([date, high], i, rows) => { if (i === 0 || high > rows[i - 1]![1]) highs.push([dayOf(date), high]); });
+  // The record days of the highest prints too, where no dated closes hold them (a repeated figure is a high that held, not a new one).
+  if (!closes.length) ceilingRowsOf(profile.base).forEach(([day, high], i, rows) => { if (i === 0 || high > rows[i - 1]![1]) highs.push([day, high]); });
   for (const [day, high] of highs) out.push([day, Math.log(high) - 0.5 * profile.sigma]);
   // One close a day: the later entry (a record day over a dated close) wins.
   out.sort((a, b) => a[0] - b[0]);
@@ -175,84 +88,6 @@ function tableToPoints(t: AnchorTable): Points {
   return { days: Int32Array.from(t.days), logs: Float64Array.from(t.logs) };
 }
 
-/** A USD stablecoin: $1 within a few tenths of a percent, mean-reverting. */
-const PEG_OCTAVES: readonly Octave[] = [
-  { period: 30, amplitude: 0.0012 }, { period: 5, amplitude: 0.0008 }, { period: 1, amplitude: 0.0006 },
-];
-/** A gold token's basis to gold (custody, redemption fees): a tenth of a percent or two. */
-const BASIS_OCTAVES: readonly Octave[] = [{ period: 20, amplitude: 0.0015 }, { period: 2, amplitude: 0.0008 }];
-
-/** A crash day's low (from the calendar's lows): the minute it printed and its log. */
-interface CrashLow {
-  minute: number;
-  log: number;
-}
-
-const crashLows = new Map<string, Map<number, CrashLow>>();
-
-/** A base's crash-day lows by day (the calendar's, read on first use). */
-function crashLowsOf(base: string): Map<number, CrashLow> {
-  let lows = crashLows.get(base);
-  if (!lows) {
-    lows = new Map(lowsOf(base).map(([t, price]) => {
-      const ms = Date.parse(`${t}:00Z`);
-      return [Math.floor(ms / DAY_MS), { minute: Math.round((ms % DAY_MS) / 60_000), log: Math.log(price) }] as const;
-    }));
-    crashLows.set(base, lows);
-  }
-  return lows;
-}
-
-interface Depeg {
-  times: Float64Array;
-  logs: Float64Array;
-  /** First and last day the event touches. */
-  firstDay: number;
-  lastDay: number;
-}
-
-const depegs = new Map<string, Depeg | undefined>();
-
-/** A stablecoin's depeg from the calendar (read on first use), if it had one. */
-function depegOfBase(base: string): Depeg | undefined {
-  if (depegs.has(base)) return depegs.get(base);
-  const points = depegOf(base);
-  let event: Depeg | undefined;
-  if (points.length) {
-    const times = Float64Array.from(points, ([t]) => Date.parse(`${t}:00Z`));
-    event = { times, logs: Float64Array.from(points, ([, p]) => Math.log(p)), firstDay: Math.floor(times[0]! / DAY_MS), lastDay: Math.floor(times.at(-1)! / DAY_MS) };
-  }
-  depegs.set(base, event);
-  return event;
-}
-
-/** Log of a depeg's price at an instant (0 outside it). */
-function depegLog(event: Depeg, ms: number): number {
-  const { times, logs } = event;
-  if (ms <= times[0]! || ms >= times[times.length - 1]!) return 0;
-  let i = 0;
-  while (times[i + 1]! < ms) i++;
-  const f = (ms - times[i]!) / (times[i + 1]! - times[i]!);
-  return logs[i]! + (logs[i + 1]! - logs[i]!) * f;
-}
-
-/** Days of a base's known crash-day lows. */
-export function crashLowDays(base: string): number[] {
-  return [...crashLowsOf(base).keys()];
-}
-
-/** A base's known crash-day lows, by day. */
-function lowOf(base: string): IntradaySource["low"] {
-  const lows = crashLowsOf(base);
-  return lows.size ? (day) => lows.get(day) : undefined;
-}
-
-/** The depeg shaping a base's minute path on a day, if any. */
-function shockOf(base: string): IntradaySource["shock"] {
-  const event = depegOfBase(base);
-  return event && { firstDay: event.firstDay, lastDay: event.lastDay, log: (ms) => depegLog(event, ms) };
-}
-
 /**
  * A stablecoin whose anchors leave the peg (HUSD in 2022) follows them instead of $1; closes inside
  * a dated depeg of the calendar (sUSD's 2025) are the depeg's, and leave it on its peg otherwise.
@@ -260,20 +95,16 @@ function shockOf(base: string): IntradaySource["shock"] {
 function offPeg(profile: Profile): boolean {
   const ref = profile.reference;
   if (!ref || ref.peg === "eur") return false;
-  const event = depegOfBase(profile.base);
-  const inEvent = (day: number) => event !== undefined && day >= event.firstDay && day <= event.lastDay;
+  const event = depegEventOf(profile.base);
+  const inEvent = (day: number) => event?.covers(day) === true;
   return Math.abs(ref.refPrice - 1) > 0.03 || Array.from(ref.closes.logs).some((l, i) => Math.abs(l) > 0.03 && !inEvent(ref.closes.days[i]!));
 }
 
 function computeLog(profile: Profile, day: number): number {
   switch (profile.model) {
     case "stable":
-      if (profile.reference?.peg !== "eur" && !offPeg(profile)) {
-        // The close of a day is the price at its end.
-        const event = depegOfBase(profile.base);
-        const shock = event && day >= event.firstDay && day <= event.lastDay ? depegLog(event, (day + 1) * DAY_MS) : 0;
-        return octaveNoise(profile.seed, day, PEG_OCTAVES) + shock;
-      }
+      // The close of a day is the price at its end.
+      if (profile.reference?.peg !== "eur" && !offPeg(profile)) return octaveNoise(profile.seed, day, PEG_OCTAVES) + eventCloseLog(depegEventOf(profile.base), day);
       break;
     case "gold":
       return goldPath().log(day) + octaveNoise(profile.seed ^ 0x5a5a, day, BASIS_OCTAVES);
@@ -288,15 +119,21 @@ function goldPath(): DailyPath {
   return (gold ??= new DailyPath({ firstDay: dayOf("2016-01-01"), anchors: tableToPoints(GOLD_PRICE), sigma: 0.006, noise: 0.006, seed: seedOf("gold"), beta: 0 }));
 }
 
+/** A wrapped coin (WBTC, WETH): a token of its own on its underlying's price, with a basis to it. */
+function isWrapped(profile: Profile): boolean {
+  return profile.asset !== profile.base && (profile.base === "btc" || profile.base === "eth");
+}
+
 /** Natural log of the daily close (USD) of an asset on a day (days since 1970-01-01). */
 export function dailyLogPrice(asset: string, day: number): number {
   if (asset === lastAsset) return lastOwner!(day);
   const profile = profileOf(asset);
-  // Wrapped tokens and chain variants are the same market as their base.
+  // Chain variants are the same market as their base; a wrapped coin is its base's plus a basis.
   const owner = profile.base === asset ? profile : profileOf(profile.base);
   const pegged = owner.model === "gold" || (owner.model === "stable" && owner.reference?.peg !== "eur" && !offPeg(owner));
   const path = pegged ? undefined : pathOf(owner.base, () => specOf(owner));
-  lastOwner = path ? (d) => path.log(d) : (d) => computeLog(owner, d);
+  const read = path ? (d: number) => path.log(d) : (d: number) => computeLog(owner, d);
+  lastOwner = isWrapped(profile) ? (d) => read(d) + wrapLog(asset, profile.seed, d) : read;
   lastAsset = asset;
   return lastOwner(day);
 }
@@ -335,21 +172,27 @@ function sharedMinuteFactor(seed: number): MinuteFactor {
   return f;
 }
 
-/** The minute path's view of an asset: keyed by its base, so variants share candles with it. */
+/** The minute path's view of an asset: keyed by its base, so variants share candles with it (a wrapped coin has its own, its basis on its base's). */
 export function intradayOf(asset: string): IntradaySource {
-  const base = profileOf(asset).base;
-  let src = sources.get(base);
+  const profile = profileOf(asset);
+  const key = isWrapped(profile) ? asset : profile.base;
+  let src = sources.get(key);
   if (!src) {
+    const base = profile.base;
     const owner = profileOf(base);
     const sigma = Math.max(owner.sigma, 0.001);
     // Pegged and gold tokens (and stablecoins off their peg) move on their own.
     const { beta, noise, alt, sector, sectorSeed } = owner.model === "btc" ? { beta: 1, noise: 0, alt: 0, sector: 0, sectorSeed: 0 } : loadings({ ...owner, sigma });
+    const event = key === base ? depegEventOf(base) : wrapEventOfAsset(asset);
     src = {
-      key: base, seed: owner.seed, sigma, noise, beta, amplitude: INTRADAY_AMPLITUDE, factor: minuteFactor(),
-      alt, altFactor: sharedMinuteFactor(ALT_FACTOR_SEED), sector: sector ? { loading: sector, factor: sharedMinuteFactor(sectorSeed) } : undefined, shock: shockOf(base),
-      dailyLog: (day) => dailyLogPrice(base, day), ceiling: (day) => ceilingLog(base, day), low: lowOf(base),
+      key, seed: owner.seed, sigma, noise, beta, amplitude: INTRADAY_AMPLITUDE, factor: minuteFactor(),
+      alt, altFactor: sharedMinuteFactor(ALT_FACTOR_SEED), sector: sector ? { loading: sector, factor: sharedMinuteFactor(sectorSeed) } : undefined, shock: event,
+      dailyLog: (day) => dailyLogPrice(key, day),
+      // A wrap may print a basis's width above its underlying's high, never more.
+      ceiling: key === base ? (day) => ceilingLog(base, day) : (day) => ceilingLog(base, day) + WRAP_BAND,
+      low: key === base ? crashLowOf(base) : undefined,
     };
-    sources.set(base, src);
+    sources.set(key, src);
   }
   return src;
 }

@@ -1,6 +1,7 @@
 // The market-event calendar of anchors.json: fee levels of each era, congestion waves, published
-// difficulty and hash rate, all-time highs, dated closes of collapses and turning points, monthly
-// trading ranges, crash-day lows and depegs; read per asset on first use.
+// difficulty and hash rate, all-time highs and the highest prints and lowest held closes, dated
+// closes between month-ends, monthly trading ranges, crash-day lows and depegs; read per asset on
+// first use.
 import file from "./anchors.json" with { type: "json" };
 import { dayOf } from "../anchors.js";
 import type { Points } from "./reference.js";
@@ -34,6 +35,10 @@ interface Calendar {
   ranges: Record<string, Array<[string, number, number, number]>>;
   lows: Record<string, Array<[string, number, number, string]>>;
   depegs: Record<string, Array<[string, number, number]>>;
+  ceilings: Record<string, Array<[string, number, number]>>;
+  monthHighs: Record<string, Array<[string, number, number]>>;
+  floors: Record<string, Array<[string, number, number]>>;
+  wraps: Record<string, Array<[string, number, number]>>;
 }
 
 const RAW = file as unknown as Calendar;
@@ -96,4 +101,24 @@ export function lowsOf(base: string): ReadonlyArray<readonly [string, number]> {
 /** A stablecoin's known depeg: [UTC instant "YYYY-MM-DDTHH:MM", USD price], or empty. */
 export function depegOf(base: string): ReadonlyArray<readonly [string, number]> {
   return (RAW.depegs[base] ?? []).map(([t, v]) => [t, v] as const);
+}
+
+/** Highest prints of a coin with month-end closes, as [day, high]: each bounds the days since the row before it. */
+export function ceilingRowsOf(base: string): ReadonlyArray<readonly [number, number]> {
+  return (RAW.ceilings[base] ?? []).map(([d, v]) => [dayOf(d), v] as const);
+}
+
+/** Highest prints of single months: ["YYYY-MM", high] (USD). */
+export function monthHighsOf(base: string): ReadonlyArray<readonly [string, number]> {
+  return (RAW.monthHighs[base] ?? []).map(([m, v]) => [m, v] as const);
+}
+
+/** Lowest closes that held from a day on: [day, low close] (USD). */
+export function floorRowsOf(base: string): ReadonlyArray<readonly [number, number]> {
+  return (RAW.floors[base] ?? []).map(([d, v]) => [dayOf(d), v] as const);
+}
+
+/** A wrapped coin's known discount to its underlying: [UTC instant "YYYY-MM-DDTHH:MM", price in units of the underlying], or empty. */
+export function wrapEventOf(asset: string): ReadonlyArray<readonly [string, number]> {
+  return (RAW.wraps[asset] ?? []).map(([t, v]) => [t, v] as const);
 }

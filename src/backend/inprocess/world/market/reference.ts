@@ -84,6 +84,8 @@ function build(ticker: string, raw: AnchorEntry, names: readonly string[]): Refe
   if (!closeEntries.some(([d]) => d === lastDay)) closeEntries.push([lastDay, raw.ref[0]]);
   const supplyEntries: Array<[number, number]> = Object.entries(raw.supply).map(([m, v]) => [Math.min(monthEndDay(m), REF_DAY), v]);
   if (!delistedDay) supplyEntries.push([REF_DAY, raw.ref[1]]);
+  // Dated supply inside months (a mint or burn wave), from the calendar.
+  for (const [d, v] of RAW.supply[ticker] ?? []) supplyEntries.push([dayOf(d), v]);
   const months = Object.keys(raw.closes).length;
   const span = Math.max(1, Math.round((lastDay - listedDay) / 30.44));
   const ref: Reference = {
@@ -100,7 +102,7 @@ function build(ticker: string, raw: AnchorEntry, names: readonly string[]): Refe
   return ref;
 }
 
-const RAW = (file as unknown as { assets: Record<string, AnchorEntry>; sources: string[] });
+const RAW = file as unknown as { assets: Record<string, AnchorEntry>; sources: string[]; supply: Record<string, Array<[string, number, number]>> };
 const built = new Map<string, Reference>();
 
 /** The reference of a base ticker, or undefined when the anchors name none. */

@@ -1,0 +1,81 @@
+// The extremes the price path keeps to: all-time highs and months' highs as ceilings, the lowest
+// closes that held as floors (both from the calendar of anchors.json), and crash-day lows.
+import { DAY_MS } from "../../../../catalog/index.js";
+import { dayOf } from "../anchors.js";
+import { ceilingRowsOf, floorRowsOf, highsOf, lowsOf, monthHighsOf, rangesOf } from "./calendar.js";
+import type { PathSpec } from "./path.js";
+import { monthEndDay } from "./reference.js";
+
+/** How long the last all-time high is taken to hold (the continuation past the anchors). */
+const HELD_UNTIL = dayOf("2026-12-31");
+
+/**
+ * The calendar's highest prints (ceilings) and all-time highs as spans of log ceilings ((previous
+ * high, this one] ≤ this one), plus the months' highs and the highs of monthly ranges.
+ */
+function ceilingSpans(base: string): PathSpec["ceilings"] {
+  const highs: Array<readonly [number, number]> = [...ceilingRowsOf(base), ...highsOf(base)];
+  const months: Array<readonly [string, number]> = [...monthHighsOf(base), ...rangesOf(base).map(([m, , hi]) => [m, hi] as const)];
+  if (highs.length === 0 && months.length === 0) return undefined;
+  highs.sort((a, b) => a[0] - b[0]);
+  const spans = highs.map(([day, high], i) => ({ from: i ? highs[i - 1]![0] + 1 : -Infinity, to: day, log: Math.log(high) }));
+  if (spans.length) spans.push({ from: spans.at(-1)!.to + 1, to: HELD_UNTIL, log: spans.at(-1)!.log });
+  for (const [month, high] of months) spans.push({ from: dayOf(`${month}-01`), to: monthEndDay(month), log: Math.log(high) });
+  return spans;
+}
+
+const CEILINGS = new Map<string, PathSpec["ceilings"]>();
+
+/** A base's log ceilings (read on first use). */
+export function ceilingsOf(base: string): PathSpec["ceilings"] {
+  if (!CEILINGS.has(base)) CEILINGS.set(base, ceilingSpans(base));
+  return CEILINGS.get(base);
+}
+
+/** The calendar's held lows from their day on, plus the lows of its monthly ranges over their months. */
+export function floorsOf(base: string): PathSpec["floors"] {
+  const floors = floorRowsOf(base).map(([from, low]) => ({ from, to: HELD_UNTIL, log: Math.log(low) }));
+  for (const [month, low] of rangesOf(base)) floors.push({ from: dayOf(`${month}-01`), to: monthEndDay(month), log: Math.log(low) });
+  return floors.length ? floors : undefined;
+}
+
+/** Log ceiling of a base on a day (Infinity where no high is known). */
+export function ceilingLog(base: string, day: number): number {
+  const spans = ceilingsOf(base);
+  if (!spans) return Infinity;
+  let c = Infinity;
+  for (const s of spans) if (day >= s.from && day <= s.to && s.log < c) c = s.log;
+  return c;
+}
+
+/** A crash day's low (from the calendar's lows): the minute it printed and its log. */
+export interface CrashLow {
+  minute: number;
+  log: number;
+}
+
+const crashLows = new Map<string, Map<number, CrashLow>>();
+
+/** A base's crash-day lows by day (the calendar's, read on first use). */
+function crashLowsOf(base: string): Map<number, CrashLow> {
+  let lows = crashLows.get(base);
+  if (!lows) {
+    lows = new Map(lowsOf(base).map(([t, price]) => {
+      const ms = Date.parse(`${t}:00Z`);
+      return [Math.floor(ms / DAY_MS), { minute: Math.round((ms % DAY_MS) / 60_000), log: Math.log(price) }] as const;
+    }));
+    crashLows.set(base, lows);
+  }
+  return lows;
+}
+
+/** Days of a base's known crash-day lows. */
+export function crashLowDays(base: string): number[] {
+  return [...crashLowsOf(base).keys()];
+}
+
+/** A base's known crash-day lows, by day (undefined when it has none). */
+export function crashLowOf(base: string): ((day: number) => CrashLow | undefined) | undefined {
+  const lows = crashLowsOf(base);
+  return lows.size ? (day) => lows.get(day) : undefined;
+}
