@@ -11,10 +11,16 @@ const INTERVAL_MS = 250;
 // worker would print node:sqlite's ExperimentalWarning again, so that one warning is dropped there too.
 // A worker starts while requests go on: it opens the path only while the store it was started for
 // is still the file there, since opening a missing path would create an empty database in its place.
+// A file moved there while it opened is seen after the open (the connection is dropped unread), and
+// one moved there later before every checkpoint: the log at the path is then read by name as the
+// new file's, so the worker never checkpoints again and the main thread lets the old file go.
 const WORKER_SOURCE = `
 const { workerData, parentPort } = require("node:worker_threads");
-const st = require("node:fs").lstatSync(workerData.path, { throwIfNoEntry: false });
-if (!st || st.dev !== workerData.dev || st.ino !== workerData.ino) process.exit(0);
+const ours = () => {
+  const st = require("node:fs").lstatSync(workerData.path, { throwIfNoEntry: false });
+  return !!st && st.dev === workerData.dev && st.ino === workerData.ino;
+};
+if (!ours()) process.exit(0);
 let db;
 if (workerData.driver === "node:sqlite") {
   const emitWarning = process.emitWarning;
@@ -30,11 +36,12 @@ if (workerData.driver === "node:sqlite") {
   const Database = require(workerData.driver);
   db = new Database(workerData.path, { timeout: 1000, fileMustExist: true });
 }
-const checkpoint = () => db.exec("PRAGMA wal_checkpoint(PASSIVE)");
+if (!ours()) { db.close(); process.exit(0); }
+const checkpoint = () => { if (ours()) db.exec("PRAGMA wal_checkpoint(PASSIVE)"); };
 const timer = setInterval(() => {
   try { checkpoint(); } catch { /* busy or gone: the next tick retries */ }
 }, workerData.intervalMs);
-parentPort.on("message", () => { clearInterval(timer); try { checkpoint(); db.close(); } catch {} process.exit(0); });
+parentPort.on("message", () => { clearInterval(timer); try { checkpoint(); } catch {} try { db.close(); } catch {} process.exit(0); });
 `;
 
 export interface Checkpointer {

@@ -8,6 +8,7 @@ import { log } from "../../../log.js";
 import { startCheckpointer, type Checkpointer } from "./checkpointer.js";
 import { openSqlite, SqliteDriverError, sqliteCode, type SqlDatabase } from "./sqlite-driver.js";
 import { createFile, identityOf, sameFile, trustDirectory, trustedFile, writeWitness, type FileIdentity } from "./sqlite-file.js";
+import { ForeignLogError, letGo, takeUpCheck } from "./sqlite-handover.js";
 import { BUSY_TIMEOUT_MS, isBusy, SQLITE_SCHEMA_VERSION, SqliteLedger, unavailable, type ChargeRequest } from "./sqlite-ledger.js";
 import { StoreConfigError, StoreUnavailableError, type ChargeOutcome, type MeterKey, type MeteringStore, type MeterStatus } from "./store.js";
 
@@ -40,6 +41,9 @@ function openLedger(path: string, start: boolean, options: Options): { ledger: S
       identity = trustedFile(path);
       if (!identity) throw new StoreConfigError(`the metering store ${path} was removed while it was being created`, true);
     }
+    // At a start the log at the path is the file's own (commits of a process that stopped); a file
+    // taken up while running brought none, and one found there is the replaced file's.
+    if (!start) takeUpCheck(path);
     db = openSqlite(path, { busyTimeoutMs: start ? BUSY_TIMEOUT_MS : 0 });
     // The file SQLite opened is the one checked: a swap in between is seen here and tried again.
     if (!sameFile(trustedFile(path), identity)) throw new StoreConfigError(`the metering store ${path} was replaced while it was being opened`, true);
@@ -89,10 +93,10 @@ export class SqliteStore implements MeteringStore {
   private scheduled = false;
   private busyAttempt = 0;
   private retryTimer: NodeJS.Timeout | undefined;
-  /** Set while the checkpoint worker of a file let go still runs: its close must not meet a new connection's WAL. */
+  /** Set while a file let go is being closed: nothing opens the path until its log is emptied into it. */
   private settling: Promise<void> | undefined;
   /** Why the store is unusable now, and when the file at the path may be tried again. */
-  private lost: { message: string; tried?: FileIdentity; retryAt: number } | undefined;
+  private lost: { message: string; tried?: FileIdentity; retryAt: number; fix?: string } | undefined;
 
   private constructor(readonly path: string, private readonly options: Options, opened: { ledger: SqliteLedger; identity: FileIdentity }) {
     this.location = `sqlite:${path}`;
@@ -123,20 +127,15 @@ export class SqliteStore implements MeteringStore {
   }
 
   /** Lets go of a file that is no longer the one at the path. */
-  private abandon(message: string): void {
-    const ledger = this.ledger;
+  private abandon(ledger: SqliteLedger, message: string): void {
     this.ledger = undefined;
     this.lost = { message, retryAt: 0 };
     log.error("metering store lost; charges are refused until it is back", { store: this.location, reason: message });
-    // The old file's last commits may still be in the WAL, which is named after the path and so
-    // would be read by a connection to the new file: they are checkpointed into the old file (its
-    // open descriptor) and the WAL emptied first. No process starts a transaction on the old file
-    // once the path changed (each checks before every one), so nothing is appended after this.
-    try { ledger?.db.exec("PRAGMA wal_checkpoint(TRUNCATE)"); } catch { /* busy or gone: SQLite's close checkpoints when it can */ }
-    try { ledger?.db.close(); } catch { /* closing an orphaned file: nothing to keep */ }
-    const stopping = this.checkpointer?.stop();
+    // No transaction starts on the old file once the path changed (every one checks first), so
+    // nothing is appended to its log after this; charges wait until it is emptied and closed.
+    const checkpointer = this.checkpointer;
     this.checkpointer = undefined;
-    if (stopping) this.settling = stopping.finally(() => { this.settling = undefined; });
+    this.settling = letGo(ledger.db, checkpointer).finally(() => { this.settling = undefined; });
   }
 
   /**
@@ -148,7 +147,7 @@ export class SqliteStore implements MeteringStore {
     const now = identityOf(this.path);
     if (this.ledger && sameFile(now, this.identity)) return this.ledger;
     if (this.ledger) {
-      this.abandon(now
+      this.abandon(this.ledger, now
         ? `The metering store ${this.path} was replaced by another file while this process was using it`
         : `The metering store ${this.path} was deleted while this process was using it`);
     }
@@ -162,9 +161,12 @@ export class SqliteStore implements MeteringStore {
       } catch (err) {
         lost.tried = now;
         lost.retryAt = Date.now() + REOPEN_EVERY_MS;
+        // A log at the path says what to do itself; anything else wrong with the file, the suffix below.
+        lost.fix = err instanceof ForeignLogError ? (err as Error).message : undefined;
         lost.message = `The file now at ${this.path} cannot be used as the metering store (${(err as Error).message})`;
       }
     }
+    if (now && lost.fix) throw new StoreUnavailableError(lost.fix);
     const fix = now ? "put the store's own file back" : "restore the file (from a backup)";
     throw new StoreUnavailableError(`${lost.message}. Nothing was served or charged; ${fix} and charging resumes without a restart.`);
   }
