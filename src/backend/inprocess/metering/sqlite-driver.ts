@@ -151,14 +151,7 @@ function openBuiltin(mod: NodeSqlite, path: string, options: OpenOptions): SqlDa
     driver: "node:sqlite",
     get open() { return open; },
     exec: (sql) => void db.exec(sql),
-    prepare<Row>(sql: string): SqlStatement<Row> {
-      const st = db.prepare(sql);
-      return {
-        run: (...p) => void st.run(...p),
-        get: (...p) => st.get(...p) as Row | undefined,
-        all: (...p) => st.all(...p) as Row[],
-      };
-    },
+    prepare: (sql) => statement(db.prepare(sql)),
     transaction: (mode, fn) => transact(tx, mode, fn),
     close() { if (open) { open = false; db.close(); } },
   };
@@ -235,6 +228,15 @@ function firstLine(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).split("\n")[0]!.slice(0, 300);
 }
 
+/** Either driver's prepared statement, as the store calls it: the three calls have the same meaning in both. */
+function statement<Row>(st: { run(...p: SqlValue[]): unknown; get(...p: SqlValue[]): unknown; all(...p: SqlValue[]): unknown[] }): SqlStatement<Row> {
+  return {
+    run: (...p) => void st.run(...p),
+    get: (...p) => st.get(...p) as Row | undefined,
+    all: (...p) => st.all(...p) as Row[],
+  };
+}
+
 function openBetter({ Database, addon }: Better, path: string, options: OpenOptions): SqlDatabase {
   // The loaded addon is accepted where its path is (the typings know only the path).
   const db = new Database(path, { timeout: options.busyTimeoutMs, readonly: options.readOnly ?? false, nativeBinding: addon as unknown as string });
@@ -243,15 +245,8 @@ function openBetter({ Database, addon }: Better, path: string, options: OpenOpti
     driver: "better-sqlite3",
     get open() { return db.open; },
     exec: (sql) => void db.exec(sql),
-    prepare<Row>(sql: string): SqlStatement<Row> {
-      const st = db.prepare(sql);
-      // Statements that return no rows cannot be read with get/all in better-sqlite3 (and the store never does).
-      return {
-        run: (...p) => void st.run(...p),
-        get: (...p) => st.get(...p) as Row | undefined,
-        all: (...p) => st.all(...p) as Row[],
-      };
-    },
+    // Statements that return no rows cannot be read with get/all in better-sqlite3 (and the store never does).
+    prepare: (sql) => statement(db.prepare<SqlValue[]>(sql)),
     transaction: (mode, fn) => transact(tx, mode, fn),
     close() { if (db.open) db.close(); },
   };
