@@ -55,7 +55,7 @@ describe(`the SQLite binding on Node ${process.versions.node}`, () => {
 
   it.runIf(builtin)("never loads better-sqlite3 and prints nothing on stderr when opening a store", () => {
     const script = `
-      const { SqliteStore } = await import("../../../metering/src/backend/inprocess/metering/sqlite-store.ts");
+      const { SqliteStore } = await import("./src/backend/inprocess/metering/sqlite-store.ts");
       const { createRequire } = await import("node:module");
       const store = SqliteStore.open(process.argv[1], { checkpointInWorker: true });
       await new Promise((r) => setTimeout(r, 300));
