@@ -26,8 +26,12 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<Exit> {
 }
 
 function check(what: string, exit: Exit, lines: number): void {
-  const ok = exit.stdout.trimEnd().split("\n").filter((l) => (JSON.parse(l) as { ok?: boolean }).ok === true).length;
-  if (exit.code !== 0 || ok !== lines) throw new Error(`${what}: exit ${exit.code}, ${ok} results of ${lines}: ${exit.stderr.slice(0, 400)}`);
+  const ok = exit.stdout
+    .trimEnd()
+    .split("\n")
+    .filter((l) => (JSON.parse(l) as { ok?: boolean }).ok === true).length;
+  if (exit.code !== 0 || ok !== lines)
+    throw new Error(`${what}: exit ${exit.code}, ${ok} results of ${lines}: ${exit.stderr.slice(0, 400)}`);
 }
 
 export interface BatchFigures {

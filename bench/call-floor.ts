@@ -8,7 +8,9 @@ import { createRequire } from "node:module";
 import { z } from "zod";
 
 const [sqlitePackage, file, metric, asset] = process.argv.slice(2);
-const args = z.object({ metric: z.string().min(1), asset: z.string().regex(/^[a-z0-9-]+$/), from: z.string().optional(), to: z.string().optional() }).parse({ metric, asset });
+const args = z
+  .object({ metric: z.string().min(1), asset: z.string().regex(/^[a-z0-9-]+$/), from: z.string().optional(), to: z.string().optional() })
+  .parse({ metric, asset });
 const Database = createRequire(import.meta.url)(sqlitePackage!) as typeof import("better-sqlite3");
 const db = new Database(file!, { timeout: 5000 });
 db.exec("PRAGMA journal_mode = WAL");

@@ -31,7 +31,12 @@ function cpuMs(pid: number | null): number {
 }
 
 async function session<T>(sandbox: Sandbox, ui: boolean, run: (client: Client, cpu: () => number) => Promise<T>): Promise<T> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI], env: sandbox.env as Record<string, string>, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI],
+    env: sandbox.env as Record<string, string>,
+    stderr: "pipe",
+  });
   const client = new Client({ name: "crypto-metrics-bench", version: "1.0.0" }, { capabilities: ui ? UI_CAPABILITIES : {} });
   await client.connect(transport);
   try {
@@ -72,7 +77,15 @@ export async function chartsSection(sandbox: Sandbox, rows: Row[], calls: number
           chart.push(b);
         }
       }
-      out.push({ label: c.label, tool: c.tool, plain: latency(plain), chart: latency(chart), pngBytes, cpuPlainMs: cpuPlain / calls, cpuChartMs: cpuChart / calls });
+      out.push({
+        label: c.label,
+        tool: c.tool,
+        plain: latency(plain),
+        chart: latency(chart),
+        pngBytes,
+        cpuPlainMs: cpuPlain / calls,
+        cpuChartMs: cpuChart / calls,
+      });
     }
     return out;
   });
@@ -81,13 +94,20 @@ export async function chartsSection(sandbox: Sandbox, rows: Row[], calls: number
     const png = `PNG ${human(f.pngBytes / 1024)} KB; server CPU per call ${human(f.cpuChartMs)} vs ${human(f.cpuPlainMs)} ms`;
     if (f.tool === "get_liquidation_heatmap") {
       rows.push({
-        metric: `${f.label} with chart: true, p50`, unit: "ms", ours: f.chart.p50, oursDetail: `p95 ${human(f.chart.p95)}; ${png}`,
-        baseline: f.plain.p50, baselineNote: "same call, no chart", baselineDetail: `p95 ${human(f.plain.p95)}`,
+        metric: `${f.label} with chart: true, p50`,
+        unit: "ms",
+        ours: f.chart.p50,
+        oursDetail: `p95 ${human(f.chart.p95)}; ${png}`,
+        baseline: f.plain.p50,
+        baselineNote: "same call, no chart",
+        baselineDetail: `p95 ${human(f.plain.p95)}`,
         target: { on: "ratio", op: "<=", value: 2 },
       });
     } else {
       rows.push({
-        metric: `${f.label}: extra p50 for chart: true`, unit: "ms", ours: extra,
+        metric: `${f.label}: extra p50 for chart: true`,
+        unit: "ms",
+        ours: extra,
         oursDetail: `${human(f.chart.p50)} vs ${human(f.plain.p50)} ms, ${png}`,
         target: { on: "ours", op: "<=", value: 30 },
       });
@@ -104,8 +124,11 @@ export async function chartsSection(sandbox: Sandbox, rows: Row[], calls: number
     return { tokens, viewBytes: Buffer.byteLength(JSON.stringify((r.structuredContent as { view?: unknown }).view ?? null)) };
   });
   rows.push({
-    metric: "the full tools/list response, client rendering MCP Apps views", unit: "tokens", ours: ui.tokens,
-    baseline: plainTokens, baselineNote: "client without the UI extension (unchanged by views)",
+    metric: "the full tools/list response, client rendering MCP Apps views",
+    unit: "tokens",
+    ours: ui.tokens,
+    baseline: plainTokens,
+    baselineNote: "client without the UI extension (unchanged by views)",
   });
   rows.push({ metric: "heatmap 6h/2y structuredContent.view (UI clients only; not model context)", unit: "bytes", ours: ui.viewBytes });
   return { figures, plainTokens, ui };

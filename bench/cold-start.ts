@@ -14,14 +14,28 @@ import { BENCH_DIR, CLI, cleanEnv, peakRssMb, stop, type Sandbox } from "./proc.
 import { median, msSince, round } from "./stats.js";
 
 const jsonLine = (m: unknown) => `${JSON.stringify(m)}\n`;
-const INITIALIZE = jsonLine({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } } });
+const INITIALIZE = jsonLine({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } },
+});
 /** A 2026-07-28 client's first request: no initialize, version and capabilities in its _meta. */
 const MODERN_TOOLS_LIST = jsonLine({
-  jsonrpc: "2.0", id: 2, method: "tools/list",
-  params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1.0.0" } } },
+  jsonrpc: "2.0",
+  id: 2,
+  method: "tools/list",
+  params: {
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1.0.0" },
+    },
+  },
 });
 /** What a client sends once initialize is answered, as the protocol has it (not before). */
-const AFTER_INITIALIZE = jsonLine({ jsonrpc: "2.0", method: "notifications/initialized" }) + jsonLine({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+const AFTER_INITIALIZE =
+  jsonLine({ jsonrpc: "2.0", method: "notifications/initialized" }) + jsonLine({ jsonrpc: "2.0", id: 2, method: "tools/list" });
 
 interface Start {
   ms: number;
@@ -120,13 +134,20 @@ export async function measureColdStart(sandbox: Sandbox, runs: number): Promise<
   const kinds = {
     nodeE0: () => timeRun(["-e", "0"], plain),
     raw: async () => (await timeToolsList([join(BENCH_DIR, "raw-responder.mjs"), listing], plain)).ms,
-    minimal: async () => (await timeToolsList([join(BENCH_DIR, "minimal-server.mjs")], plain)),
+    minimal: async () => await timeToolsList([join(BENCH_DIR, "minimal-server.mjs")], plain),
     ours: async () => timeToolsList([CLI], oursEnv),
     minimalModern: async () => timeToolsList([join(BENCH_DIR, "minimal-server.mjs")], plain, "2026-07-28"),
     oursModern: async () => timeToolsList([CLI], oursEnv, "2026-07-28"),
   };
   await kinds.minimal();
-  const samples = { nodeE0: [] as number[], raw: [] as number[], minimal: [] as number[], ours: [] as number[], minimalModern: [] as number[], oursModern: [] as number[] };
+  const samples = {
+    nodeE0: [] as number[],
+    raw: [] as number[],
+    minimal: [] as number[],
+    ours: [] as number[],
+    minimalModern: [] as number[],
+    oursModern: [] as number[],
+  };
   const rss = { minimal: [] as number[], ours: [] as number[], minimalModern: [] as number[], oursModern: [] as number[] };
   const order = ["nodeE0", "raw", "minimal", "ours", "minimalModern", "oursModern"] as const;
   for (let i = 0; i < runs; i++) {
@@ -180,8 +201,16 @@ const FLOOR_SQLITE = dirname(createRequire(import.meta.url).resolve("better-sqli
 async function buildCallFloor(dir: string): Promise<string> {
   const outfile = join(dir, "call-floor.mjs");
   await esbuild.build({
-    entryPoints: [join(BENCH_DIR, "call-floor.ts")], outfile, bundle: true, minify: true, format: "esm", platform: "node",
-    target: "node20", external: ["better-sqlite3"], plugins: [englishOnlyZodLocales, zodUnused], logLevel: "warning",
+    entryPoints: [join(BENCH_DIR, "call-floor.ts")],
+    outfile,
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    external: ["better-sqlite3"],
+    plugins: [englishOnlyZodLocales, zodUnused],
+    logLevel: "warning",
   });
   return outfile;
 }

@@ -120,7 +120,16 @@ export function measureHeatmaps(): HeatmapFigure[] {
     // What the tool does with the matrix: the digest and its text.
     const digestMs = timeIt(() => renderHeatmapText({ asset: "btc", timeframe, lookback }, digestHeatmap(heatmap)), 7, 20);
     const floorMs = timeIt(() => typedArrayFloor(columns * rows), 7, 20);
-    out.push({ timeframe, lookback, columns, rows, cells: columns * rows, buildMs: round(buildMs), digestMs: round(digestMs), floorMs: round(floorMs) });
+    out.push({
+      timeframe,
+      lookback,
+      columns,
+      rows,
+      cells: columns * rows,
+      buildMs: round(buildMs),
+      digestMs: round(digestMs),
+      floorMs: round(floorMs),
+    });
   }
   return out.sort((a, b) => a.cells - b.cells);
 }

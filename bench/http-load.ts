@@ -22,7 +22,13 @@ export interface HttpCase {
 export const HTTP_CASES: readonly HttpCase[] = [
   { id: "list_assets", label: "list_assets asset=btc, 2025 era", tool: "list_assets", args: { asset: "btc" }, era: "2025" },
   { id: "list_assets", label: "list_assets asset=btc, 2026-07-28", tool: "list_assets", args: { asset: "btc" }, era: "2026-07-28" },
-  { id: "get_series", label: "get_series lth_mvrv btc, 2025 era", tool: "get_series", args: { metric: "lifespan/Lth_mvrv", asset: "btc" }, era: "2025" },
+  {
+    id: "get_series",
+    label: "get_series lth_mvrv btc, 2025 era",
+    tool: "get_series",
+    args: { metric: "lifespan/Lth_mvrv", asset: "btc" },
+    era: "2025",
+  },
 ];
 
 function target(name: string, url: string, tool: string, args: Record<string, unknown>, era: Era): Target {
@@ -36,7 +42,9 @@ function target(name: string, url: string, tool: string, args: Record<string, un
     // Our asset argument is mirrored into a header for 2026-07-28 clients (x-mcp-header).
     ...(modern && typeof args.asset === "string" && name === "ours" && { "mcp-param-asset": args.asset }),
   };
-  const meta = modern ? { _meta: { "io.modelcontextprotocol/protocolVersion": era, "io.modelcontextprotocol/clientCapabilities": {} } } : {};
+  const meta = modern
+    ? { _meta: { "io.modelcontextprotocol/protocolVersion": era, "io.modelcontextprotocol/clientCapabilities": {} } }
+    : {};
   return {
     name,
     url,
@@ -65,7 +73,11 @@ export interface HttpLoad {
 /** The body of one call to `t`, as the load generator would receive it. */
 async function bodyBytes(t: Target): Promise<number> {
   const req = t.request(0);
-  const res = await fetch(`${t.url}${req.path}`, { method: req.method, headers: req.headers, ...(req.body !== undefined && { body: req.body }) });
+  const res = await fetch(`${t.url}${req.path}`, {
+    method: req.method,
+    headers: req.headers,
+    ...(req.body !== undefined && { body: req.body }),
+  });
   const body = Buffer.from(await res.arrayBuffer());
   t.check(res.status, body);
   return body.length;
@@ -85,7 +97,10 @@ export async function measureHttp(sandbox: Sandbox, concurrencies: readonly numb
     for (const c of HTTP_CASES) {
       const targets = [target("ours", ours.url, c.tool, c.args, c.era), target("minimal", minimal.url, "echo", { text: "hello" }, c.era)];
       const bytes = { ours: await bodyBytes(targets[0]!), minimal: await bodyBytes(targets[1]!), sized: 0 };
-      const padded = await spawnListening([join(BENCH_DIR, "minimal-http-server.mjs"), "--pad", String(Math.max(0, bytes.ours - bytes.minimal))], sandbox.env);
+      const padded = await spawnListening(
+        [join(BENCH_DIR, "minimal-http-server.mjs"), "--pad", String(Math.max(0, bytes.ours - bytes.minimal))],
+        sandbox.env,
+      );
       try {
         targets.push(target("sized", padded.url, "echo", { text: "hello" }, c.era));
         bytes.sized = await bodyBytes(targets[2]!);

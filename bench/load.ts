@@ -38,7 +38,12 @@ export async function drive(target: Target, concurrency: number, durationMs: num
     while (performance.now() < deadline) {
       const t = process.hrtime.bigint();
       const req = target.request(sent++);
-      const res = await pool.request({ path: req.path, method: req.method, headers: req.headers, ...(req.body !== undefined && { body: req.body }) });
+      const res = await pool.request({
+        path: req.path,
+        method: req.method,
+        headers: req.headers,
+        ...(req.body !== undefined && { body: req.body }),
+      });
       target.check(res.statusCode, Buffer.from(await res.body.arrayBuffer()));
       samples.push(msSince(t));
     }

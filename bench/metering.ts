@@ -14,7 +14,9 @@ import { latency, type Latency } from "./stats.js";
 
 const PATH = "/btc/lifespan/Lth_mvrv";
 const QUERY = "startDate=2025-06-01&endDate=2025-06-02";
-const KEYS = KeyStore.fromJson(JSON.stringify({ keys: [{ key: "bench", credits: 1e12, rateLimit: { requests: 100_000, windowSeconds: 1 } }] }));
+const KEYS = KeyStore.fromJson(
+  JSON.stringify({ keys: [{ key: "bench", credits: 1e12, rateLimit: { requests: 100_000, windowSeconds: 1 } }] }),
+);
 
 /** Admits everything and remembers nothing: the baseline without metering. */
 class Unmetered implements MeteringStore {
@@ -65,7 +67,13 @@ async function measure(engine: MeteringFigures["engine"], store: MeteringStore, 
   const key = KEYS.lookup("bench")!;
   for (let i = 0; i < n; i++) {
     // Alternating, so both see the same machine load.
-    if (i % 2) { a.push(await timed(metered)); b.push(await timed(free)); } else { b.push(await timed(free)); a.push(await timed(metered)); }
+    if (i % 2) {
+      a.push(await timed(metered));
+      b.push(await timed(free));
+    } else {
+      b.push(await timed(free));
+      a.push(await timed(metered));
+    }
     const t0 = process.hrtime.bigint();
     await store.charge(key, 1);
     c.push(Number(process.hrtime.bigint() - t0) / 1e3);
@@ -98,7 +106,9 @@ export async function measureMetering(dir: string): Promise<{ figures: MeteringF
   const schema = `bench_${randomBytes(4).toString("hex")}`;
   const url = new URL(base);
   url.searchParams.set("schema", schema);
-  const store = await PostgresStore.open(parseStoreSetting(url.href, dir) as Extract<ReturnType<typeof parseStoreSetting>, { kind: "postgres" }>);
+  const store = await PostgresStore.open(
+    parseStoreSetting(url.href, dir) as Extract<ReturnType<typeof parseStoreSetting>, { kind: "postgres" }>,
+  );
   try {
     figures.push(await measure("postgres", store, 2_000));
   } finally {

@@ -14,11 +14,9 @@ const padding = padAt === -1 ? "" : "x".repeat(Number(process.argv[padAt + 1]));
 
 const handler = createMcpHandler(() => {
   const server = new McpServer({ name: "minimal", version: "1.0.0" });
-  server.registerTool(
-    "echo",
-    { description: "Echo the text back.", inputSchema: z.object({ text: z.string() }) },
-    async ({ text }) => ({ content: [{ type: "text", text: text + padding }] }),
-  );
+  server.registerTool("echo", { description: "Echo the text back.", inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({
+    content: [{ type: "text", text: text + padding }],
+  }));
   return server;
 });
 

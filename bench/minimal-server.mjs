@@ -7,10 +7,8 @@ import { z } from "zod";
 
 serveStdio(() => {
   const server = new McpServer({ name: "minimal", version: "1.0.0" });
-  server.registerTool(
-    "echo",
-    { description: "Echo the text back.", inputSchema: z.object({ text: z.string() }) },
-    async ({ text }) => ({ content: [{ type: "text", text }] }),
-  );
+  server.registerTool("echo", { description: "Echo the text back.", inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({
+    content: [{ type: "text", text }],
+  }));
   return server;
 });

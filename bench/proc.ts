@@ -69,9 +69,12 @@ export function pinLoadGenerator(): Pinning {
 export function createSandbox(): Sandbox {
   const dir = mkdtempSync(join(tmpdir(), "cm-bench-"));
   const keysFile = join(dir, "keys.json");
-  writeFileSync(keysFile, JSON.stringify({
-    keys: [{ key: KEY, credits: 1_000_000_000, rateLimit: { requests: 100_000, windowSeconds: 1 } }],
-  }));
+  writeFileSync(
+    keysFile,
+    JSON.stringify({
+      keys: [{ key: KEY, credits: 1_000_000_000, rateLimit: { requests: 100_000, windowSeconds: 1 } }],
+    }),
+  );
   const env = {
     ...baseEnv(),
     CRYPTO_METRICS_NOW: NOW,

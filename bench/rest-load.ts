@@ -33,7 +33,12 @@ export interface RestLoad {
   distinct: LoadFigure[];
 }
 
-export async function measureRest(sandbox: Sandbox, concurrencies: readonly number[], durationMs: number, distinctConcurrency: number): Promise<RestLoad> {
+export async function measureRest(
+  sandbox: Sandbox,
+  concurrencies: readonly number[],
+  durationMs: number,
+  distinctConcurrency: number,
+): Promise<RestLoad> {
   const ours = await spawnListening([CLI, "api", "--port", "0"], sandbox.env);
   let bare: Awaited<ReturnType<typeof spawnListening>> | undefined;
   try {
@@ -48,7 +53,8 @@ export async function measureRest(sandbox: Sandbox, concurrencies: readonly numb
     bare = await spawnListening([join(BENCH_DIR, "bare-server.mjs"), bodyFile], sandbox.env);
 
     const exact = (name: string) => (status: number, body: Buffer) => {
-      if (status !== 200 || body.length !== bytes.length) throw new Error(`${name}: status ${status}, ${body.length} bytes (expected 200, ${bytes.length})`);
+      if (status !== 200 || body.length !== bytes.length)
+        throw new Error(`${name}: status ${status}, ${body.length} bytes (expected 200, ${bytes.length})`);
     };
     // Windows differ in a few digits, so a miss's body has no exact size; every one holds 365 records.
     const year = (name: string) => (status: number, body: Buffer) => {

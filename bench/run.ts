@@ -48,36 +48,58 @@ const SECTIONS: Section[] = [
       const floors = `node -e 0: ${human(c.nodeE0.median)} ms`;
       const rows: Row[] = [
         {
-          metric: `cold start: spawn → tools/list response (median of ${c.runs})`, unit: "ms",
-          ours: c.ours.median, oursDetail: floors, baseline: c.minimal.median, baselineNote: "minimal SDK v2 server",
+          metric: `cold start: spawn → tools/list response (median of ${c.runs})`,
+          unit: "ms",
+          ours: c.ours.median,
+          oursDetail: floors,
+          baseline: c.minimal.median,
+          baselineNote: "minimal SDK v2 server",
           target: { on: "ratio", op: "<=", value: 0.5 },
         },
         {
-          metric: `cold start, a 2026-07-28 client: spawn → tools/list response, no initialize (median of ${c.runs})`, unit: "ms",
-          ours: c.oursModern.median, baseline: c.minimalModern.median, baselineNote: "minimal SDK v2 server",
+          metric: `cold start, a 2026-07-28 client: spawn → tools/list response, no initialize (median of ${c.runs})`,
+          unit: "ms",
+          ours: c.oursModern.median,
+          baseline: c.minimalModern.median,
+          baselineNote: "minimal SDK v2 server",
           target: { on: "ratio", op: "<=", value: 0.5 },
         },
         {
-          metric: "cold start vs the floor: a raw JSON-RPC responder (no SDK, same tools/list bytes)", unit: "ms",
-          ours: c.ours.median, baseline: c.raw.median, baselineNote: "raw responder",
+          metric: "cold start vs the floor: a raw JSON-RPC responder (no SDK, same tools/list bytes)",
+          unit: "ms",
+          ours: c.ours.median,
+          baseline: c.raw.median,
+          baselineNote: "raw responder",
         },
         {
-          metric: "peak RSS at the tools/list response (VmHWM)", unit: "MB",
-          ours: c.oursRssMb, baseline: c.minimalRssMb, baselineNote: "minimal SDK v2 server",
+          metric: "peak RSS at the tools/list response (VmHWM)",
+          unit: "MB",
+          ours: c.oursRssMb,
+          baseline: c.minimalRssMb,
+          baselineNote: "minimal SDK v2 server",
           target: { on: "ratio", op: "<=", value: 1 },
         },
         {
-          metric: `\`${c.callArgs.slice(0, 2).join(" ")}\` (lth_mvrv btc) end to end: spawn → exit (median of ${c.runs})`, unit: "ms",
-          ours: c.callGetSeries.median, baseline: c.callNodeE0.median, baselineNote: "node -e 0",
+          metric: `\`${c.callArgs.slice(0, 2).join(" ")}\` (lth_mvrv btc) end to end: spawn → exit (median of ${c.runs})`,
+          unit: "ms",
+          ours: c.callGetSeries.median,
+          baseline: c.callNodeE0.median,
+          baselineNote: "node -e 0",
           target: { on: "ratio", op: "<=", value: 2 },
         },
         {
-          metric: "the floor of such a call with this stack: zod-validated arguments, one SQLite charge (bench/call-floor.ts)", unit: "ms",
-          ours: c.callFloor.median, baseline: c.callNodeE0.median, baselineNote: "node -e 0",
+          metric: "the floor of such a call with this stack: zod-validated arguments, one SQLite charge (bench/call-floor.ts)",
+          unit: "ms",
+          ours: c.callFloor.median,
+          baseline: c.callNodeE0.median,
+          baselineNote: "node -e 0",
         },
         {
-          metric: "`call get_series` beyond that floor", unit: "ms",
-          ours: c.callGetSeries.median, baseline: c.callFloor.median, baselineNote: "the floor above",
+          metric: "`call get_series` beyond that floor",
+          unit: "ms",
+          ours: c.callGetSeries.median,
+          baseline: c.callFloor.median,
+          baselineNote: "the floor above",
         },
       ];
       return { rows, detail: c };
@@ -89,54 +111,78 @@ const SECTIONS: Section[] = [
     async run(sandbox) {
       const stdio = await measureStdio(sandbox, TOOL_CALLS, TOOL_WARMUP);
       const minimal = await measureMinimalStdio(sandbox, TOOL_CALLS);
-      const rows: Row[] = [{
-        metric: `tools/list + instructions as hosts give them to the model: names, descriptions, input schemas (${ENCODING})`, unit: "tokens",
-        ours: stdio.toolsListTokens + stdio.instructionsTokens,
-        oursDetail: `${human(stdio.toolsListBytes + stdio.instructionsBytes)} bytes`,
-        target: { on: "ours", op: "<=", value: 1_300 },
-      }, {
-        metric: "the full tools/list response (output schemas, titles, annotations) + instructions", unit: "tokens",
-        ours: stdio.fullListTokens + stdio.instructionsTokens,
-        oursDetail: `${human(stdio.fullListBytes + stdio.instructionsBytes)} bytes`,
-      }];
+      const rows: Row[] = [
+        {
+          metric: `tools/list + instructions as hosts give them to the model: names, descriptions, input schemas (${ENCODING})`,
+          unit: "tokens",
+          ours: stdio.toolsListTokens + stdio.instructionsTokens,
+          oursDetail: `${human(stdio.toolsListBytes + stdio.instructionsBytes)} bytes`,
+          target: { on: "ours", op: "<=", value: 1_300 },
+        },
+        {
+          metric: "the full tools/list response (output schemas, titles, annotations) + instructions",
+          unit: "tokens",
+          ours: stdio.fullListTokens + stdio.instructionsTokens,
+          oursDetail: `${human(stdio.fullListBytes + stdio.instructionsBytes)} bytes`,
+        },
+      ];
       for (const t of stdio.tools) {
         const maxTokens = TOOL_CASES.find((c) => c.id === t.id)?.maxTokens;
         const p50Target = t.id === "get_series" ? 3 : t.id === "heatmap_30m_30d" ? 80 : t.id === "compare_8" ? 15 : undefined;
         rows.push({
-          metric: `${t.label}: latency p50`, unit: "ms", ours: t.latencyMs.p50,
+          metric: `${t.label}: latency p50`,
+          unit: "ms",
+          ours: t.latencyMs.p50,
           oursDetail: `min ${human(t.latencyMs.min)}, p95 ${human(t.latencyMs.p95)}`,
           // The SDK's own round trip for a trivial tool over the same kind of stdio session.
-          baseline: minimal.latencyMs.p50, baselineNote: "minimal SDK server, trivial tool",
+          baseline: minimal.latencyMs.p50,
+          baselineNote: "minimal SDK server, trivial tool",
           ...(p50Target !== undefined && { target: { on: "ours" as const, op: "<=" as const, value: p50Target } }),
         });
         rows.push({
-          metric: `${t.label}: response`, unit: "tokens", ours: t.responseTokens, oursDetail: `${human(t.responseBytes)} bytes`,
+          metric: `${t.label}: response`,
+          unit: "tokens",
+          ours: t.responseTokens,
+          oursDetail: `${human(t.responseBytes)} bytes`,
           ...(maxTokens !== undefined && { target: { on: "ours" as const, op: "<=" as const, value: maxTokens } }),
         });
         // Hosts that forward JSON.stringify(structuredContent) give the model this instead of the text.
         rows.push({
-          metric: `${t.label}: structuredContent vs the text`, unit: "tokens", ours: t.structuredTokens, oursDetail: `${human(t.structuredBytes)} bytes`,
-          baseline: t.responseTokens, baselineNote: "text content",
+          metric: `${t.label}: structuredContent vs the text`,
+          unit: "tokens",
+          ours: t.structuredTokens,
+          oursDetail: `${human(t.structuredBytes)} bytes`,
+          baseline: t.responseTokens,
+          baselineNote: "text content",
           target: { on: "ratio", op: "<=", value: 1.3 },
         });
       }
       const byId = new Map(stdio.tools.map((t) => [t.id, t]));
       rows.push({
-        metric: "1m volume_usd response: 60 days vs 1 day", unit: "tokens",
-        ours: byId.get("ohlcv_1m_60d")!.responseTokens, baseline: byId.get("ohlcv_1m_1d")!.responseTokens, baselineNote: "1-day series",
+        metric: "1m volume_usd response: 60 days vs 1 day",
+        unit: "tokens",
+        ours: byId.get("ohlcv_1m_60d")!.responseTokens,
+        baseline: byId.get("ohlcv_1m_1d")!.responseTokens,
+        baselineNote: "1-day series",
         target: { on: "ratio", op: "<=", value: 1.3 },
       });
       // compare against what it replaces: one price call per asset, eight of them in a row.
       const price = byId.get("price_1y")!.latencyMs.p50;
       rows.push({
-        metric: `compare vs ${COMPARE_ASSETS.length} separate price calls (1 year daily): latency p50`, unit: "ms",
-        ours: byId.get("compare_8")!.latencyMs.p50, baseline: COMPARE_ASSETS.length * price,
-        baselineNote: `${COMPARE_ASSETS.length} × get_ohlcv price p50`, baselineDetail: `${human(price)} ms each`,
+        metric: `compare vs ${COMPARE_ASSETS.length} separate price calls (1 year daily): latency p50`,
+        unit: "ms",
+        ours: byId.get("compare_8")!.latencyMs.p50,
+        baseline: COMPARE_ASSETS.length * price,
+        baselineNote: `${COMPARE_ASSETS.length} × get_ohlcv price p50`,
+        baselineDetail: `${human(price)} ms each`,
         target: { on: "ours", op: "<=", value: 15 },
       });
       rows.push({
-        metric: "peak RSS of the stdio server after the tool run (VmHWM)", unit: "MB", ours: stdio.peakRssMb,
-        baseline: minimal.peakRssMb, baselineNote: `minimal SDK server after ${TOOL_CALLS} calls`,
+        metric: "peak RSS of the stdio server after the tool run (VmHWM)",
+        unit: "MB",
+        ours: stdio.peakRssMb,
+        baseline: minimal.peakRssMb,
+        baselineNote: `minimal SDK server after ${TOOL_CALLS} calls`,
         target: { on: "ours", op: "<=", value: 120 },
       });
       return { rows, detail: { stdio, minimal } };
@@ -160,16 +206,22 @@ const SECTIONS: Section[] = [
       // No verdicts: the floor is a lower bound for scale (a typed-array pass over as many values).
       for (const g of generators) {
         rows.push({
-          metric: `generator 1m volume_usd, ${g.range.replace(/ \(.*/, "")} (${human(g.points)} pts), ${g.output}`, unit: "ms",
-          ours: g.ms, oursDetail: `${human(g.pointsPerSecond)} points/s${g.output === "records" && g.points > MAX_RECORDS ? ", beyond the response cap" : ""}`,
-          baseline: g.floorMs, baselineNote: "typed-array floor",
+          metric: `generator 1m volume_usd, ${g.range.replace(/ \(.*/, "")} (${human(g.points)} pts), ${g.output}`,
+          unit: "ms",
+          ours: g.ms,
+          oursDetail: `${human(g.pointsPerSecond)} points/s${g.output === "records" && g.points > MAX_RECORDS ? ", beyond the response cap" : ""}`,
+          baseline: g.floorMs,
+          baselineNote: "typed-array floor",
         });
       }
       for (const h of heatmaps) {
         rows.push({
-          metric: `heatmap ${h.timeframe}/${h.lookback} build + digest (${human(h.columns)}×${h.rows} = ${human(h.cells)} cells)`, unit: "ms",
-          ours: h.buildMs + h.digestMs, oursDetail: `build ${human(h.buildMs)} + digest ${human(h.digestMs)}`,
-          baseline: h.floorMs, baselineNote: "typed-array floor",
+          metric: `heatmap ${h.timeframe}/${h.lookback} build + digest (${human(h.columns)}×${h.rows} = ${human(h.cells)} cells)`,
+          unit: "ms",
+          ours: h.buildMs + h.digestMs,
+          oursDetail: `build ${human(h.buildMs)} + digest ${human(h.digestMs)}`,
+          baseline: h.floorMs,
+          baselineNote: "typed-array floor",
         });
       }
       return { rows, detail: { generators, heatmaps } };
@@ -185,7 +237,8 @@ const SECTIONS: Section[] = [
       for (const f of metering.figures) {
         const name = f.engine === "sqlite" ? "embedded SQLite store" : "PostgreSQL over loopback";
         rows.push({
-          metric: `charge on the ${name}: added to a cached REST request, p50 (${human(f.n)} interleaved)`, unit: "µs",
+          metric: `charge on the ${name}: added to a cached REST request, p50 (${human(f.n)} interleaved)`,
+          unit: "µs",
           ours: f.metered.p50 - f.unmetered.p50,
           oursDetail: `${human(f.metered.p50)} µs metered vs ${human(f.unmetered.p50)} µs unmetered; charge() alone p50 ${human(f.charge.p50)} µs, ${us(f.charge)}`,
           target: { on: "ours", op: "<=", value: f.engine === "sqlite" ? 50 : 1_000 },
@@ -208,15 +261,22 @@ const SECTIONS: Section[] = [
           const minimal = figures.find((f) => f.server === "minimal" && f.concurrency === n)!;
           const sized = figures.find((f) => f.server === "sized" && f.concurrency === n)!;
           rows.push({
-            metric: `MCP HTTP tools/call ${c.label}, ${n} clients (${pin.note})`, unit: "calls/s",
-            ours: ours.requestsPerSecond, oursDetail: loadDetail(ours),
-            baseline: minimal.requestsPerSecond, baselineNote: "minimal stateless SDK v2 server, trivial tool, same era", baselineDetail: loadDetail(minimal),
+            metric: `MCP HTTP tools/call ${c.label}, ${n} clients (${pin.note})`,
+            unit: "calls/s",
+            ours: ours.requestsPerSecond,
+            oursDetail: loadDetail(ours),
+            baseline: minimal.requestsPerSecond,
+            baselineNote: "minimal stateless SDK v2 server, trivial tool, same era",
+            baselineDetail: loadDetail(minimal),
             ...(c.id === "list_assets" && { target: { on: "ratio" as const, op: ">=" as const, value: 1 } }),
           });
           rows.push({
-            metric: `… the same, against that server answering as many bytes (${human(bytes.ours)} B of ours; its own ${human(bytes.minimal)} B padded to ${human(bytes.sized)} B)`, unit: "calls/s",
+            metric: `… the same, against that server answering as many bytes (${human(bytes.ours)} B of ours; its own ${human(bytes.minimal)} B padded to ${human(bytes.sized)} B)`,
+            unit: "calls/s",
             ours: ours.requestsPerSecond,
-            baseline: sized.requestsPerSecond, baselineNote: "the same minimal server, answer padded to our size", baselineDetail: loadDetail(sized),
+            baseline: sized.requestsPerSecond,
+            baselineNote: "the same minimal server, answer padded to our size",
+            baselineDetail: loadDetail(sized),
           });
         }
       }
@@ -234,9 +294,13 @@ const SECTIONS: Section[] = [
       for (const n of LOAD_CONCURRENCY) {
         const [ours, bare] = pair(rest.repeat, n);
         rows.push({
-          metric: `REST 365-point daily series, ${n} keep-alive clients (${pin.note})`, unit: "req/s",
-          ours: ours!.requestsPerSecond, oursDetail: loadDetail(ours!),
-          baseline: bare!.requestsPerSecond, baselineNote: "bare node:http", baselineDetail: loadDetail(bare!),
+          metric: `REST 365-point daily series, ${n} keep-alive clients (${pin.note})`,
+          unit: "req/s",
+          ours: ours!.requestsPerSecond,
+          oursDetail: loadDetail(ours!),
+          baseline: bare!.requestsPerSecond,
+          baselineNote: "bare node:http",
+          baselineDetail: loadDetail(bare!),
           target: { on: "ratio", op: ">=", value: 0.6 },
         });
       }
@@ -244,9 +308,13 @@ const SECTIONS: Section[] = [
       // body cache cannot help (no target: it shows the price of a miss).
       const [ours, bare] = pair(rest.distinct, LOAD_CONCURRENCY[0]);
       rows.push({
-        metric: `REST, ${LOAD_CONCURRENCY[0]} clients, a random window every request (cache misses)`, unit: "req/s",
-        ours: ours!.requestsPerSecond, oursDetail: loadDetail(ours!),
-        baseline: bare!.requestsPerSecond, baselineNote: "bare node:http", baselineDetail: loadDetail(bare!),
+        metric: `REST, ${LOAD_CONCURRENCY[0]} clients, a random window every request (cache misses)`,
+        unit: "req/s",
+        ours: ours!.requestsPerSecond,
+        oursDetail: loadDetail(ours!),
+        baseline: bare!.requestsPerSecond,
+        baselineNote: "bare node:http",
+        baselineDetail: loadDetail(bare!),
       });
       return { rows, detail: rest };
     },
@@ -256,12 +324,18 @@ const SECTIONS: Section[] = [
     progress: `call --batch of ${BATCH_CALLS} get_metrics_variation vs ${BATCH_CALLS} call processes in a loop`,
     async run(sandbox) {
       const b = await measureBatch(sandbox, BATCH_CALLS, BATCH_RUNS);
-      const rows: Row[] = [{
-        metric: `${BATCH_CALLS} get_metrics_variation calls over ${BATCH_CALLS} assets: one call --batch process`, unit: "ms",
-        ours: b.batchMs, oursDetail: `median of ${BATCH_RUNS}; ${human(b.batchMs / BATCH_CALLS)} ms per call`,
-        baseline: b.processesMs, baselineNote: `${BATCH_CALLS} call processes in a loop`, baselineDetail: `${human(b.perProcessMs)} ms per process`,
-        target: { on: "ratio", op: "<=", value: 1 / 20 },
-      }];
+      const rows: Row[] = [
+        {
+          metric: `${BATCH_CALLS} get_metrics_variation calls over ${BATCH_CALLS} assets: one call --batch process`,
+          unit: "ms",
+          ours: b.batchMs,
+          oursDetail: `median of ${BATCH_RUNS}; ${human(b.batchMs / BATCH_CALLS)} ms per call`,
+          baseline: b.processesMs,
+          baselineNote: `${BATCH_CALLS} call processes in a loop`,
+          baselineDetail: `${human(b.perProcessMs)} ms per process`,
+          target: { on: "ratio", op: "<=", value: 1 / 20 },
+        },
+      ];
       return { rows, detail: b };
     },
   },

@@ -71,7 +71,8 @@ export function renderTable(rows: readonly JudgedRow[]): string {
     withUnit(r.ours, r.unit) + (r.oursDetail ? ` (${r.oursDetail})` : ""),
     r.baseline === undefined
       ? "—"
-      : withUnit(r.baseline, r.unit) + ([r.baselineNote, r.baselineDetail].some(Boolean) ? ` (${[r.baselineNote, r.baselineDetail].filter(Boolean).join("; ")})` : ""),
+      : withUnit(r.baseline, r.unit) +
+        ([r.baselineNote, r.baselineDetail].some(Boolean) ? ` (${[r.baselineNote, r.baselineDetail].filter(Boolean).join("; ")})` : ""),
     r.ratio === undefined ? "—" : `${r.ratio.toFixed(2)}×`,
     targetCell(r),
     okCell(r),

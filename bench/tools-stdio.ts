@@ -24,32 +24,81 @@ export const COMPARE_ASSETS = ["btc", "eth", "sol", "xrp", "bnb", "doge", "ada",
 
 export const TOOL_CASES: readonly ToolCase[] = [
   { id: "list_assets", label: "list_assets (default)", tool: "list_assets", args: {}, maxTokens: 1_500 },
-  { id: "get_series", label: "get_series lth_mvrv btc (default)", tool: "get_series", args: { metric: "lifespan/Lth_mvrv", asset: "btc" }, maxTokens: 1_500 },
-  { id: "get_ohlcv", label: "get_ohlcv volume_usd btc (default)", tool: "get_ohlcv", args: { metric: "derivatives/Volume_usd", asset: "btc" }, maxTokens: 1_500 },
-  { id: "get_metrics_variation", label: "get_metrics_variation btc", tool: "get_metrics_variation", args: { asset: "btc" }, maxTokens: 1_500 },
-  { id: "get_liquidation_heatmap", label: "get_liquidation_heatmap btc (default 6h/2y)", tool: "get_liquidation_heatmap", args: { asset: "btc" }, maxTokens: 2_000 },
   {
-    id: "ohlcv_1m_1d", label: "get_ohlcv volume_usd 1m × 1 day (1,440 pts)", tool: "get_ohlcv",
+    id: "get_series",
+    label: "get_series lth_mvrv btc (default)",
+    tool: "get_series",
+    args: { metric: "lifespan/Lth_mvrv", asset: "btc" },
+    maxTokens: 1_500,
+  },
+  {
+    id: "get_ohlcv",
+    label: "get_ohlcv volume_usd btc (default)",
+    tool: "get_ohlcv",
+    args: { metric: "derivatives/Volume_usd", asset: "btc" },
+    maxTokens: 1_500,
+  },
+  {
+    id: "get_metrics_variation",
+    label: "get_metrics_variation btc",
+    tool: "get_metrics_variation",
+    args: { asset: "btc" },
+    maxTokens: 1_500,
+  },
+  {
+    id: "get_liquidation_heatmap",
+    label: "get_liquidation_heatmap btc (default 6h/2y)",
+    tool: "get_liquidation_heatmap",
+    args: { asset: "btc" },
+    maxTokens: 2_000,
+  },
+  {
+    id: "ohlcv_1m_1d",
+    label: "get_ohlcv volume_usd 1m × 1 day (1,440 pts)",
+    tool: "get_ohlcv",
     args: { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1m", startDate: "2025-12-30", endDate: "2025-12-30" },
   },
   {
-    id: "ohlcv_1m_60d", label: "get_ohlcv volume_usd 1m × 60 days (86,400 pts)", tool: "get_ohlcv",
+    id: "ohlcv_1m_60d",
+    label: "get_ohlcv volume_usd 1m × 60 days (86,400 pts)",
+    tool: "get_ohlcv",
     args: { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1m", startDate: "2025-11-01", endDate: "2025-12-30" },
   },
-  { id: "heatmap_30m_30d", label: "get_liquidation_heatmap btc 30m/30d", tool: "get_liquidation_heatmap", args: { asset: "btc", timeframe: "30m", lookback: "30d" }, maxTokens: 2_000 },
   {
-    id: "price_1y", label: "get_ohlcv price btc, 1 year daily", tool: "get_ohlcv",
-    args: { metric: "price", asset: "btc", startDate: "2025-01-01", endDate: "2025-12-30" }, maxTokens: 1_500,
+    id: "heatmap_30m_30d",
+    label: "get_liquidation_heatmap btc 30m/30d",
+    tool: "get_liquidation_heatmap",
+    args: { asset: "btc", timeframe: "30m", lookback: "30d" },
+    maxTokens: 2_000,
   },
   {
-    id: "compare_8", label: "compare price of 8 assets, 1 year daily", tool: "compare",
-    args: { metric: "price", assets: COMPARE_ASSETS, startDate: "2025-01-01", endDate: "2025-12-30" }, maxTokens: 1_500,
+    id: "price_1y",
+    label: "get_ohlcv price btc, 1 year daily",
+    tool: "get_ohlcv",
+    args: { metric: "price", asset: "btc", startDate: "2025-01-01", endDate: "2025-12-30" },
+    maxTokens: 1_500,
   },
   {
-    id: "compare_8_default", label: "compare price of 8 assets (default range)", tool: "compare",
-    args: { metric: "price", assets: COMPARE_ASSETS }, maxTokens: 1_500,
+    id: "compare_8",
+    label: "compare price of 8 assets, 1 year daily",
+    tool: "compare",
+    args: { metric: "price", assets: COMPARE_ASSETS, startDate: "2025-01-01", endDate: "2025-12-30" },
+    maxTokens: 1_500,
   },
-  { id: "heatmap_6h_2y", label: "get_liquidation_heatmap btc 6h/2y", tool: "get_liquidation_heatmap", args: { asset: "btc", timeframe: "6h", lookback: "2y" }, maxTokens: 2_000 },
+  {
+    id: "compare_8_default",
+    label: "compare price of 8 assets (default range)",
+    tool: "compare",
+    args: { metric: "price", assets: COMPARE_ASSETS },
+    maxTokens: 1_500,
+  },
+  {
+    id: "heatmap_6h_2y",
+    label: "get_liquidation_heatmap btc 6h/2y",
+    tool: "get_liquidation_heatmap",
+    args: { asset: "btc", timeframe: "6h", lookback: "2y" },
+    maxTokens: 2_000,
+  },
 ];
 
 export interface ToolFigure {
@@ -82,7 +131,10 @@ export interface StdioRun {
 
 function textOf(result: Awaited<ReturnType<Client["callTool"]>>): string {
   const content = (result.content ?? []) as Array<{ type: string; text?: string }>;
-  return content.filter((c) => c.type === "text").map((c) => c.text ?? "").join("\n");
+  return content
+    .filter((c) => c.type === "text")
+    .map((c) => c.text ?? "")
+    .join("\n");
 }
 
 /** The part of tools/list hosts put in the model's context: names, descriptions, input schemas. */
@@ -91,7 +143,12 @@ export function modelListing(tools: ReadonlyArray<{ name: string; description?: 
 }
 
 export async function measureStdio(sandbox: Sandbox, calls: number, warmup: number): Promise<StdioRun> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI], env: sandbox.env as Record<string, string>, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI],
+    env: sandbox.env as Record<string, string>,
+    stderr: "pipe",
+  });
   let stderr = "";
   transport.stderr?.on("data", (c: Buffer) => (stderr = (stderr + c.toString("utf8")).slice(-4_000)));
   const client = new Client({ name: "crypto-metrics-bench", version: "1.0.0" });
@@ -116,7 +173,11 @@ export async function measureStdio(sandbox: Sandbox, calls: number, warmup: numb
         structured = JSON.stringify(result.structuredContent ?? null);
       }
       tools.push({
-        id: c.id, label: c.label, tool: c.tool, args: c.args, calls,
+        id: c.id,
+        label: c.label,
+        tool: c.tool,
+        args: c.args,
+        calls,
         latencyMs: latency(samples),
         responseBytes: Buffer.byteLength(text),
         responseTokens: countTokens(text),
@@ -151,7 +212,10 @@ export interface MinimalStdioRun {
 /** The minimal SDK server over the same kind of session: a trivial tool's round trip and its peak RSS. */
 export async function measureMinimalStdio(sandbox: Sandbox, calls: number): Promise<MinimalStdioRun> {
   const transport = new StdioClientTransport({
-    command: process.execPath, args: [join(BENCH_DIR, "minimal-server.mjs")], env: cleanEnv() as Record<string, string>, stderr: "pipe",
+    command: process.execPath,
+    args: [join(BENCH_DIR, "minimal-server.mjs")],
+    env: cleanEnv() as Record<string, string>,
+    stderr: "pipe",
     cwd: sandbox.dir,
   });
   const client = new Client({ name: "crypto-metrics-bench", version: "1.0.0" });

@@ -22,7 +22,8 @@ try {
     }
   }
   ranked.sort((a, b) => b.change - a.change);
-  for (const r of ranked) console.log(`${r.asset.padEnd(6)} ${`${r.change >= 0 ? "+" : ""}${r.change.toFixed(1)} %`.padStart(9)}  ${r.trend}  last ${r.last}`);
+  for (const r of ranked)
+    console.log(`${r.asset.padEnd(6)} ${`${r.change >= 0 ? "+" : ""}${r.change.toFixed(1)} %`.padStart(9)}  ${r.trend}  last ${r.last}`);
 } finally {
   await cm.close();
 }

@@ -18,7 +18,15 @@ export async function launch(): Promise<Browser> {
   const { chromium } = await import("playwright-core");
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
 }
 
@@ -110,5 +118,7 @@ export async function hostView(browser: Browser, opts: HostOptions): Promise<Hos
 
 export async function collect(h: HostedView): Promise<void> {
   h.sizes = await h.page.evaluate(() => (window as unknown as { __sizes: Array<{ width: number; height: number }> }).__sizes);
-  h.toolCalls = await h.page.evaluate(() => (window as unknown as { __calls: Array<{ name: string; arguments: Record<string, unknown> }> }).__calls);
+  h.toolCalls = await h.page.evaluate(
+    () => (window as unknown as { __calls: Array<{ name: string; arguments: Record<string, unknown> }> }).__calls,
+  );
 }

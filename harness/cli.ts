@@ -71,7 +71,9 @@ export function runCli(args: readonly string[], env: Record<string, string>, inp
   child.stdin.end(input ?? "");
   return new Promise((resolve, reject) => {
     child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }));
+    child.once("close", (code) =>
+      resolve({ code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }),
+    );
   });
 }
 

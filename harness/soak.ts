@@ -12,7 +12,13 @@ export interface Sample {
 }
 
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
-const SERIES = ["lifespan/Lth_mvrv", "market/metcalfe_ratio", "addresses/AdrBalUSD1MCnt", "mining/DiffLast", "exchange_flow/exchange_reserve"];
+const SERIES = [
+  "lifespan/Lth_mvrv",
+  "market/metcalfe_ratio",
+  "addresses/AdrBalUSD1MCnt",
+  "mining/DiffLast",
+  "exchange_flow/exchange_reserve",
+];
 const M2_ASSETS = ["btc", "eth", "ltc", "doge", "bch", "xrp", "ada", "link"];
 
 function randomRange(maxDays: number): { startDate: string; endDate: string } {
@@ -27,14 +33,36 @@ export function callMix(): { name: string; args: Record<string, unknown> } {
   if (r < 0.1) return { name: "list_assets", args: pick([{}, { search: "usd" }, { metric: "lifespan/Cvdd" }, { asset: pick(M2_ASSETS) }]) };
   if (r < 0.45) {
     const metric = pick(SERIES);
-    const asset = metric === "lifespan/Lth_mvrv" || metric === "mining/DiffLast" ? "btc" : pick(M2_ASSETS.filter((a) => metric !== "exchange_flow/exchange_reserve" || a !== "bch"));
+    const asset =
+      metric === "lifespan/Lth_mvrv" || metric === "mining/DiffLast"
+        ? "btc"
+        : pick(M2_ASSETS.filter((a) => metric !== "exchange_flow/exchange_reserve" || a !== "bch"));
     return { name: "get_series", args: { metric, asset, ...randomRange(400), max_points: pick([24, 120, 500]) } };
   }
   if (r < 0.7) {
-    return { name: "get_ohlcv", args: { metric: pick(["derivatives/Volume_usd", "derivatives/Buy_trades", "spot/Trades"]), asset: pick(["btc", "eth", "sol", "doge"]), timeframe: pick(["1h", "4h", "1d"]), ...randomRange(20) } };
+    return {
+      name: "get_ohlcv",
+      args: {
+        metric: pick(["derivatives/Volume_usd", "derivatives/Buy_trades", "spot/Trades"]),
+        asset: pick(["btc", "eth", "sol", "doge"]),
+        timeframe: pick(["1h", "4h", "1d"]),
+        ...randomRange(20),
+      },
+    };
   }
   if (r < 0.8) return { name: "get_metrics_variation", args: { asset: pick(["btc", "eth", "sol", "xrp"]) } };
-  if (r < 0.9) return { name: "get_liquidation_heatmap", args: { asset: pick(["btc", "eth"]), ...pick([{ timeframe: "1h", lookback: "24h" }, { timeframe: "4h", lookback: "7d" }, { timeframe: "1d", lookback: "90d" }]) } };
+  if (r < 0.9)
+    return {
+      name: "get_liquidation_heatmap",
+      args: {
+        asset: pick(["btc", "eth"]),
+        ...pick([
+          { timeframe: "1h", lookback: "24h" },
+          { timeframe: "4h", lookback: "7d" },
+          { timeframe: "1d", lookback: "90d" },
+        ]),
+      },
+    };
   // Invalid on purpose: errors must not leak memory either.
   return pick([
     { name: "get_series", args: { metric: "lifespan/Lth_mvrv", asset: "ethh" } },
@@ -81,7 +109,8 @@ export interface Verdict {
  */
 export function analyse(samples: readonly Sample[]): Verdict {
   const warm = samples.slice(Math.max(1, Math.floor(samples.length / 5))).filter((s) => Number.isFinite(s.heapMB));
-  if (warm.length < 3) return { plateau: false, heapGrowthPct: NaN, fdSpread: NaN, lines: [`too few samples after warm-up (${warm.length}); run longer`] };
+  if (warm.length < 3)
+    return { plateau: false, heapGrowthPct: NaN, fdSpread: NaN, lines: [`too few samples after warm-up (${warm.length}); run longer`] };
   const third = Math.max(1, Math.floor(warm.length / 3));
   const early = median(warm.slice(0, third).map((s) => s.heapMB));
   const late = median(warm.slice(-third).map((s) => s.heapMB));
@@ -101,7 +130,9 @@ export function analyse(samples: readonly Sample[]): Verdict {
     lines: [
       `heap after GC: ${early.toFixed(1)} → ${late.toFixed(1)} MB (${heapGrowthPct >= 0 ? "+" : ""}${heapGrowthPct.toFixed(1)} %, trend ${perMin >= 0 ? "+" : ""}${perMin.toFixed(2)} MB/min): ${heapFlat ? "plateau" : "GROWING"}`,
       `rss: ${Math.min(...rss).toFixed(1)}–${Math.max(...rss).toFixed(1)} MB`,
-      fds.length ? `open fds: ${Math.min(...fds)}–${Math.max(...fds)} (±${fdSpread} around ${fdMedian}): ${fdFlat ? "plateau" : "GROWING"}` : "open fds: not available (no /proc)",
+      fds.length
+        ? `open fds: ${Math.min(...fds)}–${Math.max(...fds)} (±${fdSpread} around ${fdMedian}): ${fdFlat ? "plateau" : "GROWING"}`
+        : "open fds: not available (no /proc)",
       `event-loop delay p99 (worst sample): ${Math.max(...warm.map((s) => s.elP99)).toFixed(1)} ms; client latency p99 (worst sample): ${Math.max(...warm.map((s) => s.p99)).toFixed(1)} ms`,
     ],
   };

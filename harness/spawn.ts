@@ -27,16 +27,23 @@ export function cleanEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
 /** `shell`: commands run by sh before exec'ing node (e.g. "ulimit -f 256" for a small disk). */
 export function spawnCli(args: string[], env: Record<string, string> = {}, nodeFlags: string[] = [], shell?: string): Spawned {
   const argv = [...nodeFlags, "--import", "tsx", CLI, ...args];
-  const child = shell === undefined
-    ? spawn(process.execPath, argv, { cwd: ROOT, env: cleanEnv(env), stdio: ["pipe", "pipe", "pipe"] })
-    : spawn("sh", ["-c", `${shell} && exec "$0" "$@"`, process.execPath, ...argv], { cwd: ROOT, env: cleanEnv(env), stdio: ["pipe", "pipe", "pipe"] });
+  const child =
+    shell === undefined
+      ? spawn(process.execPath, argv, { cwd: ROOT, env: cleanEnv(env), stdio: ["pipe", "pipe", "pipe"] })
+      : spawn("sh", ["-c", `${shell} && exec "$0" "$@"`, process.execPath, ...argv], {
+          cwd: ROOT,
+          env: cleanEnv(env),
+          stdio: ["pipe", "pipe", "pipe"],
+        });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   child.stdout.on("data", (b: Buffer) => stdout.push(b));
   child.stderr.on("data", (b: Buffer) => stderr.push(b));
   // Writes after the child is gone must not crash the test process.
   child.stdin.on("error", () => undefined);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => child.once("exit", (code, signal) => res({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
+    child.once("exit", (code, signal) => res({ code, signal })),
+  );
   const stderrText = () => Buffer.concat(stderr).toString("utf8");
   return {
     child,
@@ -83,7 +90,10 @@ export class StdioPeer {
   readonly lines: string[] = [];
 
   /** `keepLines: false` for long runs (the soak), where every stdout line would otherwise be retained. */
-  constructor(readonly proc: Spawned, private readonly options: { keepLines?: boolean } = {}) {
+  constructor(
+    readonly proc: Spawned,
+    private readonly options: { keepLines?: boolean } = {},
+  ) {
     proc.child.stdout.on("data", (b: Buffer) => {
       this.buffer += b.toString("utf8");
       let nl: number;
@@ -124,7 +134,11 @@ export class StdioPeer {
   }
 
   async initialize(): Promise<Record<string, unknown>> {
-    const res = await this.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "reliability", version: "1" } });
+    const res = await this.request("initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "reliability", version: "1" },
+    });
     this.notify("notifications/initialized");
     return res;
   }

@@ -15,7 +15,13 @@ export function rng(seed: number): () => number {
 }
 
 /** A multiplicative random walk around `start`, one point per `stepMs` from `t0`. */
-export function randomWalk(n: number, stepMs: number, seed = 1, start = 87_000, t0 = Date.UTC(2025, 9, 29)): { times: Float64Array; values: Float64Array } {
+export function randomWalk(
+  n: number,
+  stepMs: number,
+  seed = 1,
+  start = 87_000,
+  t0 = Date.UTC(2025, 9, 29),
+): { times: Float64Array; values: Float64Array } {
   const next = rng(seed);
   const times = new Float64Array(n);
   const values = new Float64Array(n);
@@ -81,7 +87,17 @@ export function makeHeatmap(rows: number, cols: number, seed = 7, stepMs = 6 * 3
     prev = close;
   }
   return {
-    asset: "btc", timeframe: "6h", lookback: "2y", scope: "all", exchange: "all",
-    version: "2025-12-28T00:00:00.000Z", priceSource: "binance:BTCUSDT:perp", x, y, z, df, topTraderLsr: lsr,
+    asset: "btc",
+    timeframe: "6h",
+    lookback: "2y",
+    scope: "all",
+    exchange: "all",
+    version: "2025-12-28T00:00:00.000Z",
+    priceSource: "binance:BTCUSDT:perp",
+    x,
+    y,
+    z,
+    df,
+    topTraderLsr: lsr,
   };
 }

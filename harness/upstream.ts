@@ -24,10 +24,11 @@ async function listen(server: Server): Promise<string> {
 }
 
 function closer(server: Server): () => Promise<void> {
-  return () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  return () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
 }
 
 function keyOf(req: IncomingMessage): string | undefined {

@@ -52,7 +52,8 @@ async function main() {
   const require = createRequire(import.meta.url);
   copyFileSync(require.resolve("@resvg/resvg-wasm/index_bg.wasm"), join(dist, "resvg.wasm"));
   // The fonts travel with their licence (SIL OFL 1.1 asks for it).
-  for (const font of ["Inter-Regular-subset.otf", "Inter-SemiBold-subset.otf", "LICENSE-Inter.txt"]) copyFileSync(join(ROOT, "assets", "fonts", font), join(dist, font));
+  for (const font of ["Inter-Regular-subset.otf", "Inter-SemiBold-subset.otf", "LICENSE-Inter.txt"])
+    copyFileSync(join(ROOT, "assets", "fonts", font), join(dist, font));
   process.stderr.write(`views: ${Object.keys(VIEWS).length} files, ${(raw / 1024).toFixed(1)} KB (${(gz / 1024).toFixed(1)} KB gzip)\n`);
 }
 

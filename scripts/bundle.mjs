@@ -30,7 +30,8 @@ const noAjv = {
   setup(build) {
     // SDK v2 (@modelcontextprotocol/server, /client): its Node shim's default validator, ajv inlined.
     build.onResolve({ filter: /ajvProvider-[\w-]+\.mjs$/ }, (args) =>
-      /[\\/]@modelcontextprotocol[\\/](server|client)[\\/]/.test(args.importer) ? { path: "ajv-provider", namespace: "no-ajv" } : undefined);
+      /[\\/]@modelcontextprotocol[\\/](server|client)[\\/]/.test(args.importer) ? { path: "ajv-provider", namespace: "no-ajv" } : undefined,
+    );
     build.onLoad({ filter: /.*/, namespace: "no-ajv" }, () => ({
       contents:
         "class AjvJsonSchemaValidator { getValidator() { " +
@@ -52,7 +53,9 @@ function withoutDocs(path, value) {
   const { about: _about, generated: _generated, corrections: _corrections, ...rest } = value;
   for (const [key, section] of Object.entries(rest)) {
     if (key === "assets") {
-      rest.assets = Object.fromEntries(Object.entries(section).map(([ticker, { from: _from, notes: _notes, ...entry }]) => [ticker, entry]));
+      rest.assets = Object.fromEntries(
+        Object.entries(section).map(([ticker, { from: _from, notes: _notes, ...entry }]) => [ticker, entry]),
+      );
     } else if (section && typeof section === "object" && !Array.isArray(section)) {
       const { about: _sectionAbout, ...rows } = section;
       rest[key] = rows;
@@ -73,7 +76,8 @@ const undiciAgentOnly = {
   name: "undici-agent-only",
   setup(build) {
     build.onResolve({ filter: /^undici$/ }, (args) =>
-      /[\\/]src[\\/]/.test(args.importer) ? { path: "undici", namespace: "undici-agent-only" } : undefined);
+      /[\\/]src[\\/]/.test(args.importer) ? { path: "undici", namespace: "undici-agent-only" } : undefined,
+    );
     build.onLoad({ filter: /.*/, namespace: "undici-agent-only" }, () => ({
       contents: [
         'import Dispatcher from "undici/lib/dispatcher/dispatcher.js";',
@@ -101,12 +105,25 @@ const jsonParse = {
     build.onLoad({ filter: /[\\/]src[\\/].*\.json$/ }, (args) => {
       const value = withoutDocs(args.path, JSON.parse(readFileSync(args.path, "utf8")));
       const text = (v) => JSON.stringify(JSON.stringify(v));
-      const lazy = (o) => o !== null && typeof o === "object" && !Array.isArray(o) &&
-        Object.values(o).length > 16 && Object.values(o).every((v) => v !== null && typeof v === "object" && !Array.isArray(v));
+      const lazy = (o) =>
+        o !== null &&
+        typeof o === "object" &&
+        !Array.isArray(o) &&
+        Object.values(o).length > 16 &&
+        Object.values(o).every((v) => v !== null && typeof v === "object" && !Array.isArray(v));
       if (value === null || typeof value !== "object" || Array.isArray(value) || !Object.values(value).some(lazy)) {
         return { contents: `export default JSON.parse(${text(value)});`, loader: "js" };
       }
-      const members = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${lazy(v) ? `lazyEntries({ ${Object.entries(v).map(([ek, ev]) => `${JSON.stringify(ek)}: ${text(ev)}`).join(", ")} })` : `JSON.parse(${text(v)})`}`);
+      const members = Object.entries(value).map(
+        ([k, v]) =>
+          `${JSON.stringify(k)}: ${
+            lazy(v)
+              ? `lazyEntries({ ${Object.entries(v)
+                  .map(([ek, ev]) => `${JSON.stringify(ek)}: ${text(ev)}`)
+                  .join(", ")} })`
+              : `JSON.parse(${text(v)})`
+          }`,
+      );
       return {
         contents: [
           "function lazyEntries(texts) {",
@@ -138,8 +155,15 @@ async function recordHandshake() {
   const script = join(ROOT, "scripts", `.handshake-${process.pid}.mjs`);
   try {
     await esbuild.build({
-      absWorkingDir: ROOT, entryPoints: ["scripts/handshake.ts"], outfile: script, bundle: true, format: "esm",
-      platform: "node", target: "node20", packages: "external", logLevel: "warning",
+      absWorkingDir: ROOT,
+      entryPoints: ["scripts/handshake.ts"],
+      outfile: script,
+      bundle: true,
+      format: "esm",
+      platform: "node",
+      target: "node20",
+      packages: "external",
+      logLevel: "warning",
     });
     const out = execFileSync(process.execPath, [script], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
     JSON.parse(out); // fail the build here rather than ship something unreadable
@@ -189,12 +213,23 @@ const result = await esbuild.build({
 });
 
 // Anything not bundled comes from node_modules at run time: only the declared runtime dependencies may.
-const packageOf = (path) => path.split("/").slice(0, path.startsWith("@") ? 2 : 1).join("/");
+const packageOf = (path) =>
+  path
+    .split("/")
+    .slice(0, path.startsWith("@") ? 2 : 1)
+    .join("/");
 const external = new Set();
 for (const output of Object.values(result.metafile.outputs)) {
   for (const imp of output.imports) {
     const name = packageOf(imp.path);
-    if (imp.external && !imp.path.startsWith("node:") && !isBuiltin(imp.path) && !RUNTIME_DEPENDENCIES.includes(name) && !NEVER_LOADED.includes(name)) external.add(imp.path);
+    if (
+      imp.external &&
+      !imp.path.startsWith("node:") &&
+      !isBuiltin(imp.path) &&
+      !RUNTIME_DEPENDENCIES.includes(name) &&
+      !NEVER_LOADED.includes(name)
+    )
+      external.add(imp.path);
   }
 }
 if (external.size) {

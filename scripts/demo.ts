@@ -17,13 +17,37 @@ const CHARTS = join(ROOT, "demo-output");
 
 const STEPS: Array<{ why: string; tool: string; args: Record<string, unknown> }> = [
   { why: "Which assets does the CVDD price floor cover?", tool: "list_assets", args: { metric: "lifespan/Cvdd" } },
-  { why: "ETH held on exchanges this year", tool: "get_series", args: { metric: "exchange_flow/exchange_reserve", asset: "eth", startDate: "2025-01-01" } },
-  { why: "BTC derivatives volume (all market types), hourly, last 7 days", tool: "get_ohlcv", args: { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1h", startDate: "2025-12-21" } },
+  {
+    why: "ETH held on exchanges this year",
+    tool: "get_series",
+    args: { metric: "exchange_flow/exchange_reserve", asset: "eth", startDate: "2025-01-01" },
+  },
+  {
+    why: "BTC derivatives volume (all market types), hourly, last 7 days",
+    tool: "get_ohlcv",
+    args: { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1h", startDate: "2025-12-21" },
+  },
   { why: "Everything tracked for SOL at a glance", tool: "get_metrics_variation", args: { asset: "sol" } },
-  { why: "Where would BTC longs and shorts be liquidated? (with a chart)", tool: "get_liquidation_heatmap", args: { asset: "btc", timeframe: "1h", chart: true } },
-  { why: "BTC's price this quarter: candles, range, largest moves (with a chart)", tool: "get_ohlcv", args: { metric: "price", asset: "btc", startDate: "2025-10-01", chart: true } },
-  { why: "Four majors side by side this year (with a chart)", tool: "compare", args: { metric: "price", assets: ["btc", "eth", "sol", "xrp"], startDate: "2025-01-01", chart: true } },
-  { why: "A name instead of a ticker: the error says which ticker", tool: "get_series", args: { metric: "lifespan/Cvdd", asset: "dogecoin" } },
+  {
+    why: "Where would BTC longs and shorts be liquidated? (with a chart)",
+    tool: "get_liquidation_heatmap",
+    args: { asset: "btc", timeframe: "1h", chart: true },
+  },
+  {
+    why: "BTC's price this quarter: candles, range, largest moves (with a chart)",
+    tool: "get_ohlcv",
+    args: { metric: "price", asset: "btc", startDate: "2025-10-01", chart: true },
+  },
+  {
+    why: "Four majors side by side this year (with a chart)",
+    tool: "compare",
+    args: { metric: "price", assets: ["btc", "eth", "sol", "xrp"], startDate: "2025-01-01", chart: true },
+  },
+  {
+    why: "A name instead of a ticker: the error says which ticker",
+    tool: "get_series",
+    args: { metric: "lifespan/Cvdd", asset: "dogecoin" },
+  },
 ];
 
 function buildIfNeeded(): void {

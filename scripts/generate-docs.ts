@@ -111,7 +111,8 @@ export function toolTable(tools: readonly ToolLike[]): string {
 export function spliceReadme(readme: string, table: string): string {
   const start = readme.indexOf(README_START);
   const end = readme.indexOf(README_END);
-  if (start === -1 || end === -1 || end < start) throw new Error(`README.md needs ${README_START} … ${README_END} markers around the tool table`);
+  if (start === -1 || end === -1 || end < start)
+    throw new Error(`README.md needs ${README_START} … ${README_END} markers around the tool table`);
   return `${readme.slice(0, start + README_START.length)}\n${table}\n${readme.slice(end)}`;
 }
 

@@ -73,11 +73,15 @@ function ts(schema: Schema, depth: number, defs: Record<string, Schema>): string
   const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
   if (types.length > 1) return union(types.map((t) => ts({ ...schema, type: t }, depth, defs)));
   switch (types[0]) {
-    case "string": return "string";
+    case "string":
+      return "string";
     case "number":
-    case "integer": return "number";
-    case "boolean": return "boolean";
-    case "null": return "null";
+    case "integer":
+      return "number";
+    case "boolean":
+      return "boolean";
+    case "null":
+      return "null";
     case "array":
       if (schema.prefixItems) {
         // A tuple: members past minItems are optional, and `items` types any rest.
@@ -87,8 +91,10 @@ function ts(schema: Schema, depth: number, defs: Record<string, Schema>): string
         return `[${members.join(", ")}]`;
       }
       return `Array<${ts(schema.items ?? {}, depth, defs)}>`;
-    case "object": return object(schema, depth, defs);
-    default: return "unknown";
+    case "object":
+      return object(schema, depth, defs);
+    default:
+      return "unknown";
   }
 }
 
@@ -108,8 +114,11 @@ function object(schema: Schema, depth: number, defs: Record<string, Schema>): st
   return `{\n${lines.join("\n")}\n${PAD.repeat(depth)}}`;
 }
 
-const pascal = (name: string) => name.split("_").map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");
-
+const pascal = (name: string) =>
+  name
+    .split("_")
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join("");
 
 function declaration(name: string, schema: Schema): string {
   return `export type ${name} = ${ts(schema, 0, schema.$defs ?? {})};\n`;
@@ -121,7 +130,9 @@ const doc = (text: string) => `/** ${text.replace(/\*\//g, "*\\/")} */`;
 function convert(entries: ReadonlyArray<readonly [string, z.ZodType]>, io: "input" | "output"): Record<string, Schema> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of entries) registry.add(schema, { id });
-  const { schemas } = z.toJSONSchema(registry, { io, unrepresentable: "any", uri: (id) => id }) as unknown as { schemas: Record<string, Schema> };
+  const { schemas } = z.toJSONSchema(registry, { io, unrepresentable: "any", uri: (id) => id }) as unknown as {
+    schemas: Record<string, Schema>;
+  };
   return schemas;
 }
 
@@ -131,18 +142,28 @@ export function generateTypes(): string {
     "// Plain types, so the library's published declarations depend on nothing else.",
     "",
   ];
-  const inputs = convert(allTools.map((tool) => [`${pascal(tool.name)}Args`, tool.input] as const), "input");
+  const inputs = convert(
+    allTools.map((tool) => [`${pascal(tool.name)}Args`, tool.input] as const),
+    "input",
+  );
   const outputs = convert([...allTools.map((tool) => [`${pascal(tool.name)}Result`, tool.output] as const), ...NAMED], "output");
   for (const tool of allTools) {
-    parts.push(doc(`Arguments of ${tool.name}: ${tool.description}`), declaration(`${pascal(tool.name)}Args`, inputs[`${pascal(tool.name)}Args`]!));
-    parts.push(doc(`Result of ${tool.name} (its structuredContent).`), declaration(`${pascal(tool.name)}Result`, outputs[`${pascal(tool.name)}Result`]!));
+    parts.push(
+      doc(`Arguments of ${tool.name}: ${tool.description}`),
+      declaration(`${pascal(tool.name)}Args`, inputs[`${pascal(tool.name)}Args`]!),
+    );
+    parts.push(
+      doc(`Result of ${tool.name} (its structuredContent).`),
+      declaration(`${pascal(tool.name)}Result`, outputs[`${pascal(tool.name)}Result`]!),
+    );
   }
   for (const [name] of NAMED) {
     const schema = outputs[name]!;
     if (schema.description) parts.push(doc(schema.description));
     parts.push(declaration(name, schema));
   }
-  const optionalArgs = (t: (typeof allTools)[number]) => ((z.toJSONSchema(t.input, { io: "input", unrepresentable: "any" }) as Schema).required ?? []).length === 0;
+  const optionalArgs = (t: (typeof allTools)[number]) =>
+    ((z.toJSONSchema(t.input, { io: "input", unrepresentable: "any" }) as Schema).required ?? []).length === 0;
   parts.push(
     "/** The tools by name. */",
     `export type ToolName = ${allTools.map((t) => JSON.stringify(t.name)).join(" | ")};`,

@@ -3,7 +3,12 @@
 // dist/ for the stdio front; the package test checks the front's answers against a live server's.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { ListPromptsResultSchema, ListResourcesResultSchema, ListResourceTemplatesResultSchema, ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ListPromptsResultSchema,
+  ListResourcesResultSchema,
+  ListResourceTemplatesResultSchema,
+  ListToolsResultSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 // The 2025-era versions the server negotiates at initialize (2026-07-28 has no initialize).
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import { SIMULATED_ORIGIN } from "../src/backend/inprocess/origin.js";
@@ -23,8 +28,18 @@ async function recordModern(kind: Backend["kind"]): Promise<Partial<Record<Moder
     const res = await handler.fetch(
       new Request("http://localhost/mcp", {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": method },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { _meta: { [PROTOCOL_VERSION_META_KEY]: MODERN, [CLIENT_CAPABILITIES_META_KEY]: {} } } }),
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": MODERN,
+          "mcp-method": method,
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method,
+          params: { _meta: { [PROTOCOL_VERSION_META_KEY]: MODERN, [CLIENT_CAPABILITIES_META_KEY]: {} } },
+        }),
       }),
     );
     const message = (await res.json()) as { result?: Record<string, unknown> };

@@ -73,7 +73,13 @@ const monthsBetween = (a: string, b: string) => {
 const positive = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v > 0;
 
 /** Months of a series that are malformed, not positive, before the listing (closes) or after the end: each with why. */
-function badMonths(ticker: string, label: string, series: Record<string, number>, listedMonth: string, endMonth: string): Map<string, string> {
+function badMonths(
+  ticker: string,
+  label: string,
+  series: Record<string, number>,
+  listedMonth: string,
+  endMonth: string,
+): Map<string, string> {
   const bad = new Map<string, string>();
   for (const [month, value] of Object.entries(series)) {
     if (!MONTH.test(month)) bad.set(month, `${ticker}: ${label} ${month} is not a month`);
@@ -90,7 +96,9 @@ function badMonths(ticker: string, label: string, series: Record<string, number>
  * real listings can do 10×, review anything beyond).
  */
 function spikes(ticker: string, closes: Record<string, number>, peg: string | undefined): { spikes: Map<string, string>; moves: string[] } {
-  const months = Object.keys(closes).filter((m) => MONTH.test(m) && positive(closes[m])).sort();
+  const months = Object.keys(closes)
+    .filter((m) => MONTH.test(m) && positive(closes[m]))
+    .sort();
   const limit = peg ? 1.5 : 8;
   const found = new Map<string, string>();
   for (let i = 1; i < months.length - 1; i++) {
@@ -106,14 +114,18 @@ function spikes(ticker: string, closes: Record<string, number>, peg: string | un
   const moves: string[] = [];
   for (let i = 1; i < kept.length; i++) {
     const r = closes[kept[i]!]! / closes[kept[i - 1]!]!;
-    if (monthsBetween(kept[i - 1]!, kept[i]!) === 1 && (r > 100 || r < 0.01)) moves.push(`${ticker}: close ${kept[i - 1]} → ${kept[i]} moves ${r.toPrecision(3)}×`);
+    if (monthsBetween(kept[i - 1]!, kept[i]!) === 1 && (r > 100 || r < 0.01))
+      moves.push(`${ticker}: close ${kept[i - 1]} → ${kept[i]} moves ${r.toPrecision(3)}×`);
   }
   return { spikes: found, moves };
 }
 
 /** The reference price far from the last close of 2025's second half (review only). */
 function refVsClose(ticker: string, price: number, closes: Record<string, number>, delisted: string | undefined): string | undefined {
-  const last = Object.entries(closes).filter(([m]) => MONTH.test(m)).sort(([a], [b]) => a.localeCompare(b)).at(-1);
+  const last = Object.entries(closes)
+    .filter(([m]) => MONTH.test(m))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .at(-1);
   if (!last || delisted || last[0] < "2025-06") return undefined;
   const r = price / last[1];
   return r > 4 || r < 0.25 ? `${ticker}: reference price ${price} is ${r.toPrecision(3)}× the ${last[0]} close ${last[1]}` : undefined;
@@ -121,15 +133,26 @@ function refVsClose(ticker: string, price: number, closes: Record<string, number
 
 /** The last supply point more than 5× from the reference supply: the path cannot be right. */
 function supplyFar(ticker: string, supply: Record<string, number>, refSupply: number): string | undefined {
-  const last = Object.entries(supply).filter(([m]) => MONTH.test(m)).sort(([a], [b]) => a.localeCompare(b)).at(-1);
+  const last = Object.entries(supply)
+    .filter(([m]) => MONTH.test(m))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .at(-1);
   if (!last || !(last[1] / refSupply > 5 || refSupply / last[1] > 5)) return undefined;
   return `${ticker}: supply ${last[0]} = ${last[1]} vs reference ${refSupply}`;
 }
 
 /** A market cap above a trillion USD for anything but BTC, a pegged or a dead token (review only). */
-function capHigh(ticker: string, price: number, refSupply: number, peg: string | undefined, delisted: string | undefined): string | undefined {
+function capHigh(
+  ticker: string,
+  price: number,
+  refSupply: number,
+  peg: string | undefined,
+  delisted: string | undefined,
+): string | undefined {
   const cap = price * refSupply;
-  return !peg && !delisted && ticker !== "btc" && cap > 1e12 ? `${ticker}: market cap ${cap.toPrecision(3)} USD is above a trillion` : undefined;
+  return !peg && !delisted && ticker !== "btc" && cap > 1e12
+    ? `${ticker}: market cap ${cap.toPrecision(3)} USD is above a trillion`
+    : undefined;
 }
 
 /** Every finding on a stored entry. */
@@ -140,7 +163,8 @@ export function checkEntry(ticker: string, e: AnchorEntry, sourceCount: number):
   if (ticker !== ticker.toLowerCase()) error(`${ticker}: ticker is not lowercase`);
   if (typeof e.name !== "string" || !e.name) error(`${ticker}: no name`);
   if (!DATE.test(e.listed ?? "")) error(`${ticker}: listing date ${e.listed} is not a date`);
-  if (e.delisted !== undefined && (!DATE.test(e.delisted) || e.delisted < e.listed)) error(`${ticker}: delisting date ${e.delisted} is not a date after the listing`);
+  if (e.delisted !== undefined && (!DATE.test(e.delisted) || e.delisted < e.listed))
+    error(`${ticker}: delisting date ${e.delisted} is not a date after the listing`);
   if (!Array.isArray(e.ref) || !positive(e.ref[0]) || !positive(e.ref[1])) {
     error(`${ticker}: no reference price and supply`);
     return out;
@@ -160,7 +184,8 @@ export function checkEntry(ticker: string, e: AnchorEntry, sourceCount: number):
     // The maximum is today's: burns (SHIB 2021, OKB 2025) lowered it under earlier supply.
     if (e.ref[1] > e.maxSupply * 1.001) error(`${ticker}: reference supply ${e.ref[1]} is above the maximum supply ${e.maxSupply}`);
     const over = Object.entries(e.supply ?? {}).filter(([, v]) => v > e.maxSupply! * 1.001);
-    if (over.length) check(`${ticker}: supply above today's maximum ${e.maxSupply} (${over.map(([m, v]) => `${m} ${v}`).join(", ")}): a burn since?`);
+    if (over.length)
+      check(`${ticker}: supply above today's maximum ${e.maxSupply} (${over.map(([m, v]) => `${m} ${v}`).join(", ")}): a burn since?`);
   }
   if (e.peg === "usd") {
     const off = Object.entries(e.closes ?? {}).filter(([, v]) => Math.abs(v - 1) > 0.03);
@@ -170,7 +195,8 @@ export function checkEntry(ticker: string, e: AnchorEntry, sourceCount: number):
   if (e.minedUntil !== undefined && !DATE.test(e.minedUntil)) error(`${ticker}: minedUntil ${e.minedUntil} is not a date`);
   if (e.peg !== undefined && !PEGS.has(e.peg)) error(`${ticker}: unknown peg "${e.peg}"`);
   if (!["high", "medium", "low"].includes(e.confidence)) error(`${ticker}: confidence "${e.confidence}" is not high, medium or low`);
-  if (!Array.isArray(e.sources) || e.sources.some((i) => !Number.isInteger(i) || i < 0 || i >= sourceCount)) error(`${ticker}: a source index is outside the file's sources`);
+  if (!Array.isArray(e.sources) || e.sources.some((i) => !Number.isInteger(i) || i < 0 || i >= sourceCount))
+    error(`${ticker}: a source index is outside the file's sources`);
   return out;
 }
 
@@ -187,7 +213,8 @@ function fromPart(ticker: string, p: Part, file: string, sources: string[], say:
   const delisted = p.delisted && DATE.test(p.delisted) ? p.delisted : undefined;
   const endMonth = delisted ? delisted.slice(0, 7) : END_MONTH;
   const peg = p.peg && PEGS.has(p.peg) ? p.peg : undefined;
-  const sorted = (s: Record<string, number> | undefined) => Object.fromEntries(Object.entries(s ?? {}).sort(([a], [b]) => a.localeCompare(b)));
+  const sorted = (s: Record<string, number> | undefined) =>
+    Object.fromEntries(Object.entries(s ?? {}).sort(([a], [b]) => a.localeCompare(b)));
   const closes = sorted(p.closes);
   for (const [month, text] of badMonths(ticker, "close", closes, listed.slice(0, 7), endMonth)) {
     say(`${text}: dropped`);
@@ -219,8 +246,14 @@ function fromPart(ticker: string, p: Part, file: string, sources: string[], say:
     return i >= 0 ? i : sources.push(s) - 1;
   };
   const entry: AnchorEntry = {
-    name: p.name ?? ticker, listed, closes, ref: [price, refSupply], supply,
-    confidence: p.confidence ?? "low", sources: (p.sources ?? []).map(sourceIndex), from: file,
+    name: p.name ?? ticker,
+    listed,
+    closes,
+    ref: [price, refSupply],
+    supply,
+    confidence: p.confidence ?? "low",
+    sources: (p.sources ?? []).map(sourceIndex),
+    from: file,
   };
   if (delisted) entry.delisted = delisted;
   if (positive(p.maxSupply)) entry.maxSupply = p.maxSupply;
@@ -240,19 +273,33 @@ function fromPart(ticker: string, p: Part, file: string, sources: string[], say:
 function headerField(key: string, value: unknown): string {
   if (!value || typeof value !== "object" || Array.isArray(value)) return `  ${JSON.stringify(key)}: ${JSON.stringify(value)}`;
   const fields = Object.entries(value).map(([k, v]) =>
-    Array.isArray(v) ? `    ${JSON.stringify(k)}: [\n${v.map((row) => `      ${JSON.stringify(row)}`).join(",\n")}\n    ]` : `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+    Array.isArray(v)
+      ? `    ${JSON.stringify(k)}: [\n${v.map((row) => `      ${JSON.stringify(row)}`).join(",\n")}\n    ]`
+      : `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`,
+  );
   return `  ${JSON.stringify(key)}: {\n${fields.join(",\n")}\n  }`;
 }
 
 /** The file's text: header fields one per line (calendar sections one row per line), one asset per line, sorted by ticker. */
 export function serialize(file: AnchorFile): string {
   const { assets, ...header } = file;
-  const lines = Object.keys(assets).sort().map((t) => `    ${JSON.stringify(t)}: ${JSON.stringify(assets[t])}`);
-  return `{\n${Object.entries(header).map(([k, v]) => headerField(k, v)).join(",\n")},\n  "assets": {\n${lines.join(",\n")}\n  }\n}\n`;
+  const lines = Object.keys(assets)
+    .sort()
+    .map((t) => `    ${JSON.stringify(t)}: ${JSON.stringify(assets[t])}`);
+  return `{\n${Object.entries(header)
+    .map(([k, v]) => headerField(k, v))
+    .join(",\n")},\n  "assets": {\n${lines.join(",\n")}\n  }\n}\n`;
 }
 
 function partFiles(paths: string[]): string[] {
-  return paths.flatMap((p) => statSync(p).isDirectory() ? readdirSync(p).filter((f) => /^part-.*\.json$/.test(f)).sort().map((f) => join(p, f)) : [p]);
+  return paths.flatMap((p) =>
+    statSync(p).isDirectory()
+      ? readdirSync(p)
+          .filter((f) => /^part-.*\.json$/.test(f))
+          .sort()
+          .map((f) => join(p, f))
+      : [p],
+  );
 }
 
 function main(): number {
@@ -262,8 +309,10 @@ function main(): number {
   const mergeIndex = args.indexOf("--merge");
   const inputs = mergeIndex >= 0 ? args.slice(mergeIndex + 1).filter((a, i, all) => a !== "--file" && all[i - 1] !== "--file") : [];
   if (!path || (mergeIndex >= 0 && inputs.length === 0) || args.some((a) => a.startsWith("--") && a !== "--file" && a !== "--merge")) {
-    process.stderr.write("usage: tsx scripts/market-anchors.ts [--file <anchors.json>]                    check the anchors\n"
-      + "       tsx scripts/market-anchors.ts --merge <part.json | dir>… [--file <anchors.json>]  merge part files into them\n");
+    process.stderr.write(
+      "usage: tsx scripts/market-anchors.ts [--file <anchors.json>]                    check the anchors\n" +
+        "       tsx scripts/market-anchors.ts --merge <part.json | dir>… [--file <anchors.json>]  merge part files into them\n",
+    );
     return 2;
   }
   const text = readFileSync(path, "utf8");
@@ -299,14 +348,24 @@ function main(): number {
   const findings = checkFile(file);
   const errors = findings.filter((f) => f.level === "error");
   for (const f of findings) process.stdout.write(`${f.level === "error" ? "error" : "check"}  ${f.text}\n`);
-  process.stdout.write(`${Object.keys(file.assets).length} assets in ${path}: ${errors.length} errors, ${findings.length - errors.length} to review\n`);
+  process.stdout.write(
+    `${Object.keys(file.assets).length} assets in ${path}: ${errors.length} errors, ${findings.length - errors.length} to review\n`,
+  );
   return errors.length ? 1 : 0;
 }
 
 /** Every finding on every entry of a file. */
 /** Where each calendar section's rows name their source: the index of a row's source, or a row's list of sources. */
 const CALENDAR_SOURCE: Record<string, number | "sources"> = {
-  fees: 2, congestion: "sources", difficulty: 2, hashrate: 2, highs: 2, closes: 2, ranges: 3, lows: 2, depegs: 2,
+  fees: 2,
+  congestion: "sources",
+  difficulty: 2,
+  hashrate: 2,
+  highs: 2,
+  closes: 2,
+  ranges: 3,
+  lows: 2,
+  depegs: 2,
 };
 
 /** Every calendar row is dated and names a source of the file. */
@@ -320,9 +379,13 @@ function checkCalendar(file: AnchorFile): Finding[] {
         const r = row as Record<string | number, unknown>;
         const date = String(Array.isArray(row) ? row[0] : r.peak);
         const sources = at === "sources" ? (r.sources as unknown[]) : [r[at]];
-        const bad = !Array.isArray(sources) || sources.length === 0 || sources.some((x) => !Number.isInteger(x) || (x as number) < 0 || (x as number) >= file.sources.length);
+        const bad =
+          !Array.isArray(sources) ||
+          sources.length === 0 ||
+          sources.some((x) => !Number.isInteger(x) || (x as number) < 0 || (x as number) >= file.sources.length);
         if (!/^\d{4}-\d{2}(-\d{2})?/.test(date)) findings.push({ level: "error", text: `${section}.${asset}[${i}]: no date` });
-        if (bad) findings.push({ level: "error", text: `${section}.${asset}[${i}] (${date}): a source index is outside the file's sources` });
+        if (bad)
+          findings.push({ level: "error", text: `${section}.${asset}[${i}] (${date}): a source index is outside the file's sources` });
       });
     }
   }

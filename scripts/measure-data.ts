@@ -1,6 +1,12 @@
 // Timings of the data generators (median of several runs): `npx tsx scripts/measure-data.ts`.
 import { endpointById } from "../src/catalog/index.js";
-import { buildHeatmap, generateColumns, generateRecords, type HeatmapQuery, type SeriesQuery } from "../src/backend/inprocess/readings/index.js";
+import {
+  buildHeatmap,
+  generateColumns,
+  generateRecords,
+  type HeatmapQuery,
+  type SeriesQuery,
+} from "../src/backend/inprocess/readings/index.js";
 import { median } from "../bench/stats.js";
 
 const RUNS = Number(process.env.RUNS ?? 7);
@@ -14,7 +20,7 @@ function time(label: string, points: number, fn: () => unknown): void {
     runs.push(performance.now() - t0);
   }
   const ms = median(runs);
-  const rate = points > 0 ? `${((points / ms) * 1000 / 1e6).toFixed(2)}M points/s` : "";
+  const rate = points > 0 ? `${(((points / ms) * 1000) / 1e6).toFixed(2)}M points/s` : "";
   process.stdout.write(`${label.padEnd(48)} ${ms.toFixed(1).padStart(8)} ms  ${rate}\n`);
 }
 
@@ -30,9 +36,18 @@ const nowMs = Date.parse("2025-12-31T12:00:00Z");
 process.stdout.write(`median of ${RUNS} runs (after one warm-up)\n`);
 time("volume_usd 1m × 1 year, generateColumns", 525_600, () => generateColumns(year));
 time("volume_usd 1m × 1 year, generateRecords", 525_600, () => generateRecords(year));
-time("volume_usd 1m × 1 year, binance swap BTCUSDT", 525_600, () => generateColumns({ ...year, exchange: "binance", marketType: "swap", symbol: "BTCUSDT" }));
+time("volume_usd 1m × 1 year, binance swap BTCUSDT", 525_600, () =>
+  generateColumns({ ...year, exchange: "binance", marketType: "swap", symbol: "BTCUSDT" }),
+);
 time("lth_mvrv 1d × 15 years, generateRecords", 5_479, () =>
-  generateRecords({ ...year, endpoint: endpointById("lifespan/Lth_mvrv")!, timeframe: "1d", startMs: Date.parse("2011-01-01"), endMs: nowMs }));
+  generateRecords({
+    ...year,
+    endpoint: endpointById("lifespan/Lth_mvrv")!,
+    timeframe: "1d",
+    startMs: Date.parse("2011-01-01"),
+    endMs: nowMs,
+  }),
+);
 const heatmaps: Array<Omit<HeatmapQuery, "nowMs" | "scope">> = [
   { asset: "btc", timeframe: "30m", lookback: "30d" },
   { asset: "btc", timeframe: "6h", lookback: "2y" },

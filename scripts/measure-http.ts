@@ -15,7 +15,11 @@ import { quantile, sorted } from "../bench/stats.js";
 const N = Math.max(200, Number(process.argv[2] ?? 2000));
 const WARMUP = 200;
 const QUIET = { warn: () => {}, info: () => {}, debug: () => {} };
-const SERIES: BackendRequest = { endpoint: "derivatives/Volume_usd", asset: "btc", query: { timeframe: "1d", startDate: "2025-01-01", endDate: "2025-12-31" } };
+const SERIES: BackendRequest = {
+  endpoint: "derivatives/Volume_usd",
+  asset: "btc",
+  query: { timeframe: "1d", startDate: "2025-01-01", endDate: "2025-12-31" },
+};
 
 async function sample(backend: Backend, request: BackendRequest, count: number, expectError = false): Promise<number[]> {
   const out: number[] = [];
@@ -45,8 +49,16 @@ function row(name: string, samples: number[], target: string): string {
 const stateDir = mkdtempSync(join(tmpdir(), "cm-measure-http-"));
 // A plan wide enough that neither the rate window nor the credits interfere with timing.
 const keysFile = join(stateDir, "keys.json");
-writeFileSync(keysFile, JSON.stringify({ plans: {}, keys: [{ key: "measure", credits: 1e12, rateLimit: { requests: 100_000, windowSeconds: 1 } }] }));
-const service = await createInProcessService({ apiKey: undefined, keysFile, stateDir: join(stateDir, "state"), now: () => Date.parse("2025-12-31T12:00:00Z") });
+writeFileSync(
+  keysFile,
+  JSON.stringify({ plans: {}, keys: [{ key: "measure", credits: 1e12, rateLimit: { requests: 100_000, windowSeconds: 1 } }] }),
+);
+const service = await createInProcessService({
+  apiKey: undefined,
+  keysFile,
+  stateDir: join(stateDir, "state"),
+  now: () => Date.parse("2025-12-31T12:00:00Z"),
+});
 const rest = await startRestServer(service, { host: "127.0.0.1", port: 0 });
 const local = new InProcessBackend(service, "measure");
 const uncached = new HttpBackend({ baseUrl: rest.url, apiKey: "measure", cache: { maxEntries: 0 }, log: QUIET });

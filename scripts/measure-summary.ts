@@ -31,16 +31,36 @@ for (const n of [1_440, 86_400, 525_600]) {
   const meta = { metric: "derivatives/Volume_usd", asset: "btc", unit: "USD", field: "volume_usd", timeframe: "1m" };
   const render = time(() => renderSeriesText(meta, d), runs);
   const tokens = encode(renderSeriesText(meta, d)).length;
-  rows.push([`series ${n.toLocaleString("en-US")} pts`, ms(digest.median), ms(digest.p95), ms(render.median), String(tokens), `${((n / digest.median) * 1000 / 1e6).toFixed(1)} M pts/s`]);
+  rows.push([
+    `series ${n.toLocaleString("en-US")} pts`,
+    ms(digest.median),
+    ms(digest.p95),
+    ms(render.median),
+    String(tokens),
+    `${(((n / digest.median) * 1000) / 1e6).toFixed(1)} M pts/s`,
+  ]);
 }
 
-for (const [r, c] of [[100, 721], [150, 1_441], [200, 2_921], [500, 2_191], [500, 4_500]] as const) {
+for (const [r, c] of [
+  [100, 721],
+  [150, 1_441],
+  [200, 2_921],
+  [500, 2_191],
+  [500, 4_500],
+] as const) {
   const h = makeHeatmap(r, c, r * c);
   const runs = r * c > 1e6 ? 10 : 30;
   const plain = time(() => digestHeatmap(h), runs);
   const full = time(() => digestHeatmap(h, { includeMatrix: true, topK: 10 }), runs);
   const text = renderHeatmapText({ asset: "btc" }, digestHeatmap(h, { includeMatrix: true, topK: 10 }));
-  rows.push([`heatmap ${r}×${c.toLocaleString("en-US")} (${(r * c / 1e6).toFixed(2)}M cells)`, ms(plain.median), ms(plain.p95), ms(full.median), String(encode(text).length), "tokens with matrix, top 10"]);
+  rows.push([
+    `heatmap ${r}×${c.toLocaleString("en-US")} (${((r * c) / 1e6).toFixed(2)}M cells)`,
+    ms(plain.median),
+    ms(plain.p95),
+    ms(full.median),
+    String(encode(text).length),
+    "tokens with matrix, top 10",
+  ]);
 }
 
 const header = ["input", "digest ms p50", "digest ms p95", "series: render ms p50 | heatmap: with matrix ms p50", "text tokens", "note"];

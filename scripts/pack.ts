@@ -30,7 +30,8 @@ interface PackageJson {
  * C sources for machines without a prebuilt binary): left out. A compiled addon is kept, so that
  * checkBundle sees it and refuses the bundle.
  */
-const BUILD_ONLY = /^(deps|src|test|tests|docs?|benchmark|\.github)\/|\.(c|cc|cpp|h|hpp|gyp|gypi|md|map|ts)$|^build\/(?!Release\/[^/]+\.node$)|^build\/Release\/test_/;
+const BUILD_ONLY =
+  /^(deps|src|test|tests|docs?|benchmark|\.github)\/|\.(c|cc|cpp|h|hpp|gyp|gypi|md|map|ts)$|^build\/(?!Release\/[^/]+\.node$)|^build\/Release\/test_/;
 
 /** Dependencies that only installing needs (fetching or building a native addon), never running. */
 const INSTALL_ONLY = new Set(["prebuild-install"]);
@@ -81,7 +82,8 @@ export function nativeCode(entry: ZipEntry): string | undefined {
   if (/\.(node|so|dylib|dll|exe)$|(^|\/)binding\.gyp$/.test(entry.name)) return `a ${/\.\w+$/.exec(entry.name)?.[0] ?? "binding.gyp"} file`;
   const d = entry.data;
   if (d.length >= 4 && d.readUInt32BE(0) === 0x7f454c46) return "an ELF binary";
-  if (d.length >= 4 && [0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebabe, 0xbebafeca].includes(d.readUInt32BE(0))) return "a Mach-O binary";
+  if (d.length >= 4 && [0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebabe, 0xbebafeca].includes(d.readUInt32BE(0)))
+    return "a Mach-O binary";
   if (d.length >= 64 && d.toString("latin1", 0, 2) === "MZ") {
     const pe = d.readUInt32LE(0x3c);
     if (pe + 4 <= d.length && d.toString("latin1", pe, pe + 4) === "PE\0\0") return "a Windows PE binary";
@@ -96,13 +98,19 @@ export function checkBundle(entries: readonly ZipEntry[]): void {
     return why ? [`${e.name} (${why})`] : [];
   });
   if (native.length) {
-    throw new Error(`the bundle would carry native code, which runs on one platform only: ${native.join(", ")}; ` +
-      "remove the package that brings it from package.json dependencies (the bundle meters with node:sqlite)");
+    throw new Error(
+      `the bundle would carry native code, which runs on one platform only: ${native.join(", ")}; ` +
+        "remove the package that brings it from package.json dependencies (the bundle meters with node:sqlite)",
+    );
   }
-  const manifest = JSON.parse(entries.find((e) => e.name === "manifest.json")!.data.toString("utf8")) as { compatibility?: { runtimes?: { node?: string } } };
+  const manifest = JSON.parse(entries.find((e) => e.name === "manifest.json")!.data.toString("utf8")) as {
+    compatibility?: { runtimes?: { node?: string } };
+  };
   const declared = manifest.compatibility?.runtimes?.node;
   if (declared !== BUNDLE_NODE) {
-    throw new Error(`manifest.json compatibility.runtimes.node is ${JSON.stringify(declared)}; the bundle needs node:sqlite without a flag: set it to "${BUNDLE_NODE}"`);
+    throw new Error(
+      `manifest.json compatibility.runtimes.node is ${JSON.stringify(declared)}; the bundle needs node:sqlite without a flag: set it to "${BUNDLE_NODE}"`,
+    );
   }
 }
 
@@ -150,5 +158,7 @@ if (process.argv[1] && import.meta.filename === process.argv[1]) {
   const zip = writeZip(await deflateStrongly(entries));
   writeFileSync(out, zip);
   const unpacked = entries.reduce((sum, e) => sum + e.data.length, 0);
-  process.stderr.write(`pack: ${out}: ${entries.length} files, ${(zip.length / 1024).toFixed(0)} KB (${zip.length} bytes; ${(unpacked / 1024).toFixed(0)} KB unpacked; zopfli), no native code, Node ${BUNDLE_NODE}\n`);
+  process.stderr.write(
+    `pack: ${out}: ${entries.length} files, ${(zip.length / 1024).toFixed(0)} KB (${zip.length} bytes; ${(unpacked / 1024).toFixed(0)} KB unpacked; zopfli), no native code, Node ${BUNDLE_NODE}\n`,
+  );
 }

@@ -47,7 +47,13 @@ function put(kind: keyof typeof counts, request: string, text: string): void {
 const stateDir = mkdtempSync(join(tmpdir(), "cm-record-"));
 const keysFile = join(stateDir, "keys.json");
 writeFileSync(keysFile, JSON.stringify(KEYS));
-const service = await createInProcessService({ apiKey: "record-wide", keysFile, stateDir: join(stateDir, "mcp"), now: () => NOW, rateClock: () => RATE_CLOCK });
+const service = await createInProcessService({
+  apiKey: "record-wide",
+  keysFile,
+  stateDir: join(stateDir, "mcp"),
+  now: () => NOW,
+  rateClock: () => RATE_CLOCK,
+});
 
 async function connect(key: string): Promise<{ client: Client; close(): Promise<void> }> {
   const server = createServer({ backend: new InProcessBackend(service, key), config: { apiKey: key, now: () => NOW } });
@@ -77,12 +83,26 @@ const seriesIds = ENDPOINTS.filter((e) => e.kind === "series").map((e) => e.id);
 const ohlcvIds = ENDPOINTS.filter((e) => e.kind === "ohlcv").map((e) => e.id);
 
 // list_assets
-for (const args of [{}, { metric: "lifespan/Lth_mvrv" }, { metric: HEATMAP_ID }, { asset: "btc" }, { asset: "eth" }, { asset: "usdt" }, { search: "bit" }, { search: "sol" },
-  { metric: "lifespan/lth_mvrv" }, { asset: "bitcoin" }, { metric: "nope/nothing" }, { asset: "btc", metric: "market/metcalfe_ratio" }, { search: "" }])
+for (const args of [
+  {},
+  { metric: "lifespan/Lth_mvrv" },
+  { metric: HEATMAP_ID },
+  { asset: "btc" },
+  { asset: "eth" },
+  { asset: "usdt" },
+  { search: "bit" },
+  { search: "sol" },
+  { metric: "lifespan/lth_mvrv" },
+  { asset: "bitcoin" },
+  { metric: "nope/nothing" },
+  { asset: "btc", metric: "market/metcalfe_ratio" },
+  { search: "" },
+])
   await call("wide", "list_assets", args);
 // get_series: every series, default range, then a spread of arguments and errors
 for (const metric of seriesIds) await call("wide", "get_series", { metric, asset: "btc" });
-for (const metric of seriesIds.slice(0, 6)) await call("wide", "get_series", { metric, asset: "eth", startDate: "2024-01-01", endDate: "2024-06-30", max_points: 30 });
+for (const metric of seriesIds.slice(0, 6))
+  await call("wide", "get_series", { metric, asset: "eth", startDate: "2024-01-01", endDate: "2024-06-30", max_points: 30 });
 for (const args of [
   { metric: "lifespan/Lth_mvrv", asset: "btc", startDate: "2020-01-01", max_points: 500 },
   { metric: "lifespan/Lth_mvrv", asset: "btc", startDate: "2025-12-01T00:00:00Z", endDate: "2025-12-31" },
@@ -125,10 +145,19 @@ for (const args of [
 for (const asset of ["btc", "eth", "sol", "usdt", "xrp", "nope", "", "BTC"]) await call("wide", "get_metrics_variation", { asset });
 // get_liquidation_heatmap
 for (const args of [
-  { asset: "btc" }, { asset: "eth", timeframe: "1h" }, { asset: "btc", timeframe: "1d", lookback: "6y" }, { asset: "btc", timeframe: "4h", top_k: 3, include_matrix: true },
-  { asset: "sol", scope: "exchange", exchange: "binance" }, { asset: "btc", timeframe: "1m", lookback: "12h" }, { asset: "btc", timeframe: "1m", lookback: "6y" },
-  { asset: "btc", scope: "exchange" }, { asset: "btc", exchange: "nowhere", scope: "exchange" }, { asset: "btc", timeframe: "7m" }, { asset: "btc", top_k: 0 },
-  { asset: "qqq" }, { asset: "btc", include_matrix: true, timeframe: "15m" },
+  { asset: "btc" },
+  { asset: "eth", timeframe: "1h" },
+  { asset: "btc", timeframe: "1d", lookback: "6y" },
+  { asset: "btc", timeframe: "4h", top_k: 3, include_matrix: true },
+  { asset: "sol", scope: "exchange", exchange: "binance" },
+  { asset: "btc", timeframe: "1m", lookback: "12h" },
+  { asset: "btc", timeframe: "1m", lookback: "6y" },
+  { asset: "btc", scope: "exchange" },
+  { asset: "btc", exchange: "nowhere", scope: "exchange" },
+  { asset: "btc", timeframe: "7m" },
+  { asset: "btc", top_k: 0 },
+  { asset: "qqq" },
+  { asset: "btc", include_matrix: true, timeframe: "15m" },
 ])
   await call("wide", "get_liquidation_heatmap", args);
 // compare
@@ -148,7 +177,10 @@ for (const args of [
 ])
   await call("wide", "compare", args);
 await call("wide", "no_such_tool", {});
-for (const args of [{ metric: "lifespan/Lth_mvrv", asset: "btc", chart: true }, { metric: "price", asset: "btc", chart: true }])
+for (const args of [
+  { metric: "lifespan/Lth_mvrv", asset: "btc", chart: true },
+  { metric: "price", asset: "btc", chart: true },
+])
   await call("wide", args.metric === "price" ? "get_ohlcv" : "get_series", args);
 
 // Resources and prompts
@@ -172,8 +204,12 @@ const uris = [
 for (const uri of uris) put("resources", `read ${uri}`, await answer(() => wide.client.readResource({ uri })));
 put("prompts", "prompts/list", await answer(() => wide.client.listPrompts()));
 for (const [name, args] of [
-  ["asset_brief", { asset: "btc" }], ["asset_brief", { asset: "usdt" }], ["asset_brief", { asset: "nope" }],
-  ["liquidation_risk_brief", { asset: "btc" }], ["liquidation_risk_brief", { asset: "eth", timeframe: "4h" }], ["nope", {}],
+  ["asset_brief", { asset: "btc" }],
+  ["asset_brief", { asset: "usdt" }],
+  ["asset_brief", { asset: "nope" }],
+  ["liquidation_risk_brief", { asset: "btc" }],
+  ["liquidation_risk_brief", { asset: "eth", timeframe: "4h" }],
+  ["nope", {}],
 ] as const)
   put("prompts", `prompt ${name} ${JSON.stringify(args)}`, await answer(() => wide.client.getPrompt({ name, arguments: args })));
 await wide.close();
@@ -192,38 +228,81 @@ for (const key of ["record-onchain", "record-tiny", "record-slow", "record-unkno
 await service.close();
 
 // ---- REST face ----
-const restService = await createInProcessService({ apiKey: "record-wide", keysFile, stateDir: join(stateDir, "rest"), now: () => NOW, rateClock: () => RATE_CLOCK, bodyCacheBytes: BODY_CACHE_BYTES });
+const restService = await createInProcessService({
+  apiKey: "record-wide",
+  keysFile,
+  stateDir: join(stateDir, "rest"),
+  now: () => NOW,
+  rateClock: () => RATE_CLOCK,
+  bodyCacheBytes: BODY_CACHE_BYTES,
+});
 const rest = await startRestServer(restService, { host: "127.0.0.1", port: 0 });
-const SERVICE_HEADERS = ["content-type", "ratelimit-policy", "ratelimit", "x-credits-remaining", "retry-after", "www-authenticate", "allow"];
+const SERVICE_HEADERS = [
+  "content-type",
+  "ratelimit-policy",
+  "ratelimit",
+  "x-credits-remaining",
+  "retry-after",
+  "www-authenticate",
+  "allow",
+];
 async function get(path: string, headers: Record<string, string> = { "x-api-key": "record-wide" }, method = "GET"): Promise<void> {
   const res = await fetch(rest.url + path, { method, headers });
   const kept = SERVICE_HEADERS.map((h) => `${h}: ${res.headers.get(h) ?? ""}`).join("\n");
   put("rest", `${method} ${path} ${JSON.stringify(headers)}`, `${res.status}\n${kept}\n\n${await res.text()}`);
 }
 for (const endpoint of ENDPOINTS) {
-  const q = endpoint.kind === "heatmap" ? "?asset=btc&timeframe=1h&lookback=24h" : endpoint.kind === "variation" ? "" : "?startDate=2025-06-01&endDate=2025-06-10";
+  const q =
+    endpoint.kind === "heatmap"
+      ? "?asset=btc&timeframe=1h&lookback=24h"
+      : endpoint.kind === "variation"
+        ? ""
+        : "?startDate=2025-06-01&endDate=2025-06-10";
   await get(`${pathOf(endpoint, "btc")}${q}`);
   // Its default range for a second asset it covers (the first other than btc; eth for the open set).
   const other = (coverage(endpoint) ?? ["eth"]).find((asset) => asset !== "btc");
   if ((endpoint.kind === "series" || endpoint.kind === "ohlcv") && other) await get(pathOf(endpoint, other));
 }
 for (const [path, headers, method] of [
-  [`/${HEATMAP_ID}?asset=btc`], [`/${HEATMAP_ID}?asset=eth&timeframe=4h`], [`/${HEATMAP_ID}?asset=btc&timeframe=1m&lookback=6y`],
-  [`/${HEATMAP_ID}?asset=btc&scope=exchange&exchange=binance&timeframe=1h&lookback=24h`], [`/${HEATMAP_ID}?asset=sol&timeframe=15m&lookback=7d`],
-  [`/${HEATMAP_ID}`], [`/btc/${HEATMAP_ID}`], [`/${HEATMAP_ID}?asset=btc&scope=nope`], [`/${HEATMAP_ID}?asset=btc`],
-  [`/sol/${VARIATION_ID}`], [`/nope/${VARIATION_ID}`],
-  ["/btc/derivatives/Volume_usd?timeframe=1h&startDate=2025-12-30"], ["/btc/derivatives/Volume_usd?timeframe=weird&startDate=2025-12-01"],
-  ["/btc/derivatives/Volume_usd?exchange=binance&startDate=2025-12-01"], ["/btc/derivatives/Volume_usd?exchange=nowhere"],
-  ["/btc/derivatives/Volume_usd?timeframe=1m&startDate=2015-01-01"], ["/btc/lifespan/Lth_mvrv?startDate=2025-02-30"],
-  ["/btc/lifespan/Lth_mvrv?startDate=2025-06-10&endDate=2025-06-01"], ["/btc/lifespan/lth_mvrv"], ["/btc/nope/nothing"], ["/"],
-  ["/doge/lifespan/Lth_mvrv"], ["/btc/lifespan/Lth_mvrv?startDate=2030-01-01"], ["/btc/price/price"],
-  ["/btc/lifespan/Lth_mvrv", {}], ["/btc/lifespan/Lth_mvrv", { "x-api-key": "wrong" }],
+  [`/${HEATMAP_ID}?asset=btc`],
+  [`/${HEATMAP_ID}?asset=eth&timeframe=4h`],
+  [`/${HEATMAP_ID}?asset=btc&timeframe=1m&lookback=6y`],
+  [`/${HEATMAP_ID}?asset=btc&scope=exchange&exchange=binance&timeframe=1h&lookback=24h`],
+  [`/${HEATMAP_ID}?asset=sol&timeframe=15m&lookback=7d`],
+  [`/${HEATMAP_ID}`],
+  [`/btc/${HEATMAP_ID}`],
+  [`/${HEATMAP_ID}?asset=btc&scope=nope`],
+  [`/${HEATMAP_ID}?asset=btc`],
+  [`/sol/${VARIATION_ID}`],
+  [`/nope/${VARIATION_ID}`],
+  ["/btc/derivatives/Volume_usd?timeframe=1h&startDate=2025-12-30"],
+  ["/btc/derivatives/Volume_usd?timeframe=weird&startDate=2025-12-01"],
+  ["/btc/derivatives/Volume_usd?exchange=binance&startDate=2025-12-01"],
+  ["/btc/derivatives/Volume_usd?exchange=nowhere"],
+  ["/btc/derivatives/Volume_usd?timeframe=1m&startDate=2015-01-01"],
+  ["/btc/lifespan/Lth_mvrv?startDate=2025-02-30"],
+  ["/btc/lifespan/Lth_mvrv?startDate=2025-06-10&endDate=2025-06-01"],
+  ["/btc/lifespan/lth_mvrv"],
+  ["/btc/nope/nothing"],
+  ["/"],
+  ["/doge/lifespan/Lth_mvrv"],
+  ["/btc/lifespan/Lth_mvrv?startDate=2030-01-01"],
+  ["/btc/price/price"],
+  ["/btc/lifespan/Lth_mvrv", {}],
+  ["/btc/lifespan/Lth_mvrv", { "x-api-key": "wrong" }],
   ["/btc/lifespan/Lth_mvrv", { "x-api-key": "record-wide", authorization: "Bearer record-tiny" }],
-  ["/btc/lifespan/Lth_mvrv", { authorization: "Bearer record-wide" }], ["/btc/lifespan/Lth_mvrv", undefined, "POST"],
-  ["/btc/derivatives/Volume_usd", { "x-api-key": "record-onchain" }], ["/btc/lifespan/Lth_mvrv", { "x-api-key": "record-onchain" }],
-  [`/${HEATMAP_ID}?asset=btc`, { "x-api-key": "record-tiny" }], ["/btc/lifespan/Lth_mvrv", { "x-api-key": "record-tiny" }], ["/btc/lifespan/Lth_mvrv?startDate=2025-01-01", { "x-api-key": "record-tiny" }],
-  ["/btc/lifespan/Lth_mvrv", { "x-api-key": "record-tiny" }], ["/btc/lifespan/Lth_mvrv", { "x-api-key": "record-tiny" }],
-  ["/btc/lifespan/Lth_mvrv", { "x-api-key": "record-slow" }], ["/btc/lifespan/Lth_mvrv?startDate=2025-01-01", { "x-api-key": "record-slow" }], ["/btc/lifespan/Lth_mvrv", { "x-api-key": "record-slow" }],
+  ["/btc/lifespan/Lth_mvrv", { authorization: "Bearer record-wide" }],
+  ["/btc/lifespan/Lth_mvrv", undefined, "POST"],
+  ["/btc/derivatives/Volume_usd", { "x-api-key": "record-onchain" }],
+  ["/btc/lifespan/Lth_mvrv", { "x-api-key": "record-onchain" }],
+  [`/${HEATMAP_ID}?asset=btc`, { "x-api-key": "record-tiny" }],
+  ["/btc/lifespan/Lth_mvrv", { "x-api-key": "record-tiny" }],
+  ["/btc/lifespan/Lth_mvrv?startDate=2025-01-01", { "x-api-key": "record-tiny" }],
+  ["/btc/lifespan/Lth_mvrv", { "x-api-key": "record-tiny" }],
+  ["/btc/lifespan/Lth_mvrv", { "x-api-key": "record-tiny" }],
+  ["/btc/lifespan/Lth_mvrv", { "x-api-key": "record-slow" }],
+  ["/btc/lifespan/Lth_mvrv?startDate=2025-01-01", { "x-api-key": "record-slow" }],
+  ["/btc/lifespan/Lth_mvrv", { "x-api-key": "record-slow" }],
 ] as Array<[string, Record<string, string>?, string?]>)
   await get(path, headers ?? { "x-api-key": "record-wide" }, method ?? "GET");
 await rest.close();
@@ -240,7 +319,8 @@ if (mode === "record") {
   const names = [...new Set([...Object.keys(before), ...Object.keys(answers)])];
   const differ = names.filter((name) => before[name] !== answers[name]);
   const same = names.length - differ.length;
-  for (const name of differ) process.stdout.write(`${before[name] === undefined ? "new" : answers[name] === undefined ? "gone" : "differs"}: ${name}\n`);
+  for (const name of differ)
+    process.stdout.write(`${before[name] === undefined ? "new" : answers[name] === undefined ? "gone" : "differs"}: ${name}\n`);
   process.stdout.write(`${same} of ${names.length} answers identical (${summary})\n`);
   process.exitCode = differ.length ? 1 : 0;
 }

@@ -23,13 +23,51 @@ interface EnvironmentVariable {
 
 /** Every variable the program reads (src/config.ts), as a registry client should ask for it. */
 export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
-  { name: "CRYPTO_METRICS_API_KEY", description: "Key for the real service (with a base URL), else the local key; never logged", isRequired: false, isSecret: true },
-  { name: "CRYPTO_METRICS_BASE_URL", description: "http(s) address of the real service; unset: the built-in deterministic service", isRequired: false, isSecret: false },
-  { name: "CRYPTO_METRICS_KEYS_FILE", description: "JSON file of plans and keys for the built-in service", isRequired: false, isSecret: false, format: "filepath" },
-  { name: "CRYPTO_METRICS_STATE_DIR", description: "Where credits spent per key are recorded", isRequired: false, isSecret: false, format: "filepath" },
-  { name: "CRYPTO_METRICS_STORE", description: "Metering store: unset for the embedded SQLite file, or a postgres:// URL shared by processes", isRequired: false, isSecret: true },
-  { name: "CRYPTO_METRICS_NOW", description: "Pins the built-in service's now (ISO 8601 or epoch ms) for reproducible answers", isRequired: false, isSecret: false },
-  { name: "CRYPTO_METRICS_LOG_LEVEL", description: "silent, error, warn, info or debug (stderr)", isRequired: false, isSecret: false, default: "info" },
+  {
+    name: "CRYPTO_METRICS_API_KEY",
+    description: "Key for the real service (with a base URL), else the local key; never logged",
+    isRequired: false,
+    isSecret: true,
+  },
+  {
+    name: "CRYPTO_METRICS_BASE_URL",
+    description: "http(s) address of the real service; unset: the built-in deterministic service",
+    isRequired: false,
+    isSecret: false,
+  },
+  {
+    name: "CRYPTO_METRICS_KEYS_FILE",
+    description: "JSON file of plans and keys for the built-in service",
+    isRequired: false,
+    isSecret: false,
+    format: "filepath",
+  },
+  {
+    name: "CRYPTO_METRICS_STATE_DIR",
+    description: "Where credits spent per key are recorded",
+    isRequired: false,
+    isSecret: false,
+    format: "filepath",
+  },
+  {
+    name: "CRYPTO_METRICS_STORE",
+    description: "Metering store: unset for the embedded SQLite file, or a postgres:// URL shared by processes",
+    isRequired: false,
+    isSecret: true,
+  },
+  {
+    name: "CRYPTO_METRICS_NOW",
+    description: "Pins the built-in service's now (ISO 8601 or epoch ms) for reproducible answers",
+    isRequired: false,
+    isSecret: false,
+  },
+  {
+    name: "CRYPTO_METRICS_LOG_LEVEL",
+    description: "silent, error, warn, info or debug (stderr)",
+    isRequired: false,
+    isSecret: false,
+    default: "info",
+  },
 ];
 
 export function buildServerJson(pkg: PackageJson): Record<string, unknown> {

@@ -79,8 +79,23 @@ const upstream = await rawUpstream((req, res) => {
 });
 
 function start(name: string, env: Record<string, string>): Target {
-  const proc = spawnCli(["stdio"], { CRYPTO_METRICS_STATE_DIR: join(dir, `state-${name}`), CRYPTO_METRICS_LOG_LEVEL: "warn", ...env }, ["--expose-gc", "--import", pathToFileURL(probeFile).href]);
-  const target: Target = { name, proc, peer: new StdioPeer(proc, { keepLines: false }), samples: [], latencies: [], ok: 0, toolErrors: 0, protocolErrors: 0, skipped: 0, inFlight: 0 };
+  const proc = spawnCli(["stdio"], { CRYPTO_METRICS_STATE_DIR: join(dir, `state-${name}`), CRYPTO_METRICS_LOG_LEVEL: "warn", ...env }, [
+    "--expose-gc",
+    "--import",
+    pathToFileURL(probeFile).href,
+  ]);
+  const target: Target = {
+    name,
+    proc,
+    peer: new StdioPeer(proc, { keepLines: false }),
+    samples: [],
+    latencies: [],
+    ok: 0,
+    toolErrors: 0,
+    protocolErrors: 0,
+    skipped: 0,
+    inFlight: 0,
+  };
   let pending = "";
   proc.child.stderr.on("data", (b: Buffer) => {
     pending += b.toString("utf8");
@@ -99,7 +114,9 @@ if (TARGET !== "http") targets.push(start("inprocess", { CRYPTO_METRICS_KEYS_FIL
 if (TARGET !== "inprocess") targets.push(start("http", { CRYPTO_METRICS_BASE_URL: upstream.url, CRYPTO_METRICS_API_KEY: KEY }));
 await Promise.all(targets.map((t) => t.peer.initialize()));
 
-process.stderr.write(`soak: ${DURATION_S} s at ${RATE} calls/s per server, sampling every ${SAMPLE_S} s, ${FAULT_PCT} % upstream faults; servers: ${targets.map((t) => `${t.name} (pid ${t.proc.child.pid})`).join(", ")}\n`);
+process.stderr.write(
+  `soak: ${DURATION_S} s at ${RATE} calls/s per server, sampling every ${SAMPLE_S} s, ${FAULT_PCT} % upstream faults; servers: ${targets.map((t) => `${t.name} (pid ${t.proc.child.pid})`).join(", ")}\n`,
+);
 console.log("t_s   server     calls    errors  p50_ms  p99_ms  heap_MB  rss_MB  fds  el_p99_ms  in_flight");
 
 function fire(target: Target): void {
@@ -110,15 +127,18 @@ function fire(target: Target): void {
   const { name, args } = callMix();
   const t0 = performance.now();
   target.inFlight++;
-  target.peer.request("tools/call", { name, arguments: args }, 60_000).then(
-    (reply) => {
-      target.latencies.push(performance.now() - t0);
-      if ("error" in reply) target.protocolErrors++;
-      else if ((reply["result"] as { isError?: boolean }).isError) target.toolErrors++;
-      else target.ok++;
-    },
-    () => target.protocolErrors++,
-  ).finally(() => target.inFlight--);
+  target.peer
+    .request("tools/call", { name, arguments: args }, 60_000)
+    .then(
+      (reply) => {
+        target.latencies.push(performance.now() - t0);
+        if ("error" in reply) target.protocolErrors++;
+        else if ((reply["result"] as { isError?: boolean }).isError) target.toolErrors++;
+        else target.ok++;
+      },
+      () => target.protocolErrors++,
+    )
+    .finally(() => target.inFlight--);
 }
 
 const began = performance.now();
@@ -138,7 +158,15 @@ const sampler = setInterval(() => {
     const lat = target.latencies.splice(0);
     const calls = target.ok + target.toolErrors + target.protocolErrors;
     const p = target.probe;
-    const sample: Sample = { t, heapMB: p ? p.heap / 1048576 : NaN, rssMB: p ? p.rss / 1048576 : NaN, fds, elP99: p?.elP99 ?? NaN, p50: percentile(lat, 50), p99: percentile(lat, 99) };
+    const sample: Sample = {
+      t,
+      heapMB: p ? p.heap / 1048576 : NaN,
+      rssMB: p ? p.rss / 1048576 : NaN,
+      fds,
+      elP99: p?.elP99 ?? NaN,
+      p50: percentile(lat, 50),
+      p99: percentile(lat, 99),
+    };
     target.samples.push(sample);
     target.proc.stdout.splice(0); // the peer has parsed them; do not retain
     const allErrors = target.toolErrors + target.protocolErrors;
@@ -160,14 +188,18 @@ let healthy = true;
 for (const target of targets) {
   const calls = target.ok + target.toolErrors + target.protocolErrors;
   const verdict = analyse(target.samples);
-  console.log(`\n${target.name}: ${calls} calls (${target.ok} ok, ${target.toolErrors} tool errors, ${target.protocolErrors} protocol errors, ${target.skipped} skipped at the in-flight cap)`);
+  console.log(
+    `\n${target.name}: ${calls} calls (${target.ok} ok, ${target.toolErrors} tool errors, ${target.protocolErrors} protocol errors, ${target.skipped} skipped at the in-flight cap)`,
+  );
   for (const line of verdict.lines) console.log(`  ${line}`);
   healthy &&= verdict.plateau && target.protocolErrors === 0;
   target.proc.child.stdin.end();
 }
 if (targets.some((t) => t.name === "http")) {
   const rate = faults.served ? (100 * faults.injected) / faults.served : 0;
-  console.log(`\nupstream: ${faults.served} requests, ${faults.injected} faults injected (${rate.toFixed(2)} %); the HTTP backend's retries hide most of them from tool results`);
+  console.log(
+    `\nupstream: ${faults.served} requests, ${faults.injected} faults injected (${rate.toFixed(2)} %); the HTTP backend's retries hide most of them from tool results`,
+  );
 }
 const exits = await Promise.all(targets.map((t) => t.proc.exited));
 console.log(`\nservers exited: ${exits.map((e, i) => `${targets[i]!.name} code=${e.code}`).join(", ")}`);

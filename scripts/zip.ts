@@ -20,7 +20,11 @@ const DOS_DATE_1980_01_01 = (0 << 9) | (1 << 5) | 1;
  * The fields a local header and its central directory entry share, in the same order, from "version
  * needed" to the name's length: 24 bytes written at `at`.
  */
-function writeEntryFields(header: Buffer, at: number, f: { method: number; crc: number; packed: number; size: number; name: number }): void {
+function writeEntryFields(
+  header: Buffer,
+  at: number,
+  f: { method: number; crc: number; packed: number; size: number; name: number },
+): void {
   header.writeUInt16LE(20, at); // version needed: deflate
   header.writeUInt16LE(0x0800, at + 2); // names are UTF-8
   header.writeUInt16LE(f.method, at + 4);
@@ -51,7 +55,7 @@ export function writeZip(entries: readonly ZipEntry[]): Buffer {
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE((3 << 8) | 20, 4); // made by Unix, so the attributes carry the mode
     writeEntryFields(central, 6, fields);
-    central.writeUInt32LE((0o100000 | (entry.mode ?? 0o644)) << 16 >>> 0, 38);
+    central.writeUInt32LE(((0o100000 | (entry.mode ?? 0o644)) << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, packed);
     centrals.push(central, name);

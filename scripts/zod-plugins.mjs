@@ -14,7 +14,8 @@ export const englishOnlyZodLocales = {
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
       /[\\/]zod[\\/]v4[\\/](classic|core|mini)[\\/]/.test(args.importer)
         ? { path: join(dirname(args.importer), "..", "locales", "en.js"), namespace: "zod-en-locales" }
-        : undefined);
+        : undefined,
+    );
     build.onLoad({ filter: /.*/, namespace: "zod-en-locales" }, (args) => ({
       contents: `export { default as en } from ${JSON.stringify(args.path)};`,
       resolveDir: dirname(args.path),
@@ -32,20 +33,25 @@ export const zodUnused = {
   name: "zod-unused",
   setup(build) {
     const inZod = (importer) => /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(importer);
-    build.onResolve({ filter: /^\.\/compile\.js$/ }, (args) => (inZod(args.importer) ? { path: "compile", namespace: "zod-unused" } : undefined));
-    build.onResolve({ filter: /^\.\/from-json-schema\.js$/ }, (args) => (inZod(args.importer) ? { path: "from-json-schema", namespace: "zod-unused" } : undefined));
+    build.onResolve({ filter: /^\.\/compile\.js$/ }, (args) =>
+      inZod(args.importer) ? { path: "compile", namespace: "zod-unused" } : undefined,
+    );
+    build.onResolve({ filter: /^\.\/from-json-schema\.js$/ }, (args) =>
+      inZod(args.importer) ? { path: "from-json-schema", namespace: "zod-unused" } : undefined,
+    );
     const absent = (what) => `() => { throw new Error(${JSON.stringify(`${what} is not part of this build`)}); }`;
     build.onLoad({ filter: /.*/, namespace: "zod-unused" }, (args) => ({
-      contents: args.path === "compile"
-        ? [
-          'export const INVALID = Symbol.for("zod.compile.invalid");',
-          `export class ZodCompileAsyncError extends Error {}`,
-          `export class ZodCompileUnsupportedError extends Error {}`,
-          `export const compile = ${absent("z.compile")};`,
-          `export const withParser = ${absent("z.withParser")};`,
-          `export const compileFn = ${absent("z.compile")};`,
-        ].join("\n")
-        : `export const fromJSONSchema = ${absent("z.fromJSONSchema")};`,
+      contents:
+        args.path === "compile"
+          ? [
+              'export const INVALID = Symbol.for("zod.compile.invalid");',
+              `export class ZodCompileAsyncError extends Error {}`,
+              `export class ZodCompileUnsupportedError extends Error {}`,
+              `export const compile = ${absent("z.compile")};`,
+              `export const withParser = ${absent("z.withParser")};`,
+              `export const compileFn = ${absent("z.compile")};`,
+            ].join("\n")
+          : `export const fromJSONSchema = ${absent("z.fromJSONSchema")};`,
     }));
   },
 };

@@ -12,7 +12,8 @@ function fail(message: string, exit: number): never {
 }
 
 const below = (version: readonly number[], floor: readonly number[]): boolean =>
-  version[0]! < floor[0]! || (version[0] === floor[0] && (version[1]! < floor[1]! || (version[1] === floor[1] && (version[2] ?? 0) < (floor[2] ?? 0))));
+  version[0]! < floor[0]! ||
+  (version[0] === floor[0] && (version[1]! < floor[1]! || (version[1] === floor[1] && (version[2] ?? 0) < (floor[2] ?? 0))));
 
 const running = process.versions.node.split(".").map(Number);
 if (below(running, MIN_NODE)) {
@@ -23,13 +24,21 @@ if (below(running, MIN_NODE)) {
 if (!hasBuiltinSqlite(running[0]!, running[1]!)) {
   let floor: number[] = [];
   try {
-    const engines = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { engines?: { node?: string } }).engines;
-    floor = /^>=\s*(\d+)\.(\d+)(?:\.(\d+))?$/.exec(engines?.node ?? "")?.slice(1).map((n) => Number(n ?? 0)) ?? [];
+    const engines = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { engines?: { node?: string } })
+      .engines;
+    floor =
+      /^>=\s*(\d+)\.(\d+)(?:\.(\d+))?$/
+        .exec(engines?.node ?? "")
+        ?.slice(1)
+        .map((n) => Number(n ?? 0)) ?? [];
   } catch {
     // No readable package.json: the damaged-install check below says so.
   }
   if (floor.length && below(running, floor)) {
-    fail(`needs Node.js ${floor.join(".")} or newer, this is ${process.versions.node}: this bundle meters with Node's built-in node:sqlite and carries no native driver; let the host use its built-in Node.js, or install Node.js ${floor.join(".")} or newer (a current LTS release from nodejs.org)`, 2);
+    fail(
+      `needs Node.js ${floor.join(".")} or newer, this is ${process.versions.node}: this bundle meters with Node's built-in node:sqlite and carries no native driver; let the host use its built-in Node.js, or install Node.js ${floor.join(".")} or newer (a current LTS release from nodejs.org)`,
+      2,
+    );
   }
 }
 

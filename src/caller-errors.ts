@@ -34,7 +34,15 @@ export function asCallerError(message: JSONRPCMessage): JSONRPCMessage {
   if (!issues) return message;
   const detail = issues
     .slice(0, 3)
-    .map((issue) => `${issue.path.filter((p) => p !== "params").map(String).join(".") || "params"}: ${issue.message ?? "invalid"}`)
+    .map(
+      (issue) =>
+        `${
+          issue.path
+            .filter((p) => p !== "params")
+            .map(String)
+            .join(".") || "params"
+        }: ${issue.message ?? "invalid"}`,
+    )
     .join("; ");
   return { ...message, error: { code: INVALID_PARAMS, message: `Invalid params: ${detail}` } } as JSONRPCMessage;
 }

@@ -71,7 +71,10 @@ async function runApi(config: Config): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info("shutting down", { signal });
-    void server.close().then(() => service.close()).finally(() => process.exit(0));
+    void server
+      .close()
+      .then(() => service.close())
+      .finally(() => process.exit(0));
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
@@ -143,7 +146,10 @@ main().catch((err: unknown) => {
   if (err instanceof StoreUnavailableError) fail(err.message, 1);
   // A chunk of dist/ missing (a partial copy or unpacking): the same line as dist/cli.js gives.
   if ((err as NodeJS.ErrnoException | undefined)?.code === "ERR_MODULE_NOT_FOUND") {
-    fail(`the installation is damaged (${(err as Error).message.split("\n")[0]}); reinstall it (npm install -g crypto-metrics-mcp, or the .mcpb bundle again)`, 1);
+    fail(
+      `the installation is damaged (${(err as Error).message.split("\n")[0]}); reinstall it (npm install -g crypto-metrics-mcp, or the .mcpb bundle again)`,
+      1,
+    );
   }
   // Written whatever the log level: a program that stops owes the reason, even under --log-level silent.
   fail(err instanceof Error ? err.message : String(err), 1);

@@ -138,9 +138,18 @@ function parseArgs(argv: readonly string[]): ParsedArgs {
   const out: ParsedArgs = { command: undefined, values: {}, switches: new Set(), call: undefined };
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
-    if (out.call && !isConfigFlag(token)) { out.call.argv.push(token); continue; }
-    if (token === "-h") { out.switches.add("help"); continue; }
-    if (token === "-v") { out.switches.add("version"); continue; }
+    if (out.call && !isConfigFlag(token)) {
+      out.call.argv.push(token);
+      continue;
+    }
+    if (token === "-h") {
+      out.switches.add("help");
+      continue;
+    }
+    if (token === "-v") {
+      out.switches.add("version");
+      continue;
+    }
     if (!token.startsWith("--")) {
       if (out.command !== undefined) throw new ConfigError(`unexpected argument "${token}"; run with --help for usage`);
       if (!(COMMANDS as readonly string[]).includes(token)) {
@@ -214,15 +223,24 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
   }
   if (args.values.store !== undefined && hasPassword(args.values.store)) {
     // Every local user can read a process's arguments (ps); the warning never repeats the password.
-    log.warn("--store carries a password, which every local user can read in the process list; put the URL in CRYPTO_METRICS_STORE instead, or the password in PGPASSWORD or ~/.pgpass");
+    log.warn(
+      "--store carries a password, which every local user can read in the process list; put the URL in CRYPTO_METRICS_STORE instead, or the password in PGPASSWORD or ~/.pgpass",
+    );
   }
   const rawLevel = args.values["log-level"];
   const envLevel = env["CRYPTO_METRICS_LOG_LEVEL"]?.trim();
   const host = args.values.host ?? DEFAULT_HOST;
   if (!/^[A-Za-z0-9.:\-[\]%]+$/.test(host)) throw new ConfigError(`--host must be a host name or IP address; got "${host}"`);
   // Beyond loopback, a request without a key would be served (and metered) with this server's own key.
-  if (command === "http" && !isLoopback(host.replace(/^\[(.*)\]$/, "$1")) && !args.switches.has("require-key") && !args.switches.has("allow-anonymous")) {
-    throw new ConfigError(`http --host ${host} listens beyond loopback, where any caller without a key would be served with this server's own key; add --require-key (each caller sends Authorization: Bearer <key>), or --allow-anonymous to accept that`);
+  if (
+    command === "http" &&
+    !isLoopback(host.replace(/^\[(.*)\]$/, "$1")) &&
+    !args.switches.has("require-key") &&
+    !args.switches.has("allow-anonymous")
+  ) {
+    throw new ConfigError(
+      `http --host ${host} listens beyond loopback, where any caller without a key would be served with this server's own key; add --require-key (each caller sends Authorization: Bearer <key>), or --allow-anonymous to accept that`,
+    );
   }
 
   return {
@@ -238,9 +256,8 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
     store,
     now: fixedNowMs === undefined ? Date.now : () => fixedNowMs,
     fixedNowMs,
-    logLevel: rawLevel !== undefined
-      ? parseLevel(rawLevel, "--log-level")
-      : envLevel ? parseLevel(envLevel, "CRYPTO_METRICS_LOG_LEVEL") : "info",
+    logLevel:
+      rawLevel !== undefined ? parseLevel(rawLevel, "--log-level") : envLevel ? parseLevel(envLevel, "CRYPTO_METRICS_LOG_LEVEL") : "info",
     call: args.call,
     help,
     version,
@@ -255,7 +272,9 @@ function parseAllowedHosts(flag: string | undefined, env: string | undefined): s
   for (const entry of raw.split(",")) {
     const verdict = allowedHostName(entry);
     if ("problem" in verdict) {
-      throw new ConfigError(`${source} must be host names separated by commas, as the proxy in front sends them in Host (e.g. ${source === "--allowed-hosts" ? "--allowed-hosts " : "CRYPTO_METRICS_ALLOWED_HOSTS="}mcp.example.com,mcp.example.org); got ${verdict.problem}`);
+      throw new ConfigError(
+        `${source} must be host names separated by commas, as the proxy in front sends them in Host (e.g. ${source === "--allowed-hosts" ? "--allowed-hosts " : "CRYPTO_METRICS_ALLOWED_HOSTS="}mcp.example.com,mcp.example.org); got ${verdict.problem}`,
+      );
     }
     if (!names.includes(verdict.name)) names.push(verdict.name);
   }
@@ -274,7 +293,9 @@ export function describeConfig(config: Config): string {
     `state_dir=${config.stateDir}`,
     `store=${config.store.display}`,
     config.fixedNowMs !== undefined ? `now=${new Date(config.fixedNowMs).toISOString()}` : "",
-  ].filter(Boolean).join(" ");
+  ]
+    .filter(Boolean)
+    .join(" ");
 }
 
 /** Kernel file systems: a directory there cannot hold a file (and Node's recursive mkdir loops on /proc). */

@@ -64,8 +64,14 @@ export class CryptoMetricsError extends Error {
   readonly exitCode: number;
 
   constructor(fields: {
-    code: string; message: string; retryable: boolean; status?: number; parameter?: string;
-    retry_after_s?: number; credits_remaining?: number; suggestions?: readonly string[];
+    code: string;
+    message: string;
+    retryable: boolean;
+    status?: number;
+    parameter?: string;
+    retry_after_s?: number;
+    credits_remaining?: number;
+    suggestions?: readonly string[];
   }) {
     super(fields.message);
     this.code = fields.code;
@@ -106,7 +112,11 @@ export function createCryptoMetrics(options: CryptoMetricsOptions = {}): CryptoM
   async function call<N extends ToolName>(name: N, args: ToolArgs[N], callOptions: CallOptions = {}): Promise<ToolCallResult<N>> {
     const tool = findTool(name);
     if (!tool) {
-      throw new CryptoMetricsError({ code: "unknown_tool", retryable: false, message: `Unknown tool "${String(name).slice(0, 60)}"; tools: ${allTools.map((t) => t.name).join(", ")}` });
+      throw new CryptoMetricsError({
+        code: "unknown_tool",
+        retryable: false,
+        message: `Unknown tool "${String(name).slice(0, 60)}"; tools: ${allTools.map((t) => t.name).join(", ")}`,
+      });
     }
     const outcome = await (await open()).run(tool, args ?? {}, callOptions);
     if (!outcome.ok) throw new CryptoMetricsError(outcome.error);
@@ -114,7 +124,10 @@ export function createCryptoMetrics(options: CryptoMetricsOptions = {}): CryptoM
   }
 
   const functions = Object.fromEntries(
-    allTools.map((tool) => [methodName(tool.name), async (args: unknown, callOptions?: CallOptions) => (await call(tool.name as ToolName, args as never, callOptions)).data]),
+    allTools.map((tool) => [
+      methodName(tool.name),
+      async (args: unknown, callOptions?: CallOptions) => (await call(tool.name as ToolName, args as never, callOptions)).data,
+    ]),
   ) as unknown as ToolFunctions;
 
   return {

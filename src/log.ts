@@ -60,7 +60,12 @@ export const REPEAT_WINDOW_MS = 10_000;
 /** Distinct lines being counted at once; past it a new line is simply written. */
 const MAX_REPEATS = 256;
 
-interface Repeat { level: EmittedLevel; until: number; count: number; timer?: NodeJS.Timeout }
+interface Repeat {
+  level: EmittedLevel;
+  until: number;
+  count: number;
+  timer?: NodeJS.Timeout;
+}
 const repeats = new Map<string, Repeat>();
 
 function summarise(line: string, r: Repeat): void {
@@ -94,9 +99,14 @@ function writeStderr(text: string): void {
   if (!exitHooked) {
     exitHooked = true;
     // A failed write is an 'error' event on the stream: unhandled, it ended the process.
-    process.stderr.on("error", (err: NodeJS.ErrnoException) => { stderrFailed = err.code ?? err.message; dropped++; });
+    process.stderr.on("error", (err: NodeJS.ErrnoException) => {
+      stderrFailed = err.code ?? err.message;
+      dropped++;
+    });
     // Counts not yet summarised when the process ends are written then.
-    process.on("exit", () => { for (const [line, r] of repeats) summarise(line, r); });
+    process.on("exit", () => {
+      for (const [line, r] of repeats) summarise(line, r);
+    });
   }
   if (stderrFailed === undefined) {
     process.stderr.write(text);
@@ -105,7 +115,11 @@ function writeStderr(text: string): void {
   // The stream gave up after its error: each line is tried on the descriptor itself, so logging
   // resumes once the disk has room again.
   try {
-    if (dropped > 0) writeSync(2, `crypto-metrics-mcp warn: ${dropped} log line${dropped === 1 ? " was" : "s were"} dropped: stderr could not be written (${stderrFailed})\n`);
+    if (dropped > 0)
+      writeSync(
+        2,
+        `crypto-metrics-mcp warn: ${dropped} log line${dropped === 1 ? " was" : "s were"} dropped: stderr could not be written (${stderrFailed})\n`,
+      );
     dropped = 0;
     writeSync(2, text);
   } catch (err) {

@@ -7,7 +7,14 @@ import { addLogSink, type EmittedLevel } from "./log.js";
 
 /** RFC 5424 severities as MCP names them, most verbose first. */
 const SEVERITY: Record<LoggingLevel, number> = {
-  debug: 0, info: 1, notice: 2, warning: 3, error: 4, critical: 5, alert: 6, emergency: 7,
+  debug: 0,
+  info: 1,
+  notice: 2,
+  warning: 3,
+  error: 4,
+  critical: 5,
+  alert: 6,
+  emergency: 7,
 };
 
 const AS_MCP: Record<EmittedLevel, LoggingLevel> = { debug: "debug", info: "info", warn: "warning", error: "error" };
@@ -37,7 +44,9 @@ export function installLogging(server: McpServer): McpLogChannel {
         const mcpLevel = AS_MCP[emitted];
         if (level === undefined || SEVERITY[mcpLevel] < SEVERITY[level] || !server.isConnected()) return;
         const data = secret ? line.split(secret).join("[redacted]") : line;
-        void server.server.notification({ method: "notifications/message", params: { level: mcpLevel, logger: "crypto-metrics-mcp", data } }).catch(() => undefined);
+        void server.server
+          .notification({ method: "notifications/message", params: { level: mcpLevel, logger: "crypto-metrics-mcp", data } })
+          .catch(() => undefined);
       });
     },
   };

@@ -26,7 +26,10 @@ export function readBounded(source: string | 0, limit: number): string {
         n = readSync(fd, buf, 0, CHUNK, null);
       } catch (err) {
         // A non-blocking stdin with nothing yet: wait a little and read again.
-        if ((err as NodeJS.ErrnoException).code === "EAGAIN") { Atomics.wait(WAIT, 0, 0, 5); continue; }
+        if ((err as NodeJS.ErrnoException).code === "EAGAIN") {
+          Atomics.wait(WAIT, 0, 0, 5);
+          continue;
+        }
         throw err;
       }
       if (n === 0) break;

@@ -2,7 +2,14 @@
 // The same definition serves both protocol eras: 2026-07-28 (stateless, per-request capabilities)
 // and 2025-11-25 (initialize), over stdio and Streamable HTTP.
 import { readFileSync } from "node:fs";
-import { McpServer, ProtocolError, ProtocolErrorCode, type CallToolResult, type CacheHint, type ServerContext } from "@modelcontextprotocol/server";
+import {
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type CallToolResult,
+  type CacheHint,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { Backend, BackendContext, DataOrigin } from "./backend/types.js";
 import type { Config } from "./config.js";
@@ -25,9 +32,8 @@ import { registerViews, rendersViews, viewUri } from "./resources/views.js";
 export const SERVER_NAME = "crypto-metrics-mcp";
 
 /** package.json sits one level above both src/ and dist/. */
-export const SERVER_VERSION: string = (
-  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
-).version;
+export const SERVER_VERSION: string = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string })
+  .version;
 
 const HOW = `list_assets: coverage; get_metrics_variation scans an asset, other tools drill in. ${DATES_NOTE}`;
 
@@ -104,7 +110,10 @@ export const ASSET_HEADER = "Asset";
 function withAssetHeader(listing: ListedTool): ListedTool {
   const properties = listing.inputSchema.properties as Record<string, Record<string, unknown>> | undefined;
   if (properties?.asset?.type !== "string") return listing;
-  return { ...listing, inputSchema: { ...listing.inputSchema, properties: { ...properties, asset: { ...properties.asset, "x-mcp-header": ASSET_HEADER } } } };
+  return {
+    ...listing,
+    inputSchema: { ...listing.inputSchema, properties: { ...properties, asset: { ...properties.asset, "x-mcp-header": ASSET_HEADER } } },
+  };
 }
 
 /**
@@ -147,7 +156,12 @@ function toolRunner(backend: Backend): ToolRunner {
 
 export function createServer({ backend, config, era = "legacy", method }: CreateServerOptions): McpServer {
   const server = new McpServer(
-    { name: SERVER_NAME, title: "Crypto Metrics", version: SERVER_VERSION, ...((method === undefined || INTRODUCTIONS.has(method)) && { icons: SERVER_ICONS }) },
+    {
+      name: SERVER_NAME,
+      title: "Crypto Metrics",
+      version: SERVER_VERSION,
+      ...((method === undefined || INTRODUCTIONS.has(method)) && { icons: SERVER_ICONS }),
+    },
     {
       capabilities: { tools: {}, ...(era === "legacy" && { logging: {} }) },
       instructions: instructionsFor(backend.origin),
@@ -159,7 +173,11 @@ export function createServer({ backend, config, era = "legacy", method }: Create
   // Built on the first tools/list, not at start: a call-only client never pays for JSON Schema.
   // A cursor is refused: the list is one page, so any cursor is one this server never gave.
   server.server.setRequestHandler("tools/list", (request, ctx) => {
-    if (request.params?.cursor !== undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid params for tools/list: cursor: this server lists every tool on one page and gave no cursor; list again without one");
+    if (request.params?.cursor !== undefined)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        "Invalid params for tools/list: cursor: this server lists every tool on one page and gave no cursor; list again without one",
+      );
     return { tools: listedTools(openWorld, rendersViews(server, ctx), era) };
   });
   // What the SDK's HTTP entry checks Mcp-Param-* headers against: the schema this era lists.
@@ -169,7 +187,10 @@ export function createServer({ backend, config, era = "legacy", method }: Create
     if (!tool) {
       // An error result the model can read and act on, in both eras (the spec allows it beside -32602).
       const message = `Unknown tool "${params.name.slice(0, 60)}"; the tools are ${allTools.map((t) => t.name).join(", ")}. Nothing was charged.`;
-      return server.server.projectCallToolResult(errorResult(new ToolInputError("invalid_arguments", message, { parameter: "name" }), { tool: params.name.slice(0, 60) }), undefined);
+      return server.server.projectCallToolResult(
+        errorResult(new ToolInputError("invalid_arguments", message, { parameter: "name" }), { tool: params.name.slice(0, 60) }),
+        undefined,
+      );
     }
     const refused = oversized(tool.name, params.arguments) ?? droppedArgument(tool, params.arguments);
     const result = refused
@@ -185,7 +206,12 @@ export function createServer({ backend, config, era = "legacy", method }: Create
     installCompletions(server, PROMPT_COMPLETERS, TEMPLATE_COMPLETERS);
   }
   // Nothing is added or removed while the server runs: no list-changed notifications to expect.
-  server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, completions: {} });
+  server.server.registerCapabilities({
+    tools: { listChanged: false },
+    resources: { listChanged: false },
+    prompts: { listChanged: false },
+    completions: {},
+  });
   if (era === "legacy") LOGGING.set(server, installLogging(server));
   const connect = server.connect.bind(server);
   server.connect = (transport) => {

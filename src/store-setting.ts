@@ -12,7 +12,10 @@ const FORMS = "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?schema=NAME] or 
 export class StoreConfigError extends Error {
   override readonly name = "StoreConfigError";
   /** True when another process held the store locked: a later attempt may succeed. */
-  constructor(message: string, readonly busy = false) {
+  constructor(
+    message: string,
+    readonly busy = false,
+  ) {
     super(message);
   }
 }
@@ -67,7 +70,9 @@ function postgresSpec(value: string): StoreSpec {
   if (schemas.length > 1) throw new StoreConfigError(`${SETTING} gives schema more than once; give it once`);
   const schema = schemas[0] ?? DEFAULT_PG_SCHEMA;
   if (!SCHEMA_RE.test(schema)) {
-    throw new StoreConfigError(`${SETTING}: schema must be a lowercase SQL name matching ${SCHEMA_RE.source}; got "${schema.slice(0, 70)}"`);
+    throw new StoreConfigError(
+      `${SETTING}: schema must be a lowercase SQL name matching ${SCHEMA_RE.source}; got "${schema.slice(0, 70)}"`,
+    );
   }
   // `schema` is ours, not the driver's: it must not reach the connection's startup parameters.
   url.searchParams.delete("schema");

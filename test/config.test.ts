@@ -23,7 +23,9 @@ describe("loadConfig", () => {
     expect(loadConfig(HOME, ["http"]).port).toBe(3000);
     expect(loadConfig(HOME, ["api", "--port", "0"]).port).toBe(0);
     expect(loadConfig(HOME, ["http", "--port=9123", "--host", "0.0.0.0", "--require-key"])).toMatchObject({
-      port: 9123, host: "0.0.0.0", requireKey: true,
+      port: 9123,
+      host: "0.0.0.0",
+      requireKey: true,
     });
   });
 
@@ -50,7 +52,12 @@ describe("loadConfig", () => {
   });
 
   it("lets flags override the environment", () => {
-    const c = loadConfig({ ...HOME, CRYPTO_METRICS_STATE_DIR: "/a", CRYPTO_METRICS_LOG_LEVEL: "warn" }, ["--state-dir", "/b", "--log-level", "error"]);
+    const c = loadConfig({ ...HOME, CRYPTO_METRICS_STATE_DIR: "/a", CRYPTO_METRICS_LOG_LEVEL: "warn" }, [
+      "--state-dir",
+      "/b",
+      "--log-level",
+      "error",
+    ]);
     expect(c.stateDir).toBe("/b");
     expect(c.logLevel).toBe("error");
   });

@@ -71,7 +71,9 @@ export class Bridge {
       // Requests from the host (ping, ui/resource-teardown) want an answer; nothing here keeps state.
       const known = handler !== undefined || msg.method === "ping" || msg.method === "ui/resource-teardown";
       this.target.postMessage(
-        known ? { jsonrpc: "2.0", id: msg.id, result: {} } : { jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: `method not found: ${msg.method}` } },
+        known
+          ? { jsonrpc: "2.0", id: msg.id, result: {} }
+          : { jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: `method not found: ${msg.method}` } },
         "*",
       );
     }

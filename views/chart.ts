@@ -8,14 +8,17 @@ import { plotHover, start, viewOf, type Accepted, type ToolResult } from "./shel
 function check(v: Record<string, unknown>): string | null {
   if (!Array.isArray(v["series"])) return "the series are missing";
   for (const s of v["series"] as Array<Record<string, unknown>>) {
-    if (!s || !Array.isArray(s["times"]) || !Array.isArray(s["values"]) || s["times"].length !== s["values"].length) return "a series' times and values do not match";
+    if (!s || !Array.isArray(s["times"]) || !Array.isArray(s["values"]) || s["times"].length !== s["values"].length)
+      return "a series' times and values do not match";
   }
   const c = v["candles"] as Record<string, unknown> | undefined;
   if (c !== undefined) {
     const n = Array.isArray(c["times"]) ? c["times"].length : -1;
-    if (n < 0 || !["open", "high", "low", "close"].every((k) => Array.isArray(c[k]) && (c[k] as unknown[]).length === n)) return "the candles are malformed";
+    if (n < 0 || !["open", "high", "low", "close"].every((k) => Array.isArray(c[k]) && (c[k] as unknown[]).length === n))
+      return "the candles are malformed";
   }
-  const points = (v["series"] as Array<{ times: unknown[] }>).reduce((n, s) => n + s.times.length, 0) + (c ? (c["times"] as unknown[]).length : 0);
+  const points =
+    (v["series"] as Array<{ times: unknown[] }>).reduce((n, s) => n + s.times.length, 0) + (c ? (c["times"] as unknown[]).length : 0);
   if (points === 0) return "it holds no points";
   return null;
 }
@@ -31,7 +34,10 @@ start<SeriesView>({
   name: "crypto-metrics chart",
   accept,
   render(root, original, size, theme) {
-    const view = chosenLayout && original.series.length >= 2 && (chosenLayout !== "twin" || original.series.length === 2) ? { ...original, layout: chosenLayout } : original;
+    const view =
+      chosenLayout && original.series.length >= 2 && (chosenLayout !== "twin" || original.series.length === 2)
+        ? { ...original, layout: chosenLayout }
+        : original;
     root.replaceChildren();
     if (original.series.length >= 2) {
       const bar = document.createElement("div");
@@ -76,7 +82,9 @@ start<SeriesView>({
         const i = nearest(line.times, t);
         if (!c) at = line.times[i]!;
         const shown = view.layout === "rebased" ? ` (${line.shown[i]!.toFixed(1)})` : "";
-        lines.push(`<span style="color:${line.color}">■</span> ${escapeHtml(line.label)} <b>${valueLabel(line.values[i]!, line.unit)}</b>${shown}`);
+        lines.push(
+          `<span style="color:${line.color}">■</span> ${escapeHtml(line.label)} <b>${valueLabel(line.values[i]!, line.unit)}</b>${shown}`,
+        );
       }
       return { html: [timeFull(at), ...lines].join("<br>"), x: L.x(at) };
     });

@@ -19,7 +19,8 @@ function check(v: Record<string, unknown>): string | null {
   const cols = v["cols"] as number;
   if (!Array.isArray(v["times"]) || v["times"].length !== cols) return "the column times do not match the matrix";
   const c = v["candles"] as Record<string, unknown> | undefined;
-  if (!c || !["open", "high", "low", "close"].every((k) => Array.isArray(c[k]) && (c[k] as unknown[]).length === cols)) return "the candles do not match the columns";
+  if (!c || !["open", "high", "low", "close"].every((k) => Array.isArray(c[k]) && (c[k] as unknown[]).length === cols))
+    return "the candles do not match the columns";
   if (!(typeof v["priceStep"] === "number" && v["priceStep"] > 0) || typeof v["priceLow"] !== "number") return "the price axis is missing";
   if (!(typeof v["zMax"] === "number" && v["zMax"] >= 0) || typeof v["z"] !== "string") return "the cell values are missing";
   if (!Array.isArray(v["marks"]) || typeof v["choices"] !== "object") return "the cluster marks are missing";
@@ -70,8 +71,12 @@ start<Prepared>({
     // A new timeframe takes its own default lookback; the lookback list is the timeframe's own.
     bar.append(
       select("Timeframe", view.choices.timeframes, view.timeframe, (tf) => call({ timeframe: tf, exchange: venue })),
-      select("Lookback", view.choices.lookbacks[view.timeframe] ?? [view.lookback], view.lookback, (lb) => call({ timeframe: view.timeframe, lookback: lb, exchange: venue })),
-      select("Venue", ["all venues", ...view.choices.exchanges], venue, (ex) => call({ timeframe: view.timeframe, lookback: view.lookback, exchange: ex })),
+      select("Lookback", view.choices.lookbacks[view.timeframe] ?? [view.lookback], view.lookback, (lb) =>
+        call({ timeframe: view.timeframe, lookback: lb, exchange: venue }),
+      ),
+      select("Venue", ["all venues", ...view.choices.exchanges], venue, (ex) =>
+        call({ timeframe: view.timeframe, lookback: view.lookback, exchange: ex }),
+      ),
     );
     const status = document.createElement("span");
     status.className = "status";
@@ -97,8 +102,12 @@ start<Prepared>({
         view.columnMs > 0 ? `${timeFull(view.times[col]!)} + ${duration(view.columnMs)}` : timeFull(view.times[col]!),
         `Liquidation notional <b>${usdCompact(cells[row * view.cols + col]!)}</b>`,
       ];
-      const o = view.candles.open[col], h = view.candles.high[col], l = view.candles.low[col], c = view.candles.close[col];
-      if (o != null && h != null && l != null && c != null) lines.push(`O ${priceLabel(o, fine)} H ${priceLabel(h, fine)} L ${priceLabel(l, fine)} C ${priceLabel(c, fine)}`);
+      const o = view.candles.open[col],
+        h = view.candles.high[col],
+        l = view.candles.low[col],
+        c = view.candles.close[col];
+      if (o != null && h != null && l != null && c != null)
+        lines.push(`O ${priceLabel(o, fine)} H ${priceLabel(h, fine)} L ${priceLabel(l, fine)} C ${priceLabel(c, fine)}`);
       return { html: lines.join("<br>"), x };
     });
   },

@@ -13,7 +13,8 @@ import { referenceOf, REFERENCE_TICKERS } from "../../src/backend/inprocess/worl
 import { ep, fmt, iso, NOW, REF, sample, type Check } from "./common.js";
 
 export const calibrationMonthly: Check = {
-  id: "closes-monthly", group: "calibration",
+  id: "closes-monthly",
+  group: "calibration",
   claim: "month-end closes equal the anchors (within ×2) from listing through 2025, for every asset with monthly closes",
   run() {
     let worst = 1;
@@ -42,7 +43,8 @@ export const calibrationMonthly: Check = {
 };
 
 export const calibrationAll: Check = {
-  id: "closes-anchored", group: "calibration",
+  id: "closes-anchored",
+  group: "calibration",
   claim: "every other anchored close (year-ends, mid-2025, Nov 2025) within ×2",
   run() {
     let worst = 1;
@@ -62,8 +64,10 @@ export const calibrationAll: Check = {
 };
 
 export const anchorsRecord: Check = {
-  id: "anchors-record", group: "invariant",
-  claim: "anchors.json, the record of the reference anchors, passes the checks of scripts/market-anchors.ts (no spike, no supply path far from its reference, no supply above its maximum, valid months and sources) and is in the layout a merge writes",
+  id: "anchors-record",
+  group: "invariant",
+  claim:
+    "anchors.json, the record of the reference anchors, passes the checks of scripts/market-anchors.ts (no spike, no supply path far from its reference, no supply above its maximum, valid months and sources) and is in the layout a merge writes",
   run() {
     const text = readFileSync(fileURLToPath(new URL("../../src/backend/inprocess/world/market/anchors.json", import.meta.url)), "utf8");
     const file = JSON.parse(text) as AnchorFile;
@@ -73,19 +77,30 @@ export const anchorsRecord: Check = {
     return {
       ok: errors.length === 0 && layout,
       checked: `${Object.keys(file.assets).length} entries, ${file.sources.length} sources`,
-      worst: `${errors.length} errors${errors.length ? ` (${errors.slice(0, 3).map((e) => e.text).join("; ")})` : ""}; ${findings.length - errors.length} to review; ${layout ? "layout as written" : "layout differs from what a merge writes"}`,
+      worst: `${errors.length} errors${
+        errors.length
+          ? ` (${errors
+              .slice(0, 3)
+              .map((e) => e.text)
+              .join("; ")})`
+          : ""
+      }; ${findings.length - errors.length} to review; ${layout ? "layout as written" : "layout differs from what a merge writes"}`,
     };
   },
 };
 
 export const supplyPoints: Check = {
-  id: "supply-points", group: "calibration",
-  claim: "circulating supply equals the anchors' month-end supply points (within 0.1 %) for every anchored coin but BTC and ETH (whose supply is computed), before and after burns that lowered the maximum",
+  id: "supply-points",
+  group: "calibration",
+  claim:
+    "circulating supply equals the anchors' month-end supply points (within 0.1 %) for every anchored coin but BTC and ETH (whose supply is computed), before and after burns that lowered the maximum",
   run() {
     let worst = 1;
     let where = "";
     let points = 0;
-    const assets = REFERENCE_TICKERS.filter((t) => t !== "btc" && t !== "eth" && t !== "all_stablecoins" && profileOf(t).base === t && profileOf(t).supplyShare === 1);
+    const assets = REFERENCE_TICKERS.filter(
+      (t) => t !== "btc" && t !== "eth" && t !== "all_stablecoins" && profileOf(t).base === t && profileOf(t).supplyShare === 1,
+    );
     for (const t of assets) {
       const ref = referenceOf(t)!;
       ref.supply.days.forEach((d, i) => {
@@ -94,13 +109,19 @@ export const supplyPoints: Check = {
         if (Math.max(r, 1 / r) > worst) [worst, where] = [Math.max(r, 1 / r), `${t} ${iso(d)}`];
       });
     }
-    return { ok: worst <= 1.001, checked: `${assets.length} assets, ${points} supply points`, worst: `×${fmt(worst, 6)}${where && ` (${where})`}` };
+    return {
+      ok: worst <= 1.001,
+      checked: `${assets.length} assets, ${points} supply points`,
+      worst: `×${fmt(worst, 6)}${where && ` (${where})`}`,
+    };
   },
 };
 
 export const calibrationRef: Check = {
-  id: "reference-day", group: "calibration",
-  claim: "price and supply on 2025-12-28 within ×10 of the reference for every ticker the catalog knows (variants: their slice of the base)",
+  id: "reference-day",
+  group: "calibration",
+  claim:
+    "price and supply on 2025-12-28 within ×10 of the reference for every ticker the catalog knows (variants: their slice of the base)",
   run() {
     let worst = 1;
     let where = "";
@@ -119,12 +140,17 @@ export const calibrationRef: Check = {
       n++;
       for (const r of devs) if (Math.max(r, 1 / r) > worst) [worst, where] = [Math.max(r, 1 / r), t];
     }
-    return { ok: worst <= 10, checked: `${n} tickers (not anchored: ${synthetic.join(", ") || "none"})`, worst: `×${fmt(worst)} (${where})` };
+    return {
+      ok: worst <= 10,
+      checked: `${n} tickers (not anchored: ${synthetic.join(", ") || "none"})`,
+      worst: `×${fmt(worst)} (${where})`,
+    };
   },
 };
 
 export const beforeListing: Check = {
-  id: "no-data-before-listing", group: "invariant",
+  id: "no-data-before-listing",
+  group: "invariant",
   claim: "no series value, candle or heatmap column before an asset's listing day",
   run() {
     const assets = sample(fc.constantFrom(...SET_A), 40, 1);
@@ -133,7 +159,13 @@ export const beforeListing: Check = {
     for (const a of assets) {
       const listed = inceptionMs(a);
       for (const id of ["derivatives/Volume_usd", "spot/Trades"]) {
-        const { times } = generateColumns({ endpoint: ep(id), asset: a, timeframe: "1h", startMs: listed - 30 * DAY_MS, endMs: listed + DAY_MS });
+        const { times } = generateColumns({
+          endpoint: ep(id),
+          asset: a,
+          timeframe: "1h",
+          startMs: listed - 30 * DAY_MS,
+          endMs: listed + DAY_MS,
+        });
         if (times.length && times[0]! < listed) bad++;
       }
       if (candleColumns(a, DAY_MS, listed - 30 * DAY_MS, listed + 5 * DAY_MS, NOW).times.some((t) => t < listed)) bad++;
@@ -144,7 +176,10 @@ export const beforeListing: Check = {
         if (Date.parse(h.x[0]!) < listed) bad++;
       }
     }
-    return { ok: bad === 0, checked: `${assets.length} assets of set A: OHLCV and candles; ${heatmaps} 2-year heatmaps of assets listed within them`, worst: `${bad} violations` };
+    return {
+      ok: bad === 0,
+      checked: `${assets.length} assets of set A: OHLCV and candles; ${heatmaps} 2-year heatmaps of assets listed within them`,
+      worst: `${bad} violations`,
+    };
   },
 };
-

@@ -6,20 +6,41 @@ import { generateVariation, seriesExtent } from "../../src/backend/inprocess/rea
 import { supplyOf } from "../../src/backend/inprocess/world/circulation.js";
 import { dailyPrice } from "../../src/backend/inprocess/world/price-path.js";
 import { profileOf } from "../../src/backend/inprocess/world/profiles.js";
-import { cvdd, lthCostBasis, lthMvrv, lthRealizedCap, lthSupply, realizedCap, realizedCapImpulse, realizedPrice, sthSupply, structuralSupport } from "../../src/backend/inprocess/readings/valuation.js";
+import {
+  cvdd,
+  lthCostBasis,
+  lthMvrv,
+  lthRealizedCap,
+  lthSupply,
+  realizedCap,
+  realizedCapImpulse,
+  realizedPrice,
+  sthSupply,
+  structuralSupport,
+} from "../../src/backend/inprocess/readings/valuation.js";
 import { ep, fmt, iso, NOW, REF, sample, values, type Check } from "./common.js";
 
 export const bands: Check = {
-  id: "balance-bands", group: "invariant",
+  id: "balance-bands",
+  group: "invariant",
   claim: "supply ≥ 100K units ≤ supply ≥ 100 units ≤ supply; ≥ 1/1B of supply ≤ supply; band sums ≤ supply",
   run() {
-    const cases = sample(fc.tuple(fc.constantFrom(...SET_M1.filter((a) => a !== "all_stablecoins")), fc.integer({ min: 15_000, max: REF })), 300, 2);
+    const cases = sample(
+      fc.tuple(fc.constantFrom(...SET_M1.filter((a) => a !== "all_stablecoins")), fc.integer({ min: 15_000, max: REF })),
+      300,
+      2,
+    );
     let worst = -Infinity;
     let n = 0;
     for (const [a, d] of cases) {
       const day = Math.max(d, profileOf(a).inceptionDay);
       const at = (id: string) => values(id, a, day, day).values[0];
-      const [big, mid, all, small] = [at("addresses_supply/SplyAdrBalNtv100K"), at("addresses_supply/SplyAdrBalNtv100"), at("addresses_supply/SplyAdrBal1in1B"), at("addresses_supply/balance_range_0_001_0_01")];
+      const [big, mid, all, small] = [
+        at("addresses_supply/SplyAdrBalNtv100K"),
+        at("addresses_supply/SplyAdrBalNtv100"),
+        at("addresses_supply/SplyAdrBal1in1B"),
+        at("addresses_supply/balance_range_0_001_0_01"),
+      ];
       if (big === undefined || mid === undefined || all === undefined) continue;
       const s = supplyOf(a, day);
       n++;
@@ -30,7 +51,6 @@ export const bands: Check = {
     return { ok: worst <= 1e-12, checked: `${n} asset-days of set M1`, worst: `largest excess ${fmt(worst)} of supply (≤ 0 holds)` };
   },
 };
-
 
 /** Days on which the close is at or above every earlier close (an all-time high). */
 function athDays(asset: string, from: number, to: number): number[] {
@@ -50,7 +70,8 @@ function athDays(asset: string, from: number, to: number): number[] {
 const PROFIT_ASSETS = ["btc", "eth", "ltc", "doge", "xrp", "bch", "link"];
 
 export const inProfit: Check = {
-  id: "supply-in-profit", group: "invariant",
+  id: "supply-in-profit",
+  group: "invariant",
   claim: "supply in profit follows price against the cost of the coins: ≈ all of it on every all-time-high day",
   run() {
     let worst = 1;
@@ -67,12 +88,17 @@ export const inProfit: Check = {
         if (share < worst) [worst, where] = [share, `${a} ${iso(d)}`];
       }
     }
-    return { ok: worst >= 0.999, checked: `${n} all-time-high days of ${PROFIT_ASSETS.join(", ")}`, worst: `lowest share in profit ${fmt(worst, 6)}${where && ` (${where})`}` };
+    return {
+      ok: worst >= 0.999,
+      checked: `${n} all-time-high days of ${PROFIT_ASSETS.join(", ")}`,
+      worst: `lowest share in profit ${fmt(worst, 6)}${where && ` (${where})`}`,
+    };
   },
 };
 
 export const capitalInLoss: Check = {
-  id: "capital-in-loss", group: "invariant",
+  id: "capital-in-loss",
+  group: "invariant",
   claim: "invested capital in loss between 0 and the realized cap on every day, and ≈ 0 at all-time highs",
   run() {
     let worstShare = 0;
@@ -112,15 +138,21 @@ export const capitalInLoss: Check = {
  * 3.5–4.5 at the November 2021 top (research/upstream.md).
  */
 const LTH_COST: ReadonlyArray<readonly [string, number, number]> = [
-  ["2023-01-16", 22_240, 22_400], ["2023-11-20", 20_716, 20_716], ["2023-12-27", 21_000, 21_000],
+  ["2023-01-16", 22_240, 22_400],
+  ["2023-11-20", 20_716, 20_716],
+  ["2023-12-27", 21_000, 21_000],
 ];
 const LTH_MVRV: ReadonlyArray<readonly [string, number, number]> = [
-  ["2018-12-15", 0.6, 0.85], ["2022-11-21", 0.6, 0.85], ["2021-11-10", 3.5, 4.5],
+  ["2018-12-15", 0.6, 0.85],
+  ["2022-11-21", 0.6, 0.85],
+  ["2021-11-10", 3.5, 4.5],
 ];
 
 export const lthCost: Check = {
-  id: "lth-cost", group: "calibration",
-  claim: "BTC's long-term holders' cost basis within 12 % of Glassnode's published figures (2023), and LTH MVRV in its bands at the 2018 and 2022 lows and the 2021 top",
+  id: "lth-cost",
+  group: "calibration",
+  claim:
+    "BTC's long-term holders' cost basis within 12 % of Glassnode's published figures (2023), and LTH MVRV in its bands at the 2018 and 2022 lows and the 2021 top",
   run() {
     const dayOf = (d: string) => Math.round(Date.parse(d) / DAY_MS);
     let worst = 0;
@@ -150,12 +182,18 @@ export const lthCost: Check = {
  * October 2025 (Glassnode via btc-newswire; Alphractal $53.3k). The realized cap's 365-day change
  * went to about −20 % at the 2019 and 2023 troughs (research/upstream.md).
  */
-const REALIZED: ReadonlyArray<readonly [string, number]> = [["2024-12-31", 41_000], ["2025-01-15", 41_000], ["2025-10-15", 54_000]];
+const REALIZED: ReadonlyArray<readonly [string, number]> = [
+  ["2024-12-31", 41_000],
+  ["2025-01-15", 41_000],
+  ["2025-10-15", 54_000],
+];
 const REALIZED_TROUGHS = [2019, 2023];
 
 export const realizedCost: Check = {
-  id: "realized-price", group: "calibration",
-  claim: "BTC's realized price within 8 % of the published figures (Dec 2024 – Oct 2025), its realized cap falling ≥ 10 % a year at the 2019 and 2023 troughs, and the LTH realized cap a part of the realized cap on every day",
+  id: "realized-price",
+  group: "calibration",
+  claim:
+    "BTC's realized price within 8 % of the published figures (Dec 2024 – Oct 2025), its realized cap falling ≥ 10 % a year at the 2019 and 2023 troughs, and the LTH realized cap a part of the realized cap on every day",
   run() {
     const dayOf = (d: string) => Math.round(Date.parse(d) / DAY_MS);
     const bad: string[] = [];
@@ -184,13 +222,16 @@ export const realizedCost: Check = {
     return {
       ok: bad.length === 0,
       checked: `${REALIZED.length} published realized prices, ${REALIZED_TROUGHS.length} troughs, every BTC day's LTH share of the realized cap`,
-      worst: bad.length ? bad.join("; ") : `realized price ${fmt(100 * worst)} % off (${where}); yearly change at troughs ${troughs.join(", ")}; largest LTH share ${fmt(share)} (${shareAt})`,
+      worst: bad.length
+        ? bad.join("; ")
+        : `realized price ${fmt(100 * worst)} % off (${where}); yearly change at troughs ${troughs.join(", ")}; largest LTH share ${fmt(share)} (${shareAt})`,
     };
   },
 };
 
 export const floors: Check = {
-  id: "floors", group: "invariant",
+  id: "floors",
+  group: "invariant",
   claim: "CVDD stays under the price from each asset's third year to the reference day; the structural band under it on ≥ 99 % of days",
   run() {
     let worst = 0;
@@ -206,7 +247,11 @@ export const floors: Check = {
         days++;
       }
     }
-    return { ok: worst <= 1 && bandBelow <= 0.01 * days, checked: `${days} days of ${SET_L1.join(", ")}`, worst: `CVDD/price max ${fmt(worst)} (${where}); band above price on ${bandBelow} days` };
+    return {
+      ok: worst <= 1 && bandBelow <= 0.01 * days,
+      checked: `${days} days of ${SET_L1.join(", ")}`,
+      worst: `CVDD/price max ${fmt(worst)} (${where}); band above price on ${bandBelow} days`,
+    };
   },
 };
 
@@ -216,8 +261,10 @@ const PAIRS: ReadonlyArray<readonly [string, string, number, number]> = [
 ];
 
 export const hashprice: Check = {
-  id: "hashprice-per-algorithm", group: "invariant",
-  claim: "hashprice is equal within noise across chains of one algorithm that compete for hash rate (BTC/BCH sha256, ETH/ETC before the Merge); merge-mined DOGE earns its reward's value over the shared scrypt hash rate: LTC's times the rewards' ratio (5-8x on 2025-12-28, about 6x published)",
+  id: "hashprice-per-algorithm",
+  group: "invariant",
+  claim:
+    "hashprice is equal within noise across chains of one algorithm that compete for hash rate (BTC/BCH sha256, ETH/ETC before the Merge); merge-mined DOGE earns its reward's value over the shared scrypt hash rate: LTC's times the rewards' ratio (5-8x on 2025-12-28, about 6x published)",
   run() {
     let worst = 0;
     let where = "";
@@ -240,12 +287,17 @@ export const hashprice: Check = {
     for (let i = 0; i < ltc.length; i++) [lo, hi] = [Math.min(lo, doge[i]! / ltc[i]!), Math.max(hi, doge[i]! / ltc[i]!)];
     const atRef = doge.at(-1)! / ltc.at(-1)!;
     const ok = worst <= 0.06 && lo > 0.005 && hi < 30 && atRef > 5 && atRef < 8;
-    return { ok, checked: `${n} pair-days; ${ltc.length} LTC/DOGE days`, worst: `|log ratio| ${fmt(worst)} (${where}); DOGE/LTC ${fmt(lo, 3)}-${fmt(hi, 3)}x (2015's DOGE rewards were worth a fiftieth of LTC's), ${fmt(atRef, 3)}x on 2025-12-28` };
+    return {
+      ok,
+      checked: `${n} pair-days; ${ltc.length} LTC/DOGE days`,
+      worst: `|log ratio| ${fmt(worst)} (${where}); DOGE/LTC ${fmt(lo, 3)}-${fmt(hi, 3)}x (2015's DOGE rewards were worth a fiftieth of LTC's), ${fmt(atRef, 3)}x on 2025-12-28`,
+    };
   },
 };
 
 export const addressCounts: Check = {
-  id: "address-counts", group: "invariant",
+  id: "address-counts",
+  group: "invariant",
   claim: "address counts are whole, > $10M ≤ ≥ $1M, and the two move independently (no fixed ratio)",
   run() {
     let bad = 0;
@@ -263,33 +315,48 @@ export const addressCounts: Check = {
       const mean = logs.reduce((s, x) => s + x, 0) / logs.length;
       minSpread = Math.min(minSpread, Math.sqrt(logs.reduce((s, x) => s + (x - mean) ** 2, 0) / logs.length));
     }
-    return { ok: bad === 0 && minSpread > 0.01, checked: `4 years of ${assets.join(", ")}`, worst: `${bad} violations; smallest spread of log(>$10M/≥$1M) ${fmt(minSpread)}` };
+    return {
+      ok: bad === 0 && minSpread > 0.01,
+      checked: `4 years of ${assets.join(", ")}`,
+      worst: `${bad} violations; smallest spread of log(>$10M/≥$1M) ${fmt(minSpread)}`,
+    };
   },
 };
 
 export const hostChain: Check = {
-  id: "host-chain", group: "invariant",
-  claim: "chain metrics follow the chain: no difficulty for what is not mined, ETH and its tokens' PoW metrics end at the Merge, variation dates an ended series",
+  id: "host-chain",
+  group: "invariant",
+  claim:
+    "chain metrics follow the chain: no difficulty for what is not mined, ETH and its tokens' PoW metrics end at the Merge, variation dates an ended series",
   run() {
     const problems: string[] = [];
     const merge = Date.parse("2022-09-15T00:00:00Z");
     for (const a of ["algo", "xlm", "neo", "gas", "flow_native"]) {
-      if (seriesExtent({ endpoint: ep("mining/DiffLast"), asset: a, timeframe: "1d", startMs: 0, endMs: NOW, nowMs: NOW })) problems.push(`${a} has difficulty`);
+      if (seriesExtent({ endpoint: ep("mining/DiffLast"), asset: a, timeframe: "1d", startMs: 0, endMs: NOW, nowMs: NOW }))
+        problems.push(`${a} has difficulty`);
     }
     for (const a of ["eth", "weth", "bat", "mana", "ht"]) {
       const e = seriesExtent({ endpoint: ep("mining/DiffLast"), asset: a, timeframe: "1d", startMs: 0, endMs: NOW, nowMs: NOW });
       if (!e || e.lastMs !== merge) problems.push(`${a} difficulty ends ${e ? iso(e.lastMs / DAY_MS) : "never"}`);
     }
     const rev = generateVariation("eth", NOW).find((r) => r.field === "revHashRateUSD");
-    if (!rev || !rev.name.includes("ended 2022-09-15") || rev.last_date !== "2022-09-15") problems.push("eth hashprice not dated in variation");
-    for (const a of ["btc", "ltc", "zec"]) if (values("mining/DiffLast", a, REF - 10, REF).values.length === 0) problems.push(`${a} lacks difficulty`);
-    return { ok: problems.length === 0, checked: "5 unmined, 5 Ethereum (PoW to the Merge), 3 mined assets", worst: problems.join("; ") || "none" };
+    if (!rev || !rev.name.includes("ended 2022-09-15") || rev.last_date !== "2022-09-15")
+      problems.push("eth hashprice not dated in variation");
+    for (const a of ["btc", "ltc", "zec"])
+      if (values("mining/DiffLast", a, REF - 10, REF).values.length === 0) problems.push(`${a} lacks difficulty`);
+    return {
+      ok: problems.length === 0,
+      checked: "5 unmined, 5 Ethereum (PoW to the Merge), 3 mined assets",
+      worst: problems.join("; ") || "none",
+    };
   },
 };
 
 export const bandIndependence: Check = {
-  id: "band-independence", group: "invariant",
-  claim: "the >= 100K and >= 100 unit supply bands move with some independence: their daily changes correlate below 0.95 (BTC, ETH, LTC, 2024-2025), while each band still nests in the other",
+  id: "band-independence",
+  group: "invariant",
+  claim:
+    "the >= 100K and >= 100 unit supply bands move with some independence: their daily changes correlate below 0.95 (BTC, ETH, LTC, 2024-2025), while each band still nests in the other",
   run() {
     let worst = -1;
     let where = "";

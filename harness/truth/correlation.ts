@@ -51,7 +51,9 @@ function largestAlts(n: number): string[] {
   return REFERENCE_TICKERS.filter((t) => {
     const p = profileOf(t);
     return t !== "btc" && t !== "eth" && p.base === t && p.model === "alt" && p.sigma >= 0.01 && p.inceptionDay < REF - 365;
-  }).sort((a, b) => cap(b) - cap(a)).slice(0, n);
+  })
+    .sort((a, b) => cap(b) - cap(a))
+    .slice(0, n);
 }
 
 interface Bound {
@@ -70,8 +72,10 @@ function within(rows: Array<Bound & { r: number }>): { ok: boolean; worst: strin
 }
 
 export const dailyCorrelation: Check = {
-  id: "correlation-daily", group: "calibration",
-  claim: "daily log returns 2021–2025 correlate with BTC's as the market's do: ETH in [0.7, 0.9], each of the 20 largest other coins in [0.45, 0.9] but exchange tokens held up by buybacks (LEO in [0.1, 0.4], OKB in [0.3, 0.6]), pegged and gold tokens in [−0.15, 0.15]",
+  id: "correlation-daily",
+  group: "calibration",
+  claim:
+    "daily log returns 2021–2025 correlate with BTC's as the market's do: ETH in [0.7, 0.9], each of the 20 largest other coins in [0.45, 0.9] but exchange tokens held up by buybacks (LEO in [0.1, 0.4], OKB in [0.3, 0.6]), pegged and gold tokens in [−0.15, 0.15]",
   run() {
     const rows: Array<Bound & { r: number }> = [];
     const pair = (b: string, lo: number, hi: number) => {
@@ -95,14 +99,24 @@ function pairReturns(a: string, b: string, from: number): [number[], number[]] {
 }
 
 export const altCorrelation: Check = {
-  id: "correlation-alts", group: "calibration",
-  claim: "daily log returns 2022–2025 of majors correlate with each other as the market's do (ETH–SOL, ETH–BNB, ETH–XRP, ETH–LINK, SOL–XRP in [0.65, 0.9]), and meme coins with each other (DOGE–SHIB, DOGE–PEPE in [0.65, 0.9]), above what their BTC correlations alone give; the median pair of the 20 largest other coins in [0.4, 0.7]",
+  id: "correlation-alts",
+  group: "calibration",
+  claim:
+    "daily log returns 2022–2025 of majors correlate with each other as the market's do (ETH–SOL, ETH–BNB, ETH–XRP, ETH–LINK, SOL–XRP in [0.65, 0.9]), and meme coins with each other (DOGE–SHIB, DOGE–PEPE in [0.65, 0.9]), above what their BTC correlations alone give; the median pair of the 20 largest other coins in [0.4, 0.7]",
   run() {
     const from = dayOf("2022-01-01");
     const rows: Array<Bound & { r: number }> = [];
     const viaBtc: string[] = [];
     let belowBtc = 0;
-    for (const [a, b] of [["eth", "sol"], ["eth", "bnb"], ["eth", "xrp"], ["eth", "link"], ["sol", "xrp"], ["doge", "shib"], ["doge", "pepe"]] as const) {
+    for (const [a, b] of [
+      ["eth", "sol"],
+      ["eth", "bnb"],
+      ["eth", "xrp"],
+      ["eth", "link"],
+      ["sol", "xrp"],
+      ["doge", "shib"],
+      ["doge", "pepe"],
+    ] as const) {
       const [ra, rb] = pairReturns(a, b, from);
       const r = pearson(ra, rb);
       rows.push({ a, b, lo: 0.65, hi: 0.9, r });
@@ -115,7 +129,8 @@ export const altCorrelation: Check = {
     }
     const alts = largestAlts(20).filter((t) => t !== "leo" && t !== "okb");
     const rs: number[] = [];
-    for (let i = 0; i < alts.length; i++) for (let j = i + 1; j < alts.length; j++) rs.push(pearson(...pairReturns(alts[i]!, alts[j]!, from)));
+    for (let i = 0; i < alts.length; i++)
+      for (let j = i + 1; j < alts.length; j++) rs.push(pearson(...pairReturns(alts[i]!, alts[j]!, from)));
     rs.sort((x, y) => x - y);
     const med = rs[Math.floor(rs.length / 2)]!;
     rows.push({ a: "median pair", b: `${alts.length} alts`, lo: 0.4, hi: 0.7, r: med });
@@ -129,14 +144,19 @@ export const altCorrelation: Check = {
 };
 
 export const hourlyCorrelation: Check = {
-  id: "correlation-hourly", group: "calibration",
-  claim: "hourly log returns over November 2025 correlate as daily ones do: BTC–ETH in [0.7, 0.9], BTC with SOL, XRP, DOGE in [0.45, 0.9], BTC–USDT in [−0.15, 0.15]",
+  id: "correlation-hourly",
+  group: "calibration",
+  claim:
+    "hourly log returns over November 2025 correlate as daily ones do: BTC–ETH in [0.7, 0.9], BTC with SOL, XRP, DOGE in [0.45, 0.9], BTC–USDT in [−0.15, 0.15]",
   run() {
     const [from, to] = [dayOf("2025-11-01"), dayOf("2025-12-01")];
     const btc = hourlyReturns("btc", from, to);
     const bounds: Bound[] = [
-      { a: "btc", b: "eth", lo: 0.7, hi: 0.9 }, { a: "btc", b: "sol", lo: 0.45, hi: 0.9 }, { a: "btc", b: "xrp", lo: 0.45, hi: 0.9 },
-      { a: "btc", b: "doge", lo: 0.45, hi: 0.9 }, { a: "btc", b: "usdt", lo: -0.15, hi: 0.15 },
+      { a: "btc", b: "eth", lo: 0.7, hi: 0.9 },
+      { a: "btc", b: "sol", lo: 0.45, hi: 0.9 },
+      { a: "btc", b: "xrp", lo: 0.45, hi: 0.9 },
+      { a: "btc", b: "doge", lo: 0.45, hi: 0.9 },
+      { a: "btc", b: "usdt", lo: -0.15, hi: 0.15 },
     ];
     const { ok, worst } = within(bounds.map((x) => ({ ...x, r: pearson(btc, hourlyReturns(x.b, from, to)) })));
     return { ok, checked: `${bounds.length} pairs, ${btc.length} hourly returns each`, worst };

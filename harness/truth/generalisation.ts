@@ -10,7 +10,9 @@ import { fmt, values } from "./common.js";
 /** Largest ratio (either way) that counts as within tolerance, per kind. */
 export const TOLERANCE: Record<FactKind, number> = {
   // Daily closes and extremes: a quarter either way (venues differ by a few percent, and the path between anchors is a simulation).
-  close: 1.25, low: 1.25, high: 1.25,
+  close: 1.25,
+  low: 1.25,
+  high: 1.25,
   // A day's mean fee swings by 2x from one day to the next with the mempool.
   fee: 2,
   difficulty: 1.1,
@@ -21,21 +23,37 @@ export const TOLERANCE: Record<FactKind, number> = {
 /** Share of the facts that must be within tolerance. */
 export const FACT_TARGET = 0.9;
 
-const METRIC: Partial<Record<FactKind, string>> = { fee: "fees/fee_price_usd", difficulty: "mining/DiffLast", hashprice: "mining/RevHashRateUSD" };
+const METRIC: Partial<Record<FactKind, string>> = {
+  fee: "fees/fee_price_usd",
+  difficulty: "mining/DiffLast",
+  hashprice: "mining/RevHashRateUSD",
+};
 
 /** The served reading a fact compares with. */
 export function served([kind, asset, date]: Fact): number {
   const day = dayOf(date);
   switch (kind) {
-    case "close": return dailyPrice(asset, day);
-    case "low": return candle(asset, day * DAY_MS, (day + 1) * DAY_MS).low;
-    case "high": return candle(asset, day * DAY_MS, (day + 1) * DAY_MS).high;
-    case "supply": return supplyOf(asset, day);
-    default: return values(METRIC[kind]!, asset, day, day).values[0] ?? NaN;
+    case "close":
+      return dailyPrice(asset, day);
+    case "low":
+      return candle(asset, day * DAY_MS, (day + 1) * DAY_MS).low;
+    case "high":
+      return candle(asset, day * DAY_MS, (day + 1) * DAY_MS).high;
+    case "supply":
+      return supplyOf(asset, day);
+    default:
+      return values(METRIC[kind]!, asset, day, day).values[0] ?? NaN;
   }
 }
 
-export interface KindRow { kind: FactKind; facts: number; within: number; median: number; worst: number; worstWhere: string }
+export interface KindRow {
+  kind: FactKind;
+  facts: number;
+  within: number;
+  median: number;
+  worst: number;
+  worstWhere: string;
+}
 
 /** Each fact's ratio served/published, and the table by kind. */
 export function scoreFacts(): { rows: KindRow[]; within: number; beyond5: number; total: number; misses: string[] } {
@@ -57,8 +75,12 @@ export function scoreFacts(): { rows: KindRow[]; within: number; beyond5: number
     const ratios = list.map((x) => x.r).sort((a, b) => a - b);
     const worstOne = list.reduce((w, x) => (Math.abs(Math.log(x.r)) > Math.abs(Math.log(w.r)) ? x : w));
     return {
-      kind, facts: list.length, within: list.filter((x) => Math.max(x.r, 1 / x.r) <= TOLERANCE[kind]).length,
-      median: ratios[ratios.length >> 1]!, worst: worstOne.r, worstWhere: worstOne.where,
+      kind,
+      facts: list.length,
+      within: list.filter((x) => Math.max(x.r, 1 / x.r) <= TOLERANCE[kind]).length,
+      median: ratios[ratios.length >> 1]!,
+      worst: worstOne.r,
+      worstWhere: worstOne.where,
     };
   });
   return { rows, within, beyond5, total: FACTS.length, misses };

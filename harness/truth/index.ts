@@ -1,6 +1,17 @@
 // Every data-truth check, in the order `npm run truth` prints them.
 import { anchorsRecord, beforeListing, calibrationAll, calibrationMonthly, calibrationRef, supplyPoints } from "./calibration.js";
-import { addressCounts, bandIndependence, bands, capitalInLoss, floors, hashprice, hostChain, inProfit, lthCost, realizedCost } from "./chain.js";
+import {
+  addressCounts,
+  bandIndependence,
+  bands,
+  capitalInLoss,
+  floors,
+  hashprice,
+  hostChain,
+  inProfit,
+  lthCost,
+  realizedCost,
+} from "./chain.js";
 import type { Check } from "./common.js";
 import { altCorrelation, dailyCorrelation, hourlyCorrelation } from "./correlation.js";
 import { bigDayHours, crashLows, dailyMoves, dailyRanges, dailyVolatility, highsUnderAth } from "./extremes.js";
@@ -11,8 +22,39 @@ import { noLookAhead } from "./time.js";
 export type { Check, CheckResult } from "./common.js";
 
 export const CHECKS: readonly Check[] = [
-  calibrationMonthly, calibrationAll, calibrationRef, anchorsRecord, supplyPoints, dailyCorrelation, altCorrelation, hourlyCorrelation, beforeListing,
+  calibrationMonthly,
+  calibrationAll,
+  calibrationRef,
+  anchorsRecord,
+  supplyPoints,
+  dailyCorrelation,
+  altCorrelation,
+  hourlyCorrelation,
+  beforeListing,
   noLookAhead,
-  highsUnderAth, dailyRanges, dailyVolatility, dailyMoves, bigDayHours, crashLows,
-  bands, bandIndependence, wholeCounts, candlesNest, inProfit, capitalInLoss, lthCost, realizedCost, floors, hashprice, difficultyEpochs, otherRetargets, hashpriceReward, venueHours, holidayVolume, pegs, depegs, addressCounts, hostChain,
+  highsUnderAth,
+  dailyRanges,
+  dailyVolatility,
+  dailyMoves,
+  bigDayHours,
+  crashLows,
+  bands,
+  bandIndependence,
+  wholeCounts,
+  candlesNest,
+  inProfit,
+  capitalInLoss,
+  lthCost,
+  realizedCost,
+  floors,
+  hashprice,
+  difficultyEpochs,
+  otherRetargets,
+  hashpriceReward,
+  venueHours,
+  holidayVolume,
+  pegs,
+  depegs,
+  addressCounts,
+  hostChain,
 ];

@@ -11,8 +11,10 @@ import { fmt, iso, REF, sample, values, type Check } from "./common.js";
 const FROM = Math.round(Date.parse("2012-01-01") / 86_400_000);
 
 export const difficultyEpochs: Check = {
-  id: "difficulty-epochs", group: "invariant",
-  claim: "BTC difficulty changes only at retargets; each multiplies it by 14 days over the epoch's length (within 1/4-4x); epoch lengths vary (2012-2025: some under 12 days, some over 16); a day's blocks average 144-155 over years; the 2020 and 2024 halving blocks fall where they did in their epochs (within 2 days)",
+  id: "difficulty-epochs",
+  group: "invariant",
+  claim:
+    "BTC difficulty changes only at retargets; each multiplies it by 14 days over the epoch's length (within 1/4-4x); epoch lengths vary (2012-2025: some under 12 days, some over 16); a day's blocks average 144-155 over years; the 2020 and 2024 halving blocks fall where they did in their epochs (within 2 days)",
   run() {
     const retargets = btcRetargets();
     let worstRule = 0;
@@ -44,7 +46,10 @@ export const difficultyEpochs: Check = {
     const max = lengths.at(-1)!;
     // Where the halving blocks fell in their epochs (630,000 and 840,000: 1,008 and 1,344 blocks in).
     let phaseOff = 0;
-    for (const [date, hour, into] of [["2020-05-11", 19.4, 1008], ["2024-04-20", 0.15, 1344]] as const) {
+    for (const [date, hour, into] of [
+      ["2020-05-11", 19.4, 1008],
+      ["2024-04-20", 0.15, 1344],
+    ] as const) {
       const t = Math.round(Date.parse(date) / 86_400_000) + hour / 24;
       const k = retargets.findIndex((x) => x > t);
       const [last, next] = [retargets[k - 1]!, retargets[k]!];
@@ -61,8 +66,10 @@ export const difficultyEpochs: Check = {
 };
 
 export const hashpriceReward: Check = {
-  id: "hashprice-reward", group: "invariant",
-  claim: "BTC hashprice x hash rate (estimated from the day's blocks and difficulty, as published) = the day's blocks x subsidy x price + mean fee x transactions, on every sampled day; the estimate is within 35 % of the simulated hash rate; and the fee share of the reward stays under 80 % (it passed 50 % only on a few days of 2017, 2024)",
+  id: "hashprice-reward",
+  group: "invariant",
+  claim:
+    "BTC hashprice x hash rate (estimated from the day's blocks and difficulty, as published) = the day's blocks x subsidy x price + mean fee x transactions, on every sampled day; the estimate is within 35 % of the simulated hash rate; and the fee share of the reward stays under 80 % (it passed 50 % only on a few days of 2017, 2024)",
   run() {
     const days = sample(fc.integer({ min: FROM, max: REF }), 400, 31);
     let worst = 0;
@@ -89,8 +96,10 @@ export const hashpriceReward: Check = {
 };
 
 export const otherRetargets: Check = {
-  id: "other-retargets", group: "invariant",
-  claim: "other mined chains retarget by their own rules: LTC every 3-4 days (2,016 blocks of 2.5 minutes), BCH, DOGE, XMR and DASH every block (a new level each day)",
+  id: "other-retargets",
+  group: "invariant",
+  claim:
+    "other mined chains retarget by their own rules: LTC every 3-4 days (2,016 blocks of 2.5 minutes), BCH, DOGE, XMR and DASH every block (a new level each day)",
   run() {
     const from = REF - 365;
     const runsOf = (asset: string) => {
@@ -107,7 +116,8 @@ export const otherRetargets: Check = {
     const perBlock = ["bch", "doge", "xmr", "dash"].map((a) => [a, Math.max(...runsOf(a))] as const);
     const ok = ltc.every((r) => r === 3 || r === 4) && perBlock.every(([, m]) => m === 1);
     return {
-      ok, checked: "2025: LTC, BCH, DOGE, XMR, DASH",
+      ok,
+      checked: "2025: LTC, BCH, DOGE, XMR, DASH",
       worst: `LTC steps ${Math.min(...ltc)}-${Math.max(...ltc)} days apart; longest unchanged run ${perBlock.map(([a, m]) => `${a} ${m}`).join(", ")} day(s)`,
     };
   },

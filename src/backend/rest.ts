@@ -92,26 +92,45 @@ export function restHandler(service: InProcessService, bindHost?: string): (req:
       if (refund) {
         // A client gone before its body was written is not charged for it.
         if (clientGone(res)) return void refund();
-        res.once("close", () => { if (!res.writableFinished) void refund(); });
+        res.once("close", () => {
+          if (!res.writableFinished) void refund();
+        });
       }
       // Bodies the service has serialized already (its cache) go out as they are.
       if (out.bytes) sendBytes(res, out.status, out.headers, out.bytes);
       else send(res, out.status, out.headers, out.body);
       log.debug("request", { method: req.method, path: path.slice(0, 120), status: out.status, charged: out.usage?.charged });
     };
-    service.handle({ method: req.method ?? "GET", path, query: new URLSearchParams(query), headers: req.headers }).then((out) => {
-      // A charged response that took a while to build waits one turn of the event loop, so that a
-      // client which left meanwhile is seen as gone (and refunded) before the body goes out.
-      if (out.usage?.refund && performance.now() - started > SLOW_MS) setImmediate(() => { try { deliver(out); } catch (err) { fail(res, err); } });
-      else deliver(out);
-    }).catch((err: unknown) => fail(res, err));
+    service
+      .handle({ method: req.method ?? "GET", path, query: new URLSearchParams(query), headers: req.headers })
+      .then((out) => {
+        // A charged response that took a while to build waits one turn of the event loop, so that a
+        // client which left meanwhile is seen as gone (and refunded) before the body goes out.
+        if (out.usage?.refund && performance.now() - started > SLOW_MS)
+          setImmediate(() => {
+            try {
+              deliver(out);
+            } catch (err) {
+              fail(res, err);
+            }
+          });
+        else deliver(out);
+      })
+      .catch((err: unknown) => fail(res, err));
   };
 
   return (req, res) => {
     const which = bindHost === undefined ? null : refusal(req.headers.host, req.headers.origin);
     if (which) {
       req.resume();
-      sendError(res, new ServiceError(403, "forbidden", `The ${which} header names a host this server does not answer to; call it by the address it listens on (${bindHost}).`));
+      sendError(
+        res,
+        new ServiceError(
+          403,
+          "forbidden",
+          `The ${which} header names a host this server does not answer to; call it by the address it listens on (${bindHost}).`,
+        ),
+      );
       return;
     }
     const declared = Number(req.headers["content-length"] ?? 0);
@@ -122,7 +141,15 @@ export function restHandler(service: InProcessService, bindHost?: string): (req:
       return;
     }
     const tooLarge = () =>
-      sendError(res, new ServiceError(413, "payload_too_large", `Request bodies are not accepted (limit ${BODY_LIMIT} bytes); every endpoint is a GET with query parameters.`), { Connection: "close" });
+      sendError(
+        res,
+        new ServiceError(
+          413,
+          "payload_too_large",
+          `Request bodies are not accepted (limit ${BODY_LIMIT} bytes); every endpoint is a GET with query parameters.`,
+        ),
+        { Connection: "close" },
+      );
     if (declared > BODY_LIMIT) {
       tooLarge();
       req.destroy();

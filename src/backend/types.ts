@@ -120,13 +120,20 @@ export function resultOfBody(endpoint: Endpoint, body: BackendBody, meta: Result
 
 /** The result as the kind the caller asked for; another kind is the backend's fault (502). */
 export function resultAs<K extends ResultKind>(result: BackendResult, kind: K, endpoint: string): Extract<BackendResult, { kind: K }> {
-  if (result.kind !== kind) throw new ServiceError(502, "upstream_invalid_response", `${endpoint} returned ${result.kind}, not ${kind}`, { endpoint });
+  if (result.kind !== kind)
+    throw new ServiceError(502, "upstream_invalid_response", `${endpoint} returned ${result.kind}, not ${kind}`, { endpoint });
   return result as Extract<BackendResult, { kind: K }>;
 }
 
 /** Candles as the records a client reads: `{time, open, high, low, close}`. */
 export function candleRecords(c: CandleColumns): TimeRecord[] {
-  return Array.from(c.times, (t, i) => ({ time: new Date(t).toISOString(), open: c.open[i]!, high: c.high[i]!, low: c.low[i]!, close: c.close[i]! }));
+  return Array.from(c.times, (t, i) => ({
+    time: new Date(t).toISOString(),
+    open: c.open[i]!,
+    high: c.high[i]!,
+    low: c.low[i]!,
+    close: c.close[i]!,
+  }));
 }
 
 /**
@@ -149,9 +156,7 @@ export function withLazy<T extends object, K extends string, V>(target: T, key: 
  * Where a backend's figures come from, stated in every answer: the embedded simulation (calibrated to
  * real history through the start of its last calibrated day, epoch ms) or a real service at a host.
  */
-export type DataOrigin =
-  | { kind: "simulated"; calibratedThroughMs: number }
-  | { kind: "service"; host: string };
+export type DataOrigin = { kind: "simulated"; calibratedThroughMs: number } | { kind: "service"; host: string };
 
 export interface Backend {
   readonly kind: "inprocess" | "http";

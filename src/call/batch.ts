@@ -41,27 +41,45 @@ export function parseBatch(input: string): BatchLine[] {
     try {
       value = JSON.parse(text);
     } catch (err) {
-      throw lineError(n, `not valid JSON (${(err as Error).message}); each line is one object such as {"tool": "get_metrics_variation", "arguments": {"asset": "btc"}}`);
+      throw lineError(
+        n,
+        `not valid JSON (${(err as Error).message}); each line is one object such as {"tool": "get_metrics_variation", "arguments": {"asset": "btc"}}`,
+      );
     }
     if (!value || typeof value !== "object" || Array.isArray(value)) {
-      throw lineError(n, `expected an object {"tool": "...", "arguments": {...}}, got ${Array.isArray(value) ? "an array" : JSON.stringify(value)}`);
+      throw lineError(
+        n,
+        `expected an object {"tool": "...", "arguments": {...}}, got ${Array.isArray(value) ? "an array" : JSON.stringify(value)}`,
+      );
     }
     const record = value as Record<string, unknown>;
     const extra = Object.keys(record).filter((k) => !LINE_KEYS.includes(k));
-    if (extra.length) throw lineError(n, `unknown key ${extra.map((k) => `"${k.slice(0, 40)}"`).join(", ")}; a line has "tool", "arguments" and optionally "id"`);
+    if (extra.length)
+      throw lineError(
+        n,
+        `unknown key ${extra.map((k) => `"${k.slice(0, 40)}"`).join(", ")}; a line has "tool", "arguments" and optionally "id"`,
+      );
     if (typeof record.tool !== "string") throw lineError(n, `"tool" must be a tool name (${names.join(", ")})`);
     const tool = allTools.find((t) => t.name === record.tool);
     if (!tool) {
       const near = nearestEndpoints(record.tool, names, 1)[0];
-      throw lineError(n, `unknown tool "${record.tool.slice(0, 60)}"${near ? ` (did you mean "${near}"?)` : ""}; tools: ${names.join(", ")}`);
+      throw lineError(
+        n,
+        `unknown tool "${record.tool.slice(0, 60)}"${near ? ` (did you mean "${near}"?)` : ""}; tools: ${names.join(", ")}`,
+      );
     }
     const args = record.arguments ?? {};
-    if (!args || typeof args !== "object" || Array.isArray(args)) throw lineError(n, `"arguments" must be an object of named arguments, e.g. {"asset": "btc"}`);
+    if (!args || typeof args !== "object" || Array.isArray(args))
+      throw lineError(n, `"arguments" must be an object of named arguments, e.g. {"asset": "btc"}`);
     const id = record.id;
     if (id !== undefined && typeof id !== "string" && typeof id !== "number") throw lineError(n, `"id" must be a string or a number`);
     out.push({ line: n, tool, arguments: args as Record<string, unknown>, ...(id !== undefined && { id }) });
   }
-  if (out.length === 0) throw new UsageError("the batch has no lines; give one JSON object per line: {\"tool\": \"...\", \"arguments\": {...}}", "invalid_batch_line");
+  if (out.length === 0)
+    throw new UsageError(
+      'the batch has no lines; give one JSON object per line: {"tool": "...", "arguments": {...}}',
+      "invalid_batch_line",
+    );
   return out;
 }
 
@@ -101,7 +119,11 @@ export async function runBatch(
       const head = { line: item.line, ...(item.id !== undefined && { id: item.id }), tool: item.tool.name };
       const outcome = await session.run(item.tool, item.arguments);
       if (outcome.ok) {
-        done[index] = stableJson({ ...head, ok: true, ...(options.format === "text" ? { text: outcome.text } : { result: outcome.structured }) }, 0, true);
+        done[index] = stableJson(
+          { ...head, ok: true, ...(options.format === "text" ? { text: outcome.text } : { result: outcome.structured }) },
+          0,
+          true,
+        );
       } else {
         failures.push(outcome.error);
         done[index] = stableJson({ ...head, ok: false, error: outcome.error }, 0, true);

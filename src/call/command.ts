@@ -25,7 +25,8 @@ function report(error: Pick<ErrorPayload, "code" | "message"> & Partial<ErrorPay
   if (json) {
     process.stderr.write(errorJson({ ...error, exit_code: exit }));
   } else {
-    const wait = error.retry_after_s !== undefined && !/retry after \d+ s/i.test(error.message) ? ` (retry after ${error.retry_after_s} s)` : "";
+    const wait =
+      error.retry_after_s !== undefined && !/retry after \d+ s/i.test(error.message) ? ` (retry after ${error.retry_after_s} s)` : "";
     process.stderr.write(`crypto-metrics-mcp: ${error.message}${wait}\n`);
   }
   process.exitCode = exit;
@@ -40,7 +41,10 @@ function toolNamed(name: string): Tool {
   if (tool) return tool;
   const names = allTools.map((t) => t.name);
   const near = nearestEndpoints(name, names, 1)[0];
-  throw new UsageError(`unknown tool "${name.slice(0, 60)}"${near ? ` (did you mean ${near}?)` : ""}; tools: ${names.join(", ")} (call --help)`, "unknown_tool");
+  throw new UsageError(
+    `unknown tool "${name.slice(0, 60)}"${near ? ` (did you mean ${near}?)` : ""}; tools: ${names.join(", ")} (call --help)`,
+    "unknown_tool",
+  );
 }
 
 /**
@@ -69,7 +73,10 @@ async function single(config: Config, options: CallCommand): Promise<void> {
       return out(table);
     }
     out(`${outcome.text}\n`);
-    if (outcome.images) process.stderr.write(`crypto-metrics-mcp: the result's ${outcome.images === 1 ? "image is" : `${outcome.images} images are`} not printed: call writes text, JSON or CSV only\n`);
+    if (outcome.images)
+      process.stderr.write(
+        `crypto-metrics-mcp: the result's ${outcome.images === 1 ? "image is" : `${outcome.images} images are`} not printed: call writes text, JSON or CSV only\n`,
+      );
   } finally {
     await session.close();
   }
@@ -79,9 +86,14 @@ function readInput(source: string): string {
   try {
     return readBounded(source === "-" ? 0 : source, MAX_BATCH_BYTES);
   } catch (err) {
-    if (err instanceof TooLargeError) throw new UsageError(`the batch ${source === "-" ? "on stdin" : `file ${source}`} holds ${err.message}; split it into batches of at most ${MAX_BATCH_BYTES / 1024 / 1024} MiB`);
+    if (err instanceof TooLargeError)
+      throw new UsageError(
+        `the batch ${source === "-" ? "on stdin" : `file ${source}`} holds ${err.message}; split it into batches of at most ${MAX_BATCH_BYTES / 1024 / 1024} MiB`,
+      );
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read the batch ${source === "-" ? "from stdin" : `file ${source}`} (${code ?? (err as Error).message}); give a JSON Lines file, or - for stdin`);
+    throw new UsageError(
+      `cannot read the batch ${source === "-" ? "from stdin" : `file ${source}`} (${code ?? (err as Error).message}); give a JSON Lines file, or - for stdin`,
+    );
   }
 }
 
@@ -95,9 +107,13 @@ async function batch(config: Config, options: CallCommand): Promise<void> {
       write: out,
     });
     if (summary.failed) {
-      const codes = Object.entries(summary.codes).map(([code, n]) => `${n} ${code}`).join(", ");
+      const codes = Object.entries(summary.codes)
+        .map(([code, n]) => `${n} ${code}`)
+        .join(", ");
       const wait = summary.retryAfterS !== undefined ? `; retry after ${summary.retryAfterS} s` : "";
-      process.stderr.write(`crypto-metrics-mcp: ${summary.failed} of ${summary.total} batch lines failed (${codes}${wait}); each carries its error on its line\n`);
+      process.stderr.write(
+        `crypto-metrics-mcp: ${summary.failed} of ${summary.total} batch lines failed (${codes}${wait}); each carries its error on its line\n`,
+      );
     }
     process.exitCode = summary.exitCode;
   } finally {
@@ -122,4 +138,3 @@ export async function runCall(config: Config): Promise<void> {
     throw err;
   }
 }
-

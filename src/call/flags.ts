@@ -27,7 +27,10 @@ export interface CallCommand {
 /** A mistake in the command line itself: exit code 2, and nothing is called. */
 export class UsageError extends Error {
   override readonly name = "UsageError";
-  constructor(message: string, readonly code: CommandErrorCode = "usage") {
+  constructor(
+    message: string,
+    readonly code: CommandErrorCode = "usage",
+  ) {
     super(message);
   }
 }
@@ -41,33 +44,55 @@ function split(token: string): [name: string, inline: string | undefined] {
 }
 
 export function parseCallCommand(argv: readonly string[]): CallCommand {
-  const out: CallCommand = { help: false, format: "text", formatGiven: undefined, batch: undefined, concurrency: undefined, tool: undefined, toolTokens: [] };
+  const out: CallCommand = {
+    help: false,
+    format: "text",
+    formatGiven: undefined,
+    batch: undefined,
+    concurrency: undefined,
+    tool: undefined,
+    toolTokens: [],
+  };
   const seen = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
-    if (token === "-h") { out.help = true; continue; }
+    if (token === "-h") {
+      out.help = true;
+      continue;
+    }
     if (!token.startsWith("--")) {
-      if (out.tool === undefined) { out.tool = token; continue; }
+      if (out.tool === undefined) {
+        out.tool = token;
+        continue;
+      }
       out.toolTokens.push(token);
       continue;
     }
     const [name, inline] = split(token);
     if (!(OPTION_FLAGS as readonly string[]).includes(name)) {
       if (out.tool === undefined) {
-        throw new UsageError(`${token} comes before the tool name; write the tool first, then its arguments: call TOOL --name value (call --help lists the tools)`);
+        throw new UsageError(
+          `${token} comes before the tool name; write the tool first, then its arguments: call TOOL --name value (call --help lists the tools)`,
+        );
       }
       out.toolTokens.push(token);
       continue;
     }
-    if (name === "help") { out.help = true; continue; }
+    if (name === "help") {
+      out.help = true;
+      continue;
+    }
     if (seen.has(name)) throw new UsageError(`--${name} is given twice; give it once`);
     seen.add(name);
     const value = inline ?? argv[++i];
     if (value === undefined || (inline === undefined && value.startsWith("--"))) {
-      throw new UsageError(`--${name} needs a value, e.g. ${name === "format" ? "--format json" : name === "batch" ? "--batch calls.jsonl (or - for stdin)" : "--concurrency 8"}`);
+      throw new UsageError(
+        `--${name} needs a value, e.g. ${name === "format" ? "--format json" : name === "batch" ? "--batch calls.jsonl (or - for stdin)" : "--concurrency 8"}`,
+      );
     }
     if (name === "format") {
-      if (!(FORMATS as readonly string[]).includes(value)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")} (got "${value}")`);
+      if (!(FORMATS as readonly string[]).includes(value))
+        throw new UsageError(`--format must be one of ${FORMATS.join(", ")} (got "${value}")`);
       out.format = out.formatGiven = value as Format;
     } else if (name === "batch") {
       out.batch = value;
@@ -81,16 +106,23 @@ export function parseCallCommand(argv: readonly string[]): CallCommand {
   if (out.help) return out;
   if (out.batch !== undefined) {
     if (out.tool !== undefined) {
-      throw new UsageError(`--batch reads each line's tool from ${out.batch === "-" ? "stdin" : out.batch}, so "${out.tool}" cannot be given as well; drop the tool name and its arguments, or drop --batch`);
+      throw new UsageError(
+        `--batch reads each line's tool from ${out.batch === "-" ? "stdin" : out.batch}, so "${out.tool}" cannot be given as well; drop the tool name and its arguments, or drop --batch`,
+      );
     }
     if (out.formatGiven === "csv") {
-      throw new UsageError("--format csv cannot be combined with --batch (a batch writes one JSON result per line); use --format json, or one call per CSV");
+      throw new UsageError(
+        "--format csv cannot be combined with --batch (a batch writes one JSON result per line); use --format json, or one call per CSV",
+      );
     }
     out.format = out.formatGiven ?? "json";
   } else {
-    if (out.concurrency !== undefined) throw new UsageError("--concurrency applies to --batch only; drop it, or run the calls with --batch FILE");
+    if (out.concurrency !== undefined)
+      throw new UsageError("--concurrency applies to --batch only; drop it, or run the calls with --batch FILE");
     if (out.tool === undefined) {
-      throw new UsageError("call needs a tool name, e.g. call get_series --metric lifespan/Lth_mvrv --asset btc (call --help lists the tools), or --batch FILE");
+      throw new UsageError(
+        "call needs a tool name, e.g. call get_series --metric lifespan/Lth_mvrv --asset btc (call --help lists the tools), or --batch FILE",
+      );
     }
   }
   return out;
@@ -136,7 +168,10 @@ function listItems(value: string): string[] {
       // Not JSON after all: read it as a comma list, and let validation name what is wrong.
     }
   }
-  return value.split(",").map((v) => v.trim()).filter((v) => v !== "");
+  return value
+    .split(",")
+    .map((v) => v.trim())
+    .filter((v) => v !== "");
 }
 
 /** Flags after the tool name → the tool's argument object. */
@@ -157,20 +192,28 @@ export function parseToolArgs(tool: Tool, tokens: readonly string[]): Record<str
     // A flag the tool does not take, close to one it does: name that flag as it is written here.
     // Others go on to validation, which lists every argument the tool accepts.
     const near = Object.hasOwn(shape, name) ? undefined : nearestArgument(name, Object.keys(shape));
-    if (near) throw new UsageError(`${tool.name} has no flag --${name.slice(0, 40)}; did you mean --${near}? (call ${tool.name} --help lists its flags; nothing was charged)`);
+    if (near)
+      throw new UsageError(
+        `${tool.name} has no flag --${name.slice(0, 40)}; did you mean --${near}? (call ${tool.name} --help lists its flags; nothing was charged)`,
+      );
     const kind = kindOf(shape[name]);
     const next = tokens[i + 1];
     const takesNext = next !== undefined && !next.startsWith("--");
     if (kind.kind === "boolean") {
       if (Object.hasOwn(args, name)) throw new UsageError(`--${name} is given twice; give it once`);
       let value = inline;
-      if (value === undefined && takesNext && /^(true|false)$/i.test(next)) { value = next; i++; }
+      if (value === undefined && takesNext && /^(true|false)$/i.test(next)) {
+        value = next;
+        i++;
+      }
       args[name] = value === undefined ? true : /^(true|false)$/i.test(value) ? value.toLowerCase() === "true" : value;
       continue;
     }
     const value = inline ?? (takesNext ? tokens[++i]! : undefined);
     if (value === undefined) {
-      throw new UsageError(`--${name} needs a value${Object.hasOwn(shape, name) ? "" : ` (and ${tool.name} has no argument named ${name}: call ${tool.name} --help)`}`);
+      throw new UsageError(
+        `--${name} needs a value${Object.hasOwn(shape, name) ? "" : ` (and ${tool.name} has no argument named ${name}: call ${tool.name} --help)`}`,
+      );
     }
     if (kind.kind === "array") {
       const items = listItems(value);

@@ -29,7 +29,10 @@ const wrap = (text: string, indent: string, width = 100): string => {
   const lines: string[] = [];
   let line = "";
   for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line && line.length + word.length + 1 > width - indent.length) { lines.push(line); line = word; } else line = line ? `${line} ${word}` : word;
+    if (line && line.length + word.length + 1 > width - indent.length) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
   }
   if (line) lines.push(line);
   return lines.map((l) => indent + l).join("\n");
@@ -65,11 +68,17 @@ function accepts(p: Prop): string {
   if (p.enum) parts.push(`one of: ${p.enum.join(", ")}`);
   else if (p.type === "integer" || p.type === "number") {
     const kind = p.type === "integer" ? "integer" : "number";
-    if (p.minimum !== undefined && p.maximum !== undefined && Math.abs(p.maximum) < Number.MAX_SAFE_INTEGER) parts.push(`${kind} from ${p.minimum} to ${p.maximum}`);
+    if (p.minimum !== undefined && p.maximum !== undefined && Math.abs(p.maximum) < Number.MAX_SAFE_INTEGER)
+      parts.push(`${kind} from ${p.minimum} to ${p.maximum}`);
     else parts.push(kind);
   } else if (p.type === "boolean") parts.push("flag (--NAME for true, --no-NAME for false)");
   else if (p.type === "array") {
-    const count = p.minItems !== undefined && p.maxItems !== undefined ? `${p.minItems}–${p.maxItems}` : p.minItems !== undefined ? `at least ${p.minItems}` : "one or more";
+    const count =
+      p.minItems !== undefined && p.maxItems !== undefined
+        ? `${p.minItems}–${p.maxItems}`
+        : p.minItems !== undefined
+          ? `at least ${p.minItems}`
+          : "one or more";
     parts.push(`${count} values, repeated (--NAME a --NAME b) or comma-separated (--NAME a,b)`);
     const items = p.items ?? {};
     if (items.enum) parts.push(`each one of: ${items.enum.join(", ")}`);
@@ -79,11 +88,27 @@ function accepts(p: Prop): string {
 }
 
 export function toolHelp(tool: Tool): string {
-  const schema = z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" }) as { properties?: Record<string, Prop>; required?: string[] };
+  const schema = z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" }) as {
+    properties?: Record<string, Prop>;
+    required?: string[];
+  };
   const required = new Set(schema.required ?? []);
   const props = Object.entries(schema.properties ?? {});
-  const usage = [BIN, "call", tool.name, ...props.filter(([n]) => required.has(n)).map(([n, p]) => `--${n} ${typeWord(p)}`), props.some(([n]) => !required.has(n)) ? "[--name value …]" : ""];
-  const lines = [`${tool.name}: ${tool.title}`, wrap(tool.description, "  "), "", `Usage: ${usage.filter(Boolean).join(" ")} [--format ${FORMATS.join("|")}]`, "", "Arguments:"];
+  const usage = [
+    BIN,
+    "call",
+    tool.name,
+    ...props.filter(([n]) => required.has(n)).map(([n, p]) => `--${n} ${typeWord(p)}`),
+    props.some(([n]) => !required.has(n)) ? "[--name value …]" : "",
+  ];
+  const lines = [
+    `${tool.name}: ${tool.title}`,
+    wrap(tool.description, "  "),
+    "",
+    `Usage: ${usage.filter(Boolean).join(" ")} [--format ${FORMATS.join("|")}]`,
+    "",
+    "Arguments:",
+  ];
   for (const [name, p] of props) {
     const head = `  --${name}${typeWord(p) ? ` ${typeWord(p)}` : ""}`;
     lines.push(`${head}${required.has(name) ? "   (required)" : ""}`);
@@ -94,9 +119,13 @@ export function toolHelp(tool: Tool): string {
     const listed = p.enum && said.some((d) => p.enum!.every((v) => d.includes(String(v))));
     lines.push(wrap([...said, listed ? "" : `${accepts(p).replace(/NAME/g, name)}.`].join(" "), "      "));
   }
-  if (props.some(([n]) => /date/i.test(n)) && !props.some(([n]) => Object.hasOwn(PARAM_DESCRIPTIONS, n) && /date/i.test(n))) lines.push("", wrap(DATES_NOTE, "  "));
+  if (props.some(([n]) => /date/i.test(n)) && !props.some(([n]) => Object.hasOwn(PARAM_DESCRIPTIONS, n) && /date/i.test(n)))
+    lines.push("", wrap(DATES_NOTE, "  "));
   if (tool.example) lines.push("", "Example:", `  ${commandLine(tool, tool.example)}`);
-  lines.push("", `Output: --format text (the digest), json (its structured result), csv (the records behind it, where the tool reads any). ${BIN} call --help lists the exit codes.`);
+  lines.push(
+    "",
+    `Output: --format text (the digest), json (its structured result), csv (the records behind it, where the tool reads any). ${BIN} call --help lists the exit codes.`,
+  );
   return `${lines.join("\n")}\n`;
 }
 

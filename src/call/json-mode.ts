@@ -5,7 +5,9 @@
 
 export function wantsJson(argv: readonly string[]): boolean {
   if (!argv.includes("call")) return false;
-  return argv.some((t, i) => t === "--batch" || t.startsWith("--batch=") || t === "--format=json" || (t === "--format" && argv[i + 1] === "json"));
+  return argv.some(
+    (t, i) => t === "--batch" || t.startsWith("--batch=") || t === "--format=json" || (t === "--format" && argv[i + 1] === "json"),
+  );
 }
 
 /**
@@ -13,12 +15,16 @@ export function wantsJson(argv: readonly string[]): boolean {
  * envelope can lead with its line number); `indent` 0 gives one line.
  */
 export function stableJson(value: unknown, indent = 0, keepRootOrder = false): string {
-  return JSON.stringify(value, function (this: unknown, key, v: unknown) {
-    if (!v || typeof v !== "object" || Array.isArray(v) || (keepRootOrder && key === "" && v === value)) return v;
-    const sorted: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k];
-    return sorted;
-  }, indent || undefined);
+  return JSON.stringify(
+    value,
+    function (this: unknown, key, v: unknown) {
+      if (!v || typeof v !== "object" || Array.isArray(v) || (keepRootOrder && key === "" && v === value)) return v;
+      const sorted: Record<string, unknown> = {};
+      for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k];
+      return sorted;
+    },
+    indent || undefined,
+  );
 }
 
 /** The `{"error": {...}}` document written to stderr in JSON mode. */

@@ -31,7 +31,6 @@ function recordColumns(endpoint: Endpoint | undefined): string[] {
   return ["time", endpoint.field];
 }
 
-
 /** The records of one backend result as a table, or undefined when it has none (a heatmap matrix). */
 export function tableOf(request: Fetched["request"], result: BackendResult): Table | undefined {
   // Price: the candles are the table (a metrics-variation's candles are extra beside its records).
@@ -55,7 +54,10 @@ export function tableOf(request: Fetched["request"], result: BackendResult): Tab
  * time with a column per series, named by what tells them apart (asset, field, or both).
  */
 export function csvOfCall(fetched: readonly Fetched[]): string | undefined {
-  const tables = fetched.map((f) => ({ f, table: tableOf(f.request, f.result) })).filter((t) => t.table !== undefined) as Array<{ f: Fetched; table: Table }>;
+  const tables = fetched.map((f) => ({ f, table: tableOf(f.request, f.result) })).filter((t) => t.table !== undefined) as Array<{
+    f: Fetched;
+    table: Table;
+  }>;
   if (tables.length === 0) return undefined;
   if (tables.length === 1) return csv(tables[0]!.table);
   const assets = new Set(tables.map((t) => t.f.request.asset));

@@ -59,10 +59,25 @@ type Listed<Id extends string, Kind extends EndpointKind> = Endpoint & { readonl
 
 function ohlcv<const Id extends string>(id: Id, unit: string, purpose: string, params: readonly ParamName[] = OHLCV): Listed<Id, "ohlcv"> {
   const [group, segment] = id.split("/") as [string, string];
-  return { id, kind: "ohlcv", group, segment, field: fieldOf(segment), assetSet: "A", params, purpose, unit, additive: true, nature: "flow" };
+  return {
+    id,
+    kind: "ohlcv",
+    group,
+    segment,
+    field: fieldOf(segment),
+    assetSet: "A",
+    params,
+    purpose,
+    unit,
+    additive: true,
+    nature: "flow",
+  };
 }
 
-function series<const Id extends string>([id, assetSet, unit, nature, purpose]: Row<Id>, params: readonly ParamName[] = DATES): Listed<Id, "series"> {
+function series<const Id extends string>(
+  [id, assetSet, unit, nature, purpose]: Row<Id>,
+  params: readonly ParamName[] = DATES,
+): Listed<Id, "series"> {
   const [group, segment] = id.split("/") as [string, string];
   return { id, kind: "series", group, segment, field: fieldOf(segment), assetSet, params, purpose, unit, additive: false, nature };
 }
@@ -73,12 +88,30 @@ const LISTED = [
   ohlcv("spot/Trades", "trades", "trade count on spot markets per bucket", ["startDate", "endDate", "timeframe", "exchange", "symbol"]),
   series(["market/metcalfe_ratio", "M1", "ratio", "ratio", "Metcalfe ratio: network value relative to active-address count"]),
   series(["addresses/addresses_count_range_gt_10M_USD", "M2", "addresses", "count", "count of addresses holding more than $10M"]),
-  series(["market/Realized_cap_impulse_long_term", "M2_LEO", "log change (365 d)", "signed", "long-term realized-cap impulse: capital inflow and outflow through realized cap"]),
-  series(["addresses_supply/balance_range_0_001_0_01", "M2", "native units", "level", "supply held by addresses with 0.001–0.01 native units"]),
+  series([
+    "market/Realized_cap_impulse_long_term",
+    "M2_LEO",
+    "log change (365 d)",
+    "signed",
+    "long-term realized-cap impulse: capital inflow and outflow through realized cap",
+  ]),
+  series([
+    "addresses_supply/balance_range_0_001_0_01",
+    "M2",
+    "native units",
+    "level",
+    "supply held by addresses with 0.001–0.01 native units",
+  ]),
   series(["exchange_flow/exchange_reserve", "X1", "native units", "level", "native units held on exchange wallets"], ENTITY),
   series(["addresses_supply/SplyAdrBalNtv100K", "M2", "native units", "level", "supply held by addresses with at least 100K native units"]),
   series(["addresses_supply/SplyAdrBalNtv100", "M2", "native units", "level", "supply held by addresses with at least 100 native units"]),
-  series(["addresses_supply/SplyAdrBal1in1B", "M2", "native units", "level", "supply held by addresses with at least one billionth of the supply"]),
+  series([
+    "addresses_supply/SplyAdrBal1in1B",
+    "M2",
+    "native units",
+    "level",
+    "supply held by addresses with at least one billionth of the supply",
+  ]),
   series(["addresses/AdrBalUSD1MCnt", "M2", "addresses", "count", "count of addresses holding at least $1M"]),
   series(["addresses/addresses_count_range_10_100", "BTC_ONLY", "addresses", "count", "count of addresses holding 10–100 BTC"]),
   series(["market/structural_support_lower_band", "BTC_ONLY", "USD", "level", "structural support lower price band"]),
@@ -96,13 +129,29 @@ const LISTED = [
   series(["lifespan/Lth_mvrv", "BTC_ONLY", "ratio", "ratio", "long-term holder MVRV: price over LTH realized price"]),
   series(["lifespan/Cvdd", "L1", "USD", "level", "cumulative value-days destroyed (CVDD) price floor"]),
   {
-    id: "derivatives/metrics-variation", kind: "variation", group: "derivatives", segment: "metrics-variation",
-    field: "", assetSet: "B", params: [], unit: "", additive: false, nature: "level",
+    id: "derivatives/metrics-variation",
+    kind: "variation",
+    group: "derivatives",
+    segment: "metrics-variation",
+    field: "",
+    assetSet: "B",
+    params: [],
+    unit: "",
+    additive: false,
+    nature: "level",
     purpose: "per-asset summary of metric variation: latest value, 24h change and 7-day sparkline",
   },
   {
-    id: "liquidation_levels/heatmap", kind: "heatmap", group: "liquidation_levels", segment: "heatmap",
-    field: "", assetSet: "A", params: ["asset", "timeframe", "lookback", "scope", "exchange"], unit: "USD", additive: false, nature: "level",
+    id: "liquidation_levels/heatmap",
+    kind: "heatmap",
+    group: "liquidation_levels",
+    segment: "heatmap",
+    field: "",
+    assetSet: "A",
+    params: ["asset", "timeframe", "lookback", "scope", "exchange"],
+    unit: "USD",
+    additive: false,
+    nature: "level",
     purpose: "liquidation-level heatmap: open liquidation notional by price level over time, with candles",
   },
 ] as const satisfies readonly Endpoint[];

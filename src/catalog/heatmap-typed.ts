@@ -33,7 +33,13 @@ export function typedHeatmap(h: Heatmap | TypedHeatmap): TypedHeatmap {
     for (let j = 0; j < width; j++) cells[base + j] = intensity(row[j]);
   }
   const n = h.df.length;
-  const candles = { times: new Float64Array(n), open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n) };
+  const candles = {
+    times: new Float64Array(n),
+    open: new Float64Array(n),
+    high: new Float64Array(n),
+    low: new Float64Array(n),
+    close: new Float64Array(n),
+  };
   for (let k = 0; k < n; k++) {
     const c = h.df[k]!;
     candles.times[k] = Date.parse(c.date);

@@ -47,17 +47,30 @@ yzy=YZY; z=Z; zec=Zcash; zen=Horizen; zil=Zilliqa; zk=ZKsync; zro=LayerZero; zrx
 `;
 
 /** Chains named by ticker suffixes (`usdt_trx` is Tether on Tron). */
-const CHAINS: Record<string, string> = { eth: "Ethereum", trx: "Tron", avaxc: "Avalanche C-Chain", omni: "Omni Layer", eos: "EOS", native: "native" };
+const CHAINS: Record<string, string> = {
+  eth: "Ethereum",
+  trx: "Tron",
+  avaxc: "Avalanche C-Chain",
+  omni: "Omni Layer",
+  eos: "EOS",
+  native: "native",
+};
 
 const BASES = new Map<string, string[]>();
 for (const entry of NAMES.split(";")) {
   const [ticker, names] = entry.trim().split("=") as [string, string];
-  BASES.set(ticker, names.split("|").map((n) => n.trim()));
+  BASES.set(
+    ticker,
+    names.split("|").map((n) => n.trim()),
+  );
 }
 
 /** Comparable form of a name: lowercase words of letters and digits ("ether.fi" → "ether fi"). */
 export function normalizeName(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
 }
 
 function namesOf(ticker: string): string[] {
@@ -133,5 +146,7 @@ export const METRIC_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
 export function metricsBySynonym(text: string): string[] {
   const q = normalizeName(text);
   if (q.length < 3) return [];
-  return Object.entries(METRIC_SYNONYMS).filter(([, words]) => words.some((w) => normalizeName(w).includes(q))).map(([id]) => id);
+  return Object.entries(METRIC_SYNONYMS)
+    .filter(([, words]) => words.some((w) => normalizeName(w).includes(q)))
+    .map(([id]) => id);
 }

@@ -95,8 +95,7 @@ export const DEFAULT_BUCKETS = 1_000;
 export const DATE_FORMAT_HINT = "YYYY-MM-DD or ISO 8601 date-time, e.g. 2025-01-31 or 2025-01-31T12:00:00Z";
 
 export type ParamName =
-  | "startDate" | "endDate" | "timeframe" | "exchange" | "symbol" | "market_type" | "entity_name"
-  | "asset" | "lookback" | "scope";
+  "startDate" | "endDate" | "timeframe" | "exchange" | "symbol" | "market_type" | "entity_name" | "asset" | "lookback" | "scope";
 
 /** One-line descriptions written for a model; tools and docs reuse them. */
 export const PARAM_DESCRIPTIONS: Record<ParamName, string> = {

@@ -66,7 +66,15 @@ export type HeatmapHeading = Pick<Heatmap, "asset" | "timeframe" | "lookback" | 
 
 /** The shared fields of a heatmap in either form, copied in the body's order. */
 export function heatmapHeading(h: HeatmapHeading): HeatmapHeading {
-  return { asset: h.asset, timeframe: h.timeframe, lookback: h.lookback, scope: h.scope, exchange: h.exchange, version: h.version, priceSource: h.priceSource };
+  return {
+    asset: h.asset,
+    timeframe: h.timeframe,
+    lookback: h.lookback,
+    scope: h.scope,
+    exchange: h.exchange,
+    version: h.version,
+    priceSource: h.priceSource,
+  };
 }
 
 /** A series as parallel columns: bucket starts (epoch ms) and values, ascending. */

@@ -1,8 +1,17 @@
 // Viridis: perceptually uniform, readable by colour-blind viewers and in greyscale; dark purple for
 // "nothing here" through teal to yellow for the largest clusters (the ramp traders know).
 const STOPS: ReadonlyArray<readonly [number, number, number]> = [
-  [68, 1, 84], [72, 36, 117], [65, 68, 135], [53, 95, 141], [42, 120, 142], [33, 145, 140],
-  [34, 168, 132], [68, 191, 112], [122, 209, 81], [189, 223, 38], [253, 231, 37],
+  [68, 1, 84],
+  [72, 36, 117],
+  [65, 68, 135],
+  [53, 95, 141],
+  [42, 120, 142],
+  [33, 145, 140],
+  [34, 168, 132],
+  [68, 191, 112],
+  [122, 209, 81],
+  [189, 223, 38],
+  [253, 231, 37],
 ];
 
 /** 256 RGB triples, index 0 = lowest. */

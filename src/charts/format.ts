@@ -5,7 +5,12 @@ export function usdCompact(v: number): string {
   if (!Number.isFinite(v)) return "–";
   const a = Math.abs(v);
   const sign = v < 0 ? "−" : "";
-  const units: Array<[number, string]> = [[1e12, "T"], [1e9, "B"], [1e6, "M"], [1e3, "k"]];
+  const units: Array<[number, string]> = [
+    [1e12, "T"],
+    [1e9, "B"],
+    [1e6, "M"],
+    [1e3, "k"],
+  ];
   for (const [size, suffix] of units) if (a >= size) return `${sign}$${sig3(a / size)}${suffix}`;
   return `${sign}$${sig3(a)}`;
 }
@@ -15,7 +20,12 @@ export function numCompact(v: number): string {
   if (!Number.isFinite(v)) return "–";
   const a = Math.abs(v);
   const sign = v < 0 ? "−" : "";
-  const units: Array<[number, string]> = [[1e12, "T"], [1e9, "B"], [1e6, "M"], [1e3, "k"]];
+  const units: Array<[number, string]> = [
+    [1e12, "T"],
+    [1e9, "B"],
+    [1e6, "M"],
+    [1e3, "k"],
+  ];
   for (const [size, suffix] of units) if (a >= size) return `${sign}${sig3(a / size)}${suffix}`;
   return a >= 1 || a === 0 ? `${sign}${sig3(a)}` : `${sign}${a.toPrecision(3)}`;
 }
@@ -33,7 +43,10 @@ const PRICE_FORMATS: Intl.NumberFormat[] = [];
 export function priceLabel(v: number, step: number): string {
   if (!Number.isFinite(v)) return "–";
   const decimals = step >= 1 || step <= 0 ? 0 : Math.min(8, Math.ceil(-Math.log10(step)) + 1);
-  const format = (PRICE_FORMATS[decimals] ??= new Intl.NumberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals }));
+  const format = (PRICE_FORMATS[decimals] ??= new Intl.NumberFormat("en-US", {
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals,
+  }));
   return format.format(v);
 }
 

@@ -115,26 +115,50 @@ export function heatmapTexts(view: HeatmapView, S: HeatmapScene, theme: Theme): 
   const right = fits(details[0]!, plot.x1) ? plot.x1 : L.colorBar.x - 6;
   const detail = details.find((d) => fits(d, right)) ?? "";
   const title = [
-    chartText(plot.x0, 20, 14, "start", heading + detail,
-      `font-weight="600" fill="${theme.text}">${esc(heading)}<tspan font-weight="400" fill="${theme.muted}">${esc(detail)}</tspan>`),
+    chartText(
+      plot.x0,
+      20,
+      14,
+      "start",
+      heading + detail,
+      `font-weight="600" fill="${theme.text}">${esc(heading)}<tspan font-weight="400" fill="${theme.muted}">${esc(detail)}</tspan>`,
+    ),
   ];
   if (view.last) {
-    title.push(chartText(right, 20, 12, "end", `last ${price}`, `fill="${theme.muted}">last <tspan fill="${theme.text}" font-weight="600">${price}</tspan>`));
+    title.push(
+      chartText(
+        right,
+        20,
+        12,
+        "end",
+        `last ${price}`,
+        `fill="${theme.muted}">last <tspan fill="${theme.text}" font-weight="600">${price}</tspan>`,
+      ),
+    );
   }
-  const muted = (x: number, y: number, size: number, anchor: TextAnchor, text: string) => chartText(x, y, size, anchor, text, `fill="${theme.muted}">${esc(text)}`);
+  const muted = (x: number, y: number, size: number, anchor: TextAnchor, text: string) =>
+    chartText(x, y, size, anchor, text, `fill="${theme.muted}">${esc(text)}`);
   return {
     title,
     price: S.priceTicks.map((t) => muted(plot.x1 + 7, r(t.y + 4), 11, "start", t.label)),
     time: S.timeTicks.map((t) => muted(t.x, plot.y1 + 16, 11, t.anchor, t.label)),
-    last: S.last ? [chartText(plot.x1 + 6, r(S.last.y + 4), 11, "start", S.last.label, `font-weight="600" fill="#111">${esc(S.last.label)}`)] : [],
+    last: S.last
+      ? [chartText(plot.x1 + 6, r(S.last.y + 4), 11, "start", S.last.label, `font-weight="600" fill="#111">${esc(S.last.label)}`)]
+      : [],
     labels: S.labels.map((l) => chartText(r(l.box.x0 + 5), r(l.box.y0 + 12), 11, "start", l.text, `fill="${l.color}">${esc(l.text)}`)),
-    colorBar: [muted(bar.x, bar.y0 - 8, 10, "start", "USD"), ...S.colorTicks.map((t) => muted(bar.x + bar.w + 5, r(t.y + 4), 10, "start", t.label))],
+    colorBar: [
+      muted(bar.x, bar.y0 - 8, 10, "start", "USD"),
+      ...S.colorTicks.map((t) => muted(bar.x + bar.w + 5, r(t.y + 4), 10, "start", t.label)),
+    ],
   };
 }
 
 function priceTicks(view: HeatmapView, L: HeatmapLayout): HeatmapScene["priceTicks"] {
   const [lo, hi] = L.y.domain;
-  return niceTicks(lo, hi, Math.max(3, Math.floor((L.plot.y1 - L.plot.y0) / 48))).map((p) => ({ y: r(L.y(p)), label: priceLabel(p, view.priceStep) }));
+  return niceTicks(lo, hi, Math.max(3, Math.floor((L.plot.y1 - L.plot.y0) / 48))).map((p) => ({
+    y: r(L.y(p)),
+    label: priceLabel(p, view.priceStep),
+  }));
 }
 
 function timeTickList(view: HeatmapView, L: HeatmapLayout): HeatmapScene["timeTicks"] {
@@ -157,13 +181,23 @@ function timeTickList(view: HeatmapView, L: HeatmapLayout): HeatmapScene["timeTi
 }
 
 /** Candles re-bucketed to at most `buckets` so each stays readable (≥ ~4 px wide). */
-export function bucketCandles(c: ColumnCandles, n: number, buckets: number): Array<{ from: number; to: number; o: number; h: number; l: number; c: number } | null> {
+export function bucketCandles(
+  c: ColumnCandles,
+  n: number,
+  buckets: number,
+): Array<{ from: number; to: number; o: number; h: number; l: number; c: number } | null> {
   const k = Math.max(1, Math.ceil(n / Math.max(1, buckets)));
   const out: Array<{ from: number; to: number; o: number; h: number; l: number; c: number } | null> = [];
   for (let s = 0; s < n; s += k) {
-    let o = NaN, h = -Infinity, l = Infinity, cl = NaN;
+    let o = NaN,
+      h = -Infinity,
+      l = Infinity,
+      cl = NaN;
     for (let j = s; j < Math.min(n, s + k); j++) {
-      const oj = c.open[j], hj = c.high[j], lj = c.low[j], cj = c.close[j];
+      const oj = c.open[j],
+        hj = c.high[j],
+        lj = c.low[j],
+        cj = c.close[j];
       if (oj == null || hj == null || lj == null || cj == null) continue;
       if (Number.isNaN(o)) o = oj;
       h = Math.max(h, hj);
@@ -210,12 +244,21 @@ function markShapes(view: HeatmapView, L: HeatmapLayout, theme: Theme): Pick<Hea
     const yTop = L.y(m.high + view.priceStep / 2);
     const yBottom = L.y(m.low - view.priceStep / 2);
     marks.push({ box: { x0: L.plot.x1 - 10, y0: r(yTop), x1: L.plot.x1, y1: r(yTop) + r(Math.max(2, yBottom - yTop)) }, color });
-    const kinds = view.marks.filter((o) => `${o.side}:${o.low}:${o.high}` === key).map((o) => o.kind).join(" & ");
-    const band = m.low === m.high ? priceLabel(m.low, view.priceStep) : `${priceLabel(m.low, view.priceStep)}–${priceLabel(m.high, view.priceStep)}`;
+    const kinds = view.marks
+      .filter((o) => `${o.side}:${o.low}:${o.high}` === key)
+      .map((o) => o.kind)
+      .join(" & ");
+    const band =
+      m.low === m.high ? priceLabel(m.low, view.priceStep) : `${priceLabel(m.low, view.priceStep)}–${priceLabel(m.high, view.priceStep)}`;
     const arrow = m.side === "above" ? "▲" : "▼";
     // The longest wording that fits left of the marks: a narrow plot drops the amount, then the kind.
     const room = (L.plot.x1 - 14 - L.plot.x0 - 10) / LABEL_CHAR;
-    const wordings = [`${kinds} ${arrow} ${band} · ${usdCompact(m.intensity)}`, `${kinds} ${arrow} ${band}`, `${arrow} ${band} · ${usdCompact(m.intensity)}`, `${arrow} ${band}`];
+    const wordings = [
+      `${kinds} ${arrow} ${band} · ${usdCompact(m.intensity)}`,
+      `${kinds} ${arrow} ${band}`,
+      `${arrow} ${band} · ${usdCompact(m.intensity)}`,
+      `${arrow} ${band}`,
+    ];
     labels.push({ y: (yTop + yBottom) / 2, text: wordings.find((w) => w.length <= room) ?? wordings.at(-1)!, color });
   }
   // Keep labels 15 px apart, in price order, inside the plot.

@@ -3,7 +3,15 @@
 // colour bar in USD, as the scene places them. Used by the view, which adds hover on top.
 import { cssColor } from "./colormap.js";
 import { esc } from "./format.js";
-import { HEATMAP_CANDLE_DOWN, HEATMAP_CANDLE_UP, heatmapScene, heatmapTexts, LABEL_OPACITY, LAST_DASH, LAST_OPACITY } from "./heatmap-scene.js";
+import {
+  HEATMAP_CANDLE_DOWN,
+  HEATMAP_CANDLE_UP,
+  heatmapScene,
+  heatmapTexts,
+  LABEL_OPACITY,
+  LAST_DASH,
+  LAST_OPACITY,
+} from "./heatmap-scene.js";
 import type { HeatmapView, Theme } from "./model/types.js";
 
 export interface HeatmapSvgOptions {
@@ -47,15 +55,21 @@ export function heatmapSvg(view: HeatmapView, opts: HeatmapSvgOptions): string {
   parts.push(svg(T.time));
   if (S.last) {
     const { y, tag } = S.last;
-    parts.push(`<line x1="${plot.x0}" x2="${plot.x1}" y1="${y}" y2="${y}" stroke="${theme.last}" stroke-width="1" stroke-dasharray="${LAST_DASH.join(" ")}" stroke-opacity="${LAST_OPACITY}"/>`);
+    parts.push(
+      `<line x1="${plot.x0}" x2="${plot.x1}" y1="${y}" y2="${y}" stroke="${theme.last}" stroke-width="1" stroke-dasharray="${LAST_DASH.join(" ")}" stroke-opacity="${LAST_OPACITY}"/>`,
+    );
     parts.push(`<rect x="${tag.x0}" y="${tag.y0}" width="${r(tag.x1 - tag.x0)}" height="16" rx="3" fill="${theme.last}"/>`);
     parts.push(svg(T.last));
   }
   for (const m of S.marks) {
-    parts.push(`<rect x="${m.box.x0}" y="${m.box.y0}" width="10" height="${r(m.box.y1 - m.box.y0)}" fill="none" stroke="${m.color}" stroke-width="1.5"/>`);
+    parts.push(
+      `<rect x="${m.box.x0}" y="${m.box.y0}" width="10" height="${r(m.box.y1 - m.box.y0)}" fill="none" stroke="${m.color}" stroke-width="1.5"/>`,
+    );
   }
   for (const [i, l] of S.labels.entries()) {
-    parts.push(`<rect x="${l.box.x0}" y="${l.box.y0}" width="${r(l.box.x1 - l.box.x0)}" height="16" rx="3" fill="#000" fill-opacity="${LABEL_OPACITY}"/>`);
+    parts.push(
+      `<rect x="${l.box.x0}" y="${l.box.y0}" width="${r(l.box.x1 - l.box.x0)}" height="16" rx="3" fill="#000" fill-opacity="${LABEL_OPACITY}"/>`,
+    );
     parts.push(T.labels[i]!.svg);
   }
   const { x, y0, y1, w } = L.colorBar;

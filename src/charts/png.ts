@@ -70,7 +70,8 @@ export async function chartPng(view: ChartView, theme: Theme = LIGHT): Promise<U
       resvg.free();
     }
   };
-  if (view.kind === "series") return encodePng(render(seriesSvg(thinned(view, PNG_LINE_POINTS), { width, height, theme })).pixels, width, height);
+  if (view.kind === "series")
+    return encodePng(render(seriesSvg(thinned(view, PNG_LINE_POINTS), { width, height, theme })).pixels, width, height);
   const scene = heatmapScene(view, width, height, theme);
   const canvas: Canvas = { width, height, pixels: scratch("canvas", width * height * 4) };
   paintHeatmap(canvas, view, scene, theme);
@@ -96,7 +97,12 @@ export async function chartPng(view: ChartView, theme: Theme = LIGHT): Promise<U
   }
   for (const t of texts) {
     const run = runs.get(keyOf(t))!;
-    const at = { x0: t.extent.x0 + run.dx, y0: t.extent.y0 + run.dy, x1: t.extent.x0 + run.dx + run.width, y1: t.extent.y0 + run.dy + run.height };
+    const at = {
+      x0: t.extent.x0 + run.dx,
+      y0: t.extent.y0 + run.dy,
+      x1: t.extent.x0 + run.dx + run.width,
+      y1: t.extent.y0 + run.dy + run.height,
+    };
     composite(canvas, run.pixels, run.width, 0, 0, at);
   }
   return encodePng(canvas.pixels, width, height);
@@ -141,7 +147,10 @@ export function forgetTexts(): void {
 function cutOut(layer: Uint8Array, layerWidth: number, sx: number, sy: number, from: Box): TextRun {
   const w = from.x1 - from.x0;
   const h = from.y1 - from.y0;
-  let x0 = w, y0 = h, x1 = 0, y1 = 0;
+  let x0 = w,
+    y0 = h,
+    x1 = 0,
+    y1 = 0;
   for (let y = 0; y < h; y++) {
     for (let x = 0, j = ((sy + y) * layerWidth + sx) * 4 + 3; x < w; x++, j += 4) {
       if (layer[j] === 0) continue;
@@ -166,7 +175,10 @@ function cutOut(layer: Uint8Array, layerWidth: number, sx: number, sy: number, f
 const PNG_LINE_POINTS = 700;
 
 function thinned(view: SeriesView, max: number): SeriesView {
-  return { ...view, series: view.series.map((s) => (s.times.length > max ? seriesLine(s.label, s.unit, s.times, s.values, max, s.bars === true) : s)) };
+  return {
+    ...view,
+    series: view.series.map((s) => (s.times.length > max ? seriesLine(s.label, s.unit, s.times, s.values, max, s.bars === true) : s)),
+  };
 }
 
 const CRC_TABLE = (() => {

@@ -82,9 +82,19 @@ export function seriesLayout(view: SeriesView, width: number, height: number, pa
     }
     const shown = view.layout === "rebased" ? s.values.map((v) => (base ? (v / base) * 100 : NaN)) : s.values.slice();
     const bars = s.bars === true && view.layout !== "rebased";
-    return { label: s.label, unit: s.unit, color: palette[k % palette.length]!, times: s.times, shown, values: s.values, axis: twin && k === 1 ? "left" : "right", bars };
+    return {
+      label: s.label,
+      unit: s.unit,
+      color: palette[k % palette.length]!,
+      times: s.times,
+      shown,
+      values: s.values,
+      axis: twin && k === 1 ? "left" : "right",
+      bars,
+    };
   });
-  let t0 = Infinity, t1 = -Infinity;
+  let t0 = Infinity,
+    t1 = -Infinity;
   const range = { left: [Infinity, -Infinity], right: [Infinity, -Infinity] };
   for (const l of lines) {
     for (let i = 0; i < l.times.length; i++) {
@@ -180,14 +190,18 @@ function axes(L: SeriesLayout, theme: Theme): string {
   for (const v of right) {
     const y = r(L.right(v));
     out.push(`<line x1="${plot.x0}" x2="${plot.x1}" y1="${y}" y2="${y}" stroke="${theme.grid}"/>`);
-    out.push(`<text x="${plot.x1 + 6}" y="${r(y + 4)}" font-size="11" fill="${theme.muted}">${esc(axisValue(v, L.rightUnit, step, Math.max(...right.map(Math.abs))))}</text>`);
+    out.push(
+      `<text x="${plot.x1 + 6}" y="${r(y + 4)}" font-size="11" fill="${theme.muted}">${esc(axisValue(v, L.rightUnit, step, Math.max(...right.map(Math.abs))))}</text>`,
+    );
   }
   if (L.left) {
     const left = yTicks(L.left);
     const lstep = left.length > 1 ? left[1]! - left[0]! : 1;
     for (const v of left) {
       const y = r(L.left(v));
-      out.push(`<text x="${plot.x0 - 6}" y="${r(y + 4)}" font-size="11" text-anchor="end" fill="${L.lines[1]!.color}">${esc(axisValue(v, L.leftUnit, lstep, Math.max(...left.map(Math.abs))))}</text>`);
+      out.push(
+        `<text x="${plot.x0 - 6}" y="${r(y + 4)}" font-size="11" text-anchor="end" fill="${L.lines[1]!.color}">${esc(axisValue(v, L.leftUnit, lstep, Math.max(...left.map(Math.abs))))}</text>`,
+      );
     }
   }
   const [t0, t1] = L.x.domain;
@@ -250,7 +264,9 @@ function candles(c: NonNullable<SeriesView["candles"]>, L: SeriesLayout, theme: 
     const bw = Math.max(1, Math.min(14, (xb - xa) * 0.65));
     const top = L.right(Math.max(b.o, b.c));
     const bottom = L.right(Math.min(b.o, b.c));
-    (b.c >= b.o ? up : down).push(`M${mid} ${r(L.right(b.h))}V${r(L.right(b.l))}M${r(mid - bw / 2)} ${r(top)}h${r(bw)}v${r(Math.max(1, bottom - top))}h${r(-bw)}z`);
+    (b.c >= b.o ? up : down).push(
+      `M${mid} ${r(L.right(b.h))}V${r(L.right(b.l))}M${r(mid - bw / 2)} ${r(top)}h${r(bw)}v${r(Math.max(1, bottom - top))}h${r(-bw)}z`,
+    );
   }
   return `<path d="${up.join("")}" fill="${theme.up}" stroke="${theme.up}"/><path d="${down.join("")}" fill="${theme.down}" stroke="${theme.down}"/>`;
 }

@@ -34,7 +34,12 @@ export function chartText(x: number, y: number, size: number, anchor: TextAnchor
   const anchorAttr = anchor === "start" ? "" : ` text-anchor="${anchor}"`;
   const width = [...text].length * size;
   const left = anchor === "start" ? x : anchor === "end" ? x - width : x - width / 2;
-  const extent = { x0: Math.floor(left - 3), y0: Math.floor(y - 1.2 * size - 2), x1: Math.ceil(left + width + 3), y1: Math.ceil(y + 0.4 * size + 2) };
+  const extent = {
+    x0: Math.floor(left - 3),
+    y0: Math.floor(y - 1.2 * size - 2),
+    x1: Math.ceil(left + width + 3),
+    y1: Math.ceil(y + 0.4 * size + 2),
+  };
   return {
     svg: `<text x="${x}" y="${y}" font-size="${size}"${anchorAttr} ${rest}</text>`,
     extent,
@@ -56,7 +61,10 @@ export function packTexts(texts: ChartText[], maxWidth: number): Atlas {
   const order = texts.map((t, i) => i).sort((a, b) => h(texts[b]!.extent) - h(texts[a]!.extent));
   const slots: Atlas["slots"] = new Array(texts.length);
   const parts: string[] = [];
-  let x = 0, y = 0, rowH = 0, width = 0;
+  let x = 0,
+    y = 0,
+    rowH = 0,
+    width = 0;
   for (const i of order) {
     const e = texts[i]!.extent;
     const w = e.x1 - e.x0;

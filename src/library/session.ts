@@ -14,8 +14,7 @@ export interface Fetched {
 }
 
 export type Outcome =
-  | { ok: true; text: string; structured: Record<string, unknown>; images: number; fetched: Fetched[] }
-  | { ok: false; error: ErrorPayload };
+  { ok: true; text: string; structured: Record<string, unknown>; images: number; fetched: Fetched[] } | { ok: false; error: ErrorPayload };
 
 export interface RunOptions {
   /** Keep the backend results the call read (CSV needs them; nothing else does). */
@@ -47,16 +46,16 @@ export async function openSession(config: Config): Promise<Session> {
       // Results are kept in the order the tool asked for them, whatever order they arrive in.
       const recording: Backend = options.capture
         ? {
-          kind: backend.kind,
-          origin: backend.origin,
-          async fetch(request, context) {
-            const slot = fetched.push(undefined as unknown as Fetched) - 1;
-            const result = await backend.fetch(request, context);
-            fetched[slot] = { request, result };
-            return result;
-          },
-          close: () => backend.close(),
-        }
+            kind: backend.kind,
+            origin: backend.origin,
+            async fetch(request, context) {
+              const slot = fetched.push(undefined as unknown as Fetched) - 1;
+              const result = await backend.fetch(request, context);
+              fetched[slot] = { request, result };
+              return result;
+            },
+            close: () => backend.close(),
+          }
         : backend;
       const secret = options.apiKey ?? config.apiKey;
       const result = await runTool(tool, args, {

@@ -118,7 +118,8 @@ function serviceText(error: ServiceError, endpoint: string): string {
       return `This key is not entitled to ${endpoint}${via} (403 metric_not_allowed; nothing was charged).${may} Or use a key that includes ${endpoint}. ${NO_RETRY}`;
     }
     case "credits_exhausted": {
-      const left = creditsRemaining !== undefined ? `${creditsRemaining} credit${creditsRemaining === 1 ? "" : "s"} left` : "balance too low";
+      const left =
+        creditsRemaining !== undefined ? `${creditsRemaining} credit${creditsRemaining === 1 ? "" : "s"} left` : "balance too low";
       return `Credits exhausted (402): ${left}, not enough for this call; nothing was charged. Retrying will not help until the key is topped up; a smaller range costs less.`;
     }
     case "rate_limited": {
@@ -129,13 +130,20 @@ function serviceText(error: ServiceError, endpoint: string): string {
       // The service's own message usually states the accepted values already; add them only when it does not.
       const isDate = parameter === "startDate" || parameter === "endDate";
       const accepted = isDate
-        ? said.includes(DATE_FORMAT_HINT) ? "" : ` Accepted format: ${DATE_FORMAT_HINT}.`
-        : allowed?.length && !allowed.every((a) => said.includes(a)) ? ` Accepted: ${allowed.slice(0, 12).join(", ")}.` : "";
+        ? said.includes(DATE_FORMAT_HINT)
+          ? ""
+          : ` Accepted format: ${DATE_FORMAT_HINT}.`
+        : allowed?.length && !allowed.every((a) => said.includes(a))
+          ? ` Accepted: ${allowed.slice(0, 12).join(", ")}.`
+          : "";
       return `${said}${accepted} Fix ${parameter ?? "the argument"} and call again; nothing was charged.`;
     }
     case "range_too_large": {
       // A heatmap is sized by its lookback (it takes no dates); the service's text usually says how already.
-      const fix = parameter === "lookback" ? "Use a shorter lookback or a coarser timeframe." : "Narrow startDate/endDate or use a coarser timeframe.";
+      const fix =
+        parameter === "lookback"
+          ? "Use a shorter lookback or a coarser timeframe."
+          : "Narrow startDate/endDate or use a coarser timeframe.";
       return `${said}${/narrow|coarser|larger timeframe/i.test(said) ? "" : ` ${fix}`} Nothing was charged.`;
     }
     case "payload_too_large":

@@ -40,7 +40,9 @@ export function normalizeAsset(raw: string, endpoint?: Endpoint): string {
     const elsewhere = named.length || !endpoint ? [] : assetsByName(raw).slice(0, 3);
     const hint = named.length
       ? ` Did you mean ${named.map(labelled).join(" or ")}?`
-      : elsewhere.length ? ` "${raw.slice(0, 40)}" is the name of ${elsewhere.join(", ")}, which ${endpoint!.id} does not cover.` : "";
+      : elsewhere.length
+        ? ` "${raw.slice(0, 40)}" is the name of ${elsewhere.join(", ")}, which ${endpoint!.id} does not cover.`
+        : "";
     throw new ToolInputError(
       "invalid_arguments",
       `asset must be a lowercase ticker of letters, digits or _ (got ${JSON.stringify(raw.slice(0, 40))}), e.g. btc.${hint} list_assets search=<name> finds tickers.`,
@@ -129,7 +131,11 @@ export function requireInHistory(backend: Backend, request: BackendRequest, step
   const what = `${request.asset} ${request.endpoint}`;
   const { history, startMs, endMs } = span;
   if (history === null) {
-    throw new ToolInputError("invalid_parameter", `${what} has no data at all; nothing was charged. list_assets asset=${request.asset} shows the metrics that have.`, { parameter: "asset" });
+    throw new ToolInputError(
+      "invalid_parameter",
+      `${what} has no data at all; nothing was charged. list_assets asset=${request.asset} shows the metrics that have.`,
+      { parameter: "asset" },
+    );
   }
   const after = startMs > history.lastMs;
   const before = endMs < history.firstMs;
@@ -137,7 +143,9 @@ export function requireInHistory(backend: Backend, request: BackendRequest, step
   const exists = `its history runs ${when(history.firstMs, stepMs)} to ${when(history.lastMs, stepMs)}`;
   // The bound as the caller wrote it (a date-only endDate means the end of that day).
   const given = (name: "startDate" | "endDate", ms: number) => request.query[name]?.slice(0, 40) ?? when(ms, stepMs);
-  const asked = after ? `startDate ${given("startDate", startMs)} is after its last data` : `endDate ${given("endDate", endMs)} is before its first data`;
+  const asked = after
+    ? `startDate ${given("startDate", startMs)} is after its last data`
+    : `endDate ${given("endDate", endMs)} is before its first data`;
   throw new ToolInputError("invalid_parameter", `No data: ${asked} (${what}: ${exists}). Ask within that span; nothing was charged.`, {
     parameter: after ? "startDate" : "endDate",
   });

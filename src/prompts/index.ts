@@ -3,7 +3,18 @@
 import { completable, ProtocolError, ProtocolErrorCode, type McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import {
-  CANONICAL_LOOKBACK, coverage, covers, DAY_MS, endpointById, HEATMAP_ID, KNOWN_ASSETS, PRICE, TIMEFRAMES, VARIATION_ID, type Endpoint, type Timeframe,
+  CANONICAL_LOOKBACK,
+  coverage,
+  covers,
+  DAY_MS,
+  endpointById,
+  HEATMAP_ID,
+  KNOWN_ASSETS,
+  PRICE,
+  TIMEFRAMES,
+  VARIATION_ID,
+  type Endpoint,
+  type Timeframe,
 } from "../catalog/index.js";
 import { completeAssetFor, completeSeriesAsset, type CompleterTable } from "../mcp/completions.js";
 import { closest, normalizeAsset } from "../mcp/lookup.js";
@@ -56,9 +67,12 @@ const ASSET_BRIEF_ARGS = z.object({
   asset: completable(z.string().max(40).describe("Lowercase ticker, e.g. btc"), (value) => PROMPT_COMPLETERS.asset_brief!.asset!(value)),
 });
 const RISK_BRIEF_ARGS = z.object({
-  asset: completable(z.string().max(40).describe("Lowercase ticker, e.g. btc"), (value) => PROMPT_COMPLETERS.liquidation_risk_brief!.asset!(value)),
-  timeframe: completable(z.enum(TIMEFRAMES).optional().describe("Heatmap column width, default 1h"), (value) =>
-    PROMPT_COMPLETERS.liquidation_risk_brief!.timeframe!(value ?? "") as Timeframe[],
+  asset: completable(z.string().max(40).describe("Lowercase ticker, e.g. btc"), (value) =>
+    PROMPT_COMPLETERS.liquidation_risk_brief!.asset!(value),
+  ),
+  timeframe: completable(
+    z.enum(TIMEFRAMES).optional().describe("Heatmap column width, default 1h"),
+    (value) => PROMPT_COMPLETERS.liquidation_risk_brief!.timeframe!(value ?? "") as Timeframe[],
   ),
 });
 
@@ -95,8 +109,12 @@ export function registerPrompts(server: McpServer, now: () => number = Date.now)
       const steps = [
         `list_assets asset=${asset} — what is covered.`,
         covers(VARIATION, asset) ? `get_metrics_variation asset=${asset} — every metric's 24h move and 7-day trend.` : "",
-        covers(PRICE, asset) ? `get_ohlcv metric=price asset=${asset} startDate=${daysAgo(nowMs, 365)} — price, its range, largest moves and volatility over a year.` : "",
-        covers(VOLUME, asset) ? `get_ohlcv metric=${VOLUME.id} asset=${asset} startDate=${daysAgo(nowMs, 90)} — perpetuals volume trend.` : "",
+        covers(PRICE, asset)
+          ? `get_ohlcv metric=price asset=${asset} startDate=${daysAgo(nowMs, 365)} — price, its range, largest moves and volatility over a year.`
+          : "",
+        covers(VOLUME, asset)
+          ? `get_ohlcv metric=${VOLUME.id} asset=${asset} startDate=${daysAgo(nowMs, 90)} — perpetuals volume trend.`
+          : "",
         ...series.map((id) => `get_series metric=${id} asset=${asset} startDate=${daysAgo(nowMs, 365)} — ${endpointById(id)!.purpose}.`),
         covers(HEATMAP, asset) ? `get_liquidation_heatmap asset=${asset} — where liquidations cluster around the price.` : "",
       ].filter(Boolean);

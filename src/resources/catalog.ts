@@ -36,7 +36,10 @@ export function catalogDocument(outputSchemas: Record<string, unknown>): Record<
       credit_cost: creditCostRule(e),
     })),
     asset_sets: Object.fromEntries(
-      Object.values(ASSET_SETS).map((s) => [s.id, s.members ? { label: s.label, size: s.members.length, members: s.members } : { label: s.label, pattern: ASSET_PATTERN.source }]),
+      Object.values(ASSET_SETS).map((s) => [
+        s.id,
+        s.members ? { label: s.label, size: s.members.length, members: s.members } : { label: s.label, pattern: ASSET_PATTERN.source },
+      ]),
     ),
     venues: VENUES,
     params: {

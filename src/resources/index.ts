@@ -1,6 +1,13 @@
 // Resources: the catalog, and the full data behind every digest (series as CSV, heatmap and
 // metrics-variation as JSON) through templates whose asset argument completes to covered assets.
-import { ProtocolError, ProtocolErrorCode, ResourceTemplate, type McpServer, type ServerContext, type Variables } from "@modelcontextprotocol/server";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceTemplate,
+  type McpServer,
+  type ServerContext,
+  type Variables,
+} from "@modelcontextprotocol/server";
 import { endpointById, HEATMAP_ID, VARIATION_ID, type Endpoint } from "../catalog/index.js";
 import { ServiceError, type Backend, type BackendContext, type BackendRequest, type TimeRecord } from "../backend/types.js";
 import { errorPayload } from "../mcp/errors.js";
@@ -29,15 +36,23 @@ export const TEMPLATE_COMPLETERS: CompleterTable = {
 
 /** The SDK form of a template's completers (it wants them to declare the completions capability). */
 function sdkCompleters(template: string): Record<string, (value: string, context?: { arguments?: Record<string, string> }) => string[]> {
-  return Object.fromEntries(Object.entries(TEMPLATE_COMPLETERS[template]!).map(([name, fn]) => [name, (value, context) => fn(value, context?.arguments)]));
+  return Object.fromEntries(
+    Object.entries(TEMPLATE_COMPLETERS[template]!).map(([name, fn]) => [name, (value, context) => fn(value, context?.arguments)]),
+  );
 }
 
 /**
  * The templates, parsed once: a server is built per HTTP request, and parsing the URI templates
  * was most of registering the resources. A template holds no state of a caller.
  */
-const SERIES_DATA = new ResourceTemplate(new QueryTolerantTemplate(SERIES_TEMPLATE), { list: undefined, complete: sdkCompleters(SERIES_TEMPLATE) });
-const HEATMAP_DATA = new ResourceTemplate(new QueryTolerantTemplate(HEATMAP_TEMPLATE), { list: undefined, complete: sdkCompleters(HEATMAP_TEMPLATE) });
+const SERIES_DATA = new ResourceTemplate(new QueryTolerantTemplate(SERIES_TEMPLATE), {
+  list: undefined,
+  complete: sdkCompleters(SERIES_TEMPLATE),
+});
+const HEATMAP_DATA = new ResourceTemplate(new QueryTolerantTemplate(HEATMAP_TEMPLATE), {
+  list: undefined,
+  complete: sdkCompleters(HEATMAP_TEMPLATE),
+});
 const VARIATION_DATA = new ResourceTemplate(VARIATION_TEMPLATE, { list: undefined, complete: sdkCompleters(VARIATION_TEMPLATE) });
 
 export function registerResources(server: McpServer, backend: Backend, tools: ToolRunner): void {
@@ -51,7 +66,9 @@ export function registerResources(server: McpServer, backend: Backend, tools: To
       // Changes only with a release; the data reads below are per key and charged (no cache hint).
       cacheHint: STATIC_CACHE_HINT,
     },
-    (uri) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(catalogDocument(tools.outputSchemas())) }] }),
+    (uri) => ({
+      contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(catalogDocument(tools.outputSchemas())) }],
+    }),
   );
 
   server.registerResource(
@@ -73,17 +90,13 @@ export function registerResources(server: McpServer, backend: Backend, tools: To
 
   // The heatmap and the variation table: the backend's JSON body as it is.
   const jsonData = (name: string, template: ResourceTemplate, endpointId: string, title: string, description: string) =>
-    server.registerResource(
-      name,
-      template,
-      { title, description, mimeType: "application/json" },
-      (uri, vars, extra) =>
-        guarded(uri, vars, extra, async () => {
-          const endpoint = requireEndpoint(endpointId);
-          const asset = checkedAsset(endpoint, vars);
-          const { body } = await backend.fetch(request(endpoint, asset, vars, ["asset"]), context(extra));
-          return { uri: uri.href, mimeType: "application/json", text: JSON.stringify(body) };
-        }),
+    server.registerResource(name, template, { title, description, mimeType: "application/json" }, (uri, vars, extra) =>
+      guarded(uri, vars, extra, async () => {
+        const endpoint = requireEndpoint(endpointId);
+        const asset = checkedAsset(endpoint, vars);
+        const { body } = await backend.fetch(request(endpoint, asset, vars, ["asset"]), context(extra));
+        return { uri: uri.href, mimeType: "application/json", text: JSON.stringify(body) };
+      }),
     );
   jsonData(
     "heatmap-data",
@@ -115,7 +128,8 @@ function request(endpoint: Endpoint, asset: string, vars: Variables, pathVars: r
   const query: Record<string, string> = {};
   for (const [name, value] of Object.entries(vars)) {
     if (pathVars.includes(name)) continue;
-    if (Array.isArray(value)) throw new ServiceError(400, "invalid_parameter", `Query parameter "${name}" is repeated; give it once.`, { parameter: name });
+    if (Array.isArray(value))
+      throw new ServiceError(400, "invalid_parameter", `Query parameter "${name}" is repeated; give it once.`, { parameter: name });
     query[name] = value ?? "";
   }
   return { endpoint: endpoint.id, asset, query };
@@ -139,9 +153,15 @@ async function guarded(
   } catch (error) {
     const group = one(vars.group);
     const endpoint = group ? `${group}/${one(vars.segment)}` : uri.host === "heatmap" ? HEATMAP_ID : VARIATION_ID;
-    const payload = errorPayload(error, { tool: "resources/read", endpoint: endpointById(endpoint)?.id ?? endpoint, secret: extra.http?.authInfo?.token });
+    const payload = errorPayload(error, {
+      tool: "resources/read",
+      endpoint: endpointById(endpoint)?.id ?? endpoint,
+      secret: extra.http?.authInfo?.token,
+    });
     const clientSide = payload.status === undefined ? payload.code !== "internal" : payload.status < 500;
-    throw new ProtocolError(clientSide ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError, payload.message, { error: payload });
+    throw new ProtocolError(clientSide ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError, payload.message, {
+      error: payload,
+    });
   }
 }
 

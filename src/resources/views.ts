@@ -4,7 +4,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import {
-  CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, ResourceTemplate, type ClientCapabilities, type McpServer, type ServerContext, type Variables,
+  CLIENT_CAPABILITIES_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceTemplate,
+  type ClientCapabilities,
+  type McpServer,
+  type ServerContext,
+  type Variables,
 } from "@modelcontextprotocol/server";
 import { endpointById, ENDPOINTS, HEATMAP_ID } from "../catalog/index.js";
 import type { ToolRunner } from "../mcp/tool-runner.js";
@@ -12,7 +19,6 @@ import { completeAssetFor, completeGroup, completeSegment, completeSeriesAsset }
 import { STATIC_CACHE_HINT } from "./index.js";
 import { SCHEME } from "../catalog/uris.js";
 import { QueryTolerantTemplate } from "./uri-template.js";
-
 
 export const UI_EXTENSION = "io.modelcontextprotocol/ui";
 export const VIEW_MIME = "text/html;profile=mcp-app";
@@ -28,7 +34,8 @@ export function viewUri(name: ViewName): string {
  * (a stateless HTTP request of that era carries none, so it gets no views).
  */
 export function rendersViews(server: McpServer, ctx: ServerContext): boolean {
-  const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+  const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
+    ClientCapabilities | undefined;
   const ext = (declared ?? server.server.getClientCapabilities())?.extensions?.[UI_EXTENSION] as { mimeTypes?: unknown } | undefined;
   return Array.isArray(ext?.mimeTypes) && ext.mimeTypes.includes(VIEW_MIME);
 }
@@ -87,13 +94,21 @@ export function registerViews(server: McpServer, tools: ToolRunner): void {
   server.registerResource(
     "heatmap-chart",
     HEATMAP_CHART,
-    { title: "Liquidation heatmap chart (PNG)", description: "The heatmap of get_liquidation_heatmap as an 800 × 500 PNG. Each read is a charged request.", mimeType: "image/png" },
+    {
+      title: "Liquidation heatmap chart (PNG)",
+      description: "The heatmap of get_liquidation_heatmap as an 800 × 500 PNG. Each read is a charged request.",
+      mimeType: "image/png",
+    },
     (uri, vars, ctx) => pngRead(uri, tools, "get_liquidation_heatmap", vars, ["asset"], ctx),
   );
   server.registerResource(
     "series-chart",
     SERIES_CHART,
-    { title: "Series chart (PNG)", description: "A get_series/get_ohlcv series as an 800 × 500 PNG line chart. Each read is a charged request.", mimeType: "image/png" },
+    {
+      title: "Series chart (PNG)",
+      description: "A get_series/get_ohlcv series as an 800 × 500 PNG line chart. Each read is a charged request.",
+      mimeType: "image/png",
+    },
     (uri, vars, ctx) => {
       const id = `${one(vars.group)}/${one(vars.segment)}`;
       const kind = endpointById(id)?.kind;
@@ -121,6 +136,7 @@ async function pngRead(uri: URL, tools: ToolRunner, name: string, vars: Variable
   const message = text?.type === "text" ? text.text : "no result";
   if (result.isError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, message);
   const image = result.content.find((c) => c.type === "image");
-  if (image?.type !== "image") throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Nothing to draw for ${uri.href}: ${message.split("\n")[0]}`);
+  if (image?.type !== "image")
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Nothing to draw for ${uri.href}: ${message.split("\n")[0]}`);
   return { contents: [{ uri: uri.href, mimeType: "image/png", blob: image.data }] };
 }

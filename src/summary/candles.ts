@@ -6,7 +6,12 @@ import { formatPercent, formatTime } from "./format.js";
 import type { AnswerScale } from "./scale.js";
 
 const extremeSchema = z.object({ time: z.string(), value: z.number() });
-const moveSchema = z.object({ time: z.string(), percent: z.number().describe("(close − open) / open × 100"), open: z.number(), close: z.number() });
+const moveSchema = z.object({
+  time: z.string(),
+  percent: z.number().describe("(close − open) / open × 100"),
+  open: z.number(),
+  close: z.number(),
+});
 
 export const candleFactsSchema = z.object({
   candles: z.number().int(),
@@ -51,8 +56,14 @@ export function candleFacts(c: CandleInput, stepMs: number): CandleFacts {
     const o = c.open[i]!;
     if (o > 0) {
       const pct = ((c.close[i]! - o) / o) * 100;
-      if (pct > upPct) { upPct = pct; up = i; }
-      if (pct < downPct) { downPct = pct; down = i; }
+      if (pct > upPct) {
+        upPct = pct;
+        up = i;
+      }
+      if (pct < downPct) {
+        downPct = pct;
+        down = i;
+      }
     }
     if (i > 0 && c.close[i - 1]! > 0 && c.close[i]! > 0) {
       const r = Math.log(c.close[i]! / c.close[i - 1]!);
@@ -88,7 +99,8 @@ export function renderCandleFacts(f: CandleFacts, stepMs: number, scale: Pick<An
   const moves = [
     f.largestUp && `largest up candle ${formatPercent(f.largestUp.percent)} (${at(f.largestUp.time)})`,
     f.largestDown && `largest down ${formatPercent(f.largestDown.percent)} (${at(f.largestDown.time)})`,
-    f.realizedVolatility && `realized volatility ${formatPercent(f.realizedVolatility.annualizedPercent).replace("+", "")} annualized (${f.realizedVolatility.returns} close-to-close log returns)`,
+    f.realizedVolatility &&
+      `realized volatility ${formatPercent(f.realizedVolatility.annualizedPercent).replace("+", "")} annualized (${f.realizedVolatility.returns} close-to-close log returns)`,
   ].filter(Boolean);
   return [
     `period high ${scale.stat(f.high.value)} (${at(f.high.time)}); low ${scale.stat(f.low.value)} (${at(f.low.time)})${range}`,

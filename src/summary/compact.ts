@@ -33,7 +33,9 @@ export function pair(p: { time: string; value: number }): Pair {
 
 export const pointsSchema = z
   .record(z.string(), z.array(z.tuple([z.string(), z.number()])))
-  .describe('points grouped under their UTC month "YYYY-MM" as ["DD", value] (daily) or ["DD HH:MM", value]; monthly points under "YYYY" as ["MM", value]');
+  .describe(
+    'points grouped under their UTC month "YYYY-MM" as ["DD", value] (daily) or ["DD HH:MM", value]; monthly points under "YYYY" as ["MM", value]',
+  );
 
 /** What the text's scale suffixes multiply by. */
 export const SCALE_OF: Readonly<Record<string, number>> = { "": 1, K: 1e3, M: 1e6, B: 1e9, T: 1e12 };
@@ -43,8 +45,14 @@ export const SCALE_OF: Readonly<Record<string, number>> = { "": 1, K: 1e3, M: 1e
  * them in (1e9: billions, so 27.79 rather than 27792383088) and its precision (a 200th of their
  * range). The same cost per point whatever the range.
  */
-export function groupedPoints(points: ReadonlyArray<{ time: string; value: number }>, at: "day" | "minute" | "month"): { scale: number; points: z.infer<typeof pointsSchema> } {
-  const block = seriesValueFormatter(points.map((p) => p.value), { multiples: true });
+export function groupedPoints(
+  points: ReadonlyArray<{ time: string; value: number }>,
+  at: "day" | "minute" | "month",
+): { scale: number; points: z.infer<typeof pointsSchema> } {
+  const block = seriesValueFormatter(
+    points.map((p) => p.value),
+    { multiples: true },
+  );
   const scale = (SCALE_OF[block.suffix] ?? 1) * block.per;
   const out: Record<string, Array<[string, number]>> = {};
   for (const p of points) {

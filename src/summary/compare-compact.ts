@@ -7,7 +7,11 @@ import { leadLagFound, maxLagBuckets, memberNames, type CompareDigest } from "./
 import { isDaily, seriesValueFormatter } from "./format.js";
 
 export const compactCompareDigestSchema = z.object({
-  grid: z.object({ count: z.number().int().describe("times present in every member"), from: timeField.optional(), to: timeField.optional() }),
+  grid: z.object({
+    count: z.number().int().describe("times present in every member"),
+    from: timeField.optional(),
+    to: timeField.optional(),
+  }),
   members: z.array(
     z.object({
       ...memberNames,
@@ -15,7 +19,9 @@ export const compactCompareDigestSchema = z.object({
       first: z.number().optional().describe("at the grid's first time"),
       last: z.number().optional().describe("at the grid's last time"),
       change: z.number().optional(),
-      basis: z.enum(["percent", "points", "units", "sum"]).describe("percent: (last − first)/|first|; points or units: last − first; sum: the flow's total over the grid"),
+      basis: z
+        .enum(["percent", "points", "units", "sum"])
+        .describe("percent: (last − first)/|first|; points or units: last − first; sum: the flow's total over the grid"),
       rank: z.number().int().optional().describe("1 = largest change among members of the same basis and unit"),
       rebased: z.boolean().optional().describe("true: points rebased to 1,000 at the grid's first time"),
     }),
@@ -42,7 +48,10 @@ export const compactCompareDigestSchema = z.object({
     .describe("absent when the grid is too short to try lags (under 20 buckets)"),
   sampling: z.enum(["all", "lttb"]).describe("lttb: one selection shared by all members, each member's min and max kept"),
   pointColumns: z.array(z.string()).describe("what each points row holds: the time, then each member's label"),
-  pointScales: z.array(z.number()).optional().describe("per member, the multiple its point values are in (1000000: millions); absent: all 1"),
+  pointScales: z
+    .array(z.number())
+    .optional()
+    .describe("per member, the multiple its point values are in (1000000: millions); absent: all 1"),
   points: z
     .record(z.string(), z.array(z.array(z.union([z.string(), z.number()]))))
     .describe('rows grouped under their UTC month "YYYY-MM": ["DD" (daily) or "DD HH:MM", one value per member in member order]'),
@@ -63,28 +72,36 @@ export function compactCompareDigest(d: CompareDigest): CompactCompareDigest {
   const r2 = (x: number | null) => (x === null ? null : Number(x.toFixed(2)) + 0);
   return defined({
     grid: defined({ count: d.grid.count, from: d.grid.first && when(d.grid.first), to: d.grid.last && when(d.grid.last) }),
-    members: d.members.map((m) => defined({
-      label: m.label, metric: m.metric, asset: m.asset, unit: m.unit,
-      fetched: m.fetched === d.grid.count ? undefined : m.fetched,
-      first: m.first ? num(m.first.value) : undefined,
-      last: m.last ? num(m.last.value) : undefined,
-      change: m.change === null ? undefined : num(m.change),
-      basis: m.basis,
-      rank: m.rank,
-      rebased: m.rebased || undefined,
-    })),
+    members: d.members.map((m) =>
+      defined({
+        label: m.label,
+        metric: m.metric,
+        asset: m.asset,
+        unit: m.unit,
+        fetched: m.fetched === d.grid.count ? undefined : m.fetched,
+        first: m.first ? num(m.first.value) : undefined,
+        last: m.last ? num(m.last.value) : undefined,
+        change: m.change === null ? undefined : num(m.change),
+        basis: m.basis,
+        rank: m.rank,
+        rebased: m.rebased || undefined,
+      }),
+    ),
     correlation: d.correlation && {
-      of: d.correlation.of, changes: d.correlation.changes,
+      of: d.correlation.of,
+      changes: d.correlation.changes,
       triangle: d.correlation.matrix.slice(1).map((row, i) => row.slice(0, i + 1).map(r2)),
       ...(d.correlation.threshold !== null && { threshold: num(d.correlation.threshold) }),
       level: d.correlation.level,
     },
-    leadLag: d.leadLag && defined({
-      maxLagBuckets: d.leadLag.maxLagBuckets,
-      threshold: r2(d.leadLag.threshold),
-      level: d.leadLag.level,
-      found: d.leadLag.found && { ...d.leadLag.found, r: r2(d.leadLag.found.r)!, rSameBucket: r2(d.leadLag.found.rSameBucket)! },
-    }),
+    leadLag:
+      d.leadLag &&
+      defined({
+        maxLagBuckets: d.leadLag.maxLagBuckets,
+        threshold: r2(d.leadLag.threshold),
+        level: d.leadLag.level,
+        found: d.leadLag.found && { ...d.leadLag.found, r: r2(d.leadLag.found.r)!, rSameBucket: r2(d.leadLag.found.rSameBucket)! },
+      }),
     sampling: d.points.method,
     pointColumns: [daily ? "DD" : "DD HH:MM", ...d.members.map((m) => m.label)],
     pointScales: scales.some((s) => s !== 1) ? scales : undefined,

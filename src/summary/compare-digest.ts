@@ -2,9 +2,7 @@
 // correlation and lead/lag, and co-sampled points. Bounded in size whatever the range.
 import { z } from "zod";
 import { coSample } from "./co-sample.js";
-import {
-  alignOnGrid, changesOf, correlationMatrix, memberStats, rankChanges, strongestLeadLag, type CompareInput,
-} from "./compare.js";
+import { alignOnGrid, changesOf, correlationMatrix, memberStats, rankChanges, strongestLeadLag, type CompareInput } from "./compare.js";
 import { criticalR, SIGNIFICANCE } from "./compare-significance.js";
 import { MAX_POINTS_LIMIT, MIN_POINTS } from "./series.js";
 
@@ -19,7 +17,12 @@ const timed = z.object({ time: z.string(), value: z.number() });
 export const memberNames = { label: z.string(), metric: z.string(), asset: z.string(), unit: z.string() };
 export const maxLagBuckets = z.number().int().describe("lags tried: ±this many buckets, every pair");
 export const leadLagFound = z.object({
-  leader: z.string(), follower: z.string(), lagBuckets: z.number().int(), r: z.number(), rSameBucket: z.number(), changes: z.number().int(),
+  leader: z.string(),
+  follower: z.string(),
+  lagBuckets: z.number().int(),
+  r: z.number(),
+  rSameBucket: z.number(),
+  changes: z.number().int(),
 });
 
 export const compareDigestSchema = z.object({
@@ -37,7 +40,9 @@ export const compareDigestSchema = z.object({
       first: timed.nullable(),
       last: timed.nullable(),
       change: z.number().nullable(),
-      basis: z.enum(["percent", "points", "units", "sum"]).describe("percent: (last − first)/|first|; points or units: last − first; sum: total of the flow over the grid"),
+      basis: z
+        .enum(["percent", "points", "units", "sum"])
+        .describe("percent: (last − first)/|first|; points or units: last − first; sum: total of the flow over the grid"),
       rank: z.number().int().nullable().describe("1 = largest change among members of the same basis and unit"),
       rebased: z.boolean().describe("points are rebased to 100 at the grid's first time"),
     }),
@@ -47,7 +52,10 @@ export const compareDigestSchema = z.object({
       of: z.string().describe("what is correlated: log returns for prices, differences otherwise"),
       changes: z.number().int().describe("pairs of changes each correlation reads (the fewest of any pair)"),
       matrix: z.array(z.array(z.number().nullable())),
-      threshold: z.number().nullable().describe("smallest |r| significant at `level` (two-sided, Bonferroni over the pairs); the text shows only those"),
+      threshold: z
+        .number()
+        .nullable()
+        .describe("smallest |r| significant at `level` (two-sided, Bonferroni over the pairs); the text shows only those"),
       level: z.number(),
     })
     .nullable(),
@@ -56,9 +64,7 @@ export const compareDigestSchema = z.object({
       maxLagBuckets,
       threshold: z.number().nullable().describe("smallest |r| significant at `level` over every pair and lag tried"),
       level: z.number(),
-      found: leadLagFound
-        .nullable()
-        .describe("a lag that clears the threshold and beats the same-bucket correlation by 0.1; else none"),
+      found: leadLagFound.nullable().describe("a lag that clears the threshold and beats the same-bucket correlation by 0.1; else none"),
     })
     .nullable()
     .describe("null when the grid is too short to try lags (under 20 buckets)"),
@@ -82,7 +88,9 @@ export function digestCompare(members: readonly CompareMember[], opts: { timefra
   const n = grid.times.length;
   const iso = (ms: number) => new Date(ms).toISOString();
   const stats = n ? members.map((m, i) => memberStats(grid.values[i]!, m.nature)) : [];
-  const ranks = n ? rankChanges(stats.map((s, i) => ({ change: s.change, basis: s.basis, unit: members[i]!.unit, metric: members[i]!.metric }))) : [];
+  const ranks = n
+    ? rankChanges(stats.map((s, i) => ({ change: s.change, basis: s.basis, unit: members[i]!.unit, metric: members[i]!.metric })))
+    : [];
   const changes = members.map((m, i) => changesOf(grid.values[i] ?? [], m.nature));
   const kinds = new Set(members.map((m) => (m.nature === "price" ? "log returns" : "differences")));
   const pairs = (members.length * (members.length - 1)) / 2;
@@ -91,7 +99,10 @@ export function digestCompare(members: readonly CompareMember[], opts: { timefra
   const correlation = same
     ? {
         of: kinds.size === 1 ? [...kinds][0]! : "log returns (prices), differences (others)",
-        changes: same.pairs, matrix: same.matrix, threshold: Number.isFinite(threshold) ? threshold : null, level: SIGNIFICANCE,
+        changes: same.pairs,
+        matrix: same.matrix,
+        threshold: Number.isFinite(threshold) ? threshold : null,
+        level: SIGNIFICANCE,
       }
     : null;
   const maxLag = Math.min(10, Math.floor((n - 1) / 10));
@@ -103,7 +114,12 @@ export function digestCompare(members: readonly CompareMember[], opts: { timefra
     members: members.map((m, i) => {
       const s = stats[i];
       return {
-        label: m.label, metric: m.metric, asset: m.asset, unit: m.unit, nature: m.nature, fetched: m.times.length,
+        label: m.label,
+        metric: m.metric,
+        asset: m.asset,
+        unit: m.unit,
+        nature: m.nature,
+        fetched: m.times.length,
         first: s ? { time: iso(grid.times[0]!), value: s.first } : null,
         last: s ? { time: iso(grid.times[n - 1]!), value: s.last } : null,
         change: s?.change ?? null,
@@ -118,8 +134,12 @@ export function digestCompare(members: readonly CompareMember[], opts: { timefra
       threshold: Number.isFinite(lagged.threshold) ? lagged.threshold : null,
       level: SIGNIFICANCE,
       found: lagged.lead && {
-        leader: members[lagged.lead.leader]!.label, follower: members[lagged.lead.follower]!.label, lagBuckets: lagged.lead.lag,
-        r: lagged.lead.r, rSameBucket: lagged.lead.rSameBucket, changes: lagged.lead.n,
+        leader: members[lagged.lead.leader]!.label,
+        follower: members[lagged.lead.follower]!.label,
+        lagBuckets: lagged.lead.lag,
+        r: lagged.lead.r,
+        rSameBucket: lagged.lead.rSameBucket,
+        changes: lagged.lead.n,
       },
     },
     points: {

@@ -14,7 +14,11 @@ function value(x: number, unit: string): string {
   return unit === "USD" ? formatNumber(x, "USD") : `${formatNumber(x)}${UNSHOWN.has(unit) ? "" : ` ${unit}`}`;
 }
 
-const SUFFIX: ReadonlyArray<[number, string]> = [[1e12, "T"], [1e9, "B"], [1e6, "M"]];
+const SUFFIX: ReadonlyArray<[number, string]> = [
+  [1e12, "T"],
+  [1e9, "B"],
+  [1e6, "M"],
+];
 
 /** One scale for the numbers of a line, set by the largest: "2.33M BTC → 0.948M BTC", not "2.33M BTC → 947,846.36 BTC". */
 function lineScale(values: readonly number[], unit: string): (x: number) => string {
@@ -46,7 +50,10 @@ function changeText(m: Member, showUnit: boolean, write: (x: number) => string):
   }
 }
 
-export function renderCompareText(meta: { title: string; query: Readonly<Record<string, string>>; notes: readonly string[] }, d: CompareDigest): string {
+export function renderCompareText(
+  meta: { title: string; query: Readonly<Record<string, string>>; notes: readonly string[] },
+  d: CompareDigest,
+): string {
   const query = Object.entries(meta.query).map(([k, v]) => `${k}=${sanitizeText(v, 40)}`);
   const lines = [`compare ${meta.title}${query.length ? ` ${query.join(" ")}` : ""}`, ...meta.notes];
   const step = formatDuration(d.grid.timeframeMs);
@@ -109,7 +116,12 @@ function correlationLines(d: CompareDigest, step: string): string[] {
   const any = c.matrix.some((row, i) => row.some((r, j) => j < i && shown(r)));
   if (!any) return [`${head}; ${rule}): no significant relation`];
   const lines = [`${head}; shown where ${rule}, else "·"):`, `columns: ${labels.slice(0, -1).join(" ")}`];
-  for (let i = 1; i < labels.length; i++) lines.push(`${labels[i]}: ${c.matrix[i]!.slice(0, i).map((r) => (shown(r) ? rText(r!) : "·")).join(" ")}`);
+  for (let i = 1; i < labels.length; i++)
+    lines.push(
+      `${labels[i]}: ${c.matrix[i]!.slice(0, i)
+        .map((r) => (shown(r) ? rText(r!) : "·"))
+        .join(" ")}`,
+    );
   return lines;
 }
 
@@ -130,10 +142,15 @@ function pointsBlock(d: CompareDigest, daily: boolean): string[] {
     if (scale) byScale.set(scale, [...(byScale.get(scale) ?? []), m.label]);
   });
   const scaled = [...byScale].map(([scale, labels]) => `${labels.length === d.members.length ? "all" : labels.join(", ")} in ${scale}`);
-  const how = method === "all" ? "all points" : `${returned} of ${formatCount(total)}, one LTTB selection shared by all, each member's min and max kept`;
+  const how =
+    method === "all"
+      ? "all points"
+      : `${returned} of ${formatCount(total)}, one LTTB selection shared by all, each member's min and max kept`;
   const who = rebased.length === d.members.length ? "all" : rebased.join(", ");
   const notes = [rebased.length ? `${who} rebased to 1,000 at the first time` : "", ...scaled].filter(Boolean).join("; ");
-  const lines = [`points (${how})${notes ? `; ${notes}` : ""}; rows "${daily ? "DD" : "DD HH:MM"} ${d.members.map((m) => m.label).join(" ")}" under YYYY-MM, UTC:`];
+  const lines = [
+    `points (${how})${notes ? `; ${notes}` : ""}; rows "${daily ? "DD" : "DD HH:MM"} ${d.members.map((m) => m.label).join(" ")}" under YYYY-MM, UTC:`,
+  ];
   let month = "";
   d.points.times.forEach((iso, p) => {
     if (iso.slice(0, 7) !== month) {

@@ -89,7 +89,9 @@ export function memberStats(values: ArrayLike<number>, nature: CompareInput["nat
  * basis (and, unless the basis is percent, a unit); null for a member alone in its group or without a
  * change: ranking a reserve's % against a price's, or a % against points, would compare nothing.
  */
-export function rankChanges(items: readonly { change: number | null; basis: ChangeBasis; unit: string; metric?: string }[]): (number | null)[] {
+export function rankChanges(
+  items: readonly { change: number | null; basis: ChangeBasis; unit: string; metric?: string }[],
+): (number | null)[] {
   const key = (i: number) => `${items[i]!.metric ?? ""}|${items[i]!.basis}|${items[i]!.basis === "percent" ? "" : items[i]!.unit}`;
   return items.map((item, i) => {
     if (item.change === null) return null;
@@ -185,7 +187,11 @@ export const LEAD_GAIN = 0.1;
  * lag is not 0, beats the same-bucket correlation by LEAD_GAIN and clears `critical(n, tests)`, the
  * |r| significant once every pair and lag tried is accounted for (`tests` = pairs × lags).
  */
-export function strongestLeadLag(changes: readonly ArrayLike<number>[], maxLag: number, critical: (n: number, tests: number) => number): { lead: LeadLag | null; tests: number; threshold: number } {
+export function strongestLeadLag(
+  changes: readonly ArrayLike<number>[],
+  maxLag: number,
+  critical: (n: number, tests: number) => number,
+): { lead: LeadLag | null; tests: number; threshold: number } {
   let best: { i: number; j: number; lag: number; r: number; n: number } | null = null;
   const pairs = (changes.length * (changes.length - 1)) / 2;
   const tests = pairs * (2 * maxLag + 1);

@@ -29,7 +29,10 @@ export function groupedFixed(x: number, decimals: number): string {
     kept = i < 0 ? `1${"0".repeat(keep)}` : kept.slice(0, i) + String.fromCharCode(kept.charCodeAt(i) + 1) + "0".repeat(keep - i - 1);
     if (i < 0) intLen++;
   }
-  const int = kept.slice(0, intLen).replace(/^0+(?=\d)/, "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const int = kept
+    .slice(0, intLen)
+    .replace(/^0+(?=\d)/, "")
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return decimals > 0 ? `${sign}${int}.${kept.slice(intLen)}` : `${sign}${int}`;
 }
 

@@ -36,7 +36,12 @@ export interface Cluster {
 }
 
 /** Intensity within ±percent of the price, above and below; a level exactly at the price is in neither. */
-export function bandSums(prices: ArrayLike<number>, column: ArrayLike<number>, price: number, percents: readonly number[] = BAND_PERCENTS): Band[] {
+export function bandSums(
+  prices: ArrayLike<number>,
+  column: ArrayLike<number>,
+  price: number,
+  percents: readonly number[] = BAND_PERCENTS,
+): Band[] {
   const n = prices.length;
   const step = n >= 2 ? (prices[n - 1]! - prices[0]!) / (n - 1) : 0;
   return percents.map((percent) => {
@@ -63,7 +68,12 @@ export const CLUSTER_EDGE_FRACTION = 0.5;
  * sixth of the price. Peaks claim levels hottest first, so clusters never overlap; the price splits
  * them (a level exactly at the price belongs to neither side). Clusters come out in ascending price.
  */
-export function findClusters(prices: ArrayLike<number>, column: ArrayLike<number>, price: number, fraction = DEFAULT_CLUSTER_FRACTION): { threshold: number; total: number; max: number; maxIndex: number; clusters: Cluster[] } {
+export function findClusters(
+  prices: ArrayLike<number>,
+  column: ArrayLike<number>,
+  price: number,
+  fraction = DEFAULT_CLUSTER_FRACTION,
+): { threshold: number; total: number; max: number; maxIndex: number; clusters: Cluster[] } {
   let total = 0;
   let max = 0;
   let maxIndex = -1;
@@ -83,7 +93,7 @@ export function findClusters(prices: ArrayLike<number>, column: ArrayLike<number
   // Peaks: runs of equal levels (usually one) higher than the levels on either side of the run.
   // Neighbours across the price do not count: the price splits the map.
   const peaks: number[] = [];
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     let j = i;
     while (j + 1 < n && column[j + 1] === column[i] && sideOf(j + 1) === sideOf(i)) j++;
     const v = column[i]!;
@@ -98,7 +108,8 @@ export function findClusters(prices: ArrayLike<number>, column: ArrayLike<number
   for (const p of peaks) {
     if (claimed[p]) continue;
     const floor = column[p]! * CLUSTER_EDGE_FRACTION;
-    const joins = (k: number, from: number) => k >= 0 && k < n && !claimed[k] && sideOf(k) === sideOf(p) && column[k]! >= floor && column[k]! <= column[from]!;
+    const joins = (k: number, from: number) =>
+      k >= 0 && k < n && !claimed[k] && sideOf(k) === sideOf(p) && column[k]! >= floor && column[k]! <= column[from]!;
     let lo = p;
     let hi = p;
     while (joins(lo - 1, lo)) lo--;
@@ -110,7 +121,16 @@ export function findClusters(prices: ArrayLike<number>, column: ArrayLike<number
   return { threshold, total, max, maxIndex, clusters };
 }
 
-function describe(prices: ArrayLike<number>, column: ArrayLike<number>, price: number, start: number, end: number, peak: number, step: number, total: number): Cluster {
+function describe(
+  prices: ArrayLike<number>,
+  column: ArrayLike<number>,
+  price: number,
+  start: number,
+  end: number,
+  peak: number,
+  step: number,
+  total: number,
+): Cluster {
   let intensity = 0;
   for (let k = start; k <= end; k++) intensity += column[k]!;
   const side = prices[peak]! > price ? "above" : "below";
@@ -138,7 +158,12 @@ function describe(prices: ArrayLike<number>, column: ArrayLike<number>, price: n
 export function largestCluster(clusters: readonly Cluster[]): Cluster | null {
   let best: Cluster | null = null;
   for (const c of clusters) {
-    if (!best || c.intensity > best.intensity || (c.intensity === best.intensity && Math.abs(c.distanceEdgePercent) < Math.abs(best.distanceEdgePercent))) best = c;
+    if (
+      !best ||
+      c.intensity > best.intensity ||
+      (c.intensity === best.intensity && Math.abs(c.distanceEdgePercent) < Math.abs(best.distanceEdgePercent))
+    )
+      best = c;
   }
   return best;
 }
@@ -152,5 +177,7 @@ export function nearestCluster(clusters: readonly Cluster[]): Cluster | null {
 
 /** The k most intense clusters, most intense first. */
 export function topClusters(clusters: readonly Cluster[], k: number): Cluster[] {
-  return [...clusters].sort((a, b) => b.intensity - a.intensity || Math.abs(a.distanceEdgePercent) - Math.abs(b.distanceEdgePercent)).slice(0, Math.max(0, k));
+  return [...clusters]
+    .sort((a, b) => b.intensity - a.intensity || Math.abs(a.distanceEdgePercent) - Math.abs(b.distanceEdgePercent))
+    .slice(0, Math.max(0, k));
 }

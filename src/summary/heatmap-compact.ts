@@ -52,7 +52,14 @@ export const compactHeatmapDigestSchema = z.object({
       maxCell: z.number().describe("hottest level"),
       maxCellPrice: z.number().optional().describe("price of the hottest level"),
       bands: z
-        .record(z.string(), z.object({ above: z.number(), below: z.number(), narrowerThanSpacing: z.literal(true).optional().describe("the band holds at most one level per side: n/a") }))
+        .record(
+          z.string(),
+          z.object({
+            above: z.number(),
+            below: z.number(),
+            narrowerThanSpacing: z.literal(true).optional().describe("the band holds at most one level per side: n/a"),
+          }),
+        )
         .describe("USD notional within ±N % of the anchor, by N: above (short liquidations) and below (long liquidations)"),
       imbalance: z.number().optional().describe("(above − below) / (above + below) within ±10 %"),
       clusterThreshold: z.number().describe("a cluster's levels are each at least this (clusterFraction of the hottest level)"),
@@ -63,15 +70,37 @@ export const compactHeatmapDigestSchema = z.object({
     .optional()
     .describe("the latest column: the current liquidation map"),
   peak: z
-    .object({ price: z.number(), time: timeField.optional(), intensity: z.number(), ageColumns: z.number().int(), ageMs: z.number().optional() })
+    .object({
+      price: z.number(),
+      time: timeField.optional(),
+      intensity: z.number(),
+      ageColumns: z.number().int(),
+      ageMs: z.number().optional(),
+    })
     .optional()
     .describe("hottest cell of the whole matrix and how long before the latest column"),
   topTraderLsr: z
-    .object({ venue: z.string().describe("whose top traders' positions the ratio reads"), latest: pairSchema, min: pairSchema, max: pairSchema, mean: z.number(), count: z.number().int() })
+    .object({
+      venue: z.string().describe("whose top traders' positions the ratio reads"),
+      latest: pairSchema,
+      min: pairSchema,
+      max: pairSchema,
+      mean: z.number(),
+      count: z.number().int(),
+    })
     .optional()
     .describe("top traders' long/short ratio"),
   candles: z
-    .object({ count: z.number().int(), from: timeField, to: timeField, open: z.number(), close: z.number(), high: z.number(), low: z.number(), changePercent: z.number().optional() })
+    .object({
+      count: z.number().int(),
+      from: timeField,
+      to: timeField,
+      open: z.number(),
+      close: z.number(),
+      high: z.number(),
+      low: z.number(),
+      changePercent: z.number().optional(),
+    })
     .optional(),
   binned: z
     .object({
@@ -80,7 +109,9 @@ export const compactHeatmapDigestSchema = z.object({
       hottest: z.number().describe("the hottest bin's mean cell (USD notional per level and column)"),
       levels: z
         .array(z.string())
-        .describe("one string per price bin (as rows), one digit per time bin (as cols): its mean cell, 0 = empty, k (1–9) = in ((k−1)/9, k/9] of hottest"),
+        .describe(
+          "one string per price bin (as rows), one digit per time bin (as cols): its mean cell, 0 = empty, k (1–9) = in ((k−1)/9, k/9] of hottest",
+        ),
     })
     .optional()
     .describe("re-binned matrix (at most 24 × 24), when requested"),
@@ -93,8 +124,15 @@ const share = (x: number) => Number(x.toFixed(4)) + 0;
 
 function cluster(c: HeatmapCluster): z.infer<typeof clusterSchema> {
   return {
-    low: num(c.low), high: num(c.high), levels: c.levels, intensity: num(c.intensity), share: share(c.share), peak: num(c.peak),
-    widthPercent: pct(c.widthPercent), edgePercent: pct(c.distanceEdgePercent), peakPercent: pct(c.distancePeakPercent),
+    low: num(c.low),
+    high: num(c.high),
+    levels: c.levels,
+    intensity: num(c.intensity),
+    share: share(c.share),
+    peak: num(c.peak),
+    widthPercent: pct(c.widthPercent),
+    edgePercent: pct(c.distanceEdgePercent),
+    peakPercent: pct(c.distancePeakPercent),
   };
 }
 
@@ -133,34 +171,70 @@ export function compactHeatmapDigest(d: HeatmapDigest): CompactHeatmapDigest {
     anchor: d.anchor.price === null ? undefined : ([d.anchor.time ? when(d.anchor.time) : "", num(d.anchor.price)] as [string, number]),
     anchorSource: d.anchor.source === "df_close" ? undefined : d.anchor.source,
     matrix: defined({
-      rows: shape.rows, cols: shape.cols, priceStep: shape.priceStep ?? undefined, priceLow: shape.priceLow ?? undefined, priceHigh: shape.priceHigh ?? undefined,
-      from: t(shape.timeFrom), to: t(shape.timeTo),
+      rows: shape.rows,
+      cols: shape.cols,
+      priceStep: shape.priceStep ?? undefined,
+      priceLow: shape.priceLow ?? undefined,
+      priceHigh: shape.priceHigh ?? undefined,
+      from: t(shape.timeFrom),
+      to: t(shape.timeTo),
     }),
-    columnTotals: shape.columnTotals && defined({
-      latest: num(shape.columnTotals.latest), mean: num(shape.columnTotals.mean), max: num(shape.columnTotals.max), maxTime: t(shape.columnTotals.maxTime),
-    }),
-    latest: latest && defined({
-      time: latest.time === shape.timeTo ? undefined : t(latest.time),
-      total: num(latest.total),
-      maxCell: num(latest.maxCell),
-      maxCellPrice: latest.maxCellPrice === null || latest.maxCellPrice === undefined ? undefined : num(latest.maxCellPrice),
-      bands: Object.fromEntries(latest.bands.map((b) => [String(b.percent), { above: num(b.above), below: num(b.below), ...(b.narrowerThanSpacing && { narrowerThanSpacing: true as const }) }])),
-      imbalance: latest.imbalance === null ? undefined : share(latest.imbalance),
-      clusterThreshold: num(latest.clusterThreshold),
-      clusterFraction: num(latest.clusterFraction),
-      above: side(latest.above),
-      below: side(latest.below),
-    }),
-    peak: peak && defined({ price: num(peak.price), time: t(peak.time), intensity: num(peak.intensity), ageColumns: peak.ageColumns, ageMs: peak.ageMs ?? undefined }),
+    columnTotals:
+      shape.columnTotals &&
+      defined({
+        latest: num(shape.columnTotals.latest),
+        mean: num(shape.columnTotals.mean),
+        max: num(shape.columnTotals.max),
+        maxTime: t(shape.columnTotals.maxTime),
+      }),
+    latest:
+      latest &&
+      defined({
+        time: latest.time === shape.timeTo ? undefined : t(latest.time),
+        total: num(latest.total),
+        maxCell: num(latest.maxCell),
+        maxCellPrice: latest.maxCellPrice === null || latest.maxCellPrice === undefined ? undefined : num(latest.maxCellPrice),
+        bands: Object.fromEntries(
+          latest.bands.map((b) => [
+            String(b.percent),
+            { above: num(b.above), below: num(b.below), ...(b.narrowerThanSpacing && { narrowerThanSpacing: true as const }) },
+          ]),
+        ),
+        imbalance: latest.imbalance === null ? undefined : share(latest.imbalance),
+        clusterThreshold: num(latest.clusterThreshold),
+        clusterFraction: num(latest.clusterFraction),
+        above: side(latest.above),
+        below: side(latest.below),
+      }),
+    peak:
+      peak &&
+      defined({
+        price: num(peak.price),
+        time: t(peak.time),
+        intensity: num(peak.intensity),
+        ageColumns: peak.ageColumns,
+        ageMs: peak.ageMs ?? undefined,
+      }),
     topTraderLsr: lsr && {
       venue: lsr.venue,
-      latest: pair({ time: lsr.latestTime, value: lsr.latest }), min: pair({ time: lsr.minTime, value: lsr.min }), max: pair({ time: lsr.maxTime, value: lsr.max }),
-      mean: num(lsr.mean), count: lsr.count,
+      latest: pair({ time: lsr.latestTime, value: lsr.latest }),
+      min: pair({ time: lsr.minTime, value: lsr.min }),
+      max: pair({ time: lsr.maxTime, value: lsr.max }),
+      mean: num(lsr.mean),
+      count: lsr.count,
     },
-    candles: candles && defined({
-      count: candles.count, from: when(candles.from), to: when(candles.to), open: num(candles.open), close: num(candles.close), high: num(candles.high), low: num(candles.low),
-      changePercent: candles.changePercent === null ? undefined : num(candles.changePercent),
-    }),
+    candles:
+      candles &&
+      defined({
+        count: candles.count,
+        from: when(candles.from),
+        to: when(candles.to),
+        open: num(candles.open),
+        close: num(candles.close),
+        high: num(candles.high),
+        low: num(candles.low),
+        changePercent: candles.changePercent === null ? undefined : num(candles.changePercent),
+      }),
     binned: matrix && binned(matrix),
   });
 }

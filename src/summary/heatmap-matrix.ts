@@ -14,7 +14,11 @@ export interface ColumnTotals {
 }
 
 /** Hottest cell (the later column wins a tie) and the totals per column of a rows × cols matrix. */
-export function scanMatrix(cells: Float64Array, rows: number, cols: number): { columns: ColumnTotals | null; peak: { row: number; col: number; value: number } | null } {
+export function scanMatrix(
+  cells: Float64Array,
+  rows: number,
+  cols: number,
+): { columns: ColumnTotals | null; peak: { row: number; col: number; value: number } | null } {
   const totals = new Float64Array(cols);
   let best = 0;
   let bestRow = -1;

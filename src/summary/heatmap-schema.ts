@@ -24,7 +24,15 @@ const sideSchema = z.object({
 });
 
 export const heatmapDigestSchema = z.object({
-  source: heatmapSchema.pick({ asset: true, timeframe: true, lookback: true, scope: true, exchange: true, version: true, priceSource: true }),
+  source: heatmapSchema.pick({
+    asset: true,
+    timeframe: true,
+    lookback: true,
+    scope: true,
+    exchange: true,
+    version: true,
+    priceSource: true,
+  }),
   anchor: z.object({
     price: z.number().nullable(),
     time: z.string().nullable(),
@@ -100,7 +108,9 @@ export const heatmapDigestSchema = z.object({
     .object({
       rows: z.array(z.object({ low: z.number(), high: z.number(), levels: z.number().int() })).describe("price bins, ascending"),
       cols: z.array(z.object({ start: z.string().nullable(), columns: z.number().int() })).describe("time bins, ascending"),
-      cells: z.array(z.array(z.number())).describe("cells[row][col]: mean intensity of the original cells (price levels × columns) in the bin"),
+      cells: z
+        .array(z.array(z.number()))
+        .describe("cells[row][col]: mean intensity of the original cells (price levels × columns) in the bin"),
     })
     .optional()
     .describe("re-binned matrix (at most 24 × 24), only when requested"),

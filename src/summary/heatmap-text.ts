@@ -47,7 +47,10 @@ export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): stri
     );
     const t = sh.columnTotals;
     // Each column is the whole map at one time: totals are per column, never summed over time.
-    if (t) lines.push(`Column totals (open notional at one time): latest ${usd(t.latest)}, mean ${usd(t.mean)}, largest ${usd(t.max)} (${time(t.maxTime)})`);
+    if (t)
+      lines.push(
+        `Column totals (open notional at one time): latest ${usd(t.latest)}, mean ${usd(t.mean)}, largest ${usd(t.max)} (${time(t.maxTime)})`,
+      );
   }
   const a = d.anchor;
   lines.push(
@@ -61,7 +64,10 @@ export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): stri
   if (d.latest) lines.push(...latestLines(d.latest, a.price!, level, usd, sh.priceStep, !sh.columnTotals));
   if (d.peak) {
     // The age (before the latest column) in time when the columns are dated, else in columns.
-    const age = d.peak.ageColumns === 0 ? "in the latest column" : `${d.peak.ageMs === null ? `${d.peak.ageColumns.toLocaleString("en-US")} columns` : formatDuration(d.peak.ageMs)} earlier`;
+    const age =
+      d.peak.ageColumns === 0
+        ? "in the latest column"
+        : `${d.peak.ageMs === null ? `${d.peak.ageColumns.toLocaleString("en-US")} columns` : formatDuration(d.peak.ageMs)} earlier`;
     lines.push(`Peak cell of the matrix: ${usd(d.peak.intensity)} at ${level(d.peak.price)} on ${time(d.peak.time)} (${age})`);
   }
   const l = d.topTraderLsr;
@@ -80,15 +86,24 @@ export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): stri
   return lines.join("\n");
 }
 
-function latestLines(l: NonNullable<HeatmapDigest["latest"]>, anchor: number, level: Fmt, usd: Fmt, step: number | null, withTotal: boolean): string[] {
+function latestLines(
+  l: NonNullable<HeatmapDigest["latest"]>,
+  anchor: number,
+  level: Fmt,
+  usd: Fmt,
+  step: number | null,
+  withTotal: boolean,
+): string[] {
   const bands = l.bands;
   const narrow = bands.filter((b) => b.narrowerThanSpacing);
   // A band narrower than the level spacing holds one level a side at most: its $0 would read as "no liquidations".
-  const spacing = narrow.length && step !== null
-    ? ` (levels ${price(step)} apart, ${width((step / anchor) * 100)} of the price: ${narrow.map((b) => `±${b.percent} %`).join(", ")} narrower, n/a)`
-    : "";
+  const spacing =
+    narrow.length && step !== null
+      ? ` (levels ${price(step)} apart, ${width((step / anchor) * 100)} of the price: ${narrow.map((b) => `±${b.percent} %`).join(", ")} narrower, n/a)`
+      : "";
   const amount = (b: (typeof bands)[number], v: number) => (b.narrowerThanSpacing ? "n/a" : usd(v));
-  const hottest = l.maxCellPrice === null ? "" : ` at ${level(l.maxCellPrice)} (${formatPercent(((l.maxCellPrice - anchor) / anchor) * 100)})`;
+  const hottest =
+    l.maxCellPrice === null ? "" : ` at ${level(l.maxCellPrice)} (${formatPercent(((l.maxCellPrice - anchor) / anchor) * 100)})`;
   const lines = [
     `Latest column (${time(l.time)}): ${withTotal ? `total ${usd(l.total)}, ` : ""}hottest level ${usd(l.maxCell)}${hottest}`,
     `Within ±${bands.map((b) => b.percent).join("/")} % of ${price(anchor)}${spacing}:`,
@@ -99,16 +114,23 @@ function latestLines(l: NonNullable<HeatmapDigest["latest"]>, anchor: number, le
       : `Imbalance ±10 % (above−below)/(above+below): ${formatSigned(l.imbalance)}, ${l.imbalance >= 0.005 ? "more above" : l.imbalance <= -0.005 ? "more below" : "balanced"}`,
     `Clusters (peak level ≥ ${Math.round(l.clusterFraction * 100)} % of hottest = ${usd(l.clusterThreshold)}, plus neighbours ≥ ${l.clusterEdgeFraction === 0.5 ? "half" : `${Math.round(l.clusterEdgeFraction * 100)} %`} of it): range (width % of price): notional (share), distance from price:`,
   ];
-  for (const [name, side] of [["above", l.above], ["below", l.below]] as const) {
+  for (const [name, side] of [
+    ["above", l.above],
+    ["below", l.below],
+  ] as const) {
     if (!side.largest || !side.nearest) {
       lines.push(`  ${name}: none`);
       continue;
     }
     const same = side.largest === side.nearest || (side.largest.low === side.nearest.low && side.largest.high === side.nearest.high);
-    lines.push(same ? `  ${name} nearest & largest ${cluster(side.largest, level, usd)}` : `  ${name} nearest ${cluster(side.nearest, level, usd)}`);
+    lines.push(
+      same ? `  ${name} nearest & largest ${cluster(side.largest, level, usd)}` : `  ${name} nearest ${cluster(side.nearest, level, usd)}`,
+    );
     if (!same) lines.push(`  ${name} largest ${cluster(side.largest, level, usd)}`);
     // Per side, top_k clusters in all (nearest and largest always): the most intense of the rest fill up.
-    const others = side.top.filter((c) => c.low !== side.largest!.low && c.low !== side.nearest!.low).slice(0, Math.max(0, side.top.length - (same ? 1 : 2)));
+    const others = side.top
+      .filter((c) => c.low !== side.largest!.low && c.low !== side.nearest!.low)
+      .slice(0, Math.max(0, side.top.length - (same ? 1 : 2)));
     if (others.length) lines.push(`  ${name} also ${others.map((c) => cluster(c, level, usd)).join("; ")}`);
   }
   return lines;
@@ -124,7 +146,8 @@ function cluster(c: HeatmapCluster, level: Fmt, usd: Fmt): string {
   const edge = formatPercent(c.distanceEdgePercent);
   const peak = formatPercent(c.distancePeakPercent);
   // The peak is often the edge nearest the price: then one distance says both.
-  const where = c.peak === (c.side === "above" ? c.low : c.high) ? `peak ${level(c.peak)} ${peak}` : `edge ${edge}, peak ${level(c.peak)} ${peak}`;
+  const where =
+    c.peak === (c.side === "above" ? c.low : c.high) ? `peak ${level(c.peak)} ${peak}` : `edge ${edge}, peak ${level(c.peak)} ${peak}`;
   return `${band} (${width(c.widthPercent)}): ${usd(c.intensity)} (${(c.share * 100).toFixed(1)} %), ${where}`;
 }
 

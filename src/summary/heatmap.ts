@@ -5,7 +5,16 @@ import type { Heatmap } from "../catalog/responses.js";
 import { byTime, typedHeatmap } from "../catalog/heatmap-typed.js";
 import type { CandleColumns, SeriesColumns, TypedHeatmap } from "../backend/types.js";
 import { isoOrNull } from "./format.js";
-import { bandSums, CLUSTER_EDGE_FRACTION, DEFAULT_CLUSTER_FRACTION, findClusters, largestCluster, nearestCluster, topClusters, type Cluster } from "./heatmap-column.js";
+import {
+  bandSums,
+  CLUSTER_EDGE_FRACTION,
+  DEFAULT_CLUSTER_FRACTION,
+  findClusters,
+  largestCluster,
+  nearestCluster,
+  topClusters,
+  type Cluster,
+} from "./heatmap-column.js";
 import { columnOf, rebin, scanMatrix } from "./heatmap-matrix.js";
 import type { HeatmapDigest } from "./heatmap-schema.js";
 import { sanitizeText } from "./text.js";
@@ -33,15 +42,19 @@ export function digestHeatmap(input: TypedHeatmap | Heatmap, opts: HeatmapDigest
   const { times, labels } = h;
   const timeOf = (j: number) => isoOrNull(times[j] ?? NaN) ?? (labels?.[j] === undefined ? null : sanitizeText(labels[j], 40));
   const topK = Math.min(MAX_TOP_K, Math.max(1, Math.floor(opts.topK ?? DEFAULT_TOP_K) || DEFAULT_TOP_K));
-  const fraction = opts.clusterFraction !== undefined && opts.clusterFraction > 0 && opts.clusterFraction <= 1 ? opts.clusterFraction : DEFAULT_CLUSTER_FRACTION;
+  const fraction =
+    opts.clusterFraction !== undefined && opts.clusterFraction > 0 && opts.clusterFraction <= 1
+      ? opts.clusterFraction
+      : DEFAULT_CLUSTER_FRACTION;
 
   const candles = candleSummary(h.candles);
   const last = latestCandle(h.candles);
-  const anchor: HeatmapDigest["anchor"] = last >= 0 && h.candles.close[last]! > 0
-    ? { price: h.candles.close[last]!, time: isoOrNull(h.candles.times[last]!), source: "df_close" }
-    : rows > 0
-      ? { price: (h.levels[0]! + h.levels[rows - 1]!) / 2, time: cols > 0 ? timeOf(cols - 1) : null, source: "price_axis_mid" }
-      : { price: null, time: null, source: "none" };
+  const anchor: HeatmapDigest["anchor"] =
+    last >= 0 && h.candles.close[last]! > 0
+      ? { price: h.candles.close[last]!, time: isoOrNull(h.candles.times[last]!), source: "df_close" }
+      : rows > 0
+        ? { price: (h.levels[0]! + h.levels[rows - 1]!) / 2, time: cols > 0 ? timeOf(cols - 1) : null, source: "price_axis_mid" }
+        : { price: null, time: null, source: "none" };
 
   const { columns, peak } = scanMatrix(h.cells, rows, cols);
   const lastTime = times[cols - 1] ?? NaN;
@@ -66,7 +79,8 @@ export function digestHeatmap(input: TypedHeatmap | Heatmap, opts: HeatmapDigest
       timeTo: cols > 0 ? timeOf(cols - 1) : null,
       columnTotals: columns && { latest: columns.latest, mean: columns.mean, max: columns.max, maxTime: timeOf(columns.maxCol) },
     },
-    latest: rows > 0 && cols > 0 && anchor.price !== null ? latestColumn(h, cols - 1, anchor.price, fraction, topK, timeOf(cols - 1)) : null,
+    latest:
+      rows > 0 && cols > 0 && anchor.price !== null ? latestColumn(h, cols - 1, anchor.price, fraction, topK, timeOf(cols - 1)) : null,
     peak: peak && {
       price: h.levels[peak.row]!,
       time: timeOf(peak.col),
@@ -80,7 +94,14 @@ export function digestHeatmap(input: TypedHeatmap | Heatmap, opts: HeatmapDigest
   };
 }
 
-function latestColumn(h: TypedHeatmap, j: number, price: number, fraction: number, topK: number, time: string | null): NonNullable<HeatmapDigest["latest"]> {
+function latestColumn(
+  h: TypedHeatmap,
+  j: number,
+  price: number,
+  fraction: number,
+  topK: number,
+  time: string | null,
+): NonNullable<HeatmapDigest["latest"]> {
   const prices = h.levels;
   const column = columnOf(h.cells, prices.length, h.times.length, j);
   const bands = bandSums(prices, column, price);
@@ -158,8 +179,14 @@ function lsrSummary(s: SeriesColumns): HeatmapDigest["topTraderLsr"] {
   const iso = (k: number) => new Date(s.times[k]!).toISOString();
   return {
     venue: TOP_TRADER_LSR_VENUE,
-    latest: s.values[latest]!, latestTime: iso(latest), min: s.values[min]!, minTime: iso(min), max: s.values[max]!, maxTime: iso(max),
-    mean: sum / order.length, count: order.length,
+    latest: s.values[latest]!,
+    latestTime: iso(latest),
+    min: s.values[min]!,
+    minTime: iso(min),
+    max: s.values[max]!,
+    maxTime: iso(max),
+    mean: sum / order.length,
+    count: order.length,
   };
 }
 

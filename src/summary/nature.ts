@@ -69,7 +69,13 @@ export function signFlips(values: ArrayLike<number>, count = values.length): { f
 
 export const WINDOWS = ["1d", "7d", "30d", "90d", "1y", "YTD"] as const;
 export type WindowName = (typeof WINDOWS)[number];
-const WINDOW_MS: Record<Exclude<WindowName, "YTD">, number> = { "1d": DAY_MS, "7d": 7 * DAY_MS, "30d": 30 * DAY_MS, "90d": 90 * DAY_MS, "1y": 365 * DAY_MS };
+const WINDOW_MS: Record<Exclude<WindowName, "YTD">, number> = {
+  "1d": DAY_MS,
+  "7d": 7 * DAY_MS,
+  "30d": 30 * DAY_MS,
+  "90d": 90 * DAY_MS,
+  "1y": 365 * DAY_MS,
+};
 
 export interface WindowChange {
   window: WindowName;
@@ -91,7 +97,13 @@ export interface WindowChange {
  * - flows: the window's sum and the % against the equal window before it, when that is covered too.
  * A window no longer than one bucket is left out (for flows: not longer than one bucket).
  */
-export function windowChanges(times: ArrayLike<number>, values: ArrayLike<number>, nature: SeriesNature, timeframeMs: number, count = Math.min(times.length, values.length)): WindowChange[] {
+export function windowChanges(
+  times: ArrayLike<number>,
+  values: ArrayLike<number>,
+  nature: SeriesNature,
+  timeframeMs: number,
+  count = Math.min(times.length, values.length),
+): WindowChange[] {
   if (count < 2) return [];
   const lastT = times[count - 1]!;
   const firstT = times[0]!;
@@ -156,7 +168,12 @@ export interface Position {
 }
 
 /** Where the last value sits in the returned range. */
-export function positionOf(times: ArrayLike<number>, values: ArrayLike<number>, nature: SeriesNature, count = Math.min(times.length, values.length)): Position | null {
+export function positionOf(
+  times: ArrayLike<number>,
+  values: ArrayLike<number>,
+  nature: SeriesNature,
+  count = Math.min(times.length, values.length),
+): Position | null {
   if (count < 2) return null;
   const last = values[count - 1]!;
   let atOrBelow = 0;

@@ -34,7 +34,8 @@ export interface CoverageInput {
   lastBucketMs?: number;
 }
 
-const iso = (ms: number | undefined) => (ms !== undefined && Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : null);
+const iso = (ms: number | undefined) =>
+  ms !== undefined && Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : null;
 
 export function coverageOf(c: CoverageInput): Coverage {
   const tf = c.timeframeMs > 0 ? c.timeframeMs : 0;

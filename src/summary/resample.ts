@@ -33,7 +33,8 @@ export function resampleProblem(period: Resample, timeframeMs: number): string |
   if (!(timeframeMs > 0)) return `resample needs a series with a fixed bucket size`;
   if (timeframeMs >= target) return `resample ${period} is not coarser than the series' buckets; drop resample or use a coarser one`;
   // A bucket must fit a period evenly, or one bucket would straddle two periods.
-  if (timeframeMs < DAY_MS ? DAY_MS % timeframeMs !== 0 : timeframeMs % DAY_MS !== 0) return `resample ${period} needs buckets that divide a day evenly; use a timeframe that divides 24 h (1m to 1d)`;
+  if (timeframeMs < DAY_MS ? DAY_MS % timeframeMs !== 0 : timeframeMs % DAY_MS !== 0)
+    return `resample ${period} needs buckets that divide a day evenly; use a timeframe that divides 24 h (1m to 1d)`;
   return null;
 }
 
@@ -52,7 +53,14 @@ export interface Resampled {
  * partial when the data starts after its start, ends before its last bucket, or "now" (`asOfMs`)
  * falls inside it. Non-finite values are skipped, as the digest skips them.
  */
-export function resample(times: ArrayLike<number>, values: ArrayLike<number>, nature: SeriesNature, period: Resample, timeframeMs: number, asOfMs?: number): Resampled {
+export function resample(
+  times: ArrayLike<number>,
+  values: ArrayLike<number>,
+  nature: SeriesNature,
+  period: Resample,
+  timeframeMs: number,
+  asOfMs?: number,
+): Resampled {
   const rule = nature === "flow" ? "sum" : "last";
   const outT: number[] = [];
   const outV: number[] = [];
@@ -84,7 +92,12 @@ export function resample(times: ArrayLike<number>, values: ArrayLike<number>, na
  * change, drawdown, sums, position, gaps, windows) is of the series as served, every point, as
  * without resample; only the points are the periods. One rule, so an answer never has two lows.
  */
-export function digestResampled(times: ArrayLike<number>, values: ArrayLike<number>, period: Resample, opts: SeriesDigestOptions): SeriesDigest {
+export function digestResampled(
+  times: ArrayLike<number>,
+  values: ArrayLike<number>,
+  period: Resample,
+  opts: SeriesDigestOptions,
+): SeriesDigest {
   const nature = opts.nature ?? "level";
   const src = finiteOnly(times, values);
   const n = src.times.length;

@@ -25,7 +25,11 @@ export interface AnswerScale {
   line: (values: readonly number[]) => AnswerScale;
 }
 
-const STEP_UP = [{ scale: 1e12, suffix: "T" }, { scale: 1e9, suffix: "B" }, { scale: 1e6, suffix: "M" }] as const;
+const STEP_UP = [
+  { scale: 1e12, suffix: "T" },
+  { scale: 1e9, suffix: "B" },
+  { scale: 1e6, suffix: "M" },
+] as const;
 
 /**
  * The scale the points block would choose for `values` (it prefers whole numbers), applied to the

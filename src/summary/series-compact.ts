@@ -9,7 +9,10 @@ import type { Change } from "./nature.js";
 import { NATURES, type SeriesDigest } from "./series-schema.js";
 
 const changeSchema = z
-  .object({ by: z.number().describe("last − first, in the unit (points for ratios)"), percent: z.number().optional().describe("only where a percentage means something") })
+  .object({
+    by: z.number().describe("last − first, in the unit (points for ratios)"),
+    percent: z.number().optional().describe("only where a percentage means something"),
+  })
   .describe("change between two values");
 
 const windowSchema = z.object({
@@ -33,7 +36,10 @@ export const compactSeriesDigestSchema = z.object({
   zScoreLast: z.number().optional(),
   change: changeSchema.optional().describe("first → last (not for flows)"),
   maxDrawdown: z.object({ percent: z.number(), peak: pairSchema, trough: pairSchema }).optional(),
-  flow: z.object({ sum: z.number(), meanPerBucket: z.number(), peak: pairSchema }).optional().describe("flows: total, mean per bucket, largest bucket"),
+  flow: z
+    .object({ sum: z.number(), meanPerBucket: z.number(), peak: pairSchema })
+    .optional()
+    .describe("flows: total, mean per bucket, largest bucket"),
   signFlips: z.object({ count: z.number().int(), last: pairSchema.optional() }).optional(),
   windows: z.record(z.string(), windowSchema).optional().describe("trailing windows back from the last point: 1d, 7d, 30d, 90d, 1y, YTD"),
   position: z
@@ -46,21 +52,38 @@ export const compactSeriesDigestSchema = z.object({
     .optional(),
   coverage: z
     .object({
-      requestedFrom: timeField, requestedTo: timeField, percent: z.number().describe("share of the asked range covered"),
-      historyFrom: timeField, historyTo: timeField, endedAt: timeField.describe("the series stopped here"),
+      requestedFrom: timeField,
+      requestedTo: timeField,
+      percent: z.number().describe("share of the asked range covered"),
+      historyFrom: timeField,
+      historyTo: timeField,
+      endedAt: timeField.describe("the series stopped here"),
       partialLastAsOf: timeField.describe("the last bucket is still filling: data as of this time"),
     })
     .partial(),
   gaps: z
-    .object({ missingBuckets: z.number().int(), runs: z.number().int(), largest: z.array(z.tuple([timeField, timeField, z.number().int()])).describe("[from, to, missing]") })
+    .object({
+      missingBuckets: z.number().int(),
+      runs: z.number().int(),
+      largest: z.array(z.tuple([timeField, timeField, z.number().int()])).describe("[from, to, missing]"),
+    })
     .optional()
     .describe("absent when no bucket is missing"),
   resample: z
-    .object({ period: z.enum(["1w", "1M"]), rule: z.enum(["sum", "last"]), partialFirst: z.boolean(), partialLast: z.boolean(), sourceCount: z.number().int() })
+    .object({
+      period: z.enum(["1w", "1M"]),
+      rule: z.enum(["sum", "last"]),
+      partialFirst: z.boolean(),
+      partialLast: z.boolean(),
+      sourceCount: z.number().int(),
+    })
     .optional()
     .describe("re-bucketed into UTC weeks (from Monday) or calendar months"),
   sampling: z.enum(["all", "lttb"]).describe("all points, or LTTB keeping the shape with first, last, min and max"),
-  pointScale: z.number().optional().describe("the points' values are in multiples of this (1000000000: billions of the unit; absent: 1), at a 200th of their range"),
+  pointScale: z
+    .number()
+    .optional()
+    .describe("the points' values are in multiples of this (1000000000: billions of the unit; absent: 1), at a 200th of their range"),
   points: pointsSchema,
 });
 export type CompactSeriesDigest = z.infer<typeof compactSeriesDigestSchema>;
@@ -84,12 +107,20 @@ export function compactSeriesDigest(d: SeriesDigest): CompactSeriesDigest {
   }
   const c = d.coverage;
   const coverage = defined({
-    requestedFrom: c.requestedFrom && when(c.requestedFrom), requestedTo: c.requestedTo && when(c.requestedTo), percent: c.percent === null ? null : num(c.percent),
-    historyFrom: c.historyFrom && when(c.historyFrom), historyTo: c.historyTo && when(c.historyTo),
-    endedAt: c.endedAt && when(c.endedAt), partialLastAsOf: c.partialLastAsOf && when(c.partialLastAsOf),
+    requestedFrom: c.requestedFrom && when(c.requestedFrom),
+    requestedTo: c.requestedTo && when(c.requestedTo),
+    percent: c.percent === null ? null : num(c.percent),
+    historyFrom: c.historyFrom && when(c.historyFrom),
+    historyTo: c.historyTo && when(c.historyTo),
+    endedAt: c.endedAt && when(c.endedAt),
+    partialLastAsOf: c.partialLastAsOf && when(c.partialLastAsOf),
   });
   const p = d.position;
-  const daily = d.first !== null && d.last !== null && isDaily(d.timeframeMs, Date.parse(d.first.time)) && isDaily(d.timeframeMs, Date.parse(d.last.time));
+  const daily =
+    d.first !== null &&
+    d.last !== null &&
+    isDaily(d.timeframeMs, Date.parse(d.first.time)) &&
+    isDaily(d.timeframeMs, Date.parse(d.last.time));
   const grouped = groupedPoints(d.points, d.resample?.period === "1M" ? "month" : daily ? "day" : "minute");
   return defined({
     nature: d.nature,
@@ -103,18 +134,26 @@ export function compactSeriesDigest(d: SeriesDigest): CompactSeriesDigest {
     stdev: d.stdev === null ? null : num(d.stdev),
     zScoreLast: d.zScoreLast === null ? null : num(d.zScoreLast),
     change: d.change && change(d.change),
-    maxDrawdown: d.maxDrawdown && { percent: num(d.maxDrawdown.percent), peak: pair(d.maxDrawdown.peak), trough: pair(d.maxDrawdown.trough) },
+    maxDrawdown: d.maxDrawdown && {
+      percent: num(d.maxDrawdown.percent),
+      peak: pair(d.maxDrawdown.peak),
+      trough: pair(d.maxDrawdown.trough),
+    },
     flow: d.flow && { sum: num(d.flow.sum), meanPerBucket: num(d.flow.meanPerBucket), peak: pair(d.flow.peak) },
     signFlips: d.signFlips && defined({ count: d.signFlips.count, last: d.signFlips.last && pair(d.signFlips.last) }),
     windows: d.windows.length ? windows : undefined,
-    position: p && defined({
-      percentile: num(p.percentile),
-      fromPeak: { ...change(p.fromPeak), peak: when(p.fromPeak.peakTime) },
-      lastAtOrAbove: p.lastAtOrAbove && when(p.lastAtOrAbove),
-      lastAtOrBelow: p.lastAtOrBelow && when(p.lastAtOrBelow),
-    }),
+    position:
+      p &&
+      defined({
+        percentile: num(p.percentile),
+        fromPeak: { ...change(p.fromPeak), peak: when(p.fromPeak.peakTime) },
+        lastAtOrAbove: p.lastAtOrAbove && when(p.lastAtOrAbove),
+        lastAtOrBelow: p.lastAtOrBelow && when(p.lastAtOrBelow),
+      }),
     coverage,
-    gaps: d.gaps.missingBuckets ? { ...d.gaps, largest: d.gaps.largest.map((g) => [when(g.from), when(g.to), g.missing] as [string, string, number]) } : undefined,
+    gaps: d.gaps.missingBuckets
+      ? { ...d.gaps, largest: d.gaps.largest.map((g) => [when(g.from), when(g.to), g.missing] as [string, string, number]) }
+      : undefined,
     resample: d.resample,
     sampling: d.sampling.method,
     pointScale: grouped.scale === 1 ? undefined : grouped.scale,
@@ -122,7 +161,12 @@ export function compactSeriesDigest(d: SeriesDigest): CompactSeriesDigest {
   });
 }
 
-export const moveSchema = z.object({ time: timeField, percent: z.number().describe("(close − open) / open × 100"), open: z.number(), close: z.number() });
+export const moveSchema = z.object({
+  time: timeField,
+  percent: z.number().describe("(close − open) / open × 100"),
+  open: z.number(),
+  close: z.number(),
+});
 
 export const compactCandleFactsSchema = z
   .object({
@@ -133,13 +177,21 @@ export const compactCandleFactsSchema = z
     largestUp: moveSchema.optional(),
     largestDown: moveSchema.optional(),
     realizedVolatility: z
-      .object({ annualizedPercent: z.number().describe("stdev of close-to-close log returns × √(buckets per year) × 100"), returns: z.number().int() })
+      .object({
+        annualizedPercent: z.number().describe("stdev of close-to-close log returns × √(buckets per year) × 100"),
+        returns: z.number().int(),
+      })
       .optional(),
   })
   .describe("price: facts of the timeframe's candles");
 
 export function compactCandleFacts(f: CandleFacts): z.infer<typeof compactCandleFactsSchema> {
-  const move = (m: NonNullable<CandleFacts["largestUp"]>) => ({ time: when(m.time), percent: num(m.percent), open: num(m.open), close: num(m.close) });
+  const move = (m: NonNullable<CandleFacts["largestUp"]>) => ({
+    time: when(m.time),
+    percent: num(m.percent),
+    open: num(m.open),
+    close: num(m.close),
+  });
   return defined({
     candles: f.candles,
     high: f.high && pair(f.high),
@@ -147,6 +199,9 @@ export function compactCandleFacts(f: CandleFacts): z.infer<typeof compactCandle
     rangePercent: f.rangePercent === null ? null : num(f.rangePercent),
     largestUp: f.largestUp && move(f.largestUp),
     largestDown: f.largestDown && move(f.largestDown),
-    realizedVolatility: f.realizedVolatility && { annualizedPercent: num(f.realizedVolatility.annualizedPercent), returns: f.realizedVolatility.returns },
+    realizedVolatility: f.realizedVolatility && {
+      annualizedPercent: num(f.realizedVolatility.annualizedPercent),
+      returns: f.realizedVolatility.returns,
+    },
   });
 }

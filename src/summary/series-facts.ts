@@ -7,7 +7,12 @@ import type { AnswerScale } from "./scale.js";
 import type { SeriesDigest, TimedValue } from "./series-schema.js";
 
 /** The answer's scale, and how its bucket times read: dates, date-times, or months (monthly buckets). */
-export type Fmt = { s: AnswerScale; daily: boolean; monthly?: boolean; /** What the values are when other figures of the answer are extremes too ("close"). */ of?: string };
+export type Fmt = {
+  s: AnswerScale;
+  daily: boolean;
+  monthly?: boolean;
+  /** What the values are when other figures of the answer are extremes too ("close"). */ of?: string;
+};
 /** A bucket's time as the answer writes it. */
 export const when = (f: Fmt, iso: string) => (f.monthly ? iso.slice(0, 7) : formatTime(Date.parse(iso), f.daily));
 const at = (f: Fmt, p: TimedValue) => `${f.s.stat(p.value)} (${when(f, p.time)})`;
@@ -21,13 +26,17 @@ export function changeText(c: Change, s: AnswerScale): string {
 }
 
 /** The line's own scale: every value of one line in one scale (see AnswerScale.line). */
-const lineOf = (f: Fmt, values: Array<number | null | undefined>): Fmt => ({ ...f, s: f.s.line(values.filter((x): x is number => typeof x === "number")) });
+const lineOf = (f: Fmt, values: Array<number | null | undefined>): Fmt => ({
+  ...f,
+  s: f.s.line(values.filter((x): x is number => typeof x === "number")),
+});
 
 /** first/last/change, extremes, mean and spread, and drawdown or sign flips, worded for the nature. */
 export function statisticsLines(d: SeriesDigest, f: Fmt): string[] {
   const z = `last z-score ${d.zScoreLast === null ? "n/a" : d.zScoreLast.toFixed(2).replace(/^(\d)/, "+$1")}`;
   if (d.nature === "flow" && d.flow) {
-    if (d.min!.value === 0 && d.max!.value === 0) return [`all ${formatCount(d.count)} buckets are 0: nothing matched these filters (exchange, symbol, market_type) in this range`];
+    if (d.min!.value === 0 && d.max!.value === 0)
+      return [`all ${formatCount(d.count)} buckets are 0: nothing matched these filters (exchange, symbol, market_type) in this range`];
     const sum = lineOf(f, [d.flow.sum]).s;
     const spread = lineOf(f, [d.flow.meanPerBucket, d.stdev]).s;
     const peaks = lineOf(f, [d.flow.peak.value, d.min!.value, d.last!.value]);
@@ -40,28 +49,42 @@ export function statisticsLines(d: SeriesDigest, f: Fmt): string[] {
   const c = d.change;
   const ends = lineOf(f, [d.first!.value, d.last!.value, c?.absolute]);
   const s = ends.s;
-  const changeWords =
-    !c ? "change n/a"
-    : d.nature === "signed" ? `net change ${s.signed(c.absolute)} (units: the series crosses zero, so no %)`
-    : d.nature === "cumulative" ? `net change ${s.signed(c.absolute)} (the net flow over the range)`
-    : d.nature === "ratio" ? `change ${changeText(c, s)}`
-    : c.percent === null ? `change ${s.signed(c.absolute)} (no %: first is not positive)`
-    : `change ${formatPercent(c.percent)} (${s.signed(c.absolute)})`;
+  const changeWords = !c
+    ? "change n/a"
+    : d.nature === "signed"
+      ? `net change ${s.signed(c.absolute)} (units: the series crosses zero, so no %)`
+      : d.nature === "cumulative"
+        ? `net change ${s.signed(c.absolute)} (the net flow over the range)`
+        : d.nature === "ratio"
+          ? `change ${changeText(c, s)}`
+          : c.percent === null
+            ? `change ${s.signed(c.absolute)} (no %: first is not positive)`
+            : `change ${formatPercent(c.percent)} (${s.signed(c.absolute)})`;
   const extremes = lineOf(f, [d.min!.value, d.max!.value]);
   const spread = lineOf(f, [d.mean, d.stdev]).s;
   const lines = [
     `first ${at(ends, d.first!)}; last ${at(ends, d.last!)}; ${changeWords}`,
-    f.of ? `min ${f.of} ${at(extremes, d.min!)}; max ${f.of} ${at(extremes, d.max!)}` : `min ${at(extremes, d.min!)}; max ${at(extremes, d.max!)}`,
+    f.of
+      ? `min ${f.of} ${at(extremes, d.min!)}; max ${f.of} ${at(extremes, d.max!)}`
+      : `min ${at(extremes, d.min!)}; max ${at(extremes, d.max!)}`,
     `mean ${spread.stat(d.mean ?? NaN)}; stdev ${spread.stat(d.stdev ?? NaN)}; ${z}`,
   ];
   if (d.maxDrawdown) {
     const { percent, peak, trough } = d.maxDrawdown;
     const dd = lineOf(f, [peak.value, trough.value]);
-    lines.push(percent < 0 ? `max drawdown ${formatPercent(percent)} (peak ${at(dd, peak)} → trough ${at(dd, trough)})` : "max drawdown none (never fell below a running peak)");
+    lines.push(
+      percent < 0
+        ? `max drawdown ${formatPercent(percent)} (peak ${at(dd, peak)} → trough ${at(dd, trough)})`
+        : "max drawdown none (never fell below a running peak)",
+    );
   }
   if (d.signFlips) {
     const { count, last } = d.signFlips;
-    lines.push(count === 0 ? `sign flips: none (${d.last!.value >= 0 ? "non-negative" : "negative"} throughout)` : `sign flips: ${count}, latest ${when(f, last!.time)} (to ${last!.value > 0 ? "positive" : "negative"})`);
+    lines.push(
+      count === 0
+        ? `sign flips: none (${d.last!.value >= 0 ? "non-negative" : "negative"} throughout)`
+        : `sign flips: ${count}, latest ${when(f, last!.time)} (to ${last!.value > 0 ? "positive" : "negative"})`,
+    );
   }
   return lines;
 }
@@ -74,7 +97,10 @@ export function windowsLine(d: SeriesDigest, answer: AnswerScale): string | null
   const name = (w: string) => (w === "YTD" ? `YTD ${year}` : w);
   if (d.nature === "flow") {
     const s = answer.line(d.windows.map((w) => w.sum ?? NaN));
-    const parts = d.windows.map((w) => `${name(w.window)} ${s.stat(w.sum ?? NaN)}${w.percent === null || w.percent === undefined ? "" : ` (${formatPercent(w.percent)})`}`);
+    const parts = d.windows.map(
+      (w) =>
+        `${name(w.window)} ${s.stat(w.sum ?? NaN)}${w.percent === null || w.percent === undefined ? "" : ` (${formatPercent(w.percent)})`}`,
+    );
     const complete = d.coverage.partialLastAsOf ? "complete buckets only, " : "";
     return `windows (${complete}sum; % vs the window before): ${parts.join(", ")}`;
   }
@@ -91,9 +117,16 @@ export function positionLine(d: SeriesDigest, f: Fmt): string | null {
   if (d.nature === "flow") return `last bucket${d.coverage.partialLastAsOf ? " (partial)" : ""} at ${pct} of the range's buckets`;
   const high = p.percentile >= 50;
   const since = high
-    ? p.lastAtOrAbove === null ? "the range's high" : `last this high ${when(f, p.lastAtOrAbove)}`
-    : p.lastAtOrBelow === null ? "the range's low" : `last this low ${when(f, p.lastAtOrBelow)}`;
-  const fromPeak = p.fromPeak.absolute === 0 ? "at the peak" : `${changeText(p.fromPeak, f.s.line([p.fromPeak.absolute]))} from the peak (${when(f, p.fromPeak.peakTime)})`;
+    ? p.lastAtOrAbove === null
+      ? "the range's high"
+      : `last this high ${when(f, p.lastAtOrAbove)}`
+    : p.lastAtOrBelow === null
+      ? "the range's low"
+      : `last this low ${when(f, p.lastAtOrBelow)}`;
+  const fromPeak =
+    p.fromPeak.absolute === 0
+      ? "at the peak"
+      : `${changeText(p.fromPeak, f.s.line([p.fromPeak.absolute]))} from the peak (${when(f, p.fromPeak.peakTime)})`;
   return `last vs range: ${pct}; ${fromPeak}; ${since}`;
 }
 
@@ -104,9 +137,13 @@ export function coverageLine(d: SeriesDigest, f: Fmt): string | null {
   const parts: string[] = [];
   const late = c.requestedFrom && c.dataFrom && Date.parse(c.dataFrom) - Date.parse(c.requestedFrom) >= tf;
   const early = c.requestedTo && c.dataTo && !c.partialLastAsOf && Date.parse(c.requestedTo) - Date.parse(c.dataTo) >= 2 * tf;
-  if (late) parts.push(`data from ${day(c.dataFrom, f.daily)}; the range asked starts ${day(c.requestedFrom, f.daily)}${c.historyFrom && c.historyFrom === c.dataFrom ? " (the series starts there)" : ""}`);
+  if (late)
+    parts.push(
+      `data from ${day(c.dataFrom, f.daily)}; the range asked starts ${day(c.requestedFrom, f.daily)}${c.historyFrom && c.historyFrom === c.dataFrom ? " (the series starts there)" : ""}`,
+    );
   // Without a startDate the range is the service's default: say when the history begins inside it.
-  else if (!c.requestedFrom && c.historyFrom && c.historyFrom === c.dataFrom) parts.push(`the series starts ${day(c.historyFrom, f.daily)} (no earlier data)`);
+  else if (!c.requestedFrom && c.historyFrom && c.historyFrom === c.dataFrom)
+    parts.push(`the series starts ${day(c.historyFrom, f.daily)} (no earlier data)`);
   if (early) parts.push(`data ends ${day(c.dataTo, f.daily)}; the range asked ends ${day(c.requestedTo, f.daily)}`);
   if ((late || early) && c.percent !== null) parts.push(`${Math.round(c.percent)} % of the range asked has data`);
   if (c.endedAt) parts.push(`the series ended ${day(c.endedAt, f.daily)} (no data after)`);
@@ -125,7 +162,9 @@ export function emptyLines(d: SeriesDigest): string[] {
   if (c.historyFrom && c.historyTo) {
     const daily = d.timeframeMs >= 86_400_000;
     const ended = c.endedAt ? ` (it ended ${day(c.endedAt, daily)})` : "";
-    lines.push(`The series has data from ${day(c.historyFrom, daily)} to ${day(c.historyTo, daily)}${ended}: ask startDate/endDate within that span.`);
+    lines.push(
+      `The series has data from ${day(c.historyFrom, daily)} to ${day(c.historyTo, daily)}${ended}: ask startDate/endDate within that span.`,
+    );
   } else lines.push("Widen the range, or see list_assets for what this metric covers.");
   return lines;
 }

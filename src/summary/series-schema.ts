@@ -46,7 +46,9 @@ export const seriesDigestSchema = z.object({
   gaps: z.object({
     missingBuckets: z.number().int().describe("buckets absent between consecutive finite points"),
     runs: z.number().int().describe("separate stretches of missing buckets"),
-    largest: z.array(z.object({ from: z.string(), to: z.string(), missing: z.number().int() })).describe("largest runs, first and last missing bucket"),
+    largest: z
+      .array(z.object({ from: z.string(), to: z.string(), missing: z.number().int() }))
+      .describe("largest runs, first and last missing bucket"),
   }),
   nature: z.enum(NATURES).describe("what the values are; decides which statistics apply"),
   change: changeSchema.nullable().describe("first → last; null for flows (see flow and windows)"),
@@ -54,7 +56,10 @@ export const seriesDigestSchema = z.object({
     .object({ sum: z.number(), meanPerBucket: z.number(), peak: timedValueSchema })
     .nullable()
     .describe("flows only: total over the range, mean per bucket, largest bucket"),
-  signFlips: z.object({ count: z.number().int(), last: timedValueSchema.nullable() }).nullable().describe("signed series only: sign changes and the point of the latest"),
+  signFlips: z
+    .object({ count: z.number().int(), last: timedValueSchema.nullable() })
+    .nullable()
+    .describe("signed series only: sign changes and the point of the latest"),
   windows: z.array(windowSchema).describe("trailing windows back from the last point, where the data reaches"),
   position: z
     .object({
@@ -66,7 +71,13 @@ export const seriesDigestSchema = z.object({
     .nullable(),
   coverage: coverageSchema,
   resample: z
-    .object({ period: z.enum(["1w", "1M"]), rule: z.enum(["sum", "last"]), partialFirst: z.boolean(), partialLast: z.boolean(), sourceCount: z.number().int() })
+    .object({
+      period: z.enum(["1w", "1M"]),
+      rule: z.enum(["sum", "last"]),
+      partialFirst: z.boolean(),
+      partialLast: z.boolean(),
+      sourceCount: z.number().int(),
+    })
     .optional()
     .describe("present when the series was re-bucketed into UTC weeks (from Monday) or calendar months"),
   points: z.array(timedValueSchema),
@@ -77,4 +88,3 @@ export const seriesDigestSchema = z.object({
   }),
 });
 export type SeriesDigest = z.infer<typeof seriesDigestSchema>;
-

@@ -35,7 +35,10 @@ export function renderSeriesText(meta: SeriesTextMeta, d: SeriesDigest): string 
   const unit = meta.unit ? sanitizeText(meta.unit, LABEL_MAX) : "";
   const daily = isDaily(d.timeframeMs, Date.parse(d.first.time)) && isDaily(d.timeframeMs, Date.parse(d.last.time));
   // The points block picks the scale (it holds first, last, min and max); the statistics share it.
-  const s = answerScale(d.points.map((p) => p.value), { usd: unit === "USD" });
+  const s = answerScale(
+    d.points.map((p) => p.value),
+    { usd: unit === "USD" },
+  );
   // A price answer also gives the candles' high and low: its extremes say they are of closes.
   const f: Fmt = { s, daily, ...(meta.field === "close" && { of: "close" }) };
   const r = d.resample;
@@ -44,7 +47,10 @@ export function renderSeriesText(meta: SeriesTextMeta, d: SeriesDigest): string 
       `${r.period === "1w" ? "weekly buckets (UTC weeks from Monday, dated by their first day" : "monthly buckets (UTC calendar months"}; ` +
       `each ${r.rule === "sum" ? "the sum of its points" : "its last point's value"})`
     : `${formatCount(d.count)} points`;
-  const partial = r && (r.partialFirst || r.partialLast) ? `; ${[r.partialFirst && "first", r.partialLast && "last"].filter(Boolean).join(" and ")} bucket partial` : "";
+  const partial =
+    r && (r.partialFirst || r.partialLast)
+      ? `; ${[r.partialFirst && "first", r.partialLast && "last"].filter(Boolean).join(" and ")} bucket partial`
+      : "";
   lines.push(
     `${what}, ${when(f, d.first.time)} → ${when(f, d.last.time)} UTC${partial}` +
       `${d.nonFinite ? `; ${d.nonFinite} non-finite values skipped` : ""}`,
@@ -114,7 +120,8 @@ function pointsBlock(d: SeriesDigest, daily: boolean, unit: string, s: AnswerSca
   const scale = !named ? "values" : s.per > 1 ? `values in units of ${named}` : `values in ${named}`;
   const how = method === "all" ? "all points" : `${returned} of ${formatCount(total)}, LTTB: shape kept with first/last/min/max`;
   // Monthly buckets need no day: one "YYYY-MM value" line each.
-  if (d.resample?.period === "1M") return [`points (${how}) as "YYYY-MM value", ${scale}:`, ...d.points.map((p) => `${p.time.slice(0, 7)} ${s.point(p.value)}`)];
+  if (d.resample?.period === "1M")
+    return [`points (${how}) as "YYYY-MM value", ${scale}:`, ...d.points.map((p) => `${p.time.slice(0, 7)} ${s.point(p.value)}`)];
   const lines = [`points (${how}) as "${daily ? "DD" : "DD HH:MM"} value" under YYYY-MM, UTC, ${scale}:`];
   let month = "";
   for (const p of d.points) {

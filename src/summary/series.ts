@@ -66,15 +66,43 @@ export function digestSeries(times: ArrayLike<number>, values: ArrayLike<number>
   const at = (i: number): TimedValue => ({ time: new Date(t[i]!).toISOString(), value: v[i]! + 0 });
 
   const nature = opts.nature ?? "level";
-  const coverage = opts.coverage ?? coverageOf({
-    dataFromMs: count ? t[0]! : NaN, dataToMs: count ? t[count - 1]! : NaN, timeframeMs,
-    requestedFromMs: opts.requestedFromMs, requestedToMs: opts.requestedToMs, extent: opts.extent, asOfMs: opts.asOfMs, lastBucketMs: opts.lastBucketMs,
-  });
+  const coverage =
+    opts.coverage ??
+    coverageOf({
+      dataFromMs: count ? t[0]! : NaN,
+      dataToMs: count ? t[count - 1]! : NaN,
+      timeframeMs,
+      requestedFromMs: opts.requestedFromMs,
+      requestedToMs: opts.requestedToMs,
+      extent: opts.extent,
+      asOfMs: opts.asOfMs,
+      lastBucketMs: opts.lastBucketMs,
+    });
   if (count === 0) {
     return {
-      count, nonFinite, timeframeMs, first: null, last: null, min: null, max: null, mean: null, stdev: null,
-      changePercent: null, zScoreLast: null, maxDrawdown: null, nature, change: null, flow: null, signFlips: null, windows: [], position: null, coverage,
-      gaps: { missingBuckets: 0, runs: 0, largest: [] }, ...(opts.resample && { resample: opts.resample }), points: [], sampling: { returned: 0, total: 0, method: "all" },
+      count,
+      nonFinite,
+      timeframeMs,
+      first: null,
+      last: null,
+      min: null,
+      max: null,
+      mean: null,
+      stdev: null,
+      changePercent: null,
+      zScoreLast: null,
+      maxDrawdown: null,
+      nature,
+      change: null,
+      flow: null,
+      signFlips: null,
+      windows: [],
+      position: null,
+      coverage,
+      gaps: { missingBuckets: 0, runs: 0, largest: [] },
+      ...(opts.resample && { resample: opts.resample }),
+      points: [],
+      sampling: { returned: 0, total: 0, method: "all" },
     };
   }
 
@@ -100,7 +128,10 @@ export function digestSeries(times: ArrayLike<number>, values: ArrayLike<number>
     changePercent: hasDrawdown(nature) ? change.percent : null,
     zScoreLast: count < 2 || !(stdev > 0) ? null : finiteOrNull((last - mean) / stdev),
     // A denormal peak can turn the ratio infinite; such a percentage is not reportable.
-    maxDrawdown: drawdown && Number.isFinite(drawdown.percent) ? { percent: drawdown.percent + 0, peak: at(drawdown.peak), trough: at(drawdown.trough) } : null,
+    maxDrawdown:
+      drawdown && Number.isFinite(drawdown.percent)
+        ? { percent: drawdown.percent + 0, peak: at(drawdown.peak), trough: at(drawdown.trough) }
+        : null,
     nature,
     change: nature === "flow" || !Number.isFinite(change.absolute) ? null : change,
     flow: flow && Number.isFinite(flow.sum) ? { sum: flow.sum + 0, meanPerBucket: flow.mean + 0, peak: at(flow.peakIndex) } : null,

@@ -42,8 +42,7 @@ export const FLAT_RANGE_SHARE = 0.005;
 export const TREND_SHARE = 0.6;
 
 /** The rule, in words, for legends next to the labels. */
-export const TREND_RULE =
-  `trend: flat when the 7-day range is under ${FLAT_RANGE_SHARE * 100} % of the level; rising/falling when the least-squares line's change over the window is at least ${TREND_SHARE * 100} % of the range; otherwise volatile`;
+export const TREND_RULE = `trend: flat when the 7-day range is under ${FLAT_RANGE_SHARE * 100} % of the level; rising/falling when the least-squares line's change over the window is at least ${TREND_SHARE * 100} % of the range; otherwise volatile`;
 
 /**
  * Trend of a short series from its finite values (position = index): "n/a" with fewer than 2;

@@ -32,5 +32,8 @@ export function sanitizeText(input: unknown, max: number = DEFAULT_TEXT_MAX): st
   if (text.length <= limit) return text;
   const points = Array.from(text);
   if (points.length <= limit) return text;
-  return `${points.slice(0, limit - 1).join("").trimEnd()}…`;
+  return `${points
+    .slice(0, limit - 1)
+    .join("")
+    .trimEnd()}…`;
 }

@@ -22,7 +22,12 @@ const rowSchema = z.tuple([
 
 export const compactVariationSchema = z.object({
   asset: z.string(),
-  day: z.string().optional().describe("the UTC day (YYYY-MM-DD) the last values describe; 24h is this day against the one before; absent when the service does not date them"),
+  day: z
+    .string()
+    .optional()
+    .describe(
+      "the UTC day (YYYY-MM-DD) the last values describe; 24h is this day against the one before; absent when the service does not date them",
+    ),
   price: z
     .object({ close: z.number(), change24hPercent: z.number().optional(), trend: z.enum(TRENDS), sparkline7d: z.string() })
     .optional()
@@ -53,16 +58,38 @@ export function compactVariation(
     asset,
     ...(day !== null && { day }),
     ...(price
-      ? { price: { close: num(price.lastValue), ...(price.change24hPercent !== null && { change24hPercent: num(price.change24hPercent) }), trend: price.trend, sparkline7d: price.sparkline } }
+      ? {
+          price: {
+            close: num(price.lastValue),
+            ...(price.change24hPercent !== null && { change24hPercent: num(price.change24hPercent) }),
+            trend: price.trend,
+            sparkline7d: price.sparkline,
+          },
+        }
       : { priceFrom: "get_ohlcv metric=price" }),
     legend: `${SPARK_RULE}; ${TREND_RULE}`,
     columns: [...VARIATION_COLUMNS],
-    rows: rows.filter((r) => !r.ended).map((r) => {
-      const change = r.change24h ? num(r.change24h.absolute) : r.change24hPercent === null ? null : num(r.change24hPercent);
-      const row: z.infer<typeof rowSchema> = [id(r), unit(r), r.lastValue === null ? null : num(r.lastValue), change, r.change24h ? r.change24h.measure : "%", r.trend, r.sparkline];
-      if (r.name && plain(r.name) !== plain(id(r).split("/").pop() ?? "") && plain(r.name) !== plain(r.field)) row.push(r.name);
-      return row;
+    rows: rows
+      .filter((r) => !r.ended)
+      .map((r) => {
+        const change = r.change24h ? num(r.change24h.absolute) : r.change24hPercent === null ? null : num(r.change24hPercent);
+        const row: z.infer<typeof rowSchema> = [
+          id(r),
+          unit(r),
+          r.lastValue === null ? null : num(r.lastValue),
+          change,
+          r.change24h ? r.change24h.measure : "%",
+          r.trend,
+          r.sparkline,
+        ];
+        if (r.name && plain(r.name) !== plain(id(r).split("/").pop() ?? "") && plain(r.name) !== plain(r.field)) row.push(r.name);
+        return row;
+      }),
+    ...(ended.length > 0 && {
+      ended: ended.map(
+        (r) =>
+          [id(r), unit(r), r.lastValue === null ? null : num(r.lastValue), r.lastDate] as [string, string, number | null, string | null],
+      ),
     }),
-    ...(ended.length > 0 && { ended: ended.map((r) => [id(r), unit(r), r.lastValue === null ? null : num(r.lastValue), r.lastDate] as [string, string, number | null, string | null]) }),
   };
 }

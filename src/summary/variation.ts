@@ -21,7 +21,10 @@ export const variationRowSchema = z.object({
   unit: z.string().nullable(),
   lastValue: z.number().nullable(),
   lastValueText: z.string(),
-  change24hPercent: z.number().nullable().describe("the service's 24h % change, where a percentage means something (not for ratios or series that cross zero)"),
+  change24hPercent: z
+    .number()
+    .nullable()
+    .describe("the service's 24h % change, where a percentage means something (not for ratios or series that cross zero)"),
   change24h: z
     .object({ absolute: z.number(), measure: z.enum(["points", "units"]) })
     .nullable()
@@ -49,7 +52,9 @@ export const variationDigestSchema = z.object({
   asset: z.string(),
   day: z.string().nullable().describe("the UTC day the last values describe; 24h is this day against the one before"),
   count: z.number().int(),
-  price: variationPriceSchema.nullable().describe("daily close (USD) of the asset's reference market on that day, when the backend gives it"),
+  price: variationPriceSchema
+    .nullable()
+    .describe("daily close (USD) of the asset's reference market on that day, when the backend gives it"),
   rows: variationTableSchema,
 });
 export type VariationDigest = z.infer<typeof variationDigestSchema>;
@@ -83,7 +88,11 @@ export function describedDay(records: readonly VariationRecord[], asOfMs?: numbe
 }
 
 /** Live rows with a % change first, by |24h %| descending (missing last), then rows in points or units, then ended rows, in position order. */
-export function variationTable(records: readonly VariationRecord[], asset = "", day: string | null = describedDay(records)): VariationRow[] {
+export function variationTable(
+  records: readonly VariationRecord[],
+  asset = "",
+  day: string | null = describedDay(records),
+): VariationRow[] {
   const rows = records.map((r): VariationRow => {
     const collection = sanitizeText(r.collection, LABEL_MAX);
     const field = sanitizeText(r.field, LABEL_MAX);
@@ -95,7 +104,10 @@ export function variationTable(records: readonly VariationRecord[], asset = "", 
     const ended = day !== null && lastDate !== null && lastDate < day;
     const measure: ChangeMeasure = endpoint ? changeOf(endpoint.nature, 1, 1).measure : "percent";
     const [before, last] = [values7d.at(-2), values7d.at(-1)];
-    const change24h = !ended && measure !== "percent" && typeof before === "number" && typeof last === "number" ? { absolute: last - before + 0, measure } : null;
+    const change24h =
+      !ended && measure !== "percent" && typeof before === "number" && typeof last === "number"
+        ? { absolute: last - before + 0, measure }
+        : null;
     return {
       position: finite(r.position) ?? 0,
       // The service's own "(series ended …)" note: the ended section says it with the date.
@@ -105,7 +117,12 @@ export function variationTable(records: readonly VariationRecord[], asset = "", 
       metric: endpoint?.id ?? null,
       unit,
       lastValue,
-      lastValueText: lastValue === null ? "n/a" : unit?.startsWith("log change") ? `${formatNumber(lastValue)} (${formatPercent((Math.exp(lastValue) - 1) * 100)} in 365 d)` : valueText(lastValue, unit, asset),
+      lastValueText:
+        lastValue === null
+          ? "n/a"
+          : unit?.startsWith("log change")
+            ? `${formatNumber(lastValue)} (${formatPercent((Math.exp(lastValue) - 1) * 100)} in 365 d)`
+            : valueText(lastValue, unit, asset),
       change24hPercent: !ended && measure === "percent" ? finite(r.variation_24h_percent) : null,
       change24h,
       sparkline: sparkline(values7d, SPARK_MIN_SPAN),
@@ -125,7 +142,11 @@ export function variationTable(records: readonly VariationRecord[], asset = "", 
 }
 
 /** The asset's daily closes of the described days (up to seven, ending on `day`), as a price row. */
-export function variationPrice(times: ArrayLike<number>, closes: ArrayLike<number>, day: string | null): z.infer<typeof variationPriceSchema> | null {
+export function variationPrice(
+  times: ArrayLike<number>,
+  closes: ArrayLike<number>,
+  day: string | null,
+): z.infer<typeof variationPriceSchema> | null {
   const values: number[] = [];
   let lastTime = NaN;
   for (let i = 0; i < Math.min(times.length, closes.length); i++) {
@@ -170,7 +191,12 @@ function changeText(r: VariationRow, asset: string): string {
 const plain = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, "");
 
 /** One line per metric: 24h change | sparkline | trend | last value | metric (and its name when it adds something). */
-export function renderVariationText(asset: string, rows: readonly VariationRow[], day: string | null = null, price: z.infer<typeof variationPriceSchema> | null = null): string {
+export function renderVariationText(
+  asset: string,
+  rows: readonly VariationRow[],
+  day: string | null = null,
+  price: z.infer<typeof variationPriceSchema> | null = null,
+): string {
   const who = sanitizeText(asset, 32);
   if (rows.length === 0) return `Metrics variation for ${who}: no metrics reported.`;
   const live = rows.filter((r) => !r.ended);
@@ -184,7 +210,10 @@ export function renderVariationText(asset: string, rows: readonly VariationRow[]
     `Metrics variation for ${who} ${when}: ${live.length} metrics by |24h %|; ratios (change in points) and zero-crossing series (in units) last. ${SPARK_RULE}; ${TREND_RULE}.`,
     "24h | 7d | trend | last | metric",
   ];
-  if (price) lines.push(`${price.change24hPercent === null ? "n/a" : formatPercent(price.change24hPercent)} | ${price.sparkline} | ${price.trend} | ${formatNumber(price.lastValue, "USD")} | price (daily close)`);
+  if (price)
+    lines.push(
+      `${price.change24hPercent === null ? "n/a" : formatPercent(price.change24hPercent)} | ${price.sparkline} | ${price.trend} | ${formatNumber(price.lastValue, "USD")} | price (daily close)`,
+    );
   else lines.push("n/a | | | not in this summary | price (get_ohlcv metric=price has it)");
   for (const r of live) {
     const id = r.metric ?? `${r.collection}/${r.field}`;
@@ -192,7 +221,9 @@ export function renderVariationText(asset: string, rows: readonly VariationRow[]
     lines.push(`${changeText(r, asset)} | ${r.sparkline} | ${r.trend} | ${r.lastValueText} | ${id}${label}`);
   }
   if (ended.length) {
-    lines.push(`ended series (no 24h change): ${ended.map((r) => `${r.metric ?? `${r.collection}/${r.field}`} ended ${r.lastDate}, last ${r.lastValueText}`).join("; ")}`);
+    lines.push(
+      `ended series (no 24h change): ${ended.map((r) => `${r.metric ?? `${r.collection}/${r.field}`} ended ${r.lastDate}, last ${r.lastValueText}`).join("; ")}`,
+    );
   }
   return lines.join("\n");
 }

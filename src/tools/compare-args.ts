@@ -1,6 +1,19 @@
 // compare's members from its arguments, checked before any backend call (nothing is charged for a
 // bad request): the mode, counts, duplicates, metric kinds, coverage and the key's entitlements.
-import { coverage, covers, gateOf, KNOWN_ASSETS, metricById, nearestEndpoints, PRICE, PRICE_ID, readThrough, SERIES_IDS, OHLCV_IDS, type Endpoint } from "../catalog/index.js";
+import {
+  coverage,
+  covers,
+  gateOf,
+  KNOWN_ASSETS,
+  metricById,
+  nearestEndpoints,
+  PRICE,
+  PRICE_ID,
+  readThrough,
+  SERIES_IDS,
+  OHLCV_IDS,
+  type Endpoint,
+} from "../catalog/index.js";
 import { ServiceError } from "../backend/types.js";
 import { labelled, normalizeAsset, suggestAssets, TOOL_OF_KIND } from "../mcp/lookup.js";
 import { ToolInputError } from "../mcp/errors.js";
@@ -32,11 +45,20 @@ function bad(parameter: string, message: string, suggestions?: string[]): ToolIn
 function comparable(id: string, parameter: string): Endpoint {
   const endpoint = metricById(id.trim());
   if (endpoint && (endpoint.kind === "series" || endpoint.kind === "ohlcv")) return endpoint;
-  if (endpoint) throw bad(parameter, `${id} has no time series to align (it is served by ${TOOL_OF_KIND[endpoint.kind]}); compare takes a get_series or get_ohlcv id, or price.`);
+  if (endpoint)
+    throw bad(
+      parameter,
+      `${id} has no time series to align (it is served by ${TOOL_OF_KIND[endpoint.kind]}); compare takes a get_series or get_ohlcv id, or price.`,
+    );
   const near = nearestEndpoints(id, COMPARABLE, 3);
-  throw new ToolInputError("unknown_metric", `Unknown metric "${id.slice(0, 64)}" in ${parameter}.${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""} compare takes a get_series or get_ohlcv id, or price.`, {
-    parameter, suggestions: near,
-  });
+  throw new ToolInputError(
+    "unknown_metric",
+    `Unknown metric "${id.slice(0, 64)}" in ${parameter}.${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""} compare takes a get_series or get_ohlcv id, or price.`,
+    {
+      parameter,
+      suggestions: near,
+    },
+  );
 }
 
 function ticker(raw: string, parameter: string, endpoint?: Endpoint): string {
@@ -45,7 +67,11 @@ function ticker(raw: string, parameter: string, endpoint?: Endpoint): string {
   } catch (error) {
     const named = (error as ToolInputError).details?.suggestions ?? [];
     const hint = named.length ? ` Did you mean ${named.map(labelled).join(" or ")}?` : "";
-    throw bad(parameter, `${parameter} holds "${raw.slice(0, 40)}", not a ticker: use lowercase tickers such as btc, eth.${hint} list_assets search=<name> finds them.`, [...named]);
+    throw bad(
+      parameter,
+      `${parameter} holds "${raw.slice(0, 40)}", not a ticker: use lowercase tickers such as btc, eth.${hint} list_assets search=<name> finds them.`,
+      [...named],
+    );
   }
 }
 
@@ -57,24 +83,35 @@ export function resolveMembers(args: CompareArgs): { mode: "assets" | "metrics";
   const byAssets = args.metric !== undefined || args.assets !== undefined;
   const byMetrics = args.asset !== undefined || args.metrics !== undefined;
   if (byAssets && byMetrics) {
-    throw bad("metric", "Give either metric + assets (one metric over 2–8 assets) or asset + metrics (2–4 metrics of one asset), not a mix of both.");
+    throw bad(
+      "metric",
+      "Give either metric + assets (one metric over 2–8 assets) or asset + metrics (2–4 metrics of one asset), not a mix of both.",
+    );
   }
-  if (!byAssets && !byMetrics) throw bad("metric", "compare needs metric + assets (e.g. metric=price, assets=[\"btc\",\"eth\"]) or asset + metrics.");
+  if (!byAssets && !byMetrics)
+    throw bad("metric", 'compare needs metric + assets (e.g. metric=price, assets=["btc","eth"]) or asset + metrics.');
   if (byAssets) {
     if (args.metric === undefined) throw bad("metric", "assets needs a metric to compare them on, e.g. metric=price.");
-    if (args.assets === undefined) throw bad("assets", `metric needs assets, a list of 2–${MAX_ASSETS} tickers, e.g. assets=["btc","eth"].`);
+    if (args.assets === undefined)
+      throw bad("assets", `metric needs assets, a list of 2–${MAX_ASSETS} tickers, e.g. assets=["btc","eth"].`);
     const endpoint = comparable(args.metric, "metric");
     const assets = args.assets.map((a, i) => ticker(a, `assets[${i}]`, endpoint));
-    if (assets.length < 2 || assets.length > MAX_ASSETS) throw bad("assets", `assets takes 2–${MAX_ASSETS} tickers (got ${assets.length}).`);
+    if (assets.length < 2 || assets.length > MAX_ASSETS)
+      throw bad("assets", `assets takes 2–${MAX_ASSETS} tickers (got ${assets.length}).`);
     const twice = duplicates(assets);
     if (twice.length) throw bad("assets", `assets names ${twice.join(", ")} more than once; list each asset once.`);
     checkCoverage(endpoint, assets);
     return { mode: "assets", members: assets.map((asset) => ({ endpoint, asset, label: asset })) };
   }
   if (args.asset === undefined) throw bad("asset", "metrics needs the asset to compare them for, e.g. asset=btc.");
-  if (args.metrics === undefined) throw bad("metrics", `asset needs metrics, a list of 2–${MAX_METRICS} ids (price allowed), e.g. metrics=["price","lifespan/Lth_mvrv"].`);
+  if (args.metrics === undefined)
+    throw bad(
+      "metrics",
+      `asset needs metrics, a list of 2–${MAX_METRICS} ids (price allowed), e.g. metrics=["price","lifespan/Lth_mvrv"].`,
+    );
   const asset = ticker(args.asset, "asset");
-  if (args.metrics.length < 2 || args.metrics.length > MAX_METRICS) throw bad("metrics", `metrics takes 2–${MAX_METRICS} ids (got ${args.metrics.length}).`);
+  if (args.metrics.length < 2 || args.metrics.length > MAX_METRICS)
+    throw bad("metrics", `metrics takes 2–${MAX_METRICS} ids (got ${args.metrics.length}).`);
   const endpoints = args.metrics.map((id, i) => comparable(id, `metrics[${i}]`));
   const twice = duplicates(endpoints.map((e) => e.id));
   if (twice.length) throw bad("metrics", `metrics names ${twice.join(", ")} more than once; list each metric once.`);
@@ -87,7 +124,10 @@ export function resolveMembers(args: CompareArgs): { mode: "assets" | "metrics";
       { parameter: "metrics" },
     );
   }
-  return { mode: "metrics", members: endpoints.map((endpoint) => ({ endpoint, asset, label: endpoint === PRICE ? "price" : endpoint.segment })) };
+  return {
+    mode: "metrics",
+    members: endpoints.map((endpoint) => ({ endpoint, asset, label: endpoint === PRICE ? "price" : endpoint.segment })),
+  };
 }
 
 /** Every asset the metric does not cover, named with a did-you-mean where one fits. */

@@ -4,7 +4,15 @@ import { z } from "zod";
 import { isTimeframe, PRICE, TIMEFRAME_MS, TIMEFRAMES, type Timeframe } from "../catalog/index.js";
 import { ServiceError, type BackendResult, type TimeRecord, type Usage } from "../backend/types.js";
 import {
-  compactCompareDigest, compactCompareDigestSchema, digestCompare, displayUnit, MAX_POINTS_LIMIT, MIN_POINTS, renderCompareText, seriesFromRecords, type CompareMember,
+  compactCompareDigest,
+  compactCompareDigestSchema,
+  digestCompare,
+  displayUnit,
+  MAX_POINTS_LIMIT,
+  MIN_POINTS,
+  renderCompareText,
+  seriesFromRecords,
+  type CompareMember,
 } from "../summary/index.js";
 import { checkEntitlements, resolveMembers, type Member } from "./compare-args.js";
 import { defineTool, type ToolContext } from "./define-tool.js";
@@ -28,15 +36,20 @@ const output = z.object({
 
 /** A list of strings; a comma-separated string is taken as the same list (scripts and CLIs send those). */
 function tickerList(max: number) {
-  const split = (v: unknown) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v);
+  const split = (v: unknown) =>
+    typeof v === "string"
+      ? v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : v;
   return z.preprocess(split, z.array(z.string().max(max)).max(16)).optional();
 }
 
 export const compare = defineTool({
   name: "compare",
   title: "Compare series",
-  description:
-    "metric + 2–8 assets or asset + 2–4 metrics (price ok), aligned: change, rank, correlation, lead/lag.",
+  description: "metric + 2–8 assets or asset + 2–4 metrics (price ok), aligned: change, rank, correlation, lead/lag.",
   input: z
     .object({
       metric: z.string().max(64).optional(),
@@ -57,27 +70,42 @@ export const compare = defineTool({
   async handle(args, context) {
     const { mode, members } = resolveMembers(args);
     if (args.timeframe !== undefined && !isTimeframe(args.timeframe)) {
-      throw new ToolInputError("invalid_arguments", `timeframe must be one of ${TIMEFRAMES.join(", ")} (got "${args.timeframe}").`, { parameter: "timeframe" });
+      throw new ToolInputError("invalid_arguments", `timeframe must be one of ${TIMEFRAMES.join(", ")} (got "${args.timeframe}").`, {
+        parameter: "timeframe",
+      });
     }
     const intraday = members.filter((m) => m.endpoint.kind === "ohlcv");
     if (args.timeframe !== undefined && intraday.length === 0) {
-      throw new ToolInputError("invalid_arguments", "timeframe applies only to OHLCV metrics and price; daily series have no other timeframe. Remove timeframe.", { parameter: "timeframe" });
+      throw new ToolInputError(
+        "invalid_arguments",
+        "timeframe applies only to OHLCV metrics and price; daily series have no other timeframe. Remove timeframe.",
+        { parameter: "timeframe" },
+      );
     }
     checkEntitlements(members, context.backend.entitlements?.(context.call));
     // Daily series set the grid: intraday members are then asked for daily buckets too.
     const daily = members.find((m) => m.endpoint.kind === "series");
     const timeframe: Timeframe = daily ? "1d" : ((args.timeframe as Timeframe | undefined) ?? "1d");
-    const notes: string[] = daily && args.timeframe !== undefined && args.timeframe !== "1d"
-      ? [`timeframe ${args.timeframe} raised to 1d: ${daily.endpoint.id} is daily.`]
-      : [];
+    const notes: string[] =
+      daily && args.timeframe !== undefined && args.timeframe !== "1d"
+        ? [`timeframe ${args.timeframe} raised to 1d: ${daily.endpoint.id} is daily.`]
+        : [];
     const query = definedOnly({ startDate: args.startDate, endDate: args.endDate });
     // A member whose history the range misses is refused before anything is charged.
-    for (const m of members) requireInHistory(context.backend, { endpoint: m.endpoint.id, asset: m.asset, query: m.endpoint.kind === "ohlcv" ? { ...query, timeframe } : query }, TIMEFRAME_MS[timeframe]);
+    for (const m of members)
+      requireInHistory(
+        context.backend,
+        { endpoint: m.endpoint.id, asset: m.asset, query: m.endpoint.kind === "ohlcv" ? { ...query, timeframe } : query },
+        TIMEFRAME_MS[timeframe],
+      );
     // The first member alone: a bad date or range fails there, before the others are charged.
     const first = await fetchMember(context, members[0]!, query, timeframe);
     const rest = await Promise.all(members.slice(1).map((m) => fetchMember(context, m, query, timeframe)));
     const fetched = [first, ...rest];
-    const digest = digestCompare(fetched.map((f) => f.member), { timeframeMs: TIMEFRAME_MS[timeframe], maxPoints: args.max_points });
+    const digest = digestCompare(
+      fetched.map((f) => f.member),
+      { timeframeMs: TIMEFRAME_MS[timeframe], maxPoints: args.max_points },
+    );
     const asOf = fetched.find((f) => f.asOfMs !== undefined)?.asOfMs;
     const lastEnd = digest.grid.last === null ? undefined : Date.parse(digest.grid.last) + TIMEFRAME_MS[timeframe];
     if (asOf !== undefined && lastEnd !== undefined && lastEnd > asOf) {
@@ -85,34 +113,59 @@ export const compare = defineTool({
       notes.push(`The last bucket had not closed: it ends ${at(lastEnd)} UTC; data as of ${at(asOf)} UTC.`);
     }
     const usage = totalUsage(fetched.map((f) => f.usage));
-    const title = mode === "assets"
-      ? `${members[0]!.endpoint.id} (${[...new Set(fetched.map((f) => f.member.unit))].join(", ")}, timeframe ${timeframe}) of ${members.map((m) => m.asset).join(", ")}`
-      : `${members[0]!.asset}: ${members.map((m) => m.endpoint.id).join(", ")} (timeframe ${timeframe})`;
+    const title =
+      mode === "assets"
+        ? `${members[0]!.endpoint.id} (${[...new Set(fetched.map((f) => f.member.unit))].join(", ")}, timeframe ${timeframe}) of ${members.map((m) => m.asset).join(", ")}`
+        : `${members[0]!.asset}: ${members.map((m) => m.endpoint.id).join(", ")} (timeframe ${timeframe})`;
     const text = [renderCompareText({ title, query, notes }, digest), footer(usage)].join("\n");
     // The chart says what is drawn in words and units; flows (amounts per bucket) are bars where not rebased.
-    const chartTitle = mode === "assets"
-      ? `${members[0]!.endpoint === PRICE ? "Price" : capital(members[0]!.endpoint.purpose.replace(/native units/g, "coins"))} (${[...new Set(fetched.map((f) => f.member.unit))].join(", ")}) · ${timeframe} · ${members.map((m) => m.asset).join(", ")}`
-      : `${members[0]!.asset.toUpperCase()} · ${fetched.map((f) => `${f.member.label} (${f.member.unit})`).join(", ")} · ${timeframe}`;
+    const chartTitle =
+      mode === "assets"
+        ? `${members[0]!.endpoint === PRICE ? "Price" : capital(members[0]!.endpoint.purpose.replace(/native units/g, "coins"))} (${[...new Set(fetched.map((f) => f.member.unit))].join(", ")}) · ${timeframe} · ${members.map((m) => m.asset).join(", ")}`
+        : `${members[0]!.asset.toUpperCase()} · ${fetched.map((f) => `${f.member.label} (${f.member.unit})`).join(", ")} · ${timeframe}`;
     const view = context.wantView
-      ? seriesView(chartTitle, fetched.map((f) => seriesLine(f.member.label, f.member.unit, f.member.times, f.member.values, undefined, f.member.nature === "flow")))
+      ? seriesView(
+          chartTitle,
+          fetched.map((f) =>
+            seriesLine(f.member.label, f.member.unit, f.member.times, f.member.values, undefined, f.member.nature === "flow"),
+          ),
+        )
       : undefined;
     return {
       text,
       structured: {
-        mode, timeframe, ...(Object.keys(query).length > 0 && { query }), ...(notes.length > 0 && { notes }), digest: compactCompareDigest(digest), credits: credits(usage),
+        mode,
+        timeframe,
+        ...(Object.keys(query).length > 0 && { query }),
+        ...(notes.length > 0 && { notes }),
+        digest: compactCompareDigest(digest),
+        credits: credits(usage),
       },
       view,
     };
   },
 });
 
-async function fetchMember(context: ToolContext, m: Member, query: Record<string, string>, timeframe: Timeframe): Promise<{ member: CompareMember; usage: Usage; asOfMs?: number }> {
+async function fetchMember(
+  context: ToolContext,
+  m: Member,
+  query: Record<string, string>,
+  timeframe: Timeframe,
+): Promise<{ member: CompareMember; usage: Usage; asOfMs?: number }> {
   const q = m.endpoint.kind === "ohlcv" ? { ...query, timeframe } : query;
   const result = await context.backend.fetch({ endpoint: m.endpoint.id, asset: m.asset, query: q }, context.call);
   const { times, values } = columnsOf(result, m);
   const nature = m.endpoint === PRICE ? "price" : m.endpoint.nature;
   // "native units" are each asset's own coin: BTC for btc, ETH for eth.
-  const member: CompareMember = { label: m.label, metric: m.endpoint.id, asset: m.asset, unit: displayUnit(m.endpoint.unit, m.asset), nature, times, values };
+  const member: CompareMember = {
+    label: m.label,
+    metric: m.endpoint.id,
+    asset: m.asset,
+    unit: displayUnit(m.endpoint.unit, m.asset),
+    nature,
+    times,
+    values,
+  };
   return { member, usage: result.usage, ...(result.asOfMs !== undefined && { asOfMs: result.asOfMs }) };
 }
 
@@ -122,7 +175,8 @@ function columnsOf(result: BackendResult, m: Member): { times: ArrayLike<number>
     return { times: c.times, values: c.close };
   }
   if (result.kind === "series" && result.columns) return result.columns;
-  if (!Array.isArray(result.body)) throw new ServiceError(502, "upstream_invalid_response", `${m.endpoint.id} returned no record array`, { endpoint: m.endpoint.id });
+  if (!Array.isArray(result.body))
+    throw new ServiceError(502, "upstream_invalid_response", `${m.endpoint.id} returned no record array`, { endpoint: m.endpoint.id });
   return seriesFromRecords(result.body as TimeRecord[], m.endpoint.field);
 }
 

@@ -4,7 +4,14 @@ import { z } from "zod";
 import { allowedLookbacks, HEATMAP_ID, isTimeframe, LOOKBACKS, SCOPES, TIMEFRAMES, VENUES, type Timeframe } from "../catalog/index.js";
 import { releaseCells } from "../catalog/heatmap-typed.js";
 import { ServiceError } from "../backend/types.js";
-import { compactHeatmapDigest, compactHeatmapDigestSchema, DEFAULT_TOP_K, digestHeatmap, MAX_TOP_K, renderHeatmapText } from "../summary/index.js";
+import {
+  compactHeatmapDigest,
+  compactHeatmapDigestSchema,
+  DEFAULT_TOP_K,
+  digestHeatmap,
+  MAX_TOP_K,
+  renderHeatmapText,
+} from "../summary/index.js";
 import { heatmapResourceUri } from "../catalog/uris.js";
 import { heatmapView } from "../charts/model/view-data.js";
 import { viewField } from "../charts/model/view-schema.js";
@@ -32,8 +39,7 @@ const CHOICES = {
 export const getLiquidationHeatmap = defineTool({
   name: "get_liquidation_heatmap",
   title: "Liquidation heatmap",
-  description:
-    "Liquidation clusters near the last price, ±1–10 % sums, imbalance, top-trader L/S.",
+  description: "Liquidation clusters near the last price, ±1–10 % sums, imbalance, top-trader L/S.",
   endpoint: HEATMAP_ID,
   view: "heatmap",
   input: z
@@ -58,16 +64,28 @@ export const getLiquidationHeatmap = defineTool({
     const exchange = args.exchange === undefined ? undefined : venueArg("exchange", args.exchange);
     const scope = args.scope ?? (exchange ? "exchange" : undefined);
     if (scope === "exchange" && !exchange) {
-      throw new ToolInputError("invalid_arguments", "scope=exchange needs exchange (a venue id such as binance); or drop scope for all venues.", { parameter: "exchange" });
+      throw new ToolInputError(
+        "invalid_arguments",
+        "scope=exchange needs exchange (a venue id such as binance); or drop scope for all venues.",
+        { parameter: "exchange" },
+      );
     }
     if (scope === "all" && exchange) {
-      throw new ToolInputError("invalid_arguments", `exchange only applies with scope=exchange; drop scope (it is implied) or drop exchange for all venues.`, { parameter: "scope" });
+      throw new ToolInputError(
+        "invalid_arguments",
+        `exchange only applies with scope=exchange; drop scope (it is implied) or drop exchange for all venues.`,
+        { parameter: "scope" },
+      );
     }
     if (args.timeframe !== undefined && !isTimeframe(args.timeframe)) {
-      throw new ToolInputError("invalid_arguments", `timeframe must be one of ${TIMEFRAMES.join(", ")} (got "${args.timeframe.slice(0, 8)}").`, {
-        parameter: "timeframe",
-        suggestions: [...TIMEFRAMES],
-      });
+      throw new ToolInputError(
+        "invalid_arguments",
+        `timeframe must be one of ${TIMEFRAMES.join(", ")} (got "${args.timeframe.slice(0, 8)}").`,
+        {
+          parameter: "timeframe",
+          suggestions: [...TIMEFRAMES],
+        },
+      );
     }
     const timeframe = args.timeframe as Timeframe | undefined;
     if (timeframe && args.lookback && !allowedLookbacks(timeframe).includes(args.lookback)) {
@@ -81,7 +99,8 @@ export const getLiquidationHeatmap = defineTool({
     const result = await context.backend.fetch({ endpoint: HEATMAP_ID, asset, query }, context.call);
     const { usage } = result;
     // Backends hand the typed form on; reading `body` would build the JSON objects it spares.
-    if (result.kind !== "heatmap") throw new ServiceError(502, "upstream_invalid_response", "the heatmap endpoint returned no heatmap", { endpoint: HEATMAP_ID });
+    if (result.kind !== "heatmap")
+      throw new ServiceError(502, "upstream_invalid_response", "the heatmap endpoint returned no heatmap", { endpoint: HEATMAP_ID });
     const heatmap = result.heatmap;
     const digest = digestHeatmap(heatmap, { topK: args.top_k, includeMatrix: args.include_matrix === true });
     const sent = definedOnly(query);

@@ -15,8 +15,7 @@ const MARKET_TYPE_METRICS = ENDPOINTS.filter((e) => e.kind === "ohlcv" && e.para
 export const getOhlcv = defineTool({
   name: "get_ohlcv",
   title: "Volume and trade counts",
-  description:
-    "Volume (USD), buy trades, spot trades or OHLC price (real API: 1 heatmap call) per bucket; digest as get_series.",
+  description: "Volume (USD), buy trades, spot trades or OHLC price (real API: 1 heatmap call) per bucket; digest as get_series.",
   input: z
     .object({
       metric: z.enum([...OHLCV_IDS, PRICE_ID]),
@@ -46,7 +45,14 @@ export const getOhlcv = defineTool({
       requireCoverage(PRICE, asset);
       const timeframe = args.timeframe ?? "1d";
       const resample = resampleArg(args.resample, timeframe, TIMEFRAME_MS[timeframe]);
-      return fetchPrice(context, { asset, timeframe, startDate: args.startDate, endDate: args.endDate, maxPoints: args.max_points, resample });
+      return fetchPrice(context, {
+        asset,
+        timeframe,
+        startDate: args.startDate,
+        endDate: args.endDate,
+        maxPoints: args.max_points,
+        resample,
+      });
     }
     const endpoint = requireEndpoint(args.metric, ["ohlcv"]);
     const asset = normalizeAsset(args.asset, endpoint);
@@ -54,9 +60,13 @@ export const getOhlcv = defineTool({
     requireCoverage(endpoint, asset);
     const symbol = args.symbol?.trim().toUpperCase();
     if (symbol !== undefined && !SYMBOL_PATTERN.test(symbol)) {
-      throw new ToolInputError("invalid_arguments", `symbol must be an upper-case pair such as ${asset.toUpperCase()}USDT (2–24 letters or digits); got "${args.symbol!.slice(0, 24)}".`, {
-        parameter: "symbol",
-      });
+      throw new ToolInputError(
+        "invalid_arguments",
+        `symbol must be an upper-case pair such as ${asset.toUpperCase()}USDT (2–24 letters or digits); got "${args.symbol!.slice(0, 24)}".`,
+        {
+          parameter: "symbol",
+        },
+      );
     }
     const timeframe = args.timeframe ?? "1d";
     const resample = resampleArg(args.resample, timeframe, TIMEFRAME_MS[timeframe]);

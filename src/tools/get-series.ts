@@ -11,8 +11,7 @@ const ENTITY_METRICS = ENDPOINTS.filter((e) => e.kind === "series" && e.params.i
 export const getSeries = defineTool({
   name: "get_series",
   title: "Daily metric series",
-  description:
-    "Digest of one asset's daily metric; the answer states its unit.",
+  description: "Digest of one asset's daily metric; the answer states its unit.",
   input: z
     .object({
       metric: z.enum(SERIES_IDS),

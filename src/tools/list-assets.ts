@@ -28,7 +28,9 @@ const COLUMNS = ["id", "asset_set", "assets", "unit", "purpose", "meaning"];
 
 const endpointRow = z
   .tuple([z.string(), z.string(), z.number().nullable().describe("count; null: any ticker"), z.string()], z.string())
-  .describe("[id, asset_set, assets covered, unit, then in one metric's view its purpose and, where unit and purpose leave it open, how to read a value]");
+  .describe(
+    "[id, asset_set, assets covered, unit, then in one metric's view its purpose and, where unit and purpose leave it open, how to read a value]",
+  );
 type EndpointRow = z.infer<typeof endpointRow>;
 type ByTool = Record<string, EndpointRow[]>;
 
@@ -46,7 +48,10 @@ const output = z.object({
     .array(z.object({ concept: z.string(), nearest: z.string(), differs: z.string() }))
     .optional()
     .describe("concepts a search named that the catalog does not offer, with the nearest metric that is"),
-  key_may_call: z.array(z.string()).optional().describe("endpoint ids the key may call, when it is restricted; others answer metric_not_allowed"),
+  key_may_call: z
+    .array(z.string())
+    .optional()
+    .describe("endpoint ids the key may call, when it is restricted; others answer metric_not_allowed"),
   next: z.string().optional().describe("where to look next"),
 });
 type Output = z.infer<typeof output>;
@@ -57,8 +62,7 @@ const DRILL_DOWN = "Drill down: list_assets metric=<id> (its assets), asset=<tic
 export const listAssets = defineTool({
   name: "list_assets",
   title: "Catalog and coverage",
-  description:
-    "Coverage: overview, or a metric's assets, an asset's metrics, a search.",
+  description: "Coverage: overview, or a metric's assets, an asset's metrics, a search.",
   input: z
     .object({
       metric: z.string().max(64).optional(),
@@ -69,16 +73,23 @@ export const listAssets = defineTool({
   example: { metric: "lifespan/Lth_mvrv" },
   output,
   async handle({ metric, asset, search }, context) {
-    const view = metric !== undefined ? metricView(metric, asset)
-      : asset !== undefined ? assetView(normalizeAsset(asset))
-      : search !== undefined && search.trim() ? searchView(search.trim().toLowerCase())
-      : overview();
+    const view =
+      metric !== undefined
+        ? metricView(metric, asset)
+        : asset !== undefined
+          ? assetView(normalizeAsset(asset))
+          : search !== undefined && search.trim()
+            ? searchView(search.trim().toLowerCase())
+            : overview();
     return withEntitlements(view, context?.backend.entitlements?.(context.call));
   },
 });
 
 /** Marks what a restricted key may call: a flag per endpoint row and one line of text. */
-function withEntitlements(view: { text: string; structured: Output }, allowed: readonly string[] | null | undefined): { text: string; structured: Output } {
+function withEntitlements(
+  view: { text: string; structured: Output },
+  allowed: readonly string[] | null | undefined,
+): { text: string; structured: Output } {
   if (!allowed) return view;
   const may = new Set(allowed);
   const gate = (id: string) => {
@@ -86,11 +97,16 @@ function withEntitlements(view: { text: string; structured: Output }, allowed: r
     return endpoint ? gateOf(endpoint) : id;
   };
   const ids = view.structured.endpoints
-    ? Object.values(view.structured.endpoints).flat().map((e) => e[0])
-    : Object.values(view.structured.covers ?? {}).flatMap((groups) => Object.entries(groups).flatMap(([g, segments]) => segments.map((x) => (x === PRICE_ID ? x : `${g}/${x}`))));
+    ? Object.values(view.structured.endpoints)
+        .flat()
+        .map((e) => e[0])
+    : Object.values(view.structured.covers ?? {}).flatMap((groups) =>
+        Object.entries(groups).flatMap(([g, segments]) => segments.map((x) => (x === PRICE_ID ? x : `${g}/${x}`))),
+      );
   const shown = ids.filter((id) => !may.has(gate(id)));
   const through = GATED.filter((e) => may.has(gateOf(e))).map((e) => e.id);
-  const line = `This key may call only ${allowed.join(", ")}${through.length ? ` (and ${through.join(", ")})` : ""}; others answer metric_not_allowed` +
+  const line =
+    `This key may call only ${allowed.join(", ")}${through.length ? ` (and ${through.join(", ")})` : ""}; others answer metric_not_allowed` +
     (shown.length && view.structured.view !== "overview" ? ` (here: ${shown.join(", ")}).` : ".");
   return { text: `${view.text}\n${line}`, structured: { ...view.structured, key_may_call: [...allowed] } };
 }
@@ -118,7 +134,13 @@ function overview(): { text: string; structured: Output } {
   const byKind = (kind: Endpoint["kind"]) => ENDPOINTS.filter((e) => e.kind === kind);
   const series = byKind("series");
   const groups = [...new Set(series.map((e) => e.group))];
-  const seriesLines = groups.map((g) => `  ${g}: ${series.filter((e) => e.group === g).map((e) => `${e.segment} [${setShort(e)}]`).join(", ")}`);
+  const seriesLines = groups.map(
+    (g) =>
+      `  ${g}: ${series
+        .filter((e) => e.group === g)
+        .map((e) => `${e.segment} [${setShort(e)}]`)
+        .join(", ")}`,
+  );
   const ohlcv = byKind("ohlcv");
   const text = [
     `${ENDPOINTS.length} endpoints. [set·size] = assets covered.`,
@@ -150,7 +172,9 @@ function metricView(id: string, rawAsset: string | undefined): { text: string; s
     const covered = covers(endpoint, asset);
     structured.covered = covered;
     const near = covered || !members ? [] : suggestAssets(asset, members);
-    lines.push(covered ? `${asset}: covered.` : `${asset}: not covered.${near.length ? ` Nearest covered: ${near.map(labelled).join(", ")}.` : ""}`);
+    lines.push(
+      covered ? `${asset}: covered.` : `${asset}: not covered.${near.length ? ` Nearest covered: ${near.map(labelled).join(", ")}.` : ""}`,
+    );
   }
   return { text: lines.join("\n"), structured };
 }
@@ -178,7 +202,9 @@ function buildAssetView(asset: string): { text: string; structured: Output } {
   const found = endpointsForAsset(asset);
   const known = KNOWN_ASSETS.includes(asset);
   const name = assetName(asset);
-  const lines = [`${asset}${name && name.toLowerCase() !== asset ? ` (${name})` : ""}: ${found.length} endpoint${found.length === 1 ? "" : "s"}${covers(PRICE, asset) ? " and price" : ""}.`];
+  const lines = [
+    `${asset}${name && name.toLowerCase() !== asset ? ` (${name})` : ""}: ${found.length} endpoint${found.length === 1 ? "" : "s"}${covers(PRICE, asset) ? " and price" : ""}.`,
+  ];
   if (!known) {
     const near = suggestAssets(asset, KNOWN_ASSETS);
     lines[0] = `${asset} is not a known ticker; only ${found.map((e) => e.id).join(", ")} accepts any ticker.${near.length ? ` Did you mean ${near.map(labelled).join(" or ")}?` : ""}`;
@@ -191,7 +217,15 @@ function buildAssetView(asset: string): { text: string; structured: Output } {
         continue;
       }
       const groups = [...new Set(list.map((e) => e.group))];
-      const body = groups.map((g) => `${g}/${list.filter((e) => e.group === g).map((e) => e.segment).join(",")}`).join(" ");
+      const body = groups
+        .map(
+          (g) =>
+            `${g}/${list
+              .filter((e) => e.group === g)
+              .map((e) => e.segment)
+              .join(",")}`,
+        )
+        .join(" ");
       const price = kind === "ohlcv" && covers(PRICE, asset) ? ` ${PRICE_ID}` : "";
       lines.push(`${TOOL_OF_KIND[kind]} (${list.length + (price ? 1 : 0)}): ${body}${price}`);
     }
@@ -207,7 +241,9 @@ function searchView(query: string): { text: string; structured: Output } {
   const rank = (a: string) => (a === query ? 0 : named.has(a) ? 1 : a.startsWith(query) ? 2 : 3);
   const tickers = KNOWN_ASSETS.filter((a) => a.includes(query) || named.has(a)).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   const synonyms = new Set(metricsBySynonym(query));
-  const endpoints = [...ENDPOINTS, PRICE].filter((e) => e.id.toLowerCase().includes(query) || e.purpose.toLowerCase().includes(query) || synonyms.has(e.id));
+  const endpoints = [...ENDPOINTS, PRICE].filter(
+    (e) => e.id.toLowerCase().includes(query) || e.purpose.toLowerCase().includes(query) || synonyms.has(e.id),
+  );
   const shown = tickers.slice(0, SEARCH_LIMIT);
   const withName = (t: string) => {
     const name = assetName(t);
@@ -227,7 +263,10 @@ function searchView(query: string): { text: string; structured: Output } {
   return {
     text: lines.join("\n"),
     structured: {
-      view: "search", columns: COLUMNS, endpoints: rows(endpoints), assets: shown,
+      view: "search",
+      columns: COLUMNS,
+      endpoints: rows(endpoints),
+      assets: shown,
       ...(missing.length && { not_offered: missing.map(({ concept, nearest, differs }) => ({ concept, nearest, differs })) }),
     },
   };

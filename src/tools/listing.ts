@@ -64,8 +64,14 @@ const ERROR_SCHEMA: JsonSchema = {
   type: "object",
   description: "only on a failed call (isError): what went wrong and whether to retry",
   properties: {
-    code: { type: "string" }, retryable: { type: "boolean" }, message: { type: "string" }, status: { type: "number" }, parameter: { type: "string" },
-    retry_after_s: { type: "number" }, credits_remaining: { type: "number" }, suggestions: { type: "array", items: { type: "string" } },
+    code: { type: "string" },
+    retryable: { type: "boolean" },
+    message: { type: "string" },
+    status: { type: "number" },
+    parameter: { type: "string" },
+    retry_after_s: { type: "number" },
+    credits_remaining: { type: "number" },
+    suggestions: { type: "array", items: { type: "string" } },
   },
   required: ["code", "retryable", "message"],
 };
@@ -91,7 +97,8 @@ function shallow(node: JsonSchema, depth: number): JsonSchema {
   }
   const out: JsonSchema = {};
   for (const [k, v] of Object.entries(node)) {
-    if (k === "properties" && v && typeof v === "object") out[k] = Object.fromEntries(Object.entries(v as Record<string, JsonSchema>).map(([p, n]) => [p, shallow(n, depth + 1)]));
+    if (k === "properties" && v && typeof v === "object")
+      out[k] = Object.fromEntries(Object.entries(v as Record<string, JsonSchema>).map(([p, n]) => [p, shallow(n, depth + 1)]));
     else if ((k === "items" || k === "additionalProperties") && v && typeof v === "object") out[k] = shallow(v as JsonSchema, depth + 1);
     else if (k === "prefixItems" && Array.isArray(v)) out[k] = (v as JsonSchema[]).map((n) => shallow(n, depth + 1));
     else if (k === "anyOf" && Array.isArray(v)) out[k] = (v as JsonSchema[]).map((n) => shallow(n, depth));

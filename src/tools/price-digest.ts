@@ -2,7 +2,17 @@
 // statistics plus the candle facts.
 import { PRICE, TIMEFRAME_MS, type Timeframe } from "../catalog/index.js";
 import { ServiceError, type BackendResult, type CandleColumns } from "../backend/types.js";
-import { answerScale, candleFacts, compactCandleFacts, compactSeriesDigest, compactCandleFactsSchema, renderCandleFacts, when, renderSeriesText, type Resample } from "../summary/index.js";
+import {
+  answerScale,
+  candleFacts,
+  compactCandleFacts,
+  compactSeriesDigest,
+  compactCandleFactsSchema,
+  renderCandleFacts,
+  when,
+  renderSeriesText,
+  type Resample,
+} from "../summary/index.js";
 import type { z } from "zod";
 import type { ToolContext, ToolOutput } from "./define-tool.js";
 import { seriesView, viewCandles } from "../charts/model/view-data.js";
@@ -29,11 +39,17 @@ export interface PriceRequest {
 
 /** Candles of a price result, whichever backend produced them. */
 export function candlesOf(result: BackendResult): CandleColumns {
-  if (result.kind !== "candles") throw new ServiceError(502, "upstream_invalid_response", "price returned no candles", { endpoint: PRICE.id });
+  if (result.kind !== "candles")
+    throw new ServiceError(502, "upstream_invalid_response", "price returned no candles", { endpoint: PRICE.id });
   return result.candles;
 }
 
-export async function fetchPrice(context: ToolContext, req: PriceRequest): Promise<ToolOutput<Omit<SeriesOutput, "resource"> & { candles: z.infer<typeof compactCandleFactsSchema>; lastCandleOpenUntil?: string }>> {
+export async function fetchPrice(
+  context: ToolContext,
+  req: PriceRequest,
+): Promise<
+  ToolOutput<Omit<SeriesOutput, "resource"> & { candles: z.infer<typeof compactCandleFactsSchema>; lastCandleOpenUntil?: string }>
+> {
   const query = definedOnly({ startDate: req.startDate, endDate: req.endDate, timeframe: req.timeframe });
   requireInHistory(context.backend, { endpoint: PRICE.id, asset: req.asset, query }, TIMEFRAME_MS[req.timeframe]);
   const result = await context.backend.fetch({ endpoint: PRICE.id, asset: req.asset, query }, context.call);
@@ -46,7 +62,14 @@ export async function fetchPrice(context: ToolContext, req: PriceRequest): Promi
   );
   const facts = candleFacts(candles, stepMs);
   const lines = renderSeriesText(
-    { metric: "price", asset: req.asset, unit: "USD", field: "close", timeframe: req.timeframe, query: { startDate: req.startDate, endDate: req.endDate, resample: req.resample } },
+    {
+      metric: "price",
+      asset: req.asset,
+      unit: "USD",
+      field: "close",
+      timeframe: req.timeframe,
+      query: { startDate: req.startDate, endDate: req.endDate, resample: req.resample },
+    },
     digest,
   ).split("\n");
   // The candle facts go just before the points block, with the other statistics.
@@ -54,18 +77,34 @@ export async function fetchPrice(context: ToolContext, req: PriceRequest): Promi
   // The digest's coverage line already says when the last bucket is partial; the structured
   // result also names when the open candle ends.
   const open = openCandle(candles, stepMs, result.asOfMs);
-  const facts_ = renderCandleFacts(facts, stepMs, answerScale(digest.points.map((p) => p.value), { usd: true }));
+  const facts_ = renderCandleFacts(
+    facts,
+    stepMs,
+    answerScale(
+      digest.points.map((p) => p.value),
+      { usd: true },
+    ),
+  );
   // Resampled points are weekly or monthly; the candle facts stay those of the timeframe's candles.
   if (req.resample && facts_.length) facts_[0] = `${req.timeframe} candles: ${facts_[0]}`;
   lines.splice(at < 0 ? lines.length : at, 0, ...facts_);
   lines.push(footer(result.usage));
-  const view = context.wantView ? seriesView(`${req.asset.toUpperCase()} · Price, OHLC candles (USD) · ${req.timeframe}`, [], viewCandles(candles)) : undefined;
+  const view = context.wantView
+    ? seriesView(`${req.asset.toUpperCase()} · Price, OHLC candles (USD) · ${req.timeframe}`, [], viewCandles(candles))
+    : undefined;
   return {
     view,
     text: lines.join("\n"),
     structured: {
-      metric: PRICE.id, asset: req.asset, field: "close", unit: "USD", timeframe: req.timeframe, ...sentQuery(query), digest: compactSeriesDigest(digest),
-      candles: compactCandleFacts(facts), credits: credits(result.usage),
+      metric: PRICE.id,
+      asset: req.asset,
+      field: "close",
+      unit: "USD",
+      timeframe: req.timeframe,
+      ...sentQuery(query),
+      digest: compactSeriesDigest(digest),
+      candles: compactCandleFacts(facts),
+      credits: credits(result.usage),
       ...(open !== undefined && { lastCandleOpenUntil: when(new Date(open).toISOString()) }),
     },
   };

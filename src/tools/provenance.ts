@@ -65,7 +65,8 @@ function latestOf(r: BackendResult): number {
     // A metrics-variation dates each value by its day, when the service does.
     let dated = -Infinity;
     for (const record of body as Array<{ last_date?: unknown }>) {
-      if (typeof record.last_date === "string") dated = Math.max(dated, Date.parse(`${record.last_date.slice(0, 10)}T00:00:00Z`) || -Infinity);
+      if (typeof record.last_date === "string")
+        dated = Math.max(dated, Date.parse(`${record.last_date.slice(0, 10)}T00:00:00Z`) || -Infinity);
     }
     if (dated > -Infinity) return dated;
     const now = r.asOfMs ?? r.receivedMs;

@@ -4,8 +4,19 @@ import { z } from "zod";
 import { ENTITY_ALL, isVenue, nearestEndpoints, VENUES, type Endpoint, type SeriesNature } from "../catalog/index.js";
 import { ServiceError, type BackendResult, type TimeRecord, type Usage } from "../backend/types.js";
 import {
-  compactSeriesDigest, compactSeriesDigestSchema, digestResampled, digestSeries, displayUnit, formatCount, parseDateArg, renderSeriesText, resampleProblem, RESAMPLES,
-  seriesFromRecords, type Resample, type SeriesDigest,
+  compactSeriesDigest,
+  compactSeriesDigestSchema,
+  digestResampled,
+  digestSeries,
+  displayUnit,
+  formatCount,
+  parseDateArg,
+  renderSeriesText,
+  resampleProblem,
+  RESAMPLES,
+  seriesFromRecords,
+  type Resample,
+  type SeriesDigest,
 } from "../summary/index.js";
 import type { ToolContext, ToolOutput } from "./define-tool.js";
 import { requireInHistory } from "../mcp/lookup.js";
@@ -38,9 +49,13 @@ export type SeriesOutput = z.infer<typeof seriesOutput>;
 /** Refuses an argument the chosen metric does not take, naming the metrics that do. */
 export function onlyFor(name: string, value: unknown, endpoint: Endpoint): void {
   if (value === undefined || endpoint.params.includes(name as Endpoint["params"][number])) return;
-  throw new ToolInputError("invalid_arguments", `${name} does not apply to ${endpoint.id}; remove it (see the ${name} description for the metrics that take it).`, {
-    parameter: name,
-  });
+  throw new ToolInputError(
+    "invalid_arguments",
+    `${name} does not apply to ${endpoint.id}; remove it (see the ${name} description for the metrics that take it).`,
+    {
+      parameter: name,
+    },
+  );
 }
 
 /** A venue id, lowercased; `extra` admits a further keyword such as `all`. */
@@ -79,7 +94,11 @@ export const resampleParam = z.enum(RESAMPLES).optional();
 export function resampleArg(resample: Resample | undefined, timeframe: string, timeframeMs: number): Resample | undefined {
   if (resample === undefined) return undefined;
   const problem = resampleProblem(resample, timeframeMs);
-  if (problem) throw new ToolInputError("invalid_arguments", `${problem} (timeframe ${timeframe}).`, { parameter: "resample", suggestions: [...RESAMPLES] });
+  if (problem)
+    throw new ToolInputError("invalid_arguments", `${problem} (timeframe ${timeframe}).`, {
+      parameter: "resample",
+      suggestions: [...RESAMPLES],
+    });
   return resample;
 }
 
@@ -116,7 +135,12 @@ export async function fetchSeries(context: ToolContext, req: SeriesRequest): Pro
   const text = [
     renderSeriesText(
       {
-        metric: endpoint.id, asset, unit, field: endpoint.field, timeframe: req.timeframe, query: { ...query, ...marketTypes, timeframe: undefined, resample: req.resample },
+        metric: endpoint.id,
+        asset,
+        unit,
+        field: endpoint.field,
+        timeframe: req.timeframe,
+        query: { ...query, ...marketTypes, timeframe: undefined, resample: req.resample },
         ...(endpoint.meaning && { meaning: endpoint.meaning }),
       },
       digest,
@@ -162,7 +186,12 @@ export function digestFetched(
   return req.resample ? digestResampled(series.times, series.values, req.resample, opts) : digestSeries(series.times, series.values, opts);
 }
 
-export function digestRecords(records: readonly TimeRecord[], field: string, timeframeMs: number, maxPoints: number | undefined): SeriesDigest {
+export function digestRecords(
+  records: readonly TimeRecord[],
+  field: string,
+  timeframeMs: number,
+  maxPoints: number | undefined,
+): SeriesDigest {
   const { times, values } = seriesFromRecords(records, field);
   return digestSeries(times, values, { timeframeMs, maxPoints });
 }

@@ -35,11 +35,22 @@ export function parseArgs<T extends Tool>(tool: T, raw: unknown): z.output<T["in
 export function droppedArgument(tool: Tool, raw: unknown): ToolInputError | undefined {
   if (typeof raw !== "object" || raw === null || !Object.hasOwn(raw, "__proto__")) return undefined;
   const accepted = Object.keys(tool.input.shape as object).join(", ");
-  return new ToolInputError("invalid_arguments", `Invalid arguments for ${tool.name}: unknown argument "__proto__"; ${tool.name} accepts: ${accepted}. Fix and call again; nothing was charged.`, { parameter: "__proto__" });
+  return new ToolInputError(
+    "invalid_arguments",
+    `Invalid arguments for ${tool.name}: unknown argument "__proto__"; ${tool.name} accepts: ${accepted}. Fix and call again; nothing was charged.`,
+    { parameter: "__proto__" },
+  );
 }
 
 /** Names a caller may reach for instead of ours. */
-const SYNONYMS: Record<string, string> = { from: "startDate", since: "startDate", to: "endDate", until: "endDate", limit: "max_points", points: "max_points" };
+const SYNONYMS: Record<string, string> = {
+  from: "startDate",
+  since: "startDate",
+  to: "endDate",
+  until: "endDate",
+  limit: "max_points",
+  points: "max_points",
+};
 
 /**
  * The accepted argument most likely meant by an unknown one: the same name in another spelling
@@ -99,7 +110,8 @@ export function expected(schema: z.ZodType): string {
   if (inner instanceof z.ZodNumber) {
     const kind = inner.format === "safeint" || inner.isInt ? "an integer" : "a number";
     const { minValue: lo, maxValue: hi } = inner;
-    if (lo !== null && hi !== null && Number.isFinite(lo) && Number.isFinite(hi) && Math.abs(hi) < 1e15) return `${kind} from ${lo} to ${hi}`;
+    if (lo !== null && hi !== null && Number.isFinite(lo) && Number.isFinite(hi) && Math.abs(hi) < 1e15)
+      return `${kind} from ${lo} to ${hi}`;
     return kind;
   }
   if (inner instanceof z.ZodEnum) {
@@ -121,7 +133,8 @@ function enumOptions(schema: z.ZodType): string[] {
 export function unwrap(schema: z.ZodType): z.ZodType {
   let current: z.ZodType = schema;
   for (;;) {
-    if (current instanceof z.ZodOptional || current instanceof z.ZodDefault || current instanceof z.ZodNullable) current = current.unwrap() as z.ZodType;
+    if (current instanceof z.ZodOptional || current instanceof z.ZodDefault || current instanceof z.ZodNullable)
+      current = current.unwrap() as z.ZodType;
     // A preprocessed field (a list that also accepts a comma-separated string) is described by its output.
     else if (current instanceof z.ZodPipe) current = current.out as z.ZodType;
     else return current;
@@ -134,7 +147,8 @@ function caseInsensitive(key: string, accepted: readonly string[]): string | und
 }
 
 function show(value: unknown): string {
-  const text = typeof value === "string" ? JSON.stringify(value) : value === undefined ? "nothing" : JSON.stringify(value) ?? String(value);
+  const text =
+    typeof value === "string" ? JSON.stringify(value) : value === undefined ? "nothing" : (JSON.stringify(value) ?? String(value));
   return clip(text);
 }
 

@@ -13,11 +13,14 @@ export interface Handshake {
    * `modern`, the 2026-07-28 results of server/discover and the lists for a client that declares
    * no extension.
    */
-  byKind: Record<"inprocess" | "http", {
-    initialize: Record<string, unknown>;
-    lists: Partial<Record<ListMethod, Record<string, unknown>>>;
-    modern: Partial<Record<ModernMethod, Record<string, unknown>>>;
-  }>;
+  byKind: Record<
+    "inprocess" | "http",
+    {
+      initialize: Record<string, unknown>;
+      lists: Partial<Record<ListMethod, Record<string, unknown>>>;
+      modern: Partial<Record<ModernMethod, Record<string, unknown>>>;
+    }
+  >;
 }
 
 /** What a client asks right after initialize; none of it depends on the caller or on data. */
@@ -30,7 +33,9 @@ export type ModernMethod = (typeof MODERN_METHODS)[number];
 declare const __CRYPTO_METRICS_HANDSHAKE__: string | undefined;
 
 export function precomputedHandshake(): Handshake | undefined {
-  return typeof __CRYPTO_METRICS_HANDSHAKE__ === "string" ? unpackHandshake(JSON.parse(__CRYPTO_METRICS_HANDSHAKE__) as Handshake) : undefined;
+  return typeof __CRYPTO_METRICS_HANDSHAKE__ === "string"
+    ? unpackHandshake(JSON.parse(__CRYPTO_METRICS_HANDSHAKE__) as Handshake)
+    : undefined;
 }
 
 /**

@@ -30,7 +30,13 @@ export function allowedHostName(raw: string): { name: string } | { problem: stri
   if (value.includes("*")) return { problem: `"${raw.trim()}" has a wildcard; list each name` };
   if (value.includes("/")) return { problem: `"${raw.trim()}" has a path; give the host name alone` };
   if (/^\[[0-9a-f:.]+\]$/.test(value) || /^[0-9a-f]*:[0-9a-f:.]*$/.test(value)) {
-    const hostname = (() => { try { return new URL(`http://${value.startsWith("[") ? value : `[${value}]`}`).hostname; } catch { return undefined; } })();
+    const hostname = (() => {
+      try {
+        return new URL(`http://${value.startsWith("[") ? value : `[${value}]`}`).hostname;
+      } catch {
+        return undefined;
+      }
+    })();
     return hostname ? { name: hostname } : { problem: `"${raw.trim()}" is not an IPv6 address` };
   }
   if (/:\d*$/.test(value)) return { problem: `"${raw.trim()}" has a port; give the name alone (ports are not compared)` };

@@ -23,7 +23,8 @@ export type Body = { ok: true; bytes: Buffer; parsed: unknown } | { ok: false; s
 export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_TIMEOUT_MS): Promise<Body> {
   return new Promise((resolve) => {
     const declared = Number(req.headers["content-length"]);
-    if (declared > limit) return resolve({ ok: false, status: 413, code: -32000, message: `Payload too large: the body cap is ${limit} bytes` });
+    if (declared > limit)
+      return resolve({ ok: false, status: 413, code: -32000, message: `Payload too large: the body cap is ${limit} bytes` });
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
@@ -34,10 +35,15 @@ export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_T
       req.off("data", onData);
       resolve(body);
     };
-    const timer = setTimeout(() => finish({ ok: false, status: 408, code: -32000, message: `Request timeout: the body did not arrive within ${timeoutMs / 1000} s` }), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        finish({ ok: false, status: 408, code: -32000, message: `Request timeout: the body did not arrive within ${timeoutMs / 1000} s` }),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) return finish({ ok: false, status: 413, code: -32000, message: `Payload too large: the body cap is ${limit} bytes` });
+      if (size > limit)
+        return finish({ ok: false, status: 413, code: -32000, message: `Payload too large: the body cap is ${limit} bytes` });
       chunks.push(chunk);
     };
     req.on("data", onData);
@@ -58,10 +64,13 @@ export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_T
 /** True when every message of the body is a probe method (a response or notification carries no data either way). */
 export function onlyProbes(parsed: unknown): boolean {
   const messages = Array.isArray(parsed) ? parsed : [parsed];
-  return messages.length > 0 && messages.every((m) => {
-    const method = typeof m === "object" && m !== null ? (m as { method?: unknown }).method : undefined;
-    return typeof method === "string" && PROBE_METHODS.has(method);
-  });
+  return (
+    messages.length > 0 &&
+    messages.every((m) => {
+      const method = typeof m === "object" && m !== null ? (m as { method?: unknown }).method : undefined;
+      return typeof method === "string" && PROBE_METHODS.has(method);
+    })
+  );
 }
 
 /** A client that asked to close after this request gets `Connection: close`, whatever the MCP layer sets. */

@@ -94,7 +94,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
  * Why a request's Host or Origin is refused (null: it is not). Clients send the same few values,
  * so each pair is judged once (judging one parses a URL).
  */
-function hostRefusal(bindHost: string, allowedHosts: readonly string[]): (host: string | undefined, origin: string | undefined) => string | null {
+function hostRefusal(
+  bindHost: string,
+  allowedHosts: readonly string[],
+): (host: string | undefined, origin: string | undefined) => string | null {
   const verdicts = new Map<string, string | null>();
   return (host, origin) => {
     // Neither header can hold a NUL or a newline: absent and present values never share an id.
@@ -103,7 +106,9 @@ function hostRefusal(bindHost: string, allowedHosts: readonly string[]): (host: 
     if (verdict === undefined) {
       verdict = !hostAllowed(host, bindHost, allowedHosts)
         ? "Forbidden: Host header not allowed (a name a reverse proxy forwards is allowed with --allowed-hosts)"
-        : !originAllowed(origin, bindHost, allowedHosts) ? "Forbidden: Origin not allowed" : null;
+        : !originAllowed(origin, bindHost, allowedHosts)
+          ? "Forbidden: Origin not allowed"
+          : null;
       if (verdicts.size >= 256) verdicts.clear();
       verdicts.set(id, verdict);
     }
@@ -113,7 +118,14 @@ function hostRefusal(bindHost: string, allowedHosts: readonly string[]): (host: 
 
 type Refusal = ReturnType<typeof hostRefusal>;
 
-async function handle(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions, mcp: McpHttpHandler, pending: PendingRequests, refusal: Refusal): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: HttpServerOptions,
+  mcp: McpHttpHandler,
+  pending: PendingRequests,
+  refusal: Refusal,
+): Promise<void> {
   honourClose(req, res);
   if (!pending.enter(res)) {
     res.setHeader("Retry-After", "1");
@@ -153,7 +165,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: HttpSe
       return sendError(res, 401, -32001, "Unauthorized: the bearer key is not recognised; send a key this server knows");
     }
   }
-  if (Array.isArray(parsed) && parsed.length > MAX_BATCH) return sendError(res, 400, -32600, `Invalid Request: a batch holds at most ${MAX_BATCH} messages`);
+  if (Array.isArray(parsed) && parsed.length > MAX_BATCH)
+    return sendError(res, 400, -32600, `Invalid Request: a batch holds at most ${MAX_BATCH} messages`);
 
   // The exchange ends (handlers aborted) when the client goes away before its answer.
   const abort = new AbortController();
@@ -167,7 +180,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: HttpSe
   }
   // A body that parsed goes to the SDK parsed (it reads it from there, not from the request).
   const request = new Request(`http://${req.headers.host}${req.url ?? MCP_PATH}`, {
-    method: "POST", headers, signal: abort.signal, ...(parsed === undefined && { body }),
+    method: "POST",
+    headers,
+    signal: abort.signal,
+    ...(parsed === undefined && { body }),
   });
   const method = (parsed as { method?: unknown } | undefined)?.method;
   if (typeof method === "string") METHODS.set(request, method);
@@ -269,7 +285,15 @@ export async function runHttp(config: Config): Promise<void> {
   const backend = await createBackend(config);
   let running: RunningHttpServer;
   try {
-    running = await startHttpServer({ backend, host: config.host, port: config.port, allowedHosts: config.allowedHosts, requireKey: config.requireKey, apiKey: config.apiKey, now: config.now });
+    running = await startHttpServer({
+      backend,
+      host: config.host,
+      port: config.port,
+      allowedHosts: config.allowedHosts,
+      requireKey: config.requireKey,
+      apiKey: config.apiKey,
+      now: config.now,
+    });
   } catch (err) {
     await backend.close();
     throw err;
@@ -286,6 +310,7 @@ export async function runHttp(config: Config): Promise<void> {
   };
   process.once("SIGTERM", () => stop("SIGTERM"));
   process.once("SIGINT", () => stop("SIGINT"));
-  if (!isLoopback(config.host)) log.warn("listening beyond loopback: put TLS and authentication in front (see --require-key)", { host: config.host });
+  if (!isLoopback(config.host))
+    log.warn("listening beyond loopback: put TLS and authentication in front (see --require-key)", { host: config.host });
   process.stderr.write(`listening on ${running.url}\n`);
 }

@@ -26,8 +26,13 @@ const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "obj
 function isInitialize(m: Message): boolean {
   if (m.method !== "initialize" || !isObject(m.params)) return false;
   const { protocolVersion, capabilities, clientInfo } = m.params;
-  return typeof protocolVersion === "string" && isObject(capabilities) && isObject(clientInfo) &&
-    typeof clientInfo.name === "string" && typeof clientInfo.version === "string";
+  return (
+    typeof protocolVersion === "string" &&
+    isObject(capabilities) &&
+    isObject(clientInfo) &&
+    typeof clientInfo.name === "string" &&
+    typeof clientInfo.version === "string"
+  );
 }
 
 export class StdioFront implements Transport {
@@ -145,7 +150,9 @@ export class StdioFront implements Transport {
     if (this.answerModern(m)) return true;
     if (isInitialize(m) && this.initialize === undefined) {
       const requested = (m.params as { protocolVersion: string }).protocolVersion;
-      const protocolVersion = this.handshake.supportedProtocolVersions.includes(requested) ? requested : this.handshake.latestProtocolVersion;
+      const protocolVersion = this.handshake.supportedProtocolVersions.includes(requested)
+        ? requested
+        : this.handshake.latestProtocolVersion;
       this.initialize = m;
       void this.write({ result: { protocolVersion, ...this.answers.initialize }, jsonrpc: "2.0", id: m.id });
       return true;
@@ -213,14 +220,15 @@ function takeLongStrings(message: unknown): { message: unknown; raw: string[] } 
     content = content.map((block: unknown) => {
       if (!isObject(block)) return block;
       if (isLong(block.data)) return { ...block, data: place(block.data) };
-      if (isObject(block.resource) && isLong(block.resource.blob)) return { ...block, resource: { ...block.resource, blob: place(block.resource.blob) } };
+      if (isObject(block.resource) && isLong(block.resource.blob))
+        return { ...block, resource: { ...block.resource, blob: place(block.resource.blob) } };
       return block;
     });
   }
   if (isObject(structuredContent) && isObject(structuredContent.view) && isLong(structuredContent.view.z)) {
     structuredContent = { ...structuredContent, view: { ...structuredContent.view, z: place(structuredContent.view.z) } };
   }
-  return raw.length === 0 ? null : { message: { ...message as object, result: { ...result, content, structuredContent } }, raw };
+  return raw.length === 0 ? null : { message: { ...(message as object), result: { ...result, content, structuredContent } }, raw };
 }
 
 /**

@@ -33,7 +33,12 @@ export function invalidLineReply(line: string): ErrorReply | undefined {
   } catch {
     return reply(null, -32700, "Parse error: the line is not JSON; send one JSON-RPC message per line");
   }
-  if (Array.isArray(value)) return reply(null, -32600, "Invalid Request: JSON-RPC batches are not accepted (MCP has none since 2025-06-18); send one message per line");
+  if (Array.isArray(value))
+    return reply(
+      null,
+      -32600,
+      "Invalid Request: JSON-RPC batches are not accepted (MCP has none since 2025-06-18); send one message per line",
+    );
   if (typeof value !== "object" || value === null) return reply(null, -32600, "Invalid Request: a line must be a JSON-RPC message object");
   const m = value as { id?: unknown; method?: unknown };
   const id = typeof m.id === "string" || typeof m.id === "number" ? m.id : null;

@@ -7,7 +7,11 @@ import { allTools } from "../../src/tools/index.js";
 import { call, cliEnv, runCli } from "../../harness/cli.js";
 
 const jsonl = (lines: unknown[]) => lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n") + "\n";
-const parsed = (stdout: string) => stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+const parsed = (stdout: string) =>
+  stdout
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe("call --batch", () => {
   it("answers every line in input order, ids echoed; a failed line carries its error and the rest still run", async () => {
@@ -29,7 +33,11 @@ describe("call --batch", () => {
     expect(batch.code).toBe(2); // the one failure is an argument error
     const out = parsed(batch.stdout);
     expect(out).toHaveLength(assets.length + 1 + allTools.length);
-    expect(out.map((o) => o.line)).toEqual([...assets.map((_, i) => i + 1), assets.length + 1, ...allTools.map((_, i) => assets.length + 3 + i)]);
+    expect(out.map((o) => o.line)).toEqual([
+      ...assets.map((_, i) => i + 1),
+      assets.length + 1,
+      ...allTools.map((_, i) => assets.length + 3 + i),
+    ]);
     assets.forEach((asset, i) => expect(out[i]).toMatchObject({ id: i, tool: "get_metrics_variation", ok: true, result: { asset } }));
     expect(out[assets.length]).toMatchObject({ id: "bad", ok: false, error: { code: "unknown_asset", suggestions: ["btc"] } });
     for (const o of out.slice(assets.length + 1)) expect(o, JSON.stringify(o).slice(0, 300)).toMatchObject({ ok: true });
@@ -59,8 +67,11 @@ describe("call --batch", () => {
     const meter = cliEnv("tiny"); // 3 credits
     const good = { tool: "get_metrics_variation", arguments: { asset: "btc" } };
     const cases: Array<[string, RegExp]> = [
-      [jsonl([good, '{"tool": "get_series", "arguments": {'], ), /batch line 2: not valid JSON/],
-      [jsonl([good, good, { tool: "get_metric_variation", arguments: { asset: "eth" } }]), /batch line 3: unknown tool "get_metric_variation" \(did you mean "get_metrics_variation"\?\)/],
+      [jsonl([good, '{"tool": "get_series", "arguments": {']), /batch line 2: not valid JSON/],
+      [
+        jsonl([good, good, { tool: "get_metric_variation", arguments: { asset: "eth" } }]),
+        /batch line 3: unknown tool "get_metric_variation" \(did you mean "get_metrics_variation"\?\)/,
+      ],
       [jsonl([good, { tool: "get_series", args: {} }]), /batch line 2: unknown key "args"/],
       [jsonl([good, { tool: "list_assets", arguments: ["btc"] }]), /batch line 2: "arguments" must be an object/],
       ["\n\n", /the batch has no lines/],

@@ -29,7 +29,10 @@ describe("call --format", () => {
 
   it("text (the default) prints the digest a model reads, json its structured result with sorted keys", async () => {
     const env = cliEnv().env();
-    const [text, json] = await Promise.all([call(env, ...SERIES, "--max_points", "10"), call(env, ...SERIES, "--max_points", "10", "--format", "json")]);
+    const [text, json] = await Promise.all([
+      call(env, ...SERIES, "--max_points", "10"),
+      call(env, ...SERIES, "--max_points", "10", "--format", "json"),
+    ]);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^btc lifespan\/Lth_mvrv/);
     expect(text.stdout).toContain("points (10 of 1,000");
@@ -39,7 +42,8 @@ describe("call --format", () => {
     const series = allTools.find((t) => t.name === "get_series")!;
     expect(() => series.output.parse(doc)).not.toThrow();
     // The same call over MCP gives the same structured result (credits aside: another meter).
-    const viaMcp = (await mcp.call("get_series", { metric: "lifespan/Lth_mvrv", asset: "btc", max_points: 10 })).structuredContent as Record<string, unknown>;
+    const viaMcp = (await mcp.call("get_series", { metric: "lifespan/Lth_mvrv", asset: "btc", max_points: 10 }))
+      .structuredContent as Record<string, unknown>;
     expect({ ...doc, credits: undefined }).toEqual({ ...viaMcp, credits: undefined });
     expect(json.stderr).toBe("");
   });
@@ -48,7 +52,22 @@ describe("call --format", () => {
     const env = cliEnv().env();
     const [series, ohlcv, variation] = await Promise.all([
       call(env, ...SERIES, "--startDate", "2025-11-01", "--format", "csv"),
-      call(env, "get_ohlcv", "--metric", "derivatives/Volume_usd", "--asset", "eth", "--timeframe", "1h", "--exchange", "binance", "--startDate", "2025-12-20", "--format", "csv"),
+      call(
+        env,
+        "get_ohlcv",
+        "--metric",
+        "derivatives/Volume_usd",
+        "--asset",
+        "eth",
+        "--timeframe",
+        "1h",
+        "--exchange",
+        "binance",
+        "--startDate",
+        "2025-12-20",
+        "--format",
+        "csv",
+      ),
       call(env, "get_metrics_variation", "--asset", "eth", "--format", "csv"),
     ]);
     const read = async (uri: string) => ((await mcp.client.readResource({ uri })).contents[0] as { text: string }).text;
@@ -56,7 +75,9 @@ describe("call --format", () => {
     expect(series.stdout).toBe(await read("crypto-metrics://series/btc/lifespan/Lth_mvrv?startDate=2025-11-01"));
     expect(series.stdout.split("\n")[0]).toBe("time,lth_mvrv");
     expect(ohlcv.code).toBe(0);
-    expect(ohlcv.stdout).toBe(await read("crypto-metrics://series/eth/derivatives/Volume_usd?startDate=2025-12-20&timeframe=1h&exchange=binance"));
+    expect(ohlcv.stdout).toBe(
+      await read("crypto-metrics://series/eth/derivatives/Volume_usd?startDate=2025-12-20&timeframe=1h&exchange=binance"),
+    );
     expect(variation.code).toBe(0);
     const records = JSON.parse(await read("crypto-metrics://variation/eth")) as Array<Record<string, unknown>>;
     const lines = variation.stdout.trimEnd().split("\n");
@@ -170,7 +191,9 @@ describe("call with array arguments", () => {
   it.skipIf(arrayExamples.length === 0)("takes a list as repeated flags, a comma list or a JSON array, with the same result", async () => {
     const env = cliEnv().env();
     for (const { tool, lists } of arrayExamples) {
-      const scalars = Object.entries(tool.example!).filter(([name]) => !lists.some(([l]) => l === name)).flatMap(([n, v]) => [`--${n}`, String(v)]);
+      const scalars = Object.entries(tool.example!)
+        .filter(([name]) => !lists.some(([l]) => l === name))
+        .flatMap(([n, v]) => [`--${n}`, String(v)]);
       const forms = [
         lists.flatMap(([n, v]) => (v as unknown[]).flatMap((x) => [`--${n}`, String(x)])),
         lists.flatMap(([n, v]) => [`--${n}`, (v as unknown[]).join(",")]),

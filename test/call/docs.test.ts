@@ -12,14 +12,21 @@ describe("README: scripting", () => {
   it("gives each error code the exit code call gives it, and lists every code but method_not_allowed (REST only)", () => {
     const table = readme.slice(readme.indexOf("| `code` | When | What the text says | exit |"));
     const lines = table.split("\n").slice(2);
-    const rows = lines.slice(0, lines.findIndex((l) => !l.startsWith("|")));
+    const rows = lines.slice(
+      0,
+      lines.findIndex((l) => !l.startsWith("|")),
+    );
     const listed = new Map<string, number>();
     for (const row of rows) {
-      const cells = row.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
+      const cells = row
+        .split(/(?<!\\)\|/)
+        .slice(1, -1)
+        .map((c) => c.trim());
       for (const m of cells[0]!.matchAll(/`([a-z_]+)`/g)) listed.set(m[1]!, Number(cells.at(-1)));
     }
     for (const [code, exit] of listed) expect(exit, code).toBe(exitCodeOf(code));
-    for (const [code] of exitCodes()) if (code !== "method_not_allowed" && code !== "forbidden") expect([...listed.keys()], code).toContain(code);
+    for (const [code] of exitCodes())
+      if (code !== "method_not_allowed" && code !== "forbidden") expect([...listed.keys()], code).toContain(code);
   });
 
   it("shows the library example as the file examples/volume-movers.mjs is", () => {

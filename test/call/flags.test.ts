@@ -12,15 +12,17 @@ const kinds = defineTool({
   name: "kinds",
   title: "Argument kinds",
   description: "every kind",
-  input: z.object({
-    assets: z.array(z.string()).min(2).max(8).optional(),
-    windows: z.array(z.number().int()).optional(),
-    chart: z.boolean().optional(),
-    max_points: z.number().int().optional(),
-    metric: z.enum(["price", "lifespan/Lth_mvrv"]).optional(),
-    // A list that also takes "a,b" from JSON callers, as a preprocessing step.
-    metrics: z.preprocess((v) => (typeof v === "string" ? v.split(",") : v), z.array(z.string()).max(4)).optional(),
-  }).strict(),
+  input: z
+    .object({
+      assets: z.array(z.string()).min(2).max(8).optional(),
+      windows: z.array(z.number().int()).optional(),
+      chart: z.boolean().optional(),
+      max_points: z.number().int().optional(),
+      metric: z.enum(["price", "lifespan/Lth_mvrv"]).optional(),
+      // A list that also takes "a,b" from JSON callers, as a preprocessing step.
+      metrics: z.preprocess((v) => (typeof v === "string" ? v.split(",") : v), z.array(z.string()).max(4)).optional(),
+    })
+    .strict(),
   output: z.object({}),
   handle: async () => ({ text: "", structured: {} }),
 });
@@ -37,10 +39,18 @@ const usage = (fn: () => unknown) => {
 
 describe("parseToolArgs", () => {
   it("reads arrays from repeated flags and comma lists, numbers by the element schema", () => {
-    expect(parseToolArgs(kinds, ["--assets", "btc,eth", "--assets", "sol", "--windows=7,30"])).toEqual({ assets: ["btc", "eth", "sol"], windows: [7, 30] });
+    expect(parseToolArgs(kinds, ["--assets", "btc,eth", "--assets", "sol", "--windows=7,30"])).toEqual({
+      assets: ["btc", "eth", "sol"],
+      windows: [7, 30],
+    });
     expect(parseToolArgs(kinds, ["--assets", " btc , eth ,"])).toEqual({ assets: ["btc", "eth"] });
-    expect(parseToolArgs(kinds, ["--assets", '["btc", "eth"]', "--windows", "[7, 30]"])).toEqual({ assets: ["btc", "eth"], windows: [7, 30] });
-    expect(parseToolArgs(kinds, ["--metrics", "price", "--metrics", "lifespan/Lth_mvrv,mining/DiffLast"])).toEqual({ metrics: ["price", "lifespan/Lth_mvrv", "mining/DiffLast"] });
+    expect(parseToolArgs(kinds, ["--assets", '["btc", "eth"]', "--windows", "[7, 30]"])).toEqual({
+      assets: ["btc", "eth"],
+      windows: [7, 30],
+    });
+    expect(parseToolArgs(kinds, ["--metrics", "price", "--metrics", "lifespan/Lth_mvrv,mining/DiffLast"])).toEqual({
+      metrics: ["price", "lifespan/Lth_mvrv", "mining/DiffLast"],
+    });
   });
 
   it("reads booleans as bare flags, --NAME true|false, --NAME=false or --no-NAME, without swallowing the next flag", () => {
@@ -51,7 +61,11 @@ describe("parseToolArgs", () => {
   });
 
   it("passes what the schema would refuse on as given, for the tool's validation to name", () => {
-    expect(parseToolArgs(kinds, ["--max_points", "lots", "--chart=maybe", "--colour", "red"])).toEqual({ max_points: "lots", chart: "maybe", colour: "red" });
+    expect(parseToolArgs(kinds, ["--max_points", "lots", "--chart=maybe", "--colour", "red"])).toEqual({
+      max_points: "lots",
+      chart: "maybe",
+      colour: "red",
+    });
     // An own key, so validation refuses it by name instead of it vanishing into the prototype.
     expect(Object.keys(parseToolArgs(kinds, ["--__proto__", "x"]))).toEqual(["__proto__"]);
   });
@@ -68,14 +82,28 @@ describe("parseToolArgs", () => {
       const tokens = commandLine(tool, tool.example!).split(" ").slice(3);
       expect(parseToolArgs(tool, tokens), tool.name).toEqual(tool.example);
     }
-    expect(parseToolArgs(kinds, commandLine(kinds, { assets: ["btc", "eth"], chart: true }).split(" ").slice(3))).toEqual({ assets: ["btc", "eth"], chart: true });
+    expect(
+      parseToolArgs(
+        kinds,
+        commandLine(kinds, { assets: ["btc", "eth"], chart: true })
+          .split(" ")
+          .slice(3),
+      ),
+    ).toEqual({ assets: ["btc", "eth"], chart: true });
   });
 });
 
 describe("parseCallCommand", () => {
   it("takes the call's options anywhere and the first word as the tool", () => {
-    expect(parseCallCommand(["--format", "json", "get_series", "--asset", "btc"])).toMatchObject({ tool: "get_series", format: "json", toolTokens: ["--asset", "btc"] });
-    expect(parseCallCommand(["get_series", "--asset", "btc", "--format=csv"])).toMatchObject({ format: "csv", toolTokens: ["--asset", "btc"] });
+    expect(parseCallCommand(["--format", "json", "get_series", "--asset", "btc"])).toMatchObject({
+      tool: "get_series",
+      format: "json",
+      toolTokens: ["--asset", "btc"],
+    });
+    expect(parseCallCommand(["get_series", "--asset", "btc", "--format=csv"])).toMatchObject({
+      format: "csv",
+      toolTokens: ["--asset", "btc"],
+    });
     expect(parseCallCommand(["--batch", "-"])).toMatchObject({ batch: "-", format: "json", tool: undefined });
     expect(parseCallCommand(["--batch", "f", "--format", "text", "--concurrency", "3"])).toMatchObject({ format: "text", concurrency: 3 });
     expect(parseCallCommand(["get_series", "-h"]).help).toBe(true);
@@ -95,7 +123,8 @@ describe("parseCallCommand", () => {
 
   it("reserves no name a tool argument uses", () => {
     const reserved = ["format", "batch", "concurrency", "help"];
-    for (const tool of allTools) for (const name of Object.keys(tool.input.shape)) expect(reserved, `${tool.name} --${name}`).not.toContain(name);
+    for (const tool of allTools)
+      for (const name of Object.keys(tool.input.shape)) expect(reserved, `${tool.name} --${name}`).not.toContain(name);
   });
 });
 

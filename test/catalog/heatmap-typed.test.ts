@@ -25,20 +25,27 @@ function bytesOf(h: TypedHeatmap): Record<string, unknown> {
   const b = (a: Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("base64");
   const { times, levels, cells, candles, lsr, ...rest } = h;
   return {
-    ...rest, times: b(times), levels: b(levels), cells: b(cells),
-    candles: Object.fromEntries(Object.entries(candles).map(([k, v]) => [k, b(v)])), lsr: { times: b(lsr.times), values: b(lsr.values) },
+    ...rest,
+    times: b(times),
+    levels: b(levels),
+    cells: b(cells),
+    candles: Object.fromEntries(Object.entries(candles).map(([k, v]) => [k, b(v)])),
+    lsr: { times: b(lsr.times), values: b(lsr.values) },
   };
 }
 
 describe("the typed heatmap", () => {
-  it.each(QUERIES.map((q) => [`${q.asset} ${q.timeframe}/${q.lookback} ${q.exchange ?? q.scope}`, q] as const))("%s: body bytes, objects and the JSON round trip agree", (_name, q) => {
-    const typed = buildHeatmap(q);
-    const json = JSON.stringify(generateHeatmap(q));
-    expect(heatmapJson(typed).toString("utf8")).toBe(json);
-    expect(JSON.stringify(heatmapBody(typed))).toBe(json);
-    // What the HTTP backend does with the body it receives gives back the service's arrays.
-    expect(bytesOf(typedHeatmap(JSON.parse(json)))).toEqual(bytesOf(typed));
-  });
+  it.each(QUERIES.map((q) => [`${q.asset} ${q.timeframe}/${q.lookback} ${q.exchange ?? q.scope}`, q] as const))(
+    "%s: body bytes, objects and the JSON round trip agree",
+    (_name, q) => {
+      const typed = buildHeatmap(q);
+      const json = JSON.stringify(generateHeatmap(q));
+      expect(heatmapJson(typed).toString("utf8")).toBe(json);
+      expect(JSON.stringify(heatmapBody(typed))).toBe(json);
+      // What the HTTP backend does with the body it receives gives back the service's arrays.
+      expect(bytesOf(typedHeatmap(JSON.parse(json)))).toEqual(bytesOf(typed));
+    },
+  );
 
   it("gives the same digest and view as the JSON body it is written to", () => {
     for (const q of QUERIES.slice(0, 3)) {
@@ -76,7 +83,10 @@ describe("round (significant digits without a string)", () => {
   const same = (v: number, digits: number) => Object.is(round(v, digits), Number(v.toPrecision(digits)));
 
   it("equals Number(v.toPrecision(digits)) for prices and ratios of every magnitude", () => {
-    fc.assert(fc.property(fc.double({ min: 1e-12, max: 1e12, noNaN: true }), fc.constantFrom(4, 6), (v, d) => same(v, d)), { numRuns: 20_000 });
+    fc.assert(
+      fc.property(fc.double({ min: 1e-12, max: 1e12, noNaN: true }), fc.constantFrom(4, 6), (v, d) => same(v, d)),
+      { numRuns: 20_000 },
+    );
   });
 
   it("equals it on exact halves, their neighbours, powers of ten and values that are not prices", () => {

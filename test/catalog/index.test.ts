@@ -1,9 +1,22 @@
 // Catalog helpers: coverage, costs, heatmap pairings and suggestions.
 import { describe, expect, it } from "vitest";
 import {
-  ASSET_SETS, CANONICAL_LOOKBACK, ENDPOINTS, KNOWN_ASSETS, LOOKBACKS, MAX_HEATMAP_COLUMNS, TIMEFRAMES,
-  allowedLookbacks, covers, creditCost, endpointById, endpointsForAsset, heatmapColumns, nearestAssets,
-  nearestEndpoints, pathOf,
+  ASSET_SETS,
+  CANONICAL_LOOKBACK,
+  ENDPOINTS,
+  KNOWN_ASSETS,
+  LOOKBACKS,
+  MAX_HEATMAP_COLUMNS,
+  TIMEFRAMES,
+  allowedLookbacks,
+  covers,
+  creditCost,
+  endpointById,
+  endpointsForAsset,
+  heatmapColumns,
+  nearestAssets,
+  nearestEndpoints,
+  pathOf,
 } from "../../src/catalog/index.js";
 
 describe("catalog", () => {

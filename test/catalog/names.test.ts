@@ -1,6 +1,15 @@
 // Names people use: every ticker named, every metric with synonyms, and the look-ups the tools use.
 import { describe, expect, it } from "vitest";
-import { ASSET_NAMES, assetName, assetsByName, ENDPOINTS, KNOWN_ASSETS, METRIC_SYNONYMS, metricsBySynonym, PRICE_ID } from "../../src/catalog/index.js";
+import {
+  ASSET_NAMES,
+  assetName,
+  assetsByName,
+  ENDPOINTS,
+  KNOWN_ASSETS,
+  METRIC_SYNONYMS,
+  metricsBySynonym,
+  PRICE_ID,
+} from "../../src/catalog/index.js";
 import { connect, textOf } from "../../harness/mcp.js";
 
 describe("asset names", () => {
@@ -11,8 +20,16 @@ describe("asset names", () => {
 
   it("map the names people use to tickers", () => {
     const cases: Array<[string, string]> = [
-      ["bitcoin", "btc"], ["ether", "eth"], ["Ethereum", "eth"], ["dogecoin", "doge"], ["tether", "usdt"], ["USD Coin", "usdc"],
-      ["ripple", "xrp"], ["shiba inu", "shib"], ["ether.fi", "ethfi"], ["polkadot", "dot"],
+      ["bitcoin", "btc"],
+      ["ether", "eth"],
+      ["Ethereum", "eth"],
+      ["dogecoin", "doge"],
+      ["tether", "usdt"],
+      ["USD Coin", "usdc"],
+      ["ripple", "xrp"],
+      ["shiba inu", "shib"],
+      ["ether.fi", "ethfi"],
+      ["polkadot", "dot"],
     ];
     for (const [name, ticker] of cases) expect(assetsByName(name), name).toEqual([ticker]);
     expect(assetName("usdt_trx")).toBe("Tether on Tron");

@@ -53,8 +53,16 @@ describe.skipIf(!present)("catalog matches the service spec", () => {
 
   it("every metric series endpoint: path, field, asset set, extra parameter", () => {
     const setByText: Record<string, AssetSetId> = {
-      M1: "M1", M2: "M2", X1: "X1", F1: "F1", L1: "L1", R1: "R1", D1: "D1",
-      "M2 plus leo_eos": "M2_LEO", "btc only": "BTC_ONLY", "all_stablecoins, btc, eth": "STABLES_BTC_ETH",
+      M1: "M1",
+      M2: "M2",
+      X1: "X1",
+      F1: "F1",
+      L1: "L1",
+      R1: "R1",
+      D1: "D1",
+      "M2 plus leo_eos": "M2_LEO",
+      "btc only": "BTC_ONLY",
+      "all_stablecoins, btc, eth": "STABLES_BTC_ETH",
       "lowercase ticker; the allowed set is not shown": "OPEN",
     };
     const rows = spec.split("\n").filter((l) => /^\| \/\{asset\}\//.test(l) && !l.includes("/..."));

@@ -13,7 +13,10 @@ const DAY = 86_400_000;
 const at = (iso: string) => Date.parse(iso);
 const viewOf = (r: { structuredContent?: unknown }) => (r.structuredContent as { view: ChartView }).view;
 /** The x-axis labels of an SVG: texts drawn just below the plot, left to right. */
-const axisTexts = (svg: string) => [...svg.matchAll(/<text x="[\d.]+" y="(\d+(?:\.\d+)?)" font-size="11" text-anchor="(?:start|middle|end)" fill="[^"]+">([^<]+)<\/text>/g)].map((m) => m[2]!);
+const axisTexts = (svg: string) =>
+  [
+    ...svg.matchAll(/<text x="[\d.]+" y="(\d+(?:\.\d+)?)" font-size="11" text-anchor="(?:start|middle|end)" fill="[^"]+">([^<]+)<\/text>/g),
+  ].map((m) => m[2]!);
 
 describe("time axis labels", () => {
   it("carry the year on the first tick and on each new year's first", () => {
@@ -21,12 +24,22 @@ describe("time axis labels", () => {
     expect(timeTickLabels(ticks, 120 * DAY)).toEqual(["Nov 1 2024", "Dec 1", "Jan 1 2025", "Feb 1"]);
     // A past year's range says which year it is, even without crossing one.
     expect(timeTickLabels([at("2023-03-01"), at("2023-04-01")], 60 * DAY)[0]).toBe("Mar 1 2023");
-    expect(timeTickLabels([at("2025-12-27T00:00:00Z"), at("2025-12-28T00:00:00Z")], 2 * DAY)).toEqual(["Dec 27 2025 00:00", "Dec 28 00:00"]);
+    expect(timeTickLabels([at("2025-12-27T00:00:00Z"), at("2025-12-28T00:00:00Z")], 2 * DAY)).toEqual([
+      "Dec 27 2025 00:00",
+      "Dec 28 00:00",
+    ]);
   });
 
   it("appear so in the series and heatmap charts", async () => {
     const times = Array.from({ length: 120 }, (_, i) => at("2024-11-01") + i * DAY);
-    const view = seriesView("t", [seriesLine("x", "USD", times, times.map((_, i) => 1 + (i % 7)))])!;
+    const view = seriesView("t", [
+      seriesLine(
+        "x",
+        "USD",
+        times,
+        times.map((_, i) => 1 + (i % 7)),
+      ),
+    ])!;
     const labels = axisTexts(seriesSvg(view as SeriesView, { width: 800, height: 500, theme: LIGHT }));
     expect(labels).toContain("Jan 1 2025");
     expect(labels.some((l) => / 2024$/.test(l))).toBe(true);
@@ -54,7 +67,9 @@ describe("series charts", () => {
 
   it("title the metric in words with its unit", async () => {
     expect(metricTitle("btc", "native units held on exchange wallets", "BTC", "1d")).toBe("BTC · BTC held on exchange wallets (BTC) · 1d");
-    expect(metricTitle("btc", "mean fee per transaction in USD", "USD", "1d", "binance")).toBe("BTC · Mean fee per transaction in USD · 1d · binance");
+    expect(metricTitle("btc", "mean fee per transaction in USD", "USD", "1d", "binance")).toBe(
+      "BTC · Mean fee per transaction in USD · 1d · binance",
+    );
     const fees = viewOf(await f.call("get_series", { metric: "lifespan/Lth_mvrv", asset: "btc" })) as SeriesView;
     expect(fees.title).toBe("BTC · Long-term holder MVRV: price over LTH realized price (ratio) · 1d");
     const price = viewOf(await f.call("get_ohlcv", { metric: "price", asset: "eth", startDate: "2025-12-01" })) as SeriesView;
@@ -62,7 +77,9 @@ describe("series charts", () => {
   });
 
   it("draw an amount per bucket as bars and a level as a line", async () => {
-    const volume = viewOf(await f.call("get_ohlcv", { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1h", startDate: "2025-12-27" })) as SeriesView;
+    const volume = viewOf(
+      await f.call("get_ohlcv", { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1h", startDate: "2025-12-27" }),
+    ) as SeriesView;
     expect(volume.series[0]!.bars).toBe(true);
     const svg = seriesSvg(volume, { width: 800, height: 500, theme: LIGHT });
     // One closed bar per bucket from the zero line, and no line path.

@@ -53,7 +53,8 @@ describe("heatmap PNG", () => {
   let img: Decoded;
   let bytes: Uint8Array;
   beforeAll(async () => {
-    const body = (await backend.fetch({ endpoint: "liquidation_levels/heatmap", asset: "btc", query: { timeframe: "4h" } })).body as Heatmap;
+    const body = (await backend.fetch({ endpoint: "liquidation_levels/heatmap", asset: "btc", query: { timeframe: "4h" } }))
+      .body as Heatmap;
     view = heatmapView(body, digestHeatmap(body), { choices: { timeframes: [], lookbacks: {}, exchanges: [] } })!;
     bytes = await chartPng(view);
     img = decodePng(bytes);
@@ -68,7 +69,8 @@ describe("heatmap PNG", () => {
   });
 
   it("draws the same bytes whether its texts were drawn before or not", async () => {
-    const other = (await backend.fetch({ endpoint: "liquidation_levels/heatmap", asset: "eth", query: { timeframe: "1d" } })).body as Heatmap;
+    const other = (await backend.fetch({ endpoint: "liquidation_levels/heatmap", asset: "eth", query: { timeframe: "1d" } }))
+      .body as Heatmap;
     const otherView = heatmapView(other, digestHeatmap(other), { choices: { timeframes: [], lookbacks: {}, exchanges: [] } })!;
     forgetTexts();
     const cold = Buffer.from(await chartPng(otherView));
@@ -181,7 +183,10 @@ describe("axis formatting", () => {
   it("chooses round ticks", () => {
     expect(niceTicks(0, 10, 5)).toEqual([0, 2, 4, 6, 8, 10]);
     expect(timeTicks(Date.UTC(2025, 0, 1), Date.UTC(2025, 11, 31), 5).map((t) => new Date(t).toISOString().slice(0, 10))).toEqual([
-      "2025-01-01", "2025-04-01", "2025-07-01", "2025-10-01",
+      "2025-01-01",
+      "2025-04-01",
+      "2025-07-01",
+      "2025-10-01",
     ]);
     expect(timeLabel(Date.UTC(2025, 11, 28, 14), 86_400_000)).toBe("Dec 28 14:00");
   });

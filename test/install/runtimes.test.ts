@@ -49,7 +49,12 @@ function hostSession(node: string, cli: string, cwd: string, nodeFlags: string[]
   const child = spawn(node, [...nodeFlags, cli], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
   const names = Object.keys(CALLS);
   const lines = [
-    { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "host", version: "1" } } },
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "host", version: "1" } },
+    },
     { jsonrpc: "2.0", method: "notifications/initialized" },
     { jsonrpc: "2.0", id: 2, method: "tools/list" },
     ...names.map((name, i) => ({ jsonrpc: "2.0", id: 10 + i, method: "tools/call", params: { name, arguments: CALLS[name] } })),
@@ -65,7 +70,10 @@ function hostSession(node: string, cli: string, cwd: string, nodeFlags: string[]
     const complete = out.split("\n");
     out = complete.pop()!;
     for (const line of complete) {
-      const msg = JSON.parse(line) as { id?: number; result?: { tools?: { name: string }[]; isError?: boolean; content?: { type: string; text?: string }[] } };
+      const msg = JSON.parse(line) as {
+        id?: number;
+        result?: { tools?: { name: string }[]; isError?: boolean; content?: { type: string; text?: string }[] };
+      };
       if (msg.id === 2 && msg.result?.tools) session.tools = msg.result.tools.map((t) => t.name);
       if (msg.id !== undefined && msg.id >= 10 && msg.result) {
         const text = msg.result.content?.find((c) => c.type === "text")?.text ?? "";
@@ -78,7 +86,8 @@ function hostSession(node: string, cli: string, cwd: string, nodeFlags: string[]
     child.once("exit", (code) => {
       rmSync(home, { recursive: true, force: true });
       resolve({ ...session, code, stderr: err });
-    }));
+    }),
+  );
 }
 
 let work: string;
@@ -111,26 +120,35 @@ describe("the .mcpb bundle, unpacked into an empty directory", () => {
   });
 
   it.skipIf(SKIP_MATRIX)("finds Node 22 (22.13 or newer), 24 and 26 runtimes to run on (.ci/run fetches them)", () => {
-    expect(RUNTIMES.map((r) => r.path), "no runtimes: run .ci/run, or set CRYPTO_METRICS_TEST_RUNTIMES").not.toEqual([]);
+    expect(
+      RUNTIMES.map((r) => r.path),
+      "no runtimes: run .ci/run, or set CRYPTO_METRICS_TEST_RUNTIMES",
+    ).not.toEqual([]);
     expect([...new Set(MAJORS)].sort()).toEqual(expect.arrayContaining([22, 24, 26]));
     for (const r of RUNTIMES.filter((x) => x.version[0] === 22)) expect(r.version[1]).toBeGreaterThanOrEqual(13);
   });
 
-  it.each(RUNTIMES.map((r) => [r.version.join("."), r.path] as const))("serves a full session on Node %s with no node_modules", async (_version, node) => {
-    const session = await hostSession(node, join(unpacked, "dist", "cli.js"), work);
-    expect(session.tools, session.stderr).toEqual(allTools.map((t) => t.name));
-    for (const [name, text] of Object.entries(session.answers)) expect(text, `${name}: ${session.stderr}`).not.toMatch(/^error:/);
-    expect(Object.keys(session.answers).sort()).toEqual(Object.keys(CALLS).sort());
-    expect(session.answers.get_series).toMatch(/^btc lifespan\/Lth_mvrv/);
-    // The embedded service, as every answer says.
-    expect(session.answers.get_series).toMatch(/^Source: simulated market/m);
-    expect(session.code).toBe(0);
-    expect(session.stderr).not.toMatch(/error|warning/i);
-  }, 60_000);
+  it.each(RUNTIMES.map((r) => [r.version.join("."), r.path] as const))(
+    "serves a full session on Node %s with no node_modules",
+    async (_version, node) => {
+      const session = await hostSession(node, join(unpacked, "dist", "cli.js"), work);
+      expect(session.tools, session.stderr).toEqual(allTools.map((t) => t.name));
+      for (const [name, text] of Object.entries(session.answers)) expect(text, `${name}: ${session.stderr}`).not.toMatch(/^error:/);
+      expect(Object.keys(session.answers).sort()).toEqual(Object.keys(CALLS).sort());
+      expect(session.answers.get_series).toMatch(/^btc lifespan\/Lth_mvrv/);
+      // The embedded service, as every answer says.
+      expect(session.answers.get_series).toMatch(/^Source: simulated market/m);
+      expect(session.code).toBe(0);
+      expect(session.stderr).not.toMatch(/error|warning/i);
+    },
+    60_000,
+  );
 
   it("started by a Node without node:sqlite, says in one line which Node it needs and exits 2", async () => {
     // This machine's Node 20 is such a Node; a newer one is made to report 22.12.0 (the version is all the check reads).
-    const flags = runningHasBuiltinSqlite() ? ["--import", `data:text/javascript,Object.defineProperty(process.versions,"node",{value:"22.12.0"})`] : [];
+    const flags = runningHasBuiltinSqlite()
+      ? ["--import", `data:text/javascript,Object.defineProperty(process.versions,"node",{value:"22.12.0"})`]
+      : [];
     const version = flags.length ? "22.12.0" : process.versions.node;
     const session = await hostSession(process.execPath, join(unpacked, "dist", "cli.js"), work, flags);
     expect(session.code).toBe(2);
@@ -153,7 +171,13 @@ describe("the npm tarball, installed globally", () => {
     mkdirSync(stage);
     for (const f of ["package.json", "README.md", "manifest.json", "LICENSE"]) cpSync(join(ROOT, f), join(stage, f));
     cpSync(dist, join(stage, "dist"), { recursive: true });
-    const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: stage, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })) as Array<{ filename: string }>;
+    const packed = JSON.parse(
+      execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], {
+        cwd: stage,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    ) as Array<{ filename: string }>;
     tarball = join(work, packed[0]!.filename);
   }, 60_000);
 
@@ -161,8 +185,18 @@ describe("the npm tarball, installed globally", () => {
   function install(node: string): { prefix: string; log: string } {
     const prefix = mkdtempSync(join(tmpdir(), "cm-global-"));
     mkdirSync(join(prefix, "lib"));
-    const env = cleanEnv({ PATH: `${dirname(node)}:${process.env.PATH}`, npm_config_cache: join(prefix, ".npm"), npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" });
-    const log = execFileSync(node, [npmCli, "install", "-g", "--offline", "--prefix", prefix, tarball], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    const env = cleanEnv({
+      PATH: `${dirname(node)}:${process.env.PATH}`,
+      npm_config_cache: join(prefix, ".npm"),
+      npm_config_update_notifier: "false",
+      npm_config_fund: "false",
+      npm_config_audit: "false",
+    });
+    const log = execFileSync(node, [npmCli, "install", "-g", "--offline", "--prefix", prefix, tarball], {
+      env,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     return { prefix, log };
   }
 
@@ -170,21 +204,25 @@ describe("the npm tarball, installed globally", () => {
     return (readdirSync(dir, { recursive: true }) as string[]).map((f) => f.split("\\").join("/"));
   }
 
-  it.skipIf(SKIP_MATRIX || SKIP_NODE24)("on Node 24 runs no install script, adds one package with nothing native, and serves calls", async () => {
-    expect(node24, "no Node 24 runtime: run .ci/run, or set CRYPTO_METRICS_TEST_RUNTIMES").toBeDefined();
-    const { prefix, log } = install(node24!);
-    expect(log).toMatch(/added 1 package/);
-    const modules = join(prefix, "lib", "node_modules");
-    expect(readdirSync(modules)).toEqual(["crypto-metrics-mcp"]);
-    const files = installedFiles(join(modules, "crypto-metrics-mcp"));
-    expect(files.filter((f) => f.startsWith("node_modules"))).toEqual([]);
-    expect(files.filter((f) => /\.(node|so|dylib|dll)$|binding\.gyp$/.test(f))).toEqual([]);
-    const session = await hostSession(node24!, join(prefix, "bin", "crypto-metrics-mcp"), prefix);
-    expect(session.tools, session.stderr).toEqual(allTools.map((t) => t.name));
-    for (const [name, text] of Object.entries(session.answers)) expect(text, `${name}: ${session.stderr}`).not.toMatch(/^error:/);
-    expect(session.code).toBe(0);
-    rmSync(prefix, { recursive: true, force: true });
-  }, 120_000);
+  it.skipIf(SKIP_MATRIX || SKIP_NODE24)(
+    "on Node 24 runs no install script, adds one package with nothing native, and serves calls",
+    async () => {
+      expect(node24, "no Node 24 runtime: run .ci/run, or set CRYPTO_METRICS_TEST_RUNTIMES").toBeDefined();
+      const { prefix, log } = install(node24!);
+      expect(log).toMatch(/added 1 package/);
+      const modules = join(prefix, "lib", "node_modules");
+      expect(readdirSync(modules)).toEqual(["crypto-metrics-mcp"]);
+      const files = installedFiles(join(modules, "crypto-metrics-mcp"));
+      expect(files.filter((f) => f.startsWith("node_modules"))).toEqual([]);
+      expect(files.filter((f) => /\.(node|so|dylib|dll)$|binding\.gyp$/.test(f))).toEqual([]);
+      const session = await hostSession(node24!, join(prefix, "bin", "crypto-metrics-mcp"), prefix);
+      expect(session.tools, session.stderr).toEqual(allTools.map((t) => t.name));
+      for (const [name, text] of Object.entries(session.answers)) expect(text, `${name}: ${session.stderr}`).not.toMatch(/^error:/);
+      expect(session.code).toBe(0);
+      rmSync(prefix, { recursive: true, force: true });
+    },
+    120_000,
+  );
 
   it.runIf(!runningHasBuiltinSqlite())(
     "on a Node without node:sqlite and without better-sqlite3, stops at start with one line naming the driver, the Node and the fix, exit 2",
@@ -194,11 +232,13 @@ describe("the npm tarball, installed globally", () => {
       // Before the handshake: a host shows a server that failed to start, with this line, not a later disconnect.
       expect(session.tools).toBeUndefined();
       expect(session.code).toBe(2);
-      expect(session.stderr).toMatch(new RegExp(
-        `^crypto-metrics-mcp: the metering store \\S+metering\\.sqlite cannot be opened: no SQLite driver: Node\\.js ${process.versions.node.replace(/\./g, "\\.")} ` +
-          "has no node:sqlite without a flag \\(22\\.13 or newer has it, 23\\.4 on the 23 line\\) and better-sqlite3 is not installed; run it with Node\\.js 22\\.13 or newer, " +
-          "or install better-sqlite3 beside crypto-metrics-mcp \\(npm install better-sqlite3 --allow-scripts=better-sqlite3, with -g for a global install\\), or set --store to a postgres:// URL\\n$",
-      ));
+      expect(session.stderr).toMatch(
+        new RegExp(
+          `^crypto-metrics-mcp: the metering store \\S+metering\\.sqlite cannot be opened: no SQLite driver: Node\\.js ${process.versions.node.replace(/\./g, "\\.")} ` +
+            "has no node:sqlite without a flag \\(22\\.13 or newer has it, 23\\.4 on the 23 line\\) and better-sqlite3 is not installed; run it with Node\\.js 22\\.13 or newer, " +
+            "or install better-sqlite3 beside crypto-metrics-mcp \\(npm install better-sqlite3 --allow-scripts=better-sqlite3, with -g for a global install\\), or set --store to a postgres:// URL\\n$",
+        ),
+      );
       expect(session.stderr).not.toMatch(/writable/);
       rmSync(prefix, { recursive: true, force: true });
     },
@@ -228,13 +268,17 @@ describe("the npm tarball, installed globally", () => {
       const foreign = await hostSession(process.execPath, cli, prefix);
       expect(foreign.tools).toEqual(allTools.map((t) => t.name));
       expect(foreign.code).toBe(2);
-      expect(foreign.stderr).toMatch(/^crypto-metrics-mcp: the metering store \S+ cannot be opened: no SQLite driver: Node\.js \S+ has no node:sqlite without a flag \(22\.13 or newer has it, 23\.4 on the 23 line\) and the installed better-sqlite3 has a compiled addon this Node cannot load \(ERR_DLOPEN_FAILED: .+\); run it with Node\.js 22\.13 or newer, or reinstall it for this Node \(npm install better-sqlite3 --allow-scripts=better-sqlite3, with -g for a global install\)\n$/);
+      expect(foreign.stderr).toMatch(
+        /^crypto-metrics-mcp: the metering store \S+ cannot be opened: no SQLite driver: Node\.js \S+ has no node:sqlite without a flag \(22\.13 or newer has it, 23\.4 on the 23 line\) and the installed better-sqlite3 has a compiled addon this Node cannot load \(ERR_DLOPEN_FAILED: .+\); run it with Node\.js 22\.13 or newer, or reinstall it for this Node \(npm install better-sqlite3 --allow-scripts=better-sqlite3, with -g for a global install\)\n$/,
+      );
 
       rmSync(addon);
       const missing = await hostSession(process.execPath, cli, prefix);
       expect(missing.tools).toBeUndefined();
       expect(missing.code).toBe(2);
-      expect(missing.stderr).toMatch(/and the installed better-sqlite3 has no compiled addon \(its install script did not run or failed\); run it with Node\.js 22\.13 or newer, or reinstall it/);
+      expect(missing.stderr).toMatch(
+        /and the installed better-sqlite3 has no compiled addon \(its install script did not run or failed\); run it with Node\.js 22\.13 or newer, or reinstall it/,
+      );
       for (const s of [foreign, missing]) expect(s.stderr).not.toMatch(/writable/);
       rmSync(prefix, { recursive: true, force: true });
     },

@@ -84,14 +84,22 @@ describe("createCryptoMetrics (HTTP backend, same configuration)", () => {
   it("talks to the service at baseUrl with the key, and answers what the in-process service answers", async () => {
     const dir = tempDir("cm-lib-local-");
     const remote = createCryptoMetrics({ baseUrl: upstream.url, apiKey: "demo-key", env: {} });
-    const local = createCryptoMetrics({ apiKey: "demo-key", keysFile: writeKeys(dir), stateDir: join(dir, "state"), now: NOW_ISO, env: {} });
+    const local = createCryptoMetrics({
+      apiKey: "demo-key",
+      keysFile: writeKeys(dir),
+      stateDir: join(dir, "state"),
+      now: NOW_ISO,
+      env: {},
+    });
     try {
       expect(remote.backend).toBe("http");
       const [a, b] = await Promise.all([remote.getMetricsVariation({ asset: "eth" }), local.getMetricsVariation({ asset: "eth" })]);
       expect(a.rows).toEqual(b.rows);
       expect(upstream.seen.at(-1)).toMatchObject({ key: "demo-key" });
       expect(upstream.seen.at(-1)!.url).toContain("/eth/");
-      const denied = await remote.getSeries({ metric: "lifespan/Lth_mvrv", asset: "btc" }, { apiKey: "nobody-here" }).catch((e: unknown) => e);
+      const denied = await remote
+        .getSeries({ metric: "lifespan/Lth_mvrv", asset: "btc" }, { apiKey: "nobody-here" })
+        .catch((e: unknown) => e);
       expect(denied).toMatchObject({ code: "unauthorized", exitCode: 3 });
     } finally {
       await remote.close();

@@ -13,19 +13,29 @@ import { NOW_ISO, tempDir } from "../../harness/mcp.js";
 
 const built = builtIsFresh("index.js");
 // CI builds before it tests: there a missing or stale build is a failure, not a skip.
-if (!built && process.env.CI !== "true") process.stderr.write("test/library/package.test.ts skipped: dist/ is missing or older than src/ (npm run build)\n");
+if (!built && process.env.CI !== "true")
+  process.stderr.write("test/library/package.test.ts skipped: dist/ is missing or older than src/ (npm run build)\n");
 
 describe.skipIf(!built && process.env.CI !== "true")("the packed package", () => {
   let project: string;
   let files: string[];
   beforeAll(() => {
     project = tempDir("cm-pack-");
-    const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", project], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    const packed = JSON.parse(
+      execFileSync("npm", ["pack", "--json", "--pack-destination", project], {
+        cwd: ROOT,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+      }),
+    ) as Array<{ filename: string; files: Array<{ path: string }> }>;
     files = packed[0]!.files.map((f) => f.path);
     const target = join(project, "node_modules", "crypto-metrics-mcp");
     mkdirSync(target, { recursive: true });
     execFileSync("tar", ["-xzf", join(project, packed[0]!.filename), "-C", target, "--strip-components=1"]);
-    const pkg = JSON.parse(readFileSync(join(target, "package.json"), "utf8")) as { dependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(target, "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+    };
     // On a Node without node:sqlite a user adds the optional peer (better-sqlite3) too.
     const declared = { ...pkg.dependencies, ...(!runningHasBuiltinSqlite() && pkg.peerDependencies) };
     for (const name of Object.keys(declared)) {
@@ -46,7 +56,12 @@ describe.skipIf(!built && process.env.CI !== "true")("the packed package", () =>
     const r = spawnSync(process.execPath, ["volume-movers.mjs", "btc", "eth", "nosuchcoin"], {
       cwd: project,
       encoding: "utf8",
-      env: { PATH: process.env.PATH ?? "", CRYPTO_METRICS_NOW: NOW_ISO, CRYPTO_METRICS_STATE_DIR: join(project, "state"), CRYPTO_METRICS_LOG_LEVEL: "warn" },
+      env: {
+        PATH: process.env.PATH ?? "",
+        CRYPTO_METRICS_NOW: NOW_ISO,
+        CRYPTO_METRICS_STATE_DIR: join(project, "state"),
+        CRYPTO_METRICS_LOG_LEVEL: "warn",
+      },
     });
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split("\n");
@@ -56,26 +71,40 @@ describe.skipIf(!built && process.env.CI !== "true")("the packed package", () =>
   });
 
   it("type-checks a TypeScript consumer against the shipped declarations alone", () => {
-    writeFileSync(join(project, "tsconfig.json"), JSON.stringify({
-      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: false, types: [] },
-      files: ["consumer.ts"],
-    }));
-    writeFileSync(join(project, "consumer.ts"), [
-      'import { createCryptoMetrics, CryptoMetricsError, type GetSeriesResult, type ToolName } from "crypto-metrics-mcp";',
-      "const cm = createCryptoMetrics({ now: new Date(0) });",
-      'const r: GetSeriesResult = await cm.getSeries({ metric: "lifespan/Lth_mvrv", asset: "btc", max_points: 30 });',
-      "const last: number | undefined = r.digest.last?.[1];",
-      'const { text, data } = await cm.call("get_metrics_variation", { asset: "eth" });',
-      "const first: number | null = data.rows[0]![3];",
-      'const name: ToolName = "list_assets";',
-      "// @ts-expect-error the metric must be one of the series ids",
-      'await cm.getSeries({ metric: "nope", asset: "btc" });',
-      "const e = new Error() as unknown;",
-      "if (e instanceof CryptoMetricsError) console.log(e.code, e.exitCode, e.retryAfterS);",
-      "console.log(last, text, first, name);",
-      "export {};",
-      "",
-    ].join("\n"));
+    writeFileSync(
+      join(project, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+        },
+        files: ["consumer.ts"],
+      }),
+    );
+    writeFileSync(
+      join(project, "consumer.ts"),
+      [
+        'import { createCryptoMetrics, CryptoMetricsError, type GetSeriesResult, type ToolName } from "crypto-metrics-mcp";',
+        "const cm = createCryptoMetrics({ now: new Date(0) });",
+        'const r: GetSeriesResult = await cm.getSeries({ metric: "lifespan/Lth_mvrv", asset: "btc", max_points: 30 });',
+        "const last: number | undefined = r.digest.last?.[1];",
+        'const { text, data } = await cm.call("get_metrics_variation", { asset: "eth" });',
+        "const first: number | null = data.rows[0]![3];",
+        'const name: ToolName = "list_assets";',
+        "// @ts-expect-error the metric must be one of the series ids",
+        'await cm.getSeries({ metric: "nope", asset: "btc" });',
+        "const e = new Error() as unknown;",
+        "if (e instanceof CryptoMetricsError) console.log(e.code, e.exitCode, e.retryAfterS);",
+        "console.log(last, text, first, name);",
+        "export {};",
+        "",
+      ].join("\n"),
+    );
     const r = spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", project], { encoding: "utf8" });
     expect(r.stdout + r.stderr).toBe("");
     expect(r.status).toBe(0);

@@ -42,7 +42,11 @@ describe("token budgets", () => {
     ["get_ohlcv", { metric: "price", asset: "btc" }, 1_500],
     ["compare", { metric: "price", assets: ["btc", "eth", "sol", "xrp", "bnb", "doge", "ada", "link"] }, 1_500],
     ["compare", { metric: "derivatives/Volume_usd", assets: ["btc", "eth", "sol", "xrp", "bnb", "doge", "ada", "link"] }, 1_500],
-    ["compare", { asset: "btc", metrics: ["price", "lifespan/Lth_mvrv", "exchange_flow/exchange_reserve", "holder_supply/sth_supply_in_profit"] }, 1_500],
+    [
+      "compare",
+      { asset: "btc", metrics: ["price", "lifespan/Lth_mvrv", "exchange_flow/exchange_reserve", "holder_supply/sth_supply_in_profit"] },
+      1_500,
+    ],
   ];
   it.each(defaults)("%s %j answers within its budget, in the text and in structuredContent alike", async (name, args, budget) => {
     const r = await f.call(name, args);

@@ -8,7 +8,12 @@ import { SIMULATED_ORIGIN } from "../../src/backend/inprocess/origin.js";
 import { asCallerError } from "../../src/caller-errors.js";
 import { createServer } from "../../src/server.js";
 
-const backend = { kind: "inprocess" as const, origin: SIMULATED_ORIGIN, fetch: () => Promise.reject(new Error("unused")), close: () => Promise.resolve() };
+const backend = {
+  kind: "inprocess" as const,
+  origin: SIMULATED_ORIGIN,
+  fetch: () => Promise.reject(new Error("unused")),
+  close: () => Promise.resolve(),
+};
 
 async function replies(server: McpServer, messages: object[]): Promise<Map<unknown, { error?: { code: number; message: string } }>> {
   const [client, serverSide] = InMemoryTransport.createLinkedPair();
@@ -16,7 +21,12 @@ async function replies(server: McpServer, messages: object[]): Promise<Map<unkno
   client.onmessage = (m) => void ("id" in m && out.set(m.id, m as never));
   await server.connect(serverSide);
   await client.start();
-  await client.send({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+  await client.send({
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  });
   await client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
   for (const m of messages) await client.send(m as JSONRPCMessage);
   for (let i = 0; i < 100 && out.size < messages.length + 1; i++) await new Promise((r) => setTimeout(r, 5));
@@ -44,7 +54,11 @@ describe("params that fail a method's schema", () => {
 
   it("our server answers -32602 naming the field", async () => {
     const out = await replies(createServer({ backend }), MALFORMED);
-    for (const [m, field] of [[MALFORMED[0]!, "uri"], [MALFORMED[1]!, "name"], [MALFORMED[2]!, "level"]] as const) {
+    for (const [m, field] of [
+      [MALFORMED[0]!, "uri"],
+      [MALFORMED[1]!, "name"],
+      [MALFORMED[2]!, "level"],
+    ] as const) {
       expect(out.get(m.id)?.error?.code, m.method).toBe(-32602);
       expect(out.get(m.id)!.error!.message).toMatch(new RegExp(`^Invalid params: ${field}: `));
     }

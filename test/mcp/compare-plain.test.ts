@@ -40,7 +40,9 @@ describe("compare in plain terms", () => {
     const d = digestOf(prices);
     expect(d.correlation).toMatchObject({ changes: 210, level: 0.05 });
     const shown = String(Number(d.correlation!.threshold!.toPrecision(2)));
-    expect(textOf(prices)).toContain(`correlation of 1 d log returns (Pearson r, 210 changes; shown where |r| ≥ ${shown} is significant at 5 % over 3 pairs, else "·"):`);
+    expect(textOf(prices)).toContain(
+      `correlation of 1 d log returns (Pearson r, 210 changes; shown where |r| ≥ ${shown} is significant at 5 % over 3 pairs, else "·"):`,
+    );
     // Prices of majors move together: every pair clears the bar and is printed, as r without its "0.".
     expect(textOf(prices)).toMatch(/\neth: \.\d\d\nsol: \.\d\d \.\d\d\n/);
 
@@ -55,12 +57,23 @@ describe("compare in plain terms", () => {
     expect(d.leadLag).toMatchObject({ maxLagBuckets: 10, level: 0.05 });
     expect(d.leadLag!.found).toBeUndefined();
     expect(d.leadLag!.threshold!).toBeGreaterThan(0.25);
-    expect(textOf(r)).toMatch(/\nlead\/lag \(±10 buckets\): no significant relation \(needs \|r\| ≥ 0\.\d+ at 5 % over all pairs and lags\)\n/);
+    expect(textOf(r)).toMatch(
+      /\nlead\/lag \(±10 buckets\): no significant relation \(needs \|r\| ≥ 0\.\d+ at 5 % over all pairs and lags\)\n/,
+    );
     expect(textOf(r)).not.toContain("leads");
   });
 
   it("gives call the same answer", async () => {
-    const out = await call(cliEnv().env(), "compare", "--metric", "exchange_flow/exchange_reserve", "--assets", "btc,eth", "--startDate", "2025-08-29");
+    const out = await call(
+      cliEnv().env(),
+      "compare",
+      "--metric",
+      "exchange_flow/exchange_reserve",
+      "--assets",
+      "btc,eth",
+      "--startDate",
+      "2025-08-29",
+    );
     expect(out.code).toBe(0);
     expect(out.stdout).toContain("(BTC, ETH, timeframe 1d)");
     expect(out.stdout).toContain("no significant relation");

@@ -27,7 +27,8 @@ class ReportingBackend implements Backend {
     if (result.extent && result.asOfMs !== undefined) return result;
     const daily = !request.query.timeframe || request.query.timeframe === "1d";
     if (!daily) return { ...result, asOfMs: result.asOfMs ?? NOW };
-    const all = (await this.inner.fetch({ ...request, query: { ...request.query, startDate: "2009-01-03", endDate: undefined } }, context)).body as TimeRecord[];
+    const all = (await this.inner.fetch({ ...request, query: { ...request.query, startDate: "2009-01-03", endDate: undefined } }, context))
+      .body as TimeRecord[];
     const extent = all.length ? { firstMs: Date.parse(all[0]!.time), lastMs: Date.parse(all.at(-1)!.time) } : undefined;
     return { ...result, extent: result.extent ?? extent, asOfMs: result.asOfMs ?? NOW };
   }
@@ -87,14 +88,19 @@ function pointsOf(d: Digest): Array<{ t: number; v: number }> {
 }
 const digestOf = (r: CallToolResult) => (r.structuredContent as { digest: Digest }).digest;
 
-async function records(endpoint: string, asset: string, query: Record<string, string | undefined> = {}): Promise<Array<{ t: number; v: number }>> {
+async function records(
+  endpoint: string,
+  asset: string,
+  query: Record<string, string | undefined> = {},
+): Promise<Array<{ t: number; v: number }>> {
   const body = (await inner.fetch({ endpoint, asset, query })).body as TimeRecord[];
   const field = Object.keys(body[0] ?? {}).find((k) => k !== "time")!;
   return body.map((r) => ({ t: Date.parse(r.time), v: r[field] as number }));
 }
 
 /** Equal at the structured result's precision: 6 significant digits, whole numbers from 100,000. */
-const close6 = (a: number, b: number) => expect(Math.abs(a - b)).toBeLessThanOrEqual(Math.max(5e-6 * Math.abs(b), Math.abs(b) >= 1e5 ? 0.5 : 1e-12));
+const close6 = (a: number, b: number) =>
+  expect(Math.abs(a - b)).toBeLessThanOrEqual(Math.max(5e-6 * Math.abs(b), Math.abs(b) >= 1e5 ? 0.5 : 1e-12));
 
 describe("statistics by nature", () => {
   it("signed: net change in units and sign flips, never a % or a drawdown", async () => {
@@ -116,7 +122,12 @@ describe("statistics by nature", () => {
     expect(text).toContain("net change");
     expect(text).toContain(`sign flips: ${flips === 0 ? "none" : flips}`);
     // The meaning line reads the log change as a percentage; the statistics never do.
-    expect(text.split("\n").filter((l) => !l.startsWith("meaning: ")).join("\n")).not.toMatch(/drawdown|-?\d[\d.,]* %/);
+    expect(
+      text
+        .split("\n")
+        .filter((l) => !l.startsWith("meaning: "))
+        .join("\n"),
+    ).not.toMatch(/drawdown|-?\d[\d.,]* %/);
   });
 
   it("flow: sum, mean per bucket, peak bucket and window sums of the served records; no drawdown", async () => {
@@ -130,8 +141,14 @@ describe("statistics by nature", () => {
     close6(d.flow!.peak[1], Math.max(...rows.map((x) => x.v)));
     // Today's bucket is still filling: the windows sum complete days only.
     expect(d.coverage.partialLastAsOf).toBe("2025-12-28T12:00Z");
-    close6(d.windows["7d"]!.sum!, rows.slice(-8, -1).reduce((a, b) => a + b.v, 0));
-    close6(d.windows["30d"]!.sum!, rows.slice(-31, -1).reduce((a, b) => a + b.v, 0));
+    close6(
+      d.windows["7d"]!.sum!,
+      rows.slice(-8, -1).reduce((a, b) => a + b.v, 0),
+    );
+    close6(
+      d.windows["30d"]!.sum!,
+      rows.slice(-31, -1).reduce((a, b) => a + b.v, 0),
+    );
     expect(d.maxDrawdown).toBeUndefined();
     expect(d.change).toBeUndefined();
     const text = textOf(r);
@@ -185,7 +202,9 @@ describe("coverage, ended and partial series", () => {
     const empty = await call("get_series", { metric: "mining/RevHashRateUSD", asset: "eth", startDate: "2025-01-01" });
     expect(empty.isError).toBeFalsy();
     expect(textOf(empty)).toContain("No data points in the requested range.");
-    expect(textOf(empty)).toContain(`The series has data from ${first} to ${last} (it ended ${last}): ask startDate/endDate within that span.`);
+    expect(textOf(empty)).toContain(
+      `The series has data from ${first} to ${last} (it ended ${last}): ask startDate/endDate within that span.`,
+    );
   });
 
   it("says how much of an asked range before the history has data", async () => {
@@ -207,9 +226,14 @@ describe("coverage, ended and partial series", () => {
     const d = digestOf(daily);
     expect(d.last[0]).toBe("2025-12-28");
     expect(d.coverage.partialLastAsOf).toBe("2025-12-28T12:00Z");
-    expect(textOf(daily)).toContain("last bucket (2025-12-28) is partial: data up to 2025-12-28 12:00 UTC, so is the range's sum (windows leave it out)");
+    expect(textOf(daily)).toContain(
+      "last bucket (2025-12-28) is partial: data up to 2025-12-28 12:00 UTC, so is the range's sum (windows leave it out)",
+    );
     const rows = await records("derivatives/Volume_usd", "btc", { timeframe: "1d", startDate: "2025-12-01" });
-    close6(d.windows["7d"]!.sum!, rows.slice(-8, -1).reduce((a, b) => a + b.v, 0));
+    close6(
+      d.windows["7d"]!.sum!,
+      rows.slice(-8, -1).reduce((a, b) => a + b.v, 0),
+    );
     // A daily metric for today is either the value so far (then said to be partial) or absent.
     const metric = await call("get_series", { metric: "lifespan/Lth_mvrv", asset: "btc", startDate: "2025-12-01" });
     if (digestOf(metric).last[0] === "2025-12-28") {
@@ -236,7 +260,9 @@ describe("resample", () => {
     const sums = [...weeks.values()];
     const resolution = (Math.max(...sums) - Math.min(...sums)) / 200;
     points.forEach((p, i) => expect(Math.abs(p.v - sums[i]!)).toBeLessThanOrEqual(resolution));
-    expect(textOf(r)).toMatch(/^\d+ points, statistics from all of them; the points shown are \d+ weekly buckets \(UTC weeks from Monday, dated by their first day; each the sum of its points\), 2025-10-01 → .*first and last bucket partial/m);
+    expect(textOf(r)).toMatch(
+      /^\d+ points, statistics from all of them; the points shown are \d+ weekly buckets \(UTC weeks from Monday, dated by their first day; each the sum of its points\), 2025-10-01 → .*first and last bucket partial/m,
+    );
     // The statistics are those of every day served, as without resample.
     const plain = digestOf(await call("get_ohlcv", args));
     const stats = (x: Digest) => ({ ...x, resample: undefined, points: undefined, sampling: undefined, pointScale: undefined });

@@ -46,7 +46,11 @@ describe("generated docs", () => {
         mcp_config: {
           command: "node",
           args: ["${__dirname}/dist/cli.js"],
-          env: { CRYPTO_METRICS_API_KEY: "${user_config.api_key}", CRYPTO_METRICS_BASE_URL: "${user_config.base_url}", CRYPTO_METRICS_STORE: "${user_config.store}" },
+          env: {
+            CRYPTO_METRICS_API_KEY: "${user_config.api_key}",
+            CRYPTO_METRICS_BASE_URL: "${user_config.base_url}",
+            CRYPTO_METRICS_STORE: "${user_config.store}",
+          },
         },
       },
       user_config: {
@@ -64,9 +68,13 @@ describe("generated docs", () => {
       server: { mcp_config: { env: Record<string, string> } };
       user_config: Record<string, { sensitive?: boolean }>;
     };
-    const declared = (JSON.parse(read("server.json")) as { packages: Array<{ environmentVariables: Array<{ name: string; isSecret: boolean }> }> })
-      .packages[0]!.environmentVariables;
-    const fed = Object.entries(manifest.server.mcp_config.env).map(([name, value]) => ({ name, setting: /^\$\{user_config\.([a-z_]+)\}$/.exec(value)?.[1] }));
+    const declared = (
+      JSON.parse(read("server.json")) as { packages: Array<{ environmentVariables: Array<{ name: string; isSecret: boolean }> }> }
+    ).packages[0]!.environmentVariables;
+    const fed = Object.entries(manifest.server.mcp_config.env).map(([name, value]) => ({
+      name,
+      setting: /^\$\{user_config\.([a-z_]+)\}$/.exec(value)?.[1],
+    }));
     // Every setting is passed on, and only through its placeholder.
     expect(fed.map((f) => f.setting).sort()).toEqual(Object.keys(manifest.user_config).sort());
     for (const { name, setting } of fed) {
@@ -77,13 +85,20 @@ describe("generated docs", () => {
   });
 
   it("treats a bundle setting passed as its unexpanded placeholder as unset", () => {
-    const env = { CRYPTO_METRICS_API_KEY: "${user_config.api_key}", CRYPTO_METRICS_BASE_URL: "${user_config.base_url}", CRYPTO_METRICS_STORE: "${user_config.store}", CRYPTO_METRICS_STATE_DIR: "/tmp/x" };
+    const env = {
+      CRYPTO_METRICS_API_KEY: "${user_config.api_key}",
+      CRYPTO_METRICS_BASE_URL: "${user_config.base_url}",
+      CRYPTO_METRICS_STORE: "${user_config.store}",
+      CRYPTO_METRICS_STATE_DIR: "/tmp/x",
+    };
     const config = loadConfig(env, []);
     expect(config.apiKey).toBeUndefined();
     expect(config.baseUrl).toBeUndefined();
     // The embedded store in the state directory, as with the setting left empty.
     expect(config.store).toEqual(loadConfig({ CRYPTO_METRICS_STORE: "", CRYPTO_METRICS_STATE_DIR: "/tmp/x" }, []).store);
     expect(config.store.kind).toBe("sqlite");
-    expect(loadConfig({ CRYPTO_METRICS_API_KEY: "", CRYPTO_METRICS_BASE_URL: "", CRYPTO_METRICS_STATE_DIR: "/tmp/x" }, []).baseUrl).toBeUndefined();
+    expect(
+      loadConfig({ CRYPTO_METRICS_API_KEY: "", CRYPTO_METRICS_BASE_URL: "", CRYPTO_METRICS_STATE_DIR: "/tmp/x" }, []).baseUrl,
+    ).toBeUndefined();
   });
 });

@@ -15,7 +15,10 @@ describe("entitlements visible", () => {
       const r = await f.call("list_assets", { asset: "btc" });
       const out = r.structuredContent as unknown as Listing;
       expect(out.key_may_call).toEqual(["lifespan/Lth_mvrv", "market/metcalfe_ratio"]);
-      expect(out.covers.get_series).toMatchObject({ lifespan: expect.arrayContaining(["Lth_mvrv"]), market: expect.arrayContaining(["metcalfe_ratio"]) });
+      expect(out.covers.get_series).toMatchObject({
+        lifespan: expect.arrayContaining(["Lth_mvrv"]),
+        market: expect.arrayContaining(["metcalfe_ratio"]),
+      });
       expect(textOf(r)).toContain("This key may call only lifespan/Lth_mvrv, market/metcalfe_ratio; others answer metric_not_allowed");
       const overview = await f.call("list_assets", {});
       expect(textOf(overview)).toContain("This key may call only");

@@ -54,9 +54,20 @@ async function overHttp(era: Era, capabilities: object = {}, key?: string): Prom
 
 async function overStdio(era: Era, capabilities: object = {}): Promise<Client> {
   const client = new Client({ name: "eras", version: "1" }, { capabilities, versionNegotiation: negotiation(era) });
-  const env = cleanEnv({ CRYPTO_METRICS_NOW: NOW_ISO, CRYPTO_METRICS_KEYS_FILE: keysFile, CRYPTO_METRICS_STATE_DIR: tempDir("cm-eras-stdio-"), CRYPTO_METRICS_API_KEY: "demo-key" });
+  const env = cleanEnv({
+    CRYPTO_METRICS_NOW: NOW_ISO,
+    CRYPTO_METRICS_KEYS_FILE: keysFile,
+    CRYPTO_METRICS_STATE_DIR: tempDir("cm-eras-stdio-"),
+    CRYPTO_METRICS_API_KEY: "demo-key",
+  });
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", join(ROOT, "src/cli.ts"), "stdio"], cwd: ROOT, env: env as Record<string, string>, stderr: "pipe" }),
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", "tsx", join(ROOT, "src/cli.ts"), "stdio"],
+      cwd: ROOT,
+      env: env as Record<string, string>,
+      stderr: "pipe",
+    }),
   );
   return client;
 }
@@ -67,30 +78,40 @@ describe.each([
   ["stdio", overStdio],
   ["HTTP", overHttp],
 ] as const)("over %s", (_transport, open) => {
-  it.each(["modern", "legacy"] as const)("a %s-era client lists the tools in one fixed order and drives every one", async (era) => {
-    const client = await open(era);
-    try {
-      expect(client.getNegotiatedProtocolVersion()).toBe(era === "modern" ? MODERN : "2025-11-25");
-      const first = (await client.listTools()).tools.map((t) => t.name);
-      expect(first).toEqual(TOOL_ORDER);
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(first);
-      for (const name of TOOL_ORDER) {
-        const result = (await client.callTool({ name, arguments: CALLS[name] })) as CallToolResult;
-        expect(result.isError, `${name}: ${text(result)}`).toBeFalsy();
-        expect(text(result).length, name).toBeGreaterThan(40);
-        expect(result.structuredContent, name).toBeTypeOf("object");
+  it.each(["modern", "legacy"] as const)(
+    "a %s-era client lists the tools in one fixed order and drives every one",
+    async (era) => {
+      const client = await open(era);
+      try {
+        expect(client.getNegotiatedProtocolVersion()).toBe(era === "modern" ? MODERN : "2025-11-25");
+        const first = (await client.listTools()).tools.map((t) => t.name);
+        expect(first).toEqual(TOOL_ORDER);
+        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(first);
+        for (const name of TOOL_ORDER) {
+          const result = (await client.callTool({ name, arguments: CALLS[name] })) as CallToolResult;
+          expect(result.isError, `${name}: ${text(result)}`).toBeFalsy();
+          expect(text(result).length, name).toBeGreaterThan(40);
+          expect(result.structuredContent, name).toBeTypeOf("object");
+        }
+        const bad = (await client.callTool({
+          name: "get_series",
+          arguments: { metric: "lifespan/Lth_mvrv", asset: "btcc" },
+        })) as CallToolResult;
+        expect(bad.isError).toBe(true);
+        expect(text(bad)).toMatch(/Did you mean "btc"/);
+        expect((await client.listResourceTemplates()).resourceTemplates.length).toBeGreaterThanOrEqual(3);
+        expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(["asset_brief", "liquidation_risk_brief"]);
+        const completion = await client.complete({
+          ref: { type: "ref/prompt", name: "asset_brief" },
+          argument: { name: "asset", value: "et" },
+        });
+        expect(completion.completion.values).toContain("eth");
+      } finally {
+        await client.close();
       }
-      const bad = (await client.callTool({ name: "get_series", arguments: { metric: "lifespan/Lth_mvrv", asset: "btcc" } })) as CallToolResult;
-      expect(bad.isError).toBe(true);
-      expect(text(bad)).toMatch(/Did you mean "btc"/);
-      expect((await client.listResourceTemplates()).resourceTemplates.length).toBeGreaterThanOrEqual(3);
-      expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(["asset_brief", "liquidation_risk_brief"]);
-      const completion = await client.complete({ ref: { type: "ref/prompt", name: "asset_brief" }, argument: { name: "asset", value: "et" } });
-      expect(completion.completion.values).toContain("eth");
-    } finally {
-      await client.close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 
   it("offers views to a 2026-07-28 client that declares the MCP Apps extension in its requests, and only to it", async () => {
     const withUi = await open("modern", UI);
@@ -133,13 +154,30 @@ describe("2025-era views", () => {
 async function modern(method: string, params: Record<string, unknown>, headers: Record<string, string> = {}, version = MODERN) {
   const res = await fetch(`${http.url}/mcp`, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": version, "mcp-method": method, ...headers },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": version,
+      "mcp-method": method,
+      ...headers,
+    },
     body: JSON.stringify({
-      jsonrpc: "2.0", id: 1, method,
-      params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {} } },
+      jsonrpc: "2.0",
+      id: 1,
+      method,
+      params: {
+        ...params,
+        _meta: { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {} },
+      },
     }),
   });
-  return { status: res.status, body: (await res.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string; data?: Record<string, unknown> } } };
+  return {
+    status: res.status,
+    body: (await res.json()) as {
+      result?: Record<string, unknown>;
+      error?: { code: number; message: string; data?: Record<string, unknown> };
+    },
+  };
 }
 
 describe("2026-07-28 over HTTP, on the wire", () => {
@@ -156,15 +194,26 @@ describe("2026-07-28 over HTTP, on the wire", () => {
     const catalog = await modern("resources/read", { uri: "crypto-metrics://catalog" }, { "mcp-name": "crypto-metrics://catalog" });
     expect(catalog.body.result).toMatchObject({ resultType: "complete", ttlMs: 3_600_000, cacheScope: "public" });
     // A data read depends on the caller's key and is charged: never cached.
-    const data = await modern("resources/read", { uri: "crypto-metrics://variation/btc" }, { "mcp-name": "crypto-metrics://variation/btc" });
+    const data = await modern(
+      "resources/read",
+      { uri: "crypto-metrics://variation/btc" },
+      { "mcp-name": "crypto-metrics://variation/btc" },
+    );
     expect(data.body.result).toMatchObject({ ttlMs: 0, cacheScope: "private" });
   });
 
   it("says who it is in every result, with its icon where it introduces itself (server/discover) only", async () => {
-    const identity = (result: Record<string, unknown> | undefined) => (result?._meta as Record<string, { name: string; version: string; icons?: { mimeType: string }[] }>)["io.modelcontextprotocol/serverInfo"];
+    const identity = (result: Record<string, unknown> | undefined) =>
+      (result?._meta as Record<string, { name: string; version: string; icons?: { mimeType: string }[] }>)[
+        "io.modelcontextprotocol/serverInfo"
+      ];
     const discover = identity((await modern("server/discover", {})).body.result);
     expect(discover?.icons?.map((i) => i.mimeType)).toEqual(["image/png"]);
-    const call = await modern("tools/call", { name: "list_assets", arguments: { asset: "btc" } }, { "mcp-name": "list_assets", "mcp-param-asset": "btc" });
+    const call = await modern(
+      "tools/call",
+      { name: "list_assets", arguments: { asset: "btc" } },
+      { "mcp-name": "list_assets", "mcp-param-asset": "btc" },
+    );
     const called = identity(call.body.result);
     expect(called).toMatchObject({ name: discover!.name, version: discover!.version });
     expect(called!.icons).toBeUndefined();
@@ -199,7 +248,10 @@ describe("2026-07-28 over HTTP, on the wire", () => {
   it("meters each bearer key on its own, as in the 2025 era", async () => {
     const tiny = await overHttp("modern", {}, "tiny");
     try {
-      const r = (await tiny.callTool({ name: "get_series", arguments: { metric: "mining/DiffLast", asset: "btc", startDate: "2025-12-01" } })) as CallToolResult;
+      const r = (await tiny.callTool({
+        name: "get_series",
+        arguments: { metric: "mining/DiffLast", asset: "btc", startDate: "2025-12-01" },
+      })) as CallToolResult;
       expect((r.structuredContent as { credits: { remaining: number } }).credits.remaining).toBeLessThan(3);
     } finally {
       await tiny.close();

@@ -26,17 +26,23 @@ describe("asset and metric errors", () => {
     const f = await fixture();
     const r = await f.call("get_series", { metric: "lifespan/Cvdd", asset: "btcc" });
     expect(r.isError).toBe(true);
-    expect(textOf(r)).toBe('Asset "btcc" is not covered by lifespan/Cvdd (covers bch, btc, dash, doge, ltc, zec). Did you mean "btc" (Bitcoin)? list_assets shows coverage.');
+    expect(textOf(r)).toBe(
+      'Asset "btcc" is not covered by lifespan/Cvdd (covers bch, btc, dash, doge, ltc, zec). Did you mean "btc" (Bitcoin)? list_assets shows coverage.',
+    );
     expect(errorOf(r)).toMatchObject({ code: "unknown_asset", retryable: false, parameter: "asset", suggestions: ["btc"] });
     // eth is near "ethh" but Cvdd does not cover it: proposing it would only fail again.
     const near = await f.call("get_series", { metric: "lifespan/Cvdd", asset: "ethh" });
-    expect(textOf(near)).toBe('Asset "ethh" is not covered by lifespan/Cvdd (covers bch, btc, dash, doge, ltc, zec). list_assets shows coverage.');
+    expect(textOf(near)).toBe(
+      'Asset "ethh" is not covered by lifespan/Cvdd (covers bch, btc, dash, doge, ltc, zec). list_assets shows coverage.',
+    );
   });
 
   it("reads the names people use: a covered one is proposed, an uncovered one explained", async () => {
     const f = await fixture();
     expect(textOf(await f.call("get_series", { metric: "lifespan/Cvdd", asset: "dogecoin" }))).toContain('Did you mean "doge" (Dogecoin)?');
-    expect(textOf(await f.call("get_series", { metric: "lifespan/Cvdd", asset: "Ethereum" }))).toContain('"ethereum" is the name of eth, which lifespan/Cvdd does not cover.');
+    expect(textOf(await f.call("get_series", { metric: "lifespan/Cvdd", asset: "Ethereum" }))).toContain(
+      '"ethereum" is the name of eth, which lifespan/Cvdd does not cover.',
+    );
     const spaced = await f.call("get_ohlcv", { metric: "derivatives/Volume_usd", asset: "shiba inu" });
     expect(errorOf(spaced)).toMatchObject({ code: "invalid_arguments", suggestions: ["shib"] });
   });
@@ -44,7 +50,9 @@ describe("asset and metric errors", () => {
   it("points a real ticker outside the coverage at its other metrics", async () => {
     const f = await fixture();
     const r = await f.call("get_series", { metric: "lifespan/Lth_mvrv", asset: "eth" });
-    expect(textOf(r)).toMatch(/^Asset "eth" is not covered by lifespan\/Lth_mvrv \(covers btc\)\. \d+ other endpoints cover eth: list_assets asset=eth\.$/);
+    expect(textOf(r)).toMatch(
+      /^Asset "eth" is not covered by lifespan\/Lth_mvrv \(covers btc\)\. \d+ other endpoints cover eth: list_assets asset=eth\.$/,
+    );
     expect(errorOf(r).code).toBe("asset_not_supported");
   });
 
@@ -87,7 +95,12 @@ describe("service errors", () => {
   it("answers a heatmap lookback too long for the default timeframe with lookbacks, not dates", async () => {
     const f = await fixture();
     const r = await f.call("get_liquidation_heatmap", { asset: "btc", lookback: "6y" });
-    expect(errorOf(r)).toMatchObject({ code: "range_too_large", parameter: "lookback", retryable: false, suggestions: expect.arrayContaining(["2y"]) });
+    expect(errorOf(r)).toMatchObject({
+      code: "range_too_large",
+      parameter: "lookback",
+      retryable: false,
+      suggestions: expect.arrayContaining(["2y"]),
+    });
     expect(textOf(r)).toContain("Nothing was charged");
     expect(textOf(r)).not.toMatch(/startDate|endDate/);
   });
@@ -140,9 +153,21 @@ describe("argument validation", () => {
   it("names the field, what it accepts and what was sent", async () => {
     const f = await fixture();
     const cases: Array<[string, Record<string, unknown>, RegExp]> = [
-      ["get_series", { metric: "lifespan/Lth_mvrv", asset: "btc", max_points: "abc" }, /max_points must be an integer from 4 to 5000 \(got "abc"\)/],
-      ["get_series", { metric: "lifespan/Lth_mvrv", asset: "btc", max_points: 1 }, /max_points must be an integer from 4 to 5000 \(got 1\)/],
-      ["get_ohlcv", { metric: "spot/Trades", asset: "btc", timeframe: "2h" }, /timeframe must be one of 1m, 5m, 15m, 30m, 1h, 4h, 6h, 12h, 1d \(got "2h"\)/],
+      [
+        "get_series",
+        { metric: "lifespan/Lth_mvrv", asset: "btc", max_points: "abc" },
+        /max_points must be an integer from 4 to 5000 \(got "abc"\)/,
+      ],
+      [
+        "get_series",
+        { metric: "lifespan/Lth_mvrv", asset: "btc", max_points: 1 },
+        /max_points must be an integer from 4 to 5000 \(got 1\)/,
+      ],
+      [
+        "get_ohlcv",
+        { metric: "spot/Trades", asset: "btc", timeframe: "2h" },
+        /timeframe must be one of 1m, 5m, 15m, 30m, 1h, 4h, 6h, 12h, 1d \(got "2h"\)/,
+      ],
       ["get_series", { metric: "lifespan/Lth_mvrv" }, /asset is required/],
       ["get_liquidation_heatmap", { asset: "btc", include_matrix: "yes" }, /include_matrix must be true or false/],
       ["get_liquidation_heatmap", { asset: "btc", top_k: 11 }, /top_k must be an integer from 1 to 10 \(got 11\)/],
@@ -170,9 +195,15 @@ describe("argument validation", () => {
 
   it("refuses arguments the chosen metric does not take", async () => {
     const f = await fixture();
-    expect(textOf(await f.call("get_series", { metric: "lifespan/Lth_mvrv", asset: "btc", entity_name: "binance" }))).toContain("entity_name does not apply to lifespan/Lth_mvrv");
-    expect(textOf(await f.call("get_ohlcv", { metric: "spot/Trades", asset: "btc", market_type: "spot" }))).toContain("market_type does not apply to spot/Trades");
-    expect(textOf(await f.call("get_ohlcv", { metric: "spot/Trades", asset: "btc", symbol: "btc-usdt" }))).toContain("symbol must be an upper-case pair");
+    expect(textOf(await f.call("get_series", { metric: "lifespan/Lth_mvrv", asset: "btc", entity_name: "binance" }))).toContain(
+      "entity_name does not apply to lifespan/Lth_mvrv",
+    );
+    expect(textOf(await f.call("get_ohlcv", { metric: "spot/Trades", asset: "btc", market_type: "spot" }))).toContain(
+      "market_type does not apply to spot/Trades",
+    );
+    expect(textOf(await f.call("get_ohlcv", { metric: "spot/Trades", asset: "btc", symbol: "btc-usdt" }))).toContain(
+      "symbol must be an upper-case pair",
+    );
     expect(textOf(await f.call("get_liquidation_heatmap", { asset: "btc", scope: "exchange" }))).toContain("scope=exchange needs exchange");
     const lb = await f.call("get_liquidation_heatmap", { asset: "btc", timeframe: "1m", lookback: "7d" });
     expect(textOf(lb)).toContain("lookback 7d is too long for timeframe 1m; accepted: 12h, 24h, 3d");

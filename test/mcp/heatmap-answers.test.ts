@@ -40,7 +40,9 @@ describe("get_liquidation_heatmap answers the trader", () => {
       for (const c of [whole(side.largest), whole(side.nearest)]) if (c) expect(text).toContain(`peak ${c.peak.toLocaleString("en-US")} `);
     }
     expect(text).toContain("Clusters (peak level ≥ 10 % of hottest = ");
-    expect(text).toMatch(/ (above|below) (nearest|largest).* \(\d\.\d %\): \$[\d.,]+M \([\d.]+ %\), (edge [+-][\d.]+ %, )?peak [\d,]+ [+-][\d.]+ %/);
+    expect(text).toMatch(
+      / (above|below) (nearest|largest).* \(\d\.\d %\): \$[\d.,]+M \([\d.]+ %\), (edge [+-][\d.]+ %, )?peak [\d,]+ [+-][\d.]+ %/,
+    );
     // The ratio's venue is named, and the default timeframe is the one served.
     expect(text).toContain("Binance top-trader long/short ratio: latest");
     expect(d.topTraderLsr!.venue).toBe("binance");
@@ -53,13 +55,20 @@ describe("get_liquidation_heatmap answers the trader", () => {
     const step = d.matrix.priceStep!;
     expect((step / d.anchor![1]) * 100).toBeGreaterThan(1);
     expect(d.latest!.bands["1"]).toMatchObject({ narrowerThanSpacing: true });
-    expect(textOf(sol)).toMatch(/\(levels 2\.00 apart, 1\.6 % of the price: ±1 % narrower, n\/a\):\n {2}above \(short liquidations\) n\/a \/ /);
+    expect(textOf(sol)).toMatch(
+      /\(levels 2\.00 apart, 1\.6 % of the price: ±1 % narrower, n\/a\):\n {2}above \(short liquidations\) n\/a \/ /,
+    );
     const pepe = textOf(await f.call("get_liquidation_heatmap", { asset: "pepe", timeframe: "4h" }));
     expect(pepe).toContain("3.8 % of the price: ±1 %, ±2 % narrower, n/a");
   });
 
   it("writes each venue's market as that venue writes it", async () => {
-    const cases: Array<[string, string]> = [["hyperliquid", "hyperliquid:BTC:perp"], ["okx", "okx:BTC-USDT-SWAP:perp"], ["bitmex", "bitmex:XBTUSD:perp"], ["binance", "binance:BTCUSDT:perp"]];
+    const cases: Array<[string, string]> = [
+      ["hyperliquid", "hyperliquid:BTC:perp"],
+      ["okx", "okx:BTC-USDT-SWAP:perp"],
+      ["bitmex", "bitmex:XBTUSD:perp"],
+      ["binance", "binance:BTCUSDT:perp"],
+    ];
     for (const [exchange, source] of cases) {
       const r = await f.call("get_liquidation_heatmap", { asset: "btc", exchange, timeframe: "1h", lookback: "7d" });
       expect(textOf(r).split("\n")[0]).toContain(`price source ${source} ·`);

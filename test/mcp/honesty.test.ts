@@ -96,7 +96,9 @@ function checkStatistics(text: string, data: Raw): number {
   let checked = 0;
   const stats = text.split("\n").filter((l) => !/^(points|gaps|coverage|windows|last vs range|Source|credits)/.test(l) && !/^\d/.test(l));
   for (const line of stats) {
-    for (const m of line.matchAll(/(first|last|min|max|min close|max close|peak|trough|peak bucket|smallest|last bucket) (-?\$?[\d,.]+(?:e-?\d+)?[KMBT]?)(?: [A-Z]{2,6})? \((\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2})?)\)/g)) {
+    for (const m of line.matchAll(
+      /(first|last|min|max|min close|max close|peak|trough|peak bucket|smallest|last bucket) (-?\$?[\d,.]+(?:e-?\d+)?[KMBT]?)(?: [A-Z]{2,6})? \((\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2})?)\)/g,
+    )) {
       const at = data.get(timeOf(m[3]!));
       expect(at, `${m[0]}: no record at that time`).toBeDefined();
       near(num(m[2]!), at!, m[0]);
@@ -131,11 +133,26 @@ function checkPoints(text: string, data: Raw): number {
 }
 
 const SERIES_CASES: Array<[kind: string, tool: string, args: Record<string, string>, rest: Record<string, string>]> = [
-  ["level (a spike sets the scale)", "get_series", { metric: "fees/fee_price_usd", asset: "btc", startDate: "2024-04-01", endDate: "2024-05-31" }, {}],
+  [
+    "level (a spike sets the scale)",
+    "get_series",
+    { metric: "fees/fee_price_usd", asset: "btc", startDate: "2024-04-01", endDate: "2024-05-31" },
+    {},
+  ],
   ["level (coins)", "get_series", { metric: "exchange_flow/exchange_reserve", asset: "eth", startDate: "2025-06-01" }, {}],
   ["flow, default range (points in units of 100M USD)", "get_ohlcv", { metric: "derivatives/Volume_usd", asset: "btc" }, {}],
-  ["flow, partial last bucket", "get_ohlcv", { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1h", startDate: "2025-12-20" }, {}],
-  ["flow (1-minute sums)", "get_ohlcv", { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1m", startDate: "2025-12-27", endDate: "2025-12-27T23:59:00Z" }, {}],
+  [
+    "flow, partial last bucket",
+    "get_ohlcv",
+    { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1h", startDate: "2025-12-20" },
+    {},
+  ],
+  [
+    "flow (1-minute sums)",
+    "get_ohlcv",
+    { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1m", startDate: "2025-12-27", endDate: "2025-12-27T23:59:00Z" },
+    {},
+  ],
   ["signed", "get_series", { metric: "market/Realized_cap_impulse_long_term", asset: "btc", startDate: "2025-01-01" }, {}],
   ["cumulative", "get_series", { metric: "exchange_flow/running_total_usd", asset: "eth", startDate: "2025-09-01" }, {}],
   ["ratio", "get_series", { metric: "lifespan/Lth_mvrv", asset: "btc", startDate: "2024-01-01" }, {}],
@@ -170,7 +187,10 @@ describe("every printed point and statistic is within 1 % of the raw value", () 
     for (const asset of ["btc", "eth", "sol"]) {
       const data = await rawPrice(asset, { startDate: "2025-06-01" });
       const line = text.split("\n").find((l) => l.startsWith(`${asset}:`))!;
-      const [first, last] = line.split(/ → |, /).slice(0, 2).map((s) => num(s.replace(`${asset}: `, "")));
+      const [first, last] = line
+        .split(/ → |, /)
+        .slice(0, 2)
+        .map((s) => num(s.replace(`${asset}: `, "")));
       near(first!, data.get(timeOf(grid[1]!))!, `${asset} first`);
       near(last!, data.get(timeOf(grid[2]!))!, `${asset} last`);
     }
@@ -201,18 +221,22 @@ describe("every printed point and statistic is within 1 % of the raw value", () 
     }
     // Correlations print as r without its "0." (".77"): each is the digest's to 0.005.
     // The structured triangle: row i - 1 holds member i against members 0 … i - 1.
-    const triangle = (r.structuredContent as { digest: { correlation: { triangle: Array<Array<number | null>> } } }).digest.correlation.triangle;
+    const triangle = (r.structuredContent as { digest: { correlation: { triangle: Array<Array<number | null>> } } }).digest.correlation
+      .triangle;
     const matrix = [[], ...triangle];
     let shown = 0;
     for (const [i, asset] of assets.entries()) {
       const line = lines.find((l) => l.startsWith(`${asset}: `) && !l.includes("→"));
       if (i === 0) continue;
-      line!.slice(asset.length + 2).split(" ").forEach((cell, j) => {
-        if (cell === "·") return;
-        expect(cell).toMatch(/^-?\.\d\d$|^-?1\.00$/);
-        expect(Math.abs(Number(cell) - matrix[i]![j]!)).toBeLessThanOrEqual(0.005);
-        shown++;
-      });
+      line!
+        .slice(asset.length + 2)
+        .split(" ")
+        .forEach((cell, j) => {
+          if (cell === "·") return;
+          expect(cell).toMatch(/^-?\.\d\d$|^-?1\.00$/);
+          expect(Math.abs(Number(cell) - matrix[i]![j]!)).toBeLessThanOrEqual(0.005);
+          shown++;
+        });
     }
     expect(shown).toBeGreaterThan(0);
   });
@@ -221,17 +245,32 @@ describe("every printed point and statistic is within 1 % of the raw value", () 
     const r = await f.call("get_metrics_variation", { asset: "eth" });
     const text = textOf(r);
     const res = await fetch(`${rest.url}/eth/derivatives/metrics-variation`, { headers: { "x-api-key": "demo-key" } });
-    const records = (await res.json()) as Array<{ collection: string; field: string; last_value: number; variation_24h_percent: number; last_date: string }>;
+    const records = (await res.json()) as Array<{
+      collection: string;
+      field: string;
+      last_value: number;
+      variation_24h_percent: number;
+      last_date: string;
+    }>;
     let rows = 0;
     let changes = 0;
     for (const line of text.split("\n").filter((l) => / \| .* \| /.test(l) && !l.startsWith("24h"))) {
       const [change, , , last, metric] = line.split(" | ");
       const id = metric!.split(" ")[0]!;
-      const lastValue = num(last!.replace(/ \(.*\)$/, "").replace(/ per .*$/, "").replace(/ [A-Za-z/ ]+$/, ""));
+      const lastValue = num(
+        last!
+          .replace(/ \(.*\)$/, "")
+          .replace(/ per .*$/, "")
+          .replace(/ [A-Za-z/ ]+$/, ""),
+      );
       if (id === "price") {
         const closes = await rawPrice("eth", { startDate: "2025-12-20", endDate: "2025-12-27" });
         near(lastValue, closes.get(Date.parse("2025-12-27T00:00:00Z"))!, "price");
-        nearPercent(Number(change!.replace(" %", "")), (closes.get(Date.parse("2025-12-27T00:00:00Z"))! / closes.get(Date.parse("2025-12-26T00:00:00Z"))! - 1) * 100, "price 24h");
+        nearPercent(
+          Number(change!.replace(" %", "")),
+          (closes.get(Date.parse("2025-12-27T00:00:00Z"))! / closes.get(Date.parse("2025-12-26T00:00:00Z"))! - 1) * 100,
+          "price 24h",
+        );
         rows++;
         continue;
       }
@@ -255,7 +294,10 @@ describe("every printed point and statistic is within 1 % of the raw value", () 
     const r = await f.call("get_liquidation_heatmap", { asset: "btc", timeframe: "1h" });
     const text = textOf(r);
     const res = await fetch(`${rest.url}/liquidation_levels/heatmap?asset=btc&timeframe=1h`, { headers: { "x-api-key": "demo-key" } });
-    const body = (await res.json()) as { df: Array<{ open: number; high: number; low: number; close: number }>; topTraderLsr: Array<{ value?: number; lsr?: number } & Record<string, number>> };
+    const body = (await res.json()) as {
+      df: Array<{ open: number; high: number; low: number; close: number }>;
+      topTraderLsr: Array<{ value?: number; lsr?: number } & Record<string, number>>;
+    };
     const closes = body.df.map((c) => c.close);
     const lastClose = closes.at(-1)!;
     const anchors = [...text.matchAll(/close ([\d,]+\.\d+)/g)].map((m) => num(m[1]!));
@@ -311,7 +353,13 @@ describe("the examples that misled", () => {
   });
 
   it("a 60-day sum of 1-minute volumes is written in T, never as millions of M", async () => {
-    const args = { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1m", startDate: "2025-10-29", endDate: "2025-12-27T23:59:00Z" };
+    const args = {
+      metric: "derivatives/Volume_usd",
+      asset: "btc",
+      timeframe: "1m",
+      startDate: "2025-10-29",
+      endDate: "2025-12-27T23:59:00Z",
+    };
     const r = await f.call("get_ohlcv", args);
     expect(textOf(r)).toMatch(/^sum \$\d\.\d\dT over 86,400 buckets$/m);
     expect(textOf(r)).not.toMatch(/\$[\d,]{9,}[MBT]/);
@@ -322,17 +370,29 @@ describe("the examples that misled", () => {
   it("get_metrics_variation names the day (Saturday against Friday), puts ETH's hashprice among ended series with its end and $, and has a price row", async () => {
     for (const r of [await f.call("get_metrics_variation", { asset: "eth" })]) {
       const text = textOf(r);
-      expect(text).toMatch(/^Metrics variation for eth on Sat 2025-12-27 UTC \(last values are that day's; 24h: vs Fri 2025-12-26\): 15 metrics by \|24h %\|/);
+      expect(text).toMatch(
+        /^Metrics variation for eth on Sat 2025-12-27 UTC \(last values are that day's; 24h: vs Fri 2025-12-26\): 15 metrics by \|24h %\|/,
+      );
       expect(text).toMatch(/^ended series \(no 24h change\): mining\/RevHashRateUSD ended 2022-09-15, last \$[\d,.]+ per TH\/s per day$/m);
       expect(text).not.toMatch(/\| mining\/RevHashRateUSD/);
       expect(lines(r)[2]).toMatch(/^[+-][\d.]+ % \| \S{7} \| \w+ \| \$[\d,.]+ \| price \(daily close\)$/);
       expect(text).toMatch(/\| [\d.]+M trades \| derivatives\/Buy_trades/);
       expect(text).toMatch(/\| [\d,.]+ addresses \| addresses\/AdrBalUSD1MCnt/);
-      const s = r.structuredContent as { day: string; price: { close: number }; rows: Array<[string, ...unknown[]]>; ended: Array<[string, string, number, string]> };
+      const s = r.structuredContent as {
+        day: string;
+        price: { close: number };
+        rows: Array<[string, ...unknown[]]>;
+        ended: Array<[string, string, number, string]>;
+      };
       expect(s.day).toBe("2025-12-27");
       // Ended series stand apart, with their last day, and have no 24h change.
       expect(s.rows.find((x) => x[0] === "mining/RevHashRateUSD")).toBeUndefined();
-      expect(s.ended.find((x) => x[0] === "mining/RevHashRateUSD")).toMatchObject(["mining/RevHashRateUSD", "USD per TH/s per day", expect.any(Number), "2022-09-15"]);
+      expect(s.ended.find((x) => x[0] === "mining/RevHashRateUSD")).toMatchObject([
+        "mining/RevHashRateUSD",
+        "USD per TH/s per day",
+        expect.any(Number),
+        "2022-09-15",
+      ]);
       expect(s.price.close).toBeGreaterThan(1000);
     }
     const cli = await call(cliEnv().env(), "get_metrics_variation", "--asset", "eth");
@@ -342,7 +402,17 @@ describe("the examples that misled", () => {
   it("leaves the REST body of metrics-variation as it was", async () => {
     const res = await fetch(`${rest.url}/eth/derivatives/metrics-variation`, { headers: { "x-api-key": "demo-key" } });
     const records = (await res.json()) as Array<Record<string, unknown>>;
-    for (const r of records) expect(Object.keys(r)).toEqual(["position", "name", "collection", "field", "last_value", "variation_24h_percent", "sparkline_7d", "last_date"]);
+    for (const r of records)
+      expect(Object.keys(r)).toEqual([
+        "position",
+        "name",
+        "collection",
+        "field",
+        "last_value",
+        "variation_24h_percent",
+        "sparkline_7d",
+        "last_date",
+      ]);
   });
 });
 
@@ -365,7 +435,8 @@ describe("definitions a model can use", () => {
   });
 
   it("proposes no unrelated tickers (nupl was answered jup, xpl; sopr op, powr, sfp), but corrects a typo", async () => {
-    for (const search of ["nupl", "sopr", "zzqx"]) expect(textOf(await f.call("list_assets", { search }))).not.toMatch(/Nearest tickers|\bjup\b|\bxpl\b|\bpowr\b|\bsfp\b/);
+    for (const search of ["nupl", "sopr", "zzqx"])
+      expect(textOf(await f.call("list_assets", { search }))).not.toMatch(/Nearest tickers|\bjup\b|\bxpl\b|\bpowr\b|\bsfp\b/);
     expect(textOf(await f.call("list_assets", { search: "etth" }))).toContain("Nearest tickers: eth.");
     const cli = await call(cliEnv().env(), "list_assets", "--search", "nupl");
     expect(cli.stdout).toMatch(/^Not offered: NUPL/);
@@ -378,7 +449,9 @@ describe("definitions a model can use", () => {
     expect(head).toContain("unit log change (365 d)");
     const last = (impulse.structuredContent as { digest: { last: [string, number] } }).digest.last[1];
     expect(meaning).toMatch(/^meaning: ln\(realized cap \/ realized cap 365 days earlier\).*e\^x − 1 \(0\.333 = \+39\.5 %/);
-    expect(meaning).toContain(`; last ${last >= 0 ? "+" : ""}${last.toFixed(3)} = ${last >= 0 ? "+" : "-"}${Math.abs((Math.exp(last) - 1) * 100).toFixed(2)} %`);
+    expect(meaning).toContain(
+      `; last ${last >= 0 ? "+" : ""}${last.toFixed(3)} = ${last >= 0 ? "+" : "-"}${Math.abs((Math.exp(last) - 1) * 100).toFixed(2)} %`,
+    );
     const running = await f.call("get_series", { metric: "exchange_flow/running_total_usd", asset: "btc", startDate: "2025-12-01" });
     expect(lines(running)[1]).toMatch(/^meaning: .*inflows positive.*valued at that day's price/);
     const listed = await f.call("list_assets", { metric: "exchange_flow/running_total_usd" });

@@ -23,11 +23,19 @@ describe("concurrent callers over HTTP", () => {
     const res = await fetch(`${http.url}/mcp`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${key}` },
-      body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_series", arguments: { metric: "mining/DiffLast", asset, startDate: "2025-12-01" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "get_series", arguments: { metric: "mining/DiffLast", asset, startDate: "2025-12-01" } },
+      }),
     });
     const body = await res.text();
     const line = body.split("\n").find((l) => l.startsWith("data: "));
-    const msg = JSON.parse(line ? line.slice(6) : body) as { id: number; result: { isError?: boolean; content: { text: string }[]; structuredContent: { credits: { remaining: number } } } };
+    const msg = JSON.parse(line ? line.slice(6) : body) as {
+      id: number;
+      result: { isError?: boolean; content: { text: string }[]; structuredContent: { credits: { remaining: number } } };
+    };
     expect(msg.result.isError, body).toBeFalsy();
     return { id: msg.id, text: msg.result.content[0]!.text, remaining: msg.result.structuredContent.credits.remaining };
   }

@@ -12,17 +12,25 @@ import { spawnCli, type Spawned } from "../../harness/spawn.js";
 import { tempDir } from "../../harness/mcp.js";
 
 const PUBLIC = "mcp.example.com";
-const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+const INIT = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+});
 const JSON_HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
 
 function post(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers: { ...JSON_HEADERS, ...headers } }, (res) => {
-      let body = "";
-      res.setEncoding("utf8").on("data", (d: string) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = request(
+      { host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers: { ...JSON_HEADERS, ...headers } },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8").on("data", (d: string) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on("error", reject);
     req.end(INIT);
   });
@@ -32,7 +40,13 @@ function post(url: string, headers: Record<string, string>): Promise<{ status: n
 async function proxy(upstream: URL): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
     const out = request(
-      { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: { ...req.headers, host: PUBLIC, "x-forwarded-proto": "https", "x-forwarded-host": PUBLIC } },
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        path: req.url,
+        method: req.method,
+        headers: { ...req.headers, host: PUBLIC, "x-forwarded-proto": "https", "x-forwarded-host": PUBLIC },
+      },
       (up) => {
         res.writeHead(up.statusCode ?? 502, up.headers);
         up.pipe(res);
@@ -52,7 +66,9 @@ describe("http --allowed-hosts", () => {
 
   beforeAll(async () => {
     const dir = tempDir("cm-hosts-");
-    cli = spawnCli(["http", "--port", "0", "--allowed-hosts", `${PUBLIC},[2001:db8::7]`, "--state-dir", dir], { CRYPTO_METRICS_LOG_LEVEL: "warn" });
+    cli = spawnCli(["http", "--port", "0", "--allowed-hosts", `${PUBLIC},[2001:db8::7]`, "--state-dir", dir], {
+      CRYPTO_METRICS_LOG_LEVEL: "warn",
+    });
     direct = (await cli.waitForStderr(/listening on (http:\/\/\S+)/))[1]!;
     front = await proxy(new URL(direct));
   }, 30_000);
@@ -82,7 +98,9 @@ describe("http --allowed-hosts", () => {
   it("refuses every other name in Host or Origin with 403, pointing at the option", async () => {
     const host = await post(`${direct}/mcp`, { Host: "other.example.com" });
     expect(host.status).toBe(403);
-    expect(JSON.parse(host.body).error.message).toBe("Forbidden: Host header not allowed (a name a reverse proxy forwards is allowed with --allowed-hosts)");
+    expect(JSON.parse(host.body).error.message).toBe(
+      "Forbidden: Host header not allowed (a name a reverse proxy forwards is allowed with --allowed-hosts)",
+    );
     expect((await post(`${direct}/mcp`, { Host: `${PUBLIC}.evil.example` })).status).toBe(403);
     expect((await post(`${direct}/mcp`, { Host: `evil.${PUBLIC}` })).status).toBe(403);
     expect((await post(`${direct}/mcp`, { Host: PUBLIC, Origin: "https://evil.example" })).status).toBe(403);
@@ -97,15 +115,23 @@ describe("http --allowed-hosts", () => {
   }, 30_000);
 
   it("takes the names from CRYPTO_METRICS_ALLOWED_HOSTS too; the flag wins", () => {
-    expect(loadConfig({ CRYPTO_METRICS_ALLOWED_HOSTS: " A.example.com , b.example.com ,a.example.com" }, ["http"]).allowedHosts).toEqual(["a.example.com", "b.example.com"]);
-    expect(loadConfig({ CRYPTO_METRICS_ALLOWED_HOSTS: "a.example.com" }, ["http", "--allowed-hosts", "c.example.com"]).allowedHosts).toEqual(["c.example.com"]);
+    expect(loadConfig({ CRYPTO_METRICS_ALLOWED_HOSTS: " A.example.com , b.example.com ,a.example.com" }, ["http"]).allowedHosts).toEqual([
+      "a.example.com",
+      "b.example.com",
+    ]);
+    expect(
+      loadConfig({ CRYPTO_METRICS_ALLOWED_HOSTS: "a.example.com" }, ["http", "--allowed-hosts", "c.example.com"]).allowedHosts,
+    ).toEqual(["c.example.com"]);
     expect(loadConfig({ CRYPTO_METRICS_ALLOWED_HOSTS: "" }, ["http"]).allowedHosts).toEqual([]);
     // Other commands serve no Host-checked MCP endpoint: the variable does not concern them.
     expect(loadConfig({ CRYPTO_METRICS_ALLOWED_HOSTS: "a.example.com" }, ["stdio"]).allowedHosts).toEqual([]);
   });
 
   it.each([
-    [["http", "--allowed-hosts", "https://mcp.example.com"], /^--allowed-hosts must be host names separated by commas, .*; got "https:\/\/mcp\.example\.com" is a URL; give its host name alone$/],
+    [
+      ["http", "--allowed-hosts", "https://mcp.example.com"],
+      /^--allowed-hosts must be host names separated by commas, .*; got "https:\/\/mcp\.example\.com" is a URL; give its host name alone$/,
+    ],
     [["http", "--allowed-hosts", "mcp.example.com:443"], /got "mcp\.example\.com:443" has a port; give the name alone/],
     [["http", "--allowed-hosts", "*.example.com"], /got "\*\.example\.com" has a wildcard; list each name/],
     [["http", "--allowed-hosts", "a.example.com,,b.example.com"], /got an empty name$/],

@@ -38,13 +38,19 @@ async function session(url: string, key?: string): Promise<Client> {
 }
 
 async function remaining(client: Client): Promise<number> {
-  const r = (await client.callTool({ name: "get_series", arguments: { metric: "mining/DiffLast", asset: "btc", startDate: "2025-12-01" } })) as CallToolResult;
+  const r = (await client.callTool({
+    name: "get_series",
+    arguments: { metric: "mining/DiffLast", asset: "btc", startDate: "2025-12-01" },
+  })) as CallToolResult;
   expect(r.isError).toBeFalsy();
   return (r.structuredContent as { credits: { remaining: number } }).credits.remaining;
 }
 
 /** A raw request, so that Host can be set to anything. */
-function raw(url: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function raw(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string | Buffer },
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -60,7 +66,12 @@ function raw(url: string, init: { method?: string; headers?: Record<string, stri
   });
 }
 
-const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+const INIT = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+});
 const JSON_HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
 
 describe("Streamable HTTP transport", () => {
@@ -99,7 +110,10 @@ describe("Streamable HTTP transport", () => {
   });
 
   it("answers 401 without a bearer key under --require-key", async () => {
-    const res = await raw(`${strict.url}/mcp`, { headers: JSON_HEADERS, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }) });
+    const res = await raw(`${strict.url}/mcp`, {
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+    });
     expect(res.status).toBe(401);
     expect(res.headers["www-authenticate"]).toBe("Bearer");
     const client = await session(strict.url, "second-key");
@@ -119,7 +133,12 @@ describe("Streamable HTTP transport", () => {
 describe("progress", () => {
   it("forwards a paged backend's progress as notifications/progress", async () => {
     const dir = tempDir("cm-progress-");
-    const service = await createInProcessService({ apiKey: "demo-key", keysFile: writeKeys(dir), stateDir: join(dir, "state"), now: () => NOW });
+    const service = await createInProcessService({
+      apiKey: "demo-key",
+      keysFile: writeKeys(dir),
+      stateDir: join(dir, "state"),
+      now: () => NOW,
+    });
     const rest = await startRestServer(service, { host: "127.0.0.1", port: 0 });
     const upstream = new HttpBackend({ baseUrl: rest.url, apiKey: "demo-key", paging: { perWindow: 500 }, now: () => NOW });
     const server = createServer({ backend: upstream });
@@ -128,7 +147,16 @@ describe("progress", () => {
     await Promise.all([client.connect(a), server.connect(b)]);
     const updates: Progress[] = [];
     const r = (await client.callTool(
-      { name: "get_ohlcv", arguments: { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1h", startDate: "2025-11-01T00:00:00Z", endDate: "2025-12-01T00:00:00Z" } },
+      {
+        name: "get_ohlcv",
+        arguments: {
+          metric: "derivatives/Volume_usd",
+          asset: "btc",
+          timeframe: "1h",
+          startDate: "2025-11-01T00:00:00Z",
+          endDate: "2025-12-01T00:00:00Z",
+        },
+      },
       undefined,
       { onprogress: (p) => updates.push(p) },
     )) as CallToolResult;

@@ -31,7 +31,11 @@ describe("the server's icon", () => {
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([32, 32]);
     const manifest = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "manifest.json"), "utf8")) as { icon: string };
     expect(manifest.icon).toBe("icon.png");
-    expect(readFileSync(join(import.meta.dirname, "..", "..", "assets", "icon.png")).subarray(1, 4).toString()).toBe("PNG");
+    expect(
+      readFileSync(join(import.meta.dirname, "..", "..", "assets", "icon.png"))
+        .subarray(1, 4)
+        .toString(),
+    ).toBe("PNG");
   });
 });
 
@@ -43,7 +47,14 @@ describe("tools/list", () => {
 
   it("lists the six contract tools with read-only, idempotent, non-destructive, closed-world annotations", async () => {
     const { tools } = await f.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["list_assets", "get_series", "get_ohlcv", "get_metrics_variation", "get_liquidation_heatmap", "compare"]);
+    expect(tools.map((t) => t.name)).toEqual([
+      "list_assets",
+      "get_series",
+      "get_ohlcv",
+      "get_metrics_variation",
+      "get_liquidation_heatmap",
+      "compare",
+    ]);
     for (const t of tools) {
       expect(t.title).toBeTruthy();
       expect(t.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
@@ -69,7 +80,19 @@ describe("tools/list", () => {
     expect(args).toEqual({
       list_assets: ["metric", "asset", "search"],
       get_series: ["metric", "asset", "startDate", "endDate", "entity_name", "max_points", "resample", "chart"],
-      get_ohlcv: ["metric", "asset", "timeframe", "exchange", "symbol", "market_type", "startDate", "endDate", "max_points", "resample", "chart"],
+      get_ohlcv: [
+        "metric",
+        "asset",
+        "timeframe",
+        "exchange",
+        "symbol",
+        "market_type",
+        "startDate",
+        "endDate",
+        "max_points",
+        "resample",
+        "chart",
+      ],
       get_metrics_variation: ["asset"],
       get_liquidation_heatmap: ["asset", "timeframe", "lookback", "scope", "exchange", "top_k", "include_matrix", "chart"],
       compare: ["metric", "assets", "asset", "metrics", "startDate", "endDate", "timeframe", "max_points", "chart"],
@@ -83,7 +106,10 @@ describe("tool definitions", () => {
   it("are flat, strict objects with a length cap on every string (lists hold capped strings only)", () => {
     for (const tool of allTools) {
       const json = z.toJSONSchema(tool.input, { io: "input" }) as {
-        properties: Record<string, { type?: string; maxLength?: number; maxItems?: number; enum?: unknown[]; items?: { type?: string; maxLength?: number } }>;
+        properties: Record<
+          string,
+          { type?: string; maxLength?: number; maxItems?: number; enum?: unknown[]; items?: { type?: string; maxLength?: number } }
+        >;
         additionalProperties?: boolean;
       };
       expect(json.additionalProperties, tool.name).toBe(false);

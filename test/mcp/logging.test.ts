@@ -2,7 +2,12 @@
 // nothing sent before the client asks, then what the server logs at or above the level, never a key.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { EmptyResultSchema, LoggingMessageNotificationSchema, McpError, type LoggingMessageNotification } from "@modelcontextprotocol/sdk/types.js";
+import {
+  EmptyResultSchema,
+  LoggingMessageNotificationSchema,
+  McpError,
+  type LoggingMessageNotification,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { log, setLogLevel } from "../../src/log.js";
 import { createServer, loggingOf } from "../../src/server.js";
@@ -15,7 +20,12 @@ afterEach(async () => {
 });
 
 async function session(): Promise<{ client: Client; messages: LoggingMessageNotification["params"][] }> {
-  const backend = { kind: "inprocess" as const, origin: SIMULATED_ORIGIN, fetch: () => Promise.reject(new Error("unused")), close: () => Promise.resolve() };
+  const backend = {
+    kind: "inprocess" as const,
+    origin: SIMULATED_ORIGIN,
+    fetch: () => Promise.reject(new Error("unused")),
+    close: () => Promise.resolve(),
+  };
   const server = createServer({ backend, config: { apiKey: SECRET } });
   const client = new Client({ name: "log-test", version: "1" });
   const messages: LoggingMessageNotification["params"][] = [];
@@ -51,7 +61,10 @@ describe("MCP logging", () => {
       log.warn("upstream slow", { key: SECRET, digest: "ab12cd34" });
       log.error("upstream down");
       await settle();
-      expect(messages.map((m) => [m.level, m.logger])).toEqual([["warning", "crypto-metrics-mcp"], ["error", "crypto-metrics-mcp"]]);
+      expect(messages.map((m) => [m.level, m.logger])).toEqual([
+        ["warning", "crypto-metrics-mcp"],
+        ["error", "crypto-metrics-mcp"],
+      ]);
       expect(JSON.stringify(messages)).not.toContain(SECRET);
       expect(messages[0]!.data).toBe("upstream slow key=[redacted] digest=ab12cd34");
       await client.setLoggingLevel("debug");
@@ -65,7 +78,9 @@ describe("MCP logging", () => {
 
   it("refuses an unknown level naming the field", async () => {
     const { client } = await session();
-    const error = await client.request({ method: "logging/setLevel", params: { level: "loud" as never } }, EmptyResultSchema).catch((e: unknown) => e);
+    const error = await client
+      .request({ method: "logging/setLevel", params: { level: "loud" as never } }, EmptyResultSchema)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpError);
     expect(error).toMatchObject({ code: -32602 });
     expect((error as Error).message).toMatch(/level/);

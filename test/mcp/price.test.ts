@@ -15,7 +15,13 @@ import { NOW as REST_NOW, startRest, type RestRig } from "../../harness/service.
 
 interface PriceOut {
   digest: { count: number; last: [string, number]; first: [string, number] };
-  candles: { high: [string, number]; low: [string, number]; largestUp: { percent: number }; largestDown: { percent: number }; realizedVolatility: { annualizedPercent: number; returns: number } };
+  candles: {
+    high: [string, number];
+    low: [string, number];
+    largestUp: { percent: number };
+    largestDown: { percent: number };
+    realizedVolatility: { annualizedPercent: number; returns: number };
+  };
   credits: { charged: number };
 }
 
@@ -101,7 +107,9 @@ describe("price over the real-service path (heatmap candles)", () => {
 
   it("refuses a range no heatmap view reaches, naming the earliest start, before any call", async () => {
     const before = await h.service.creditsRemaining("full-key");
-    const err = await remote.fetch({ endpoint: "price", asset: "btc", query: { timeframe: "1h", startDate: "2025-01-01" } }).catch((e: unknown) => e);
+    const err = await remote
+      .fetch({ endpoint: "price", asset: "btc", query: { timeframe: "1h", startDate: "2025-01-01" } })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: "range_too_large", details: { parameter: "startDate" } });
     expect((err as Error).message).toMatch(/reach back 180d .*on or after 2025-07-/);
     expect(await h.service.creditsRemaining("full-key")).toBe(before);
@@ -116,9 +124,21 @@ describe("planPrice and candlesFromHeatmap", () => {
   });
 
   it("merges finer candles into the requested buckets: first open, max high, min low, last close", () => {
-    const df = [0, 1, 2, 3].map((h) => ({ date: new Date(Date.UTC(2025, 0, 1, h * 6)).toISOString(), open: 10 + h, high: 20 + h, low: 5 - h, close: 11 + h }));
+    const df = [0, 1, 2, 3].map((h) => ({
+      date: new Date(Date.UTC(2025, 0, 1, h * 6)).toISOString(),
+      open: 10 + h,
+      high: 20 + h,
+      low: 5 - h,
+      close: 11 + h,
+    }));
     const heatmap = { df } as unknown as Heatmap;
-    const c = candlesFromHeatmap(heatmap, { timeframe: "6h", lookback: "2y", stepMs: DAY_MS, startMs: Date.UTC(2025, 0, 1), endMs: Date.UTC(2025, 0, 2) });
+    const c = candlesFromHeatmap(heatmap, {
+      timeframe: "6h",
+      lookback: "2y",
+      stepMs: DAY_MS,
+      startMs: Date.UTC(2025, 0, 1),
+      endMs: Date.UTC(2025, 0, 2),
+    });
     expect(Array.from(c.times)).toEqual([Date.UTC(2025, 0, 1)]);
     expect([c.open[0], c.high[0], c.low[0], c.close[0]]).toEqual([10, 23, 2, 14]);
   });

@@ -16,7 +16,8 @@ import { SILENT } from "../../harness/mock-upstream.js";
 import { startRest, type RestRig } from "../../harness/service.js";
 
 const WITHIN = "Source: simulated market, calibrated to real history through 2025-12-28; present these figures as simulated.";
-const BEYOND = "Source: simulated market, calibrated to real history through 2025-12-28; later days are a simulated continuation, not market data.";
+const BEYOND =
+  "Source: simulated market, calibrated to real history through 2025-12-28; later days are a simulated continuation, not market data.";
 const LATER = Date.parse("2026-11-27T05:30:00Z");
 
 const lastLine = (r: CallToolResult) => textOf(r).trimEnd().split("\n").at(-1);
@@ -110,7 +111,11 @@ describe("through call", () => {
     expect(text.code).toBe(0);
     expect(text.stdout.trimEnd().split("\n").at(-1)).toBe(BEYOND);
     expect(json.code).toBe(0);
-    expect((JSON.parse(json.stdout) as { source: unknown }).source).toEqual({ kind: "simulated", calibratedThrough: "2025-12-28", beyondCalibration: false });
+    expect((JSON.parse(json.stdout) as { source: unknown }).source).toEqual({
+      kind: "simulated",
+      calibratedThrough: "2025-12-28",
+      beyondCalibration: false,
+    });
   });
 });
 
@@ -137,7 +142,10 @@ describe("with the real service", () => {
   it("names the host and the time the data was received, and never says simulated", async () => {
     const host = new URL(h.rest.url).host;
     const before = Date.now();
-    const r = (await client.callTool({ name: "get_series", arguments: { metric: "lifespan/Lth_mvrv", asset: "btc", startDate: "2025-12-01" } })) as CallToolResult;
+    const r = (await client.callTool({
+      name: "get_series",
+      arguments: { metric: "lifespan/Lth_mvrv", asset: "btc", startDate: "2025-12-01" },
+    })) as CallToolResult;
     expect(r.isError).toBeFalsy();
     const source = sourceOf(r) as { kind: string; host: string; asOf: string };
     expect(source.kind).toBe("service");

@@ -28,7 +28,14 @@ describe("resources", () => {
       asset_sets: Record<string, { size?: number }>;
       output_schemas: Record<string, { properties: Record<string, unknown> }>;
     };
-    expect(Object.keys(doc.output_schemas)).toEqual(["list_assets", "get_series", "get_ohlcv", "get_metrics_variation", "get_liquidation_heatmap", "compare"]);
+    expect(Object.keys(doc.output_schemas)).toEqual([
+      "list_assets",
+      "get_series",
+      "get_ohlcv",
+      "get_metrics_variation",
+      "get_liquidation_heatmap",
+      "compare",
+    ]);
     expect(doc.output_schemas.get_series!.properties.digest).toMatchObject({ type: "object" });
     expect(doc.endpoints).toHaveLength(ENDPOINTS.length);
     expect(doc.venues).toEqual([...VENUES]);
@@ -47,9 +54,17 @@ describe("resources", () => {
   });
 
   it("serves the records behind a series digest as CSV at the URI the tool gave", async () => {
-    const r = await f.call("get_ohlcv", { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1h", startDate: "2025-12-20T00:00:00Z", exchange: "okx" });
+    const r = await f.call("get_ohlcv", {
+      metric: "derivatives/Volume_usd",
+      asset: "btc",
+      timeframe: "1h",
+      startDate: "2025-12-20T00:00:00Z",
+      exchange: "okx",
+    });
     const { resource, digest } = r.structuredContent as { resource: string; digest: { count: number; max: [string, number] } };
-    expect(resource).toBe("crypto-metrics://series/btc/derivatives/Volume_usd?startDate=2025-12-20T00%3A00%3A00Z&timeframe=1h&exchange=okx");
+    expect(resource).toBe(
+      "crypto-metrics://series/btc/derivatives/Volume_usd?startDate=2025-12-20T00%3A00%3A00Z&timeframe=1h&exchange=okx",
+    );
     const lines = (await read(resource)).trim().split("\n");
     expect(lines[0]).toBe("time,volume_usd");
     expect(lines).toHaveLength(digest.count + 1);
@@ -66,7 +81,9 @@ describe("resources", () => {
   });
 
   it("answers a read for an uncovered asset with the tools' did-you-mean text", async () => {
-    await expect(read("crypto-metrics://series/btcc/lifespan/Cvdd")).rejects.toThrow(/not covered by lifespan\/Cvdd .*Did you mean "btc" \(Bitcoin\)\?/);
+    await expect(read("crypto-metrics://series/btcc/lifespan/Cvdd")).rejects.toThrow(
+      /not covered by lifespan\/Cvdd .*Did you mean "btc" \(Bitcoin\)\?/,
+    );
     await expect(read("crypto-metrics://series/btc/lifespan/Nope")).rejects.toThrow(/Unknown metric "lifespan\/Nope"/);
     await expect(read("crypto-metrics://heatmap/btc?colour=red")).rejects.toThrow(/not found/);
   });
@@ -74,7 +91,13 @@ describe("resources", () => {
 
 describe("completions", () => {
   const complete = async (uri: string, name: string, value: string, args?: Record<string, string>) =>
-    (await f.client.complete({ ref: { type: "ref/resource", uri }, argument: { name, value }, ...(args && { context: { arguments: args } }) })).completion.values;
+    (
+      await f.client.complete({
+        ref: { type: "ref/resource", uri },
+        argument: { name, value },
+        ...(args && { context: { arguments: args } }),
+      })
+    ).completion.values;
   const SERIES = "crypto-metrics://series/{asset}/{group}/{segment}{?startDate,endDate,timeframe,exchange,symbol,market_type,entity_name}";
 
   it("completes assets the chosen metric covers, by prefix", async () => {
@@ -87,7 +110,10 @@ describe("completions", () => {
     expect(await complete(SERIES, "asset", "bitc", { group: "lifespan", segment: "Cvdd" })).toEqual(["bch", "btc"]);
     expect(await complete(SERIES, "asset", "dogeco", { group: "lifespan", segment: "Cvdd" })).toEqual(["doge"]);
     expect(await complete(SERIES, "asset", "ether", { group: "lifespan", segment: "Cvdd" })).toEqual([]);
-    const prompt = await f.client.complete({ ref: { type: "ref/prompt", name: "asset_brief" }, argument: { name: "asset", value: "ethere" } });
+    const prompt = await f.client.complete({
+      ref: { type: "ref/prompt", name: "asset_brief" },
+      argument: { name: "asset", value: "ethere" },
+    });
     expect(prompt.completion.values).toContain("eth");
   });
 
@@ -104,7 +130,10 @@ describe("completions", () => {
   });
 
   it("caps completions at 100 with the total, and uses each template's asset set", async () => {
-    const all = await f.client.complete({ ref: { type: "ref/resource", uri: "crypto-metrics://heatmap/{asset}{?timeframe,lookback,scope,exchange}" }, argument: { name: "asset", value: "" } });
+    const all = await f.client.complete({
+      ref: { type: "ref/resource", uri: "crypto-metrics://heatmap/{asset}{?timeframe,lookback,scope,exchange}" },
+      argument: { name: "asset", value: "" },
+    });
     expect(all.completion).toMatchObject({ total: SET_A.length, hasMore: true });
     expect(all.completion.values).toHaveLength(100);
     expect(await complete("crypto-metrics://variation/{asset}", "asset", "tus")).toEqual([]);
@@ -142,12 +171,17 @@ describe("prompts", () => {
 
   it("builds a liquidation brief for the given timeframe", async () => {
     const { messages } = await f.client.getPrompt({ name: "liquidation_risk_brief", arguments: { asset: "btc", timeframe: "4h" } });
-    expect((messages[0]!.content as { text: string }).text).toContain("get_liquidation_heatmap asset=btc timeframe=4h top_k=5 (lookback defaults to 365d)");
+    expect((messages[0]!.content as { text: string }).text).toContain(
+      "get_liquidation_heatmap asset=btc timeframe=4h top_k=5 (lookback defaults to 365d)",
+    );
   });
 
   it("refuses an unknown asset with a suggestion, and completes the asset argument", async () => {
     await expect(f.client.getPrompt({ name: "asset_brief", arguments: { asset: "soll" } })).rejects.toThrow(/Did you mean "sol"\?/);
-    const { completion } = await f.client.complete({ ref: { type: "ref/prompt", name: "liquidation_risk_brief" }, argument: { name: "asset", value: "et" } });
+    const { completion } = await f.client.complete({
+      ref: { type: "ref/prompt", name: "liquidation_risk_brief" },
+      argument: { name: "asset", value: "et" },
+    });
     // Tickers by prefix first, then those whose name starts so (Ethena, Ethereum Name Service).
     expect(completion.values).toEqual(["etc", "eth", "ethfi", "ena", "ens"]);
     const brief = await f.client.complete({ ref: { type: "ref/prompt", name: "asset_brief" }, argument: { name: "asset", value: "all_" } });

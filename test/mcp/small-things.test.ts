@@ -15,19 +15,33 @@ describe("a range wholly outside the history", () => {
       const before = remaining(await f.call("get_series", { metric: "lifespan/Lth_mvrv", asset: "btc", startDate: "2025-12-27" }));
       const after = await f.call("get_series", { metric: "fees/fee_price_usd", asset: "btc", startDate: "2026-03-01" });
       expect(after.isError).toBe(true);
-      expect(textOf(after)).toBe("No data: startDate 2026-03-01 is after its last data (btc fees/fee_price_usd: its history runs 2010-07-18 to 2025-12-27). Ask within that span; nothing was charged.");
+      expect(textOf(after)).toBe(
+        "No data: startDate 2026-03-01 is after its last data (btc fees/fee_price_usd: its history runs 2010-07-18 to 2025-12-27). Ask within that span; nothing was charged.",
+      );
       expect(errorOf(after)).toMatchObject({ code: "invalid_parameter", parameter: "startDate", retryable: false });
       // Before an asset existed, and past a history that ended (ETH mining at the Merge).
       const early = await f.call("get_ohlcv", { metric: "price", asset: "sol", endDate: "2015-01-01" });
-      expect(textOf(early)).toBe("No data: endDate 2015-01-01 is before its first data (sol price: its history runs 2020-04-10 to 2025-12-28). Ask within that span; nothing was charged.");
+      expect(textOf(early)).toBe(
+        "No data: endDate 2015-01-01 is before its first data (sol price: its history runs 2020-04-10 to 2025-12-28). Ask within that span; nothing was charged.",
+      );
       const merged = await f.call("get_series", { metric: "mining/RevHashRateUSD", asset: "eth", startDate: "2024-01-01" });
       expect(textOf(merged)).toContain("its history runs 2015-08-07 to 2022-09-15");
-      const hourly = await f.call("get_ohlcv", { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1h", startDate: "2025-12-28T13:00:00Z" });
+      const hourly = await f.call("get_ohlcv", {
+        metric: "derivatives/Volume_usd",
+        asset: "btc",
+        timeframe: "1h",
+        startDate: "2025-12-28T13:00:00Z",
+      });
       expect(textOf(hourly)).toContain("to 2025-12-28 11:00 UTC");
       const compared = await f.call("compare", { metric: "price", assets: ["btc", "eth"], startDate: "2026-01-01" });
       expect(textOf(compared)).toContain("startDate 2026-01-01 is after its last data (btc price");
       // Nothing of the five refusals was charged; a range that overlaps the history is served.
-      const overlap = await f.call("get_series", { metric: "fees/fee_price_usd", asset: "btc", startDate: "2025-12-20", endDate: "2026-03-01" });
+      const overlap = await f.call("get_series", {
+        metric: "fees/fee_price_usd",
+        asset: "btc",
+        startDate: "2025-12-20",
+        endDate: "2026-03-01",
+      });
       expect(overlap.isError).toBeFalsy();
       expect(remaining(overlap)).toBe(before - 1);
     } finally {
@@ -40,7 +54,9 @@ describe("a range wholly outside the history", () => {
     const out = await call(env, "get_series", "--metric", "fees/fee_price_usd", "--asset", "btc", "--startDate", "2026-03-01");
     expect(out.code).toBe(2);
     expect(out.stdout).toBe("");
-    expect(out.stderr).toContain("No data: startDate 2026-03-01 is after its last data (btc fees/fee_price_usd: its history runs 2010-07-18 to 2025-12-27)");
+    expect(out.stderr).toContain(
+      "No data: startDate 2026-03-01 is after its last data (btc fees/fee_price_usd: its history runs 2010-07-18 to 2025-12-27)",
+    );
     const next = await call(env, "get_series", "--metric", "lifespan/Lth_mvrv", "--asset", "btc", "--startDate", "2025-12-27");
     expect(next.stdout).toMatch(/credits: 1 charged, 999 left/);
   });
@@ -63,7 +79,9 @@ describe("an unknown argument", () => {
     const env = cliEnv().env();
     const out = await call(env, "get_series", "--metric", "lifespan/Lth_mvrv", "--asset", "btc", "--start", "2025-01-01");
     expect(out.code).toBe(2);
-    expect(out.stderr).toContain("get_series has no flag --start; did you mean --startDate? (call get_series --help lists its flags; nothing was charged)");
+    expect(out.stderr).toContain(
+      "get_series has no flag --start; did you mean --startDate? (call get_series --help lists its flags; nothing was charged)",
+    );
     expect(out.stderr).not.toContain("chart?");
     // A flag close to none passes on to validation, which lists what the tool accepts.
     const far = await call(env, "get_series", "--metric", "lifespan/Lth_mvrv", "--asset", "btc", "--apiKey", "x");
@@ -88,7 +106,10 @@ describe("an unusable state directory", () => {
     const cases: Array<[string[], RegExp]> = [
       [["--state-dir", "/proc/nope"], /--state-dir \/ CRYPTO_METRICS_STATE_DIR \(\/proc\/nope\) is on a kernel file system/],
       [["--state-dir", `${rig.keysFile}/sub`], /keys\.json\/sub\/metering\.sqlite cannot be opened for writing \(ENOTDIR\)/],
-      [["--store", "sqlite:/sys/metering.sqlite"], /--store \/ CRYPTO_METRICS_STORE \(directory \/sys\) is on a kernel file system.*--store sqlite:/],
+      [
+        ["--store", "sqlite:/sys/metering.sqlite"],
+        /--store \/ CRYPTO_METRICS_STORE \(directory \/sys\) is on a kernel file system.*--store sqlite:/,
+      ],
     ];
     for (const [flags, message] of cases) {
       const out = await runCli(["call", ...flags, "list_assets", "--asset", "btc"], env);

@@ -28,7 +28,8 @@ describe("compact numbers and times", () => {
     expect(when("2025-12-27T14:05:00.000Z")).toBe("2025-12-27T14:05Z");
     expect(when("2025-12-27T14:05:07.000Z")).toBe("2025-12-27T14:05:07Z");
     expect(when("2025-12-27T14:05:07.250Z")).toBe("2025-12-27T14:05:07.250Z");
-    for (const iso of ["2025-12-27T00:00:00.000Z", "2025-12-27T14:05:00.000Z", "2025-12-27T14:05:07.000Z"]) expect(Date.parse(when(iso))).toBe(Date.parse(iso));
+    for (const iso of ["2025-12-27T00:00:00.000Z", "2025-12-27T14:05:00.000Z", "2025-12-27T14:05:07.000Z"])
+      expect(Date.parse(when(iso))).toBe(Date.parse(iso));
   });
 });
 
@@ -63,17 +64,28 @@ describe("structuredContent", () => {
         text.push(line);
       }
       expect(text.length).toBeGreaterThan(20);
-      const structured = Object.values(digest.points).flat().map(([at, v]) => `${at} ${v}`);
+      const structured = Object.values(digest.points)
+        .flat()
+        .map(([at, v]) => `${at} ${v}`);
       expect(structured).toEqual(text.map((l) => l.replace(/ (-?[\d.]+)$/, (_, v: string) => ` ${Number(v)}`)));
     }
   });
 
   it("names every cluster once, each band its sides, the anchor as the text does, and holds no null", async () => {
     const r = await f.call("get_liquidation_heatmap", { asset: "btc" });
-    const d = (r.structuredContent as { digest: { anchor: [string, number]; latest: { bands: Record<string, { above: number; below: number }>; above: { top: unknown[]; nearest?: unknown } } } }).digest;
+    const d = (
+      r.structuredContent as {
+        digest: {
+          anchor: [string, number];
+          latest: { bands: Record<string, { above: number; below: number }>; above: { top: unknown[]; nearest?: unknown } };
+        };
+      }
+    ).digest;
     expect(Object.keys(d.latest.bands)).toEqual(["1", "2", "5", "10"]);
     expect(typeof d.latest.above.nearest).toBe("number");
-    expect(textOf(r)).toContain(`Anchor: last candle close ${d.anchor[1].toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`);
+    expect(textOf(r)).toContain(
+      `Anchor: last candle close ${d.anchor[1].toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`,
+    );
     expect(JSON.stringify(r.structuredContent)).not.toContain("null");
   });
 });

@@ -52,7 +52,9 @@ describe("list_assets", () => {
   it("lists the endpoints that cover an asset, grouped by tool", async () => {
     const r = await f.call("list_assets", { asset: "ETH" });
     const covers = (r.structuredContent as { covers: Record<string, Record<string, string[]>> }).covers;
-    const ids = Object.values(covers).flatMap((groups) => Object.entries(groups).flatMap(([g, ids]) => ids.map((id) => (g === "price" ? id : `${g}/${id}`))));
+    const ids = Object.values(covers).flatMap((groups) =>
+      Object.entries(groups).flatMap(([g, ids]) => ids.map((id) => (g === "price" ? id : `${g}/${id}`))),
+    );
     expect(ids.sort()).toEqual([...endpointsForAsset("eth").map((e) => e.id), "price"].sort());
     expect(textOf(r)).toMatch(/^eth \(Ethereum\): \d+ endpoints and price\./);
     expect(textOf(r)).not.toContain("lifespan/Lth_mvrv");
@@ -86,7 +88,12 @@ describe("get_series", () => {
   });
 
   it("returns every point when the range fits max_points, from startDate on", async () => {
-    const r = await f.call("get_series", { metric: "exchange_flow/exchange_reserve", asset: "eth", startDate: "2025-12-01", max_points: 5000 });
+    const r = await f.call("get_series", {
+      metric: "exchange_flow/exchange_reserve",
+      asset: "eth",
+      startDate: "2025-12-01",
+      max_points: 5000,
+    });
     const d = (r.structuredContent as Structured).digest;
     expect(d.sampling).toBe("all");
     expect(Object.keys(d.points)[0]).toBe("2025-12");
@@ -96,7 +103,12 @@ describe("get_series", () => {
 
   it("passes entity_name to the exchange-flow metrics", async () => {
     const all = await f.call("get_series", { metric: "exchange_flow/exchange_reserve", asset: "btc", startDate: "2025-12-20" });
-    const one = await f.call("get_series", { metric: "exchange_flow/exchange_reserve", asset: "btc", startDate: "2025-12-20", entity_name: "Binance" });
+    const one = await f.call("get_series", {
+      metric: "exchange_flow/exchange_reserve",
+      asset: "btc",
+      startDate: "2025-12-20",
+      entity_name: "Binance",
+    });
     expect((one.structuredContent as Structured).query).toMatchObject({ entity_name: "binance" });
     expect((one.structuredContent as Structured).digest.last[1]).toBeLessThan((all.structuredContent as Structured).digest.last[1]);
   });
@@ -119,7 +131,13 @@ describe("get_ohlcv", () => {
   });
 
   it("accepts market_type and a symbol on Buy_trades", async () => {
-    const r = await f.call("get_ohlcv", { metric: "derivatives/Buy_trades", asset: "eth", market_type: "swap", symbol: "ethusdt", startDate: "2025-12-20" });
+    const r = await f.call("get_ohlcv", {
+      metric: "derivatives/Buy_trades",
+      asset: "eth",
+      market_type: "swap",
+      symbol: "ethusdt",
+      startDate: "2025-12-20",
+    });
     expect(r.isError).toBeFalsy();
     expect((r.structuredContent as Structured).query).toMatchObject({ market_type: "swap", symbol: "ETHUSDT" });
   });
@@ -142,8 +160,13 @@ describe("get_metrics_variation", () => {
 describe("get_liquidation_heatmap", () => {
   it("anchors on the last candle close and lists top_k clusters per side", async () => {
     const r = await f.call("get_liquidation_heatmap", { asset: "btc", timeframe: "1h", top_k: 5 });
-    const body = (await f.backend.fetch({ endpoint: "liquidation_levels/heatmap", asset: "btc", query: { timeframe: "1h" } })).body as Heatmap;
-    const d = (r.structuredContent as { digest: { anchor: [string, number]; latest: { above: { top: unknown[] }; below: { top: unknown[] } }; binned?: unknown } }).digest;
+    const body = (await f.backend.fetch({ endpoint: "liquidation_levels/heatmap", asset: "btc", query: { timeframe: "1h" } }))
+      .body as Heatmap;
+    const d = (
+      r.structuredContent as {
+        digest: { anchor: [string, number]; latest: { above: { top: unknown[] }; below: { top: unknown[] } }; binned?: unknown };
+      }
+    ).digest;
     expect(d.anchor[1]).toBe(num(body.df.at(-1)!.close));
     expect(d.latest.above.top.length).toBeLessThanOrEqual(5);
     expect(d.latest.below.top.length).toBeLessThanOrEqual(5);
@@ -154,7 +177,9 @@ describe("get_liquidation_heatmap", () => {
 
   it("adds a re-binned matrix of at most 24 × 24 on request, per venue", async () => {
     const r = await f.call("get_liquidation_heatmap", { asset: "eth", exchange: VENUES[0], include_matrix: true });
-    const m = (r.structuredContent as { digest: { scope: string; exchange: string; binned: { rows: unknown[]; cols: unknown[]; levels: string[] } } });
+    const m = r.structuredContent as {
+      digest: { scope: string; exchange: string; binned: { rows: unknown[]; cols: unknown[]; levels: string[] } };
+    };
     expect(m.digest).toMatchObject({ scope: "exchange", exchange: VENUES[0] });
     expect(m.digest.binned.levels.length).toBeLessThanOrEqual(24);
     expect(m.digest.binned.levels).toHaveLength(m.digest.binned.rows.length);

@@ -23,7 +23,8 @@ describe("MCP Apps declaration", () => {
   it("lists _meta.ui.resourceUri only to clients that declare the UI extension", async () => {
     const withUi = (await ui.client.listTools()).tools;
     const without = (await plain.client.listTools()).tools;
-    const uriOf = (name: string) => (withUi.find((t) => t.name === name)?._meta as { ui?: { resourceUri?: string } } | undefined)?.ui?.resourceUri;
+    const uriOf = (name: string) =>
+      (withUi.find((t) => t.name === name)?._meta as { ui?: { resourceUri?: string } } | undefined)?.ui?.resourceUri;
     expect(uriOf("get_liquidation_heatmap")).toBe("ui://crypto-metrics/heatmap.html");
     expect(uriOf("get_series")).toBe("ui://crypto-metrics/chart.html");
     expect(uriOf("get_ohlcv")).toBe("ui://crypto-metrics/chart.html");
@@ -100,15 +101,24 @@ describe("chart: true", () => {
     const cmp = await plain.call("compare", { metric: "price", assets: ["btc", "eth", "sol"], startDate: "2025-06-01", chart: true });
     expect(cmp.isError).toBeFalsy();
     expect(imageOf(cmp)).toHaveLength(1);
-    const p = (await ui.call("get_ohlcv", { metric: "price", asset: "btc", startDate: "2025-10-01" })).structuredContent as { view: { candles: { times: number[]; close: number[] } } };
+    const p = (await ui.call("get_ohlcv", { metric: "price", asset: "btc", startDate: "2025-10-01" })).structuredContent as {
+      view: { candles: { times: number[]; close: number[] } };
+    };
     expect(p.view.candles.times.length).toBeGreaterThan(80);
-    const c = (await ui.call("compare", { asset: "btc", metrics: ["price", "lifespan/Lth_mvrv"], startDate: "2025-06-01" })).structuredContent as { view: { layout: string; series: unknown[] } };
+    const c = (await ui.call("compare", { asset: "btc", metrics: ["price", "lifespan/Lth_mvrv"], startDate: "2025-06-01" }))
+      .structuredContent as { view: { layout: string; series: unknown[] } };
     expect(c.view.layout).toBe("twin");
     expect(c.view.series).toHaveLength(2);
   });
 
   it("answers a range outside the history with the span that exists and no image", async () => {
-    const r = await plain.call("get_series", { metric: "lifespan/Lth_mvrv", asset: "btc", startDate: "2030-01-01", endDate: "2030-02-01", chart: true });
+    const r = await plain.call("get_series", {
+      metric: "lifespan/Lth_mvrv",
+      asset: "btc",
+      startDate: "2030-01-01",
+      endDate: "2030-02-01",
+      chart: true,
+    });
     expect(r.isError).toBe(true);
     expect(imageOf(r)).toHaveLength(0);
     expect(textOf(r)).toContain("its history runs");
@@ -128,7 +138,10 @@ describe("chart: true", () => {
 
 describe("PNG resources", () => {
   it("reads the heatmap and a series as PNG", async () => {
-    for (const uri of ["crypto-metrics://chart/heatmap/btc.png?timeframe=1h", "crypto-metrics://chart/series/eth/derivatives/Volume_usd.png?timeframe=4h"]) {
+    for (const uri of [
+      "crypto-metrics://chart/heatmap/btc.png?timeframe=1h",
+      "crypto-metrics://chart/series/eth/derivatives/Volume_usd.png?timeframe=4h",
+    ]) {
       const { contents } = await plain.client.readResource({ uri });
       const c = contents[0] as { mimeType: string; blob: string };
       expect(c.mimeType).toBe("image/png");

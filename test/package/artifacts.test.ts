@@ -43,10 +43,23 @@ function listTools(cli: string, node = process.execPath): Promise<Session> {
     stdio: ["pipe", "pipe", "pipe"],
   });
   const lines = [
-    { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } },
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    },
     { jsonrpc: "2.0", method: "notifications/initialized" },
     { jsonrpc: "2.0", id: 2, method: "tools/list" },
-    { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "get_series", arguments: { metric: "lifespan/Lth_mvrv", asset: "btc", startDate: "2025-01-01", endDate: "2025-01-31" } } },
+    {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: {
+        name: "get_series",
+        arguments: { metric: "lifespan/Lth_mvrv", asset: "btc", startDate: "2025-01-01", endDate: "2025-01-31" },
+      },
+    },
   ];
   child.stdin.on("error", () => undefined);
   child.stdin.write(lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
@@ -58,20 +71,29 @@ function listTools(cli: string, node = process.execPath): Promise<Session> {
   child.stdout.on("data", (b: Buffer) => {
     out += b.toString("utf8");
     for (const line of out.split("\n").slice(0, -1)) {
-      const msg = JSON.parse(line) as { id?: number; result?: { tools?: { name: string }[]; isError?: boolean; content?: { text: string }[] } };
+      const msg = JSON.parse(line) as {
+        id?: number;
+        result?: { tools?: { name: string }[]; isError?: boolean; content?: { text: string }[] };
+      };
       if (msg.id === 2 && msg.result?.tools) tools = msg.result.tools.map((t) => t.name);
       if (msg.id === 3 && msg.result && called === undefined) {
-        called = msg.result.isError ? `error: ${msg.result.content?.[0]?.text}` : msg.result.content?.[0]?.text ?? "";
+        called = msg.result.isError ? `error: ${msg.result.content?.[0]?.text}` : (msg.result.content?.[0]?.text ?? "");
         child.stdin.end();
       }
     }
   });
-  return new Promise((resolve) => child.once("exit", (code) => resolve({ code, stderr: err, ...(tools && { tools }), ...(called !== undefined && { called }) })));
+  return new Promise((resolve) =>
+    child.once("exit", (code) => resolve({ code, stderr: err, ...(tools && { tools }), ...(called !== undefined && { called }) })),
+  );
 }
 
 const TOOL_NAMES = allTools.map((t) => t.name);
 
-const SKIP_BUNDLE_RUNS = skipWithout(bundleNode() !== undefined, "a Node with node:sqlite to run the bundle", "test/package/artifacts.test.ts");
+const SKIP_BUNDLE_RUNS = skipWithout(
+  bundleNode() !== undefined,
+  "a Node with node:sqlite to run the bundle",
+  "test/package/artifacts.test.ts",
+);
 
 /** A Node the bundle runs on: this one from 22.13, else a runtime .ci/run fetched. */
 function nodeForBundle(): string {
@@ -79,7 +101,11 @@ function nodeForBundle(): string {
   expect(node, "no Node 22.13 or newer to run the bundle with: run .ci/run, or set CRYPTO_METRICS_TEST_RUNTIMES").toBeDefined();
   return node!;
 }
-const pkgJson = () => JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+const pkgJson = () =>
+  JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    dependencies?: Record<string, string>;
+    peerDependencies?: Record<string, string>;
+  };
 
 describe("the .mcpb bundle", () => {
   let unpacked: string;
@@ -117,7 +143,9 @@ describe("the .mcpb bundle", () => {
     expect(names).toContain("dist/cli.js");
     expect(names.filter((n) => /\.map$|meta\.json$|\.d\.ts$/.test(n))).toEqual([]);
     // The PNG renderer's WebAssembly and fonts are data files of their own; the rest must stay small.
-    const code = sizes.filter((e) => !e.name.startsWith("node_modules/") && !/\.(wasm|otf)$/.test(e.name)).reduce((n, e) => n + e.packed, 0);
+    const code = sizes
+      .filter((e) => !e.name.startsWith("node_modules/") && !/\.(wasm|otf)$/.test(e.name))
+      .reduce((n, e) => n + e.packed, 0);
     expect(code).toBeLessThan(1024 * 1024);
     // node_modules/ holds only what the build could not bundle, without what only building it needs.
     const modules = new Set(names.filter((n) => n.startsWith("node_modules/")).map((n) => n.split("/")[1]));
@@ -128,10 +156,14 @@ describe("the .mcpb bundle", () => {
 
   it("declares the Node it runs on, the first with node:sqlite unflagged, in its manifest and its package.json", () => {
     expect(BUNDLE_NODE).toBe(">=22.13.0");
-    const manifest = JSON.parse(readFileSync(join(unpacked, "manifest.json"), "utf8")) as { compatibility: { runtimes: { node: string }; platforms: string[] } };
+    const manifest = JSON.parse(readFileSync(join(unpacked, "manifest.json"), "utf8")) as {
+      compatibility: { runtimes: { node: string }; platforms: string[] };
+    };
     expect(manifest.compatibility.runtimes.node).toBe(BUNDLE_NODE);
     expect(manifest.compatibility.platforms).toEqual(["darwin", "win32", "linux"]);
-    expect((JSON.parse(readFileSync(join(unpacked, "package.json"), "utf8")) as { engines: object }).engines).toEqual({ node: BUNDLE_NODE });
+    expect((JSON.parse(readFileSync(join(unpacked, "package.json"), "utf8")) as { engines: object }).engines).toEqual({
+      node: BUNDLE_NODE,
+    });
   });
 
   it("is refused by npm run pack when it would carry native code, naming the file; nothing is written", () => {
@@ -145,15 +177,22 @@ describe("the .mcpb bundle", () => {
     let stderr = "";
     let status: number | null = 0;
     try {
-      execFileSync(process.execPath, ["--import", "tsx", join(ROOT, "scripts/pack.ts"), "--dist", withAddon, "--out", out], { cwd: ROOT, stdio: "pipe" });
+      execFileSync(process.execPath, ["--import", "tsx", join(ROOT, "scripts/pack.ts"), "--dist", withAddon, "--out", out], {
+        cwd: ROOT,
+        stdio: "pipe",
+      });
     } catch (err) {
       ({ status } = err as { status: number | null });
       stderr = String((err as { stderr: Buffer }).stderr);
     }
     expect(status).toBe(1);
-    expect(stderr).toMatch(/^pack: refused: the bundle would carry native code, which runs on one platform only: dist\/sqlite-addon\.bin \(an ELF binary\);/);
+    expect(stderr).toMatch(
+      /^pack: refused: the bundle would carry native code, which runs on one platform only: dist\/sqlite-addon\.bin \(an ELF binary\);/,
+    );
     expect(readdirSync(out)).toEqual([]);
-    expect(() => checkBundle([{ name: "node_modules/x/build/Release/x.node", data: Buffer.from("x") }])).toThrow(/x\.node \(a \.node file\)/);
+    expect(() => checkBundle([{ name: "node_modules/x/build/Release/x.node", data: Buffer.from("x") }])).toThrow(
+      /x\.node \(a \.node file\)/,
+    );
     const macho = Buffer.alloc(64);
     macho.writeUInt32BE(0xcffaedfe, 0);
     expect(nativeCode({ name: "lib/a", data: macho })).toBe("a Mach-O binary");
@@ -167,29 +206,45 @@ describe("the .mcpb bundle", () => {
     expect(session.code).toBe(0);
   });
 
-  it.skipIf(SKIP_BUNDLE_RUNS)("talks to the real service over HTTP from the unpacked files alone (the bundled HTTP client)", async () => {
-    const node = nodeForBundle();
-    const cli = join(unpacked, "dist", "cli.js");
-    // The bundle's own REST face stands in for the real service: the call goes through the HTTP backend.
-    const face = spawn(node, [cli, "api", "--port", "0"], { cwd: work, env: cleanEnv({ CRYPTO_METRICS_STATE_DIR: join(work, "state-face") }), stdio: ["ignore", "ignore", "pipe"] });
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let err = "";
-        face.stderr.on("data", (b: Buffer) => {
-          err += b.toString("utf8");
-          const m = /listening on (http:\/\/\S+)/.exec(err);
-          if (m) resolve(m[1]!);
-        });
-        face.once("exit", (code) => reject(new Error(`the REST face exited (${code}): ${err}`)));
+  it.skipIf(SKIP_BUNDLE_RUNS)(
+    "talks to the real service over HTTP from the unpacked files alone (the bundled HTTP client)",
+    async () => {
+      const node = nodeForBundle();
+      const cli = join(unpacked, "dist", "cli.js");
+      // The bundle's own REST face stands in for the real service: the call goes through the HTTP backend.
+      const face = spawn(node, [cli, "api", "--port", "0"], {
+        cwd: work,
+        env: cleanEnv({ CRYPTO_METRICS_STATE_DIR: join(work, "state-face") }),
+        stdio: ["ignore", "ignore", "pipe"],
       });
-      const env = cleanEnv({ CRYPTO_METRICS_BASE_URL: url, CRYPTO_METRICS_API_KEY: "demo", CRYPTO_METRICS_STATE_DIR: join(work, "state-client") });
-      const out = execFileSync(node, [cli, "call", "get_series", "--metric", "lifespan/Lth_mvrv", "--asset", "btc"], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-      expect(out).toMatch(/^btc lifespan\/Lth_mvrv/);
-      expect(out).toMatch(/^Source: .*127\.0\.0\.1/m);
-    } finally {
-      face.kill();
-    }
-  }, 30_000);
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          let err = "";
+          face.stderr.on("data", (b: Buffer) => {
+            err += b.toString("utf8");
+            const m = /listening on (http:\/\/\S+)/.exec(err);
+            if (m) resolve(m[1]!);
+          });
+          face.once("exit", (code) => reject(new Error(`the REST face exited (${code}): ${err}`)));
+        });
+        const env = cleanEnv({
+          CRYPTO_METRICS_BASE_URL: url,
+          CRYPTO_METRICS_API_KEY: "demo",
+          CRYPTO_METRICS_STATE_DIR: join(work, "state-client"),
+        });
+        const out = execFileSync(node, [cli, "call", "get_series", "--metric", "lifespan/Lth_mvrv", "--asset", "btc"], {
+          env,
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        expect(out).toMatch(/^btc lifespan\/Lth_mvrv/);
+        expect(out).toMatch(/^Source: .*127\.0\.0\.1/m);
+      } finally {
+        face.kill();
+      }
+    },
+    30_000,
+  );
 
   it.skipIf(SKIP_BUNDLE_RUNS)("says in one line what to do when a file of the installation is missing", async () => {
     const damaged = join(work, "mcpb-damaged");
@@ -210,13 +265,18 @@ describe("the .mcpb bundle", () => {
     let stderr = "";
     let status: number | null = 0;
     try {
-      execFileSync(process.execPath, ["--import", olderNode, join(unpacked, "dist", "cli.js"), "--version"], { env: cleanEnv(), stdio: "pipe" });
+      execFileSync(process.execPath, ["--import", olderNode, join(unpacked, "dist", "cli.js"), "--version"], {
+        env: cleanEnv(),
+        stdio: "pipe",
+      });
     } catch (err) {
       ({ status } = err as { status: number | null });
       stderr = String((err as { stderr: Buffer }).stderr);
     }
     expect(status).toBe(2);
-    expect(stderr).toBe(`crypto-metrics-mcp: needs Node.js ${MIN_NODE.join(".")} or newer, this is ${MIN_NODE[0] - 2}.19.0; install a current LTS release from nodejs.org\n`);
+    expect(stderr).toBe(
+      `crypto-metrics-mcp: needs Node.js ${MIN_NODE.join(".")} or newer, this is ${MIN_NODE[0] - 2}.19.0; install a current LTS release from nodejs.org\n`,
+    );
   });
 
   it("refuses a truncated or altered bundle with a ZipError naming the problem", () => {
@@ -230,7 +290,10 @@ describe("the .mcpb bundle", () => {
   it("stores what deflate cannot shrink (random bytes) and deflates the rest, each read back whole", async () => {
     const noise = randomBytes(4096);
     const text = Buffer.from("every printed number keeps its value\n".repeat(200));
-    const entries = await deflateStrongly([{ name: "noise.bin", data: noise }, { name: "a.txt", data: text }]);
+    const entries = await deflateStrongly([
+      { name: "noise.bin", data: noise },
+      { name: "a.txt", data: text },
+    ]);
     const zip = writeZip(entries);
     // Compression method of each central-directory record, in order (the end record is the last 22 bytes).
     const methods: number[] = [];
@@ -255,7 +318,11 @@ describe("the npm tarball", () => {
     for (const f of ["package.json", "README.md", "manifest.json", "LICENSE"]) cpSync(join(ROOT, f), join(stage, f));
     cpSync(dist, join(stage, "dist"), { recursive: true });
     const packed = JSON.parse(
-      execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: stage, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }),
+      execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], {
+        cwd: stage,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
     ) as Array<{ filename: string; files: { path: string }[] }>;
     files = packed[0]!.files.map((f) => f.path).sort();
     extracted = join(work, "npm");

@@ -16,10 +16,12 @@ describe("credits under concurrency", () => {
     try {
       const request = { endpoint: LTH.id, asset: "btc", query: { startDate: "2025-06-01", endDate: "2025-06-01" } };
       const outcomes = await Promise.all(
-        Array.from({ length: 10_000 }, () => rig.backend.fetch(request, { apiKey: "hundred" }).then(
-          (r) => ({ ok: true as const, charged: r.usage.charged }),
-          (e: unknown) => ({ ok: false as const, error: e }),
-        )),
+        Array.from({ length: 10_000 }, () =>
+          rig.backend.fetch(request, { apiKey: "hundred" }).then(
+            (r) => ({ ok: true as const, charged: r.usage.charged }),
+            (e: unknown) => ({ ok: false as const, error: e }),
+          ),
+        ),
       );
       const ok = outcomes.filter((o) => o.ok);
       const refused = outcomes.filter((o) => !o.ok).map((o) => (o as { error: unknown }).error);
@@ -43,7 +45,9 @@ describe("credits under concurrency", () => {
       expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(7);
       expect(await rig.service.creditsRemaining("odd")).toBe(2);
       const reasons = outcomes.flatMap((o) => (o.status === "rejected" ? [o.reason as ServiceError] : []));
-      expect(new Set(reasons.map((r) => `${r.status} ${r.code} ${r.details.creditsRemaining}`))).toEqual(new Set(["402 credits_exhausted 2"]));
+      expect(new Set(reasons.map((r) => `${r.status} ${r.code} ${r.details.creditsRemaining}`))).toEqual(
+        new Set(["402 credits_exhausted 2"]),
+      );
     } finally {
       await rig.close();
     }
@@ -65,8 +69,15 @@ const MODEL_KEYS = [
   { key: "narrow", credits: 25, rateLimit: { requests: 3, windowSeconds: 5 }, metrics: ["lifespan/Lth_mvrv", HEATMAP_ID] },
   { key: "poor", credits: 3, rateLimit: { requests: 50, windowSeconds: 60 } },
 ];
-const MODEL_ENDPOINTS = ["lifespan/Lth_mvrv", "market/metcalfe_ratio", "derivatives/metrics-variation", HEATMAP_ID].map((id) => endpointById(id)!);
-const COSTS: Record<string, number> = { "lifespan/Lth_mvrv": 1, "market/metcalfe_ratio": 1, "derivatives/metrics-variation": 2, [HEATMAP_ID]: 5 };
+const MODEL_ENDPOINTS = ["lifespan/Lth_mvrv", "market/metcalfe_ratio", "derivatives/metrics-variation", HEATMAP_ID].map((id) =>
+  endpointById(id)!,
+);
+const COSTS: Record<string, number> = {
+  "lifespan/Lth_mvrv": 1,
+  "market/metcalfe_ratio": 1,
+  "derivatives/metrics-variation": 2,
+  [HEATMAP_ID]: 5,
+};
 
 type Command = { kind: "call"; key: number; endpoint: number } | { kind: "advance"; ms: number } | { kind: "unknown-key" };
 
@@ -78,7 +89,14 @@ describe("service pipeline against a model (model-based commands)", () => {
 
   it("agrees on status, balance and remaining rate quota after every command", async () => {
     const command: fc.Arbitrary<Command> = fc.oneof(
-      { weight: 6, arbitrary: fc.record({ kind: fc.constant("call" as const), key: fc.nat({ max: MODEL_KEYS.length - 1 }), endpoint: fc.nat({ max: MODEL_ENDPOINTS.length - 1 }) }) },
+      {
+        weight: 6,
+        arbitrary: fc.record({
+          kind: fc.constant("call" as const),
+          key: fc.nat({ max: MODEL_KEYS.length - 1 }),
+          endpoint: fc.nat({ max: MODEL_ENDPOINTS.length - 1 }),
+        }),
+      },
       { weight: 3, arbitrary: fc.record({ kind: fc.constant("advance" as const), ms: fc.integer({ min: 1, max: 4_000 }) }) },
       { weight: 1, arbitrary: fc.constant({ kind: "unknown-key" as const }) },
     );
@@ -87,8 +105,12 @@ describe("service pipeline against a model (model-based commands)", () => {
         const prefix = `run${run++}-`;
         const rig = serviceRig({ keys: MODEL_KEYS.map((k) => ({ ...k, key: prefix + k.key })) }, { store });
         const model: ModelKey[] = MODEL_KEYS.map((k) => ({
-          key: prefix + k.key, credits: k.credits, limit: k.rateLimit.requests, windowMs: k.rateLimit.windowSeconds * 1000,
-          allowed: k.metrics ? new Set(k.metrics) : null, accepted: [],
+          key: prefix + k.key,
+          credits: k.credits,
+          limit: k.rateLimit.requests,
+          windowMs: k.rateLimit.windowSeconds * 1000,
+          allowed: k.metrics ? new Set(k.metrics) : null,
+          accepted: [],
         }));
         try {
           for (const cmd of commands) {

@@ -43,7 +43,11 @@ describe("the 1.32 argument-size bound", () => {
     const mcp = await mcpRig(rig.backend);
     try {
       const before = await rig.service.creditsRemaining("k");
-      const result = await mcp.call("get_series", { metric: "lifespan/Lth_mvrv", asset: "btc", padding: Array.from({ length: 600 }, (_, i) => i) });
+      const result = await mcp.call("get_series", {
+        metric: "lifespan/Lth_mvrv",
+        asset: "btc",
+        padding: Array.from({ length: 600 }, (_, i) => i),
+      });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(/more than the maximum of \d+ elements/);
       // The same call without the padding would be served and charged: the bound is what refused it.

@@ -14,10 +14,10 @@ const ids = (pred: (e: (typeof ENDPOINTS)[number]) => boolean) => ENDPOINTS.filt
 const RESTRICTIONS: Record<string, string[] | null> = {
   "ohlcv-only": ids((e) => e.kind === "ohlcv"),
   "onchain-cohorts": ids((e) => ["lifespan", "holder_supply", "mining"].includes(e.group)),
-  "summaries": ids((e) => e.kind === "variation" || e.kind === "heatmap"),
+  summaries: ids((e) => e.kind === "variation" || e.kind === "heatmap"),
   "one-metric": ["market/metcalfe_ratio"],
   "all-but-heatmap": ids((e) => e.id !== HEATMAP_ID),
-  "everything": null,
+  everything: null,
 };
 const NAMES = Object.keys(RESTRICTIONS);
 
@@ -69,8 +69,9 @@ describe("restricted-key matrix (6 keys × 29 endpoints)", () => {
     const rig = serviceRig({ keys: keysWith({ credits: 1, rateLimit: { requests: 1, windowSeconds: 60 } }) });
     try {
       for (const key of NAMES) {
-        const first = ENDPOINTS.find((e) => allowed(key, e.id) && e.kind !== "heatmap" && e.kind !== "variation")
-          ?? ENDPOINTS.find((e) => allowed(key, e.id))!;
+        const first =
+          ENDPOINTS.find((e) => allowed(key, e.id) && e.kind !== "heatmap" && e.kind !== "variation") ??
+          ENDPOINTS.find((e) => allowed(key, e.id))!;
         const spend = await serviceGet(rig.service, cheapPath(first), key);
         // A 2- or 5-credit endpoint cannot be paid with 1 credit: then the window stays open and the balance at 1.
         const spent = spend.status === 200;
@@ -97,7 +98,11 @@ describe("HTTP backend: entitlement before cache", () => {
   it("never serves a restricted key a body the cache holds for another key; every refusal comes from the upstream", async () => {
     const rig = serviceRig({ keys: keysWith({ credits: 1_000_000, rateLimit: BIG_RATE }) });
     const upstream = await restUpstream(rig.service);
-    const backend = new HttpBackend({ baseUrl: upstream.url, apiKey: "everything", log: { warn: () => {}, info: () => {}, debug: () => {} } });
+    const backend = new HttpBackend({
+      baseUrl: upstream.url,
+      apiKey: "everything",
+      log: { warn: () => {}, info: () => {}, debug: () => {} },
+    });
     try {
       // Warm the cache with every endpoint through the unrestricted key.
       for (const endpoint of ENDPOINTS) await backend.fetch(cheapRequest(endpoint));
@@ -108,7 +113,10 @@ describe("HTTP backend: entitlement before cache", () => {
           const label = `${key} × ${endpoint.id}`;
           for (const attempt of [1, 2]) {
             const seenBefore = upstream.seen.length;
-            const outcome = await backend.fetch(cheapRequest(endpoint), { apiKey: key }).then((r) => r, (e: unknown) => e);
+            const outcome = await backend.fetch(cheapRequest(endpoint), { apiKey: key }).then(
+              (r) => r,
+              (e: unknown) => e,
+            );
             if (allowed(key, endpoint.id)) {
               expect(outcome, label).not.toBeInstanceOf(Error);
               continue;
@@ -132,12 +140,19 @@ describe("HTTP backend: entitlement before cache", () => {
   it("keeps concurrent identical calls of an entitled and a restricted key apart (no coalescing across keys)", async () => {
     const rig = serviceRig({ keys: keysWith({ credits: 1_000_000, rateLimit: BIG_RATE }) });
     const upstream = await restUpstream(rig.service);
-    const backend = new HttpBackend({ baseUrl: upstream.url, apiKey: "everything", log: { warn: () => {}, info: () => {}, debug: () => {} } });
+    const backend = new HttpBackend({
+      baseUrl: upstream.url,
+      apiKey: "everything",
+      log: { warn: () => {}, info: () => {}, debug: () => {} },
+    });
     try {
       const request = cheapRequest(ENDPOINTS.find((e) => e.id === HEATMAP_ID)!);
       const calls = Array.from({ length: 40 }, (_, i) => {
         const key = i % 2 ? "all-but-heatmap" : "everything";
-        return backend.fetch(request, { apiKey: key }).then(() => `${key}:ok`, (e: ServiceError) => `${key}:${e.status}`);
+        return backend.fetch(request, { apiKey: key }).then(
+          () => `${key}:ok`,
+          (e: ServiceError) => `${key}:${e.status}`,
+        );
       });
       const results = await Promise.all(calls);
       expect(new Set(results)).toEqual(new Set(["everything:ok", "all-but-heatmap:403"]));

@@ -19,7 +19,14 @@ const BASE: Record<string, Record<string, unknown>> = {
   get_liquidation_heatmap: { asset: "btc", timeframe: "1h", lookback: "24h" },
   compare: { metric: "price", assets: ["btc", "eth"], startDate: "2025-06-01", endDate: "2025-06-05" },
 };
-const REQUIRED: Record<string, string[]> = { list_assets: [], get_series: ["metric", "asset"], get_ohlcv: ["metric", "asset"], get_metrics_variation: ["asset"], get_liquidation_heatmap: ["asset"], compare: [] };
+const REQUIRED: Record<string, string[]> = {
+  list_assets: [],
+  get_series: ["metric", "asset"],
+  get_ohlcv: ["metric", "asset"],
+  get_metrics_variation: ["asset"],
+  get_liquidation_heatmap: ["asset"],
+  compare: [],
+};
 const STRANGE_KEYS = ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "apiKey", "Asset", "metric ", ""];
 
 const HUGE = "x".repeat(2 * 1024 * 1024);
@@ -36,10 +43,32 @@ const codeUnits = fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 24 
 const hostile: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(HUGE, DEEP_OBJECT, DEEP_ARRAY, "x".repeat(41), "x".repeat(65)),
   fc.constantFrom("\ud800", "a\udfffb", "\u202ebtc", "btc\u0000", "\u0000", "\ufeff", "\u2066eth\u2069"),
-  fc.constantFrom("2025-02-30", "2025-13-01", "0000-00-00", "2025-06-31T25:61:00Z", "+275760-09-13", "-000001-01-01", "2025-06-01T00:00:00+99:00", "99999-01-01", "1969-12-31", "2025-06-01T"),
+  fc.constantFrom(
+    "2025-02-30",
+    "2025-13-01",
+    "0000-00-00",
+    "2025-06-31T25:61:00Z",
+    "+275760-09-13",
+    "-000001-01-01",
+    "2025-06-01T00:00:00+99:00",
+    "99999-01-01",
+    "1969-12-31",
+    "2025-06-01T",
+  ),
   fc.constantFrom(1e308, -1e308, 2 ** 53 + 2, -0, 1.5, 4.000001, 5_001, 3, -1, 0),
   fc.constantFrom("NaN", "Infinity", "-Infinity", "1e309", "0x10", " 12 ", "", "null", "undefined", "true"),
-  fc.constantFrom("../../etc/passwd", "btc/../eth", "btc?x=1", "%2e%2e", "<script>", "'; DROP TABLE", "BTC", " btc ", "lifespan/LTH_MVRV", "derivatives/metrics-variation"),
+  fc.constantFrom(
+    "../../etc/passwd",
+    "btc/../eth",
+    "btc?x=1",
+    "%2e%2e",
+    "<script>",
+    "'; DROP TABLE",
+    "BTC",
+    " btc ",
+    "lifespan/LTH_MVRV",
+    "derivatives/metrics-variation",
+  ),
   codeUnits,
   fc.jsonValue({ maxDepth: 3 }),
 );
@@ -50,7 +79,9 @@ function caseArb(toolName: string): fc.Arbitrary<{ tool: string; mutations: Muta
   const tool = allTools.find((t) => t.name === toolName)!;
   const fields = Object.keys(tool.input.shape);
   const set = fc.record({ op: fc.constant("set" as const), key: fc.constantFrom(...fields, ...STRANGE_KEYS), value: hostile });
-  const del = REQUIRED[toolName]!.length ? [fc.record({ op: fc.constant("delete" as const), key: fc.constantFrom(...REQUIRED[toolName]!) })] : [];
+  const del = REQUIRED[toolName]!.length
+    ? [fc.record({ op: fc.constant("delete" as const), key: fc.constantFrom(...REQUIRED[toolName]!) })]
+    : [];
   const mutation: fc.Arbitrary<Mutation> = fc.oneof({ weight: 9, arbitrary: set }, ...del.map((arbitrary) => ({ weight: 1, arbitrary })));
   return fc.record({ tool: fc.constant(toolName), mutations: fc.array(mutation, { minLength: 1, maxLength: 3 }) });
 }
@@ -113,7 +144,8 @@ describe("fuzzed tool arguments over MCP", () => {
           const keys = mutations.map((m) => m.key);
           const named = keys.filter((k) => k !== "");
           const lower = text.toLowerCase();
-          const names = named.some((k) => lower.includes(k.trim().toLowerCase())) || (keys.includes("") && lower.includes('unknown argument ""'));
+          const names =
+            named.some((k) => lower.includes(k.trim().toLowerCase())) || (keys.includes("") && lower.includes('unknown argument ""'));
           expect(names, `"${text.slice(0, 300)}" names none of ${JSON.stringify(named)}`).toBe(true);
         }),
         { numRuns: 1_000 },
@@ -144,7 +176,12 @@ describe("malformed requests at the protocol level", () => {
     };
     await server.connect(serverSide);
     await client.start();
-    await client.send({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+    await client.send({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
     await client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     for (const m of messages) await client.send(m as JSONRPCMessage);
     for (let i = 0; i < 50 && replies.size < messages.length + 1; i++) await new Promise((res) => setTimeout(res, 5));

@@ -21,7 +21,13 @@ describe("a malformed keys file", () => {
   ])("is reported by line and column, never quoting the text (%#)", (text, line, column) => {
     const path = join(tempDir("cm-keys-"), "keys.json");
     writeFileSync(path, text);
-    const err = (() => { try { KeyStore.fromFile(path); } catch (e) { return e; } })() as Error;
+    const err = (() => {
+      try {
+        KeyStore.fromFile(path);
+      } catch (e) {
+        return e;
+      }
+    })() as Error;
     expect(err).toBeInstanceOf(KeysFileError);
     expect(err.message).toContain(`malformed JSON at line ${line}, column ${column}`);
     expect(err.message).not.toMatch(/SECRET|sk_live/);
@@ -34,7 +40,11 @@ describe("a stdio line over the transport's cap", () => {
 
   it("ends the process (exit 0, reason on stderr), even with the shared store's connections open", async () => {
     const store: Record<string, string> = PG_AVAILABLE ? { CRYPTO_METRICS_STORE: storeUrl(schema) } : {};
-    const proc = spawnCli(["stdio"], { CRYPTO_METRICS_STATE_DIR: tempDir("cm-stdio-cap-"), CRYPTO_METRICS_NOW: "2025-12-31T12:00:00Z", ...store });
+    const proc = spawnCli(["stdio"], {
+      CRYPTO_METRICS_STATE_DIR: tempDir("cm-stdio-cap-"),
+      CRYPTO_METRICS_NOW: "2025-12-31T12:00:00Z",
+      ...store,
+    });
     const peer = new StdioPeer(proc);
     await peer.initialize();
     const call = await peer.request("tools/call", { name: "get_metrics_variation", arguments: { asset: "btc" } });
@@ -60,15 +70,24 @@ describe("the REST face bound to loopback", () => {
     await rig.close();
   });
 
-  const get = (headers: Record<string, string>) => new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port: rest.port, path: "/btc/lifespan/Lth_mvrv?startDate=2025-06-01&endDate=2025-06-01", headers: { "x-api-key": "k", ...headers } }, (res) => {
-      let body = "";
-      res.on("data", (d: Buffer) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+  const get = (headers: Record<string, string>) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port: rest.port,
+          path: "/btc/lifespan/Lth_mvrv?startDate=2025-06-01&endDate=2025-06-01",
+          headers: { "x-api-key": "k", ...headers },
+        },
+        (res) => {
+          let body = "";
+          res.on("data", (d: Buffer) => (body += d));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on("error", reject);
+      req.end();
     });
-    req.on("error", reject);
-    req.end();
-  });
 
   it("answers 403 to a rebinding Host or a foreign Origin, charging nothing; localhost names pass", async () => {
     const host = await get({ host: "attacker.example:8080" });
@@ -90,12 +109,15 @@ describe("MCP arguments and resource URIs", () => {
   afterAll(() => f.close());
 
   it("refuses a repeated query parameter in a resource URI, as the REST face does", async () => {
-    await expect(f.client.readResource({ uri: "crypto-metrics://series/btc/lifespan/Lth_mvrv?startDate=2025-06-01&startDate=2025-01-01" }))
-      .rejects.toThrow(/Query parameter "startDate" is repeated; give it once/);
+    await expect(
+      f.client.readResource({ uri: "crypto-metrics://series/btc/lifespan/Lth_mvrv?startDate=2025-06-01&startDate=2025-01-01" }),
+    ).rejects.toThrow(/Query parameter "startDate" is repeated; give it once/);
   });
 
   it("refuses __proto__ like any unknown argument, charging nothing", async () => {
-    const before = textOf(await f.call("get_series", { metric: "lifespan/Lth_mvrv", asset: "btc", startDate: "2025-06-01", endDate: "2025-06-01" }));
+    const before = textOf(
+      await f.call("get_series", { metric: "lifespan/Lth_mvrv", asset: "btc", startDate: "2025-06-01", endDate: "2025-06-01" }),
+    );
     expect(before).toMatch(/left/);
     for (const raw of ['{"__proto__": {"startDate": "2020-01-01"}}', '{"constructor": 1}']) {
       const args = { metric: "lifespan/Lth_mvrv", asset: "btc", ...(JSON.parse(raw) as object) };

@@ -11,11 +11,18 @@ import { startHttpServer, type RunningHttpServer } from "../../src/transports/ht
 import { BIG_RATE, serviceRig, type ServiceRig } from "../../harness/service.js";
 import { spawnCli } from "../../harness/spawn.js";
 
-interface RawReply { status: number; headers: IncomingHttpHeaders; body: string }
+interface RawReply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
 
 const everyReply: RawReply[] = [];
 
-function raw(base: string, init: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<RawReply> {
+function raw(
+  base: string,
+  init: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<RawReply> {
   const url = new URL(init.path ?? "/", base);
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: init.method ?? "GET", headers: init.headers, agent: false }, (res) => {
@@ -35,7 +42,12 @@ function raw(base: string, init: { method?: string; path?: string; headers?: Rec
   });
 }
 
-const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "faces", version: "1" } } });
+const INIT = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "faces", version: "1" } },
+});
 const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
 let rig: ServiceRig;
@@ -82,7 +94,9 @@ describe("bind address", () => {
 
   it("a port in use stops either command with exit 1 and the reason, even under --log-level silent", async () => {
     for (const command of ["http", "api"]) {
-      const proc = spawnCli([command, "--port", String(port), "--log-level", "silent"], { CRYPTO_METRICS_STATE_DIR: rig.stateDir + `-busy-${command}` });
+      const proc = spawnCli([command, "--port", String(port), "--log-level", "silent"], {
+        CRYPTO_METRICS_STATE_DIR: rig.stateDir + `-busy-${command}`,
+      });
       const { code } = await proc.exited;
       expect(code, command).toBe(1);
       expect(proc.stderrText(), command).toContain(`port ${port} on 127.0.0.1 is in use; choose another with --port`);
@@ -121,7 +135,9 @@ describe("api: Host and Origin", () => {
       expect(res.status, JSON.stringify(headers)).toBe(403);
       const { error } = JSON.parse(res.body) as { error: Record<string, unknown> };
       expect(error).toMatchObject({ status: 403, code: "forbidden" });
-      expect(error["message"]).toMatch(Object.keys(headers)[0] === "host" ? /^The Host header .* \(127\.0\.0\.1\)\.$/ : /^The Origin header/);
+      expect(error["message"]).toMatch(
+        Object.keys(headers)[0] === "host" ? /^The Host header .* \(127\.0\.0\.1\)\.$/ : /^The Origin header/,
+      );
     }
     expect(await rig.store.spent(sha256("face-key").toString("hex"))).toBe(spent);
     expect((await raw(rest.url, { path, headers: { "x-api-key": "face-key" } })).status).toBe(200);
@@ -144,7 +160,12 @@ describe("keys", () => {
     expect(none.status).toBe(401);
     expect(none.headers["www-authenticate"]).toMatch(/^Bearer/);
     for (const body of [LIST, READ, JSON.stringify([JSON.parse(INIT), JSON.parse(LIST)])]) {
-      const unknown = await raw(httpKeyed.url, { method: "POST", path: "/mcp", headers: { ...MCP_HEADERS, authorization: "Bearer not-a-known-key" }, body });
+      const unknown = await raw(httpKeyed.url, {
+        method: "POST",
+        path: "/mcp",
+        headers: { ...MCP_HEADERS, authorization: "Bearer not-a-known-key" },
+        body,
+      });
       expect(unknown.status, body).toBe(401);
       expect(unknown.headers["www-authenticate"]).toBe('Bearer error="invalid_token"');
       expect(unknown.body).not.toContain("not-a-known-key");
@@ -152,10 +173,29 @@ describe("keys", () => {
     // initialize and ping show the server's name and capabilities only: open to a probe without a key.
     expect((await raw(httpKeyed.url, { method: "POST", path: "/mcp", headers: MCP_HEADERS, body: INIT })).status).toBe(200);
     const ping = JSON.stringify({ jsonrpc: "2.0", id: 4, method: "ping" });
-    expect((await raw(httpKeyed.url, { method: "POST", path: "/mcp", headers: { ...MCP_HEADERS, authorization: "Bearer not-a-known-key" }, body: ping })).status).toBe(200);
-    const malformed = await raw(httpKeyed.url, { method: "POST", path: "/mcp", headers: { ...MCP_HEADERS, authorization: "Basic Zm9vOmJhcg==" }, body: INIT });
+    expect(
+      (
+        await raw(httpKeyed.url, {
+          method: "POST",
+          path: "/mcp",
+          headers: { ...MCP_HEADERS, authorization: "Bearer not-a-known-key" },
+          body: ping,
+        })
+      ).status,
+    ).toBe(200);
+    const malformed = await raw(httpKeyed.url, {
+      method: "POST",
+      path: "/mcp",
+      headers: { ...MCP_HEADERS, authorization: "Basic Zm9vOmJhcg==" },
+      body: INIT,
+    });
     expect(malformed.status).toBe(401);
-    const keyed = await raw(httpKeyed.url, { method: "POST", path: "/mcp", headers: { ...MCP_HEADERS, authorization: "Bearer face-key" }, body: LIST });
+    const keyed = await raw(httpKeyed.url, {
+      method: "POST",
+      path: "/mcp",
+      headers: { ...MCP_HEADERS, authorization: "Bearer face-key" },
+      body: LIST,
+    });
     expect(keyed.status).toBe(200);
   });
 });
@@ -165,7 +205,12 @@ describe("body and batch caps", () => {
     const big = Buffer.alloc(4 * 1024 * 1024 + 1, " ");
     const declared = await raw(http.url, { method: "POST", path: "/mcp", headers: MCP_HEADERS, body: big });
     expect(declared.status).toBe(413);
-    const streamed = await raw(http.url, { method: "POST", path: "/mcp", headers: { ...MCP_HEADERS, "transfer-encoding": "chunked" }, body: big });
+    const streamed = await raw(http.url, {
+      method: "POST",
+      path: "/mcp",
+      headers: { ...MCP_HEADERS, "transfer-encoding": "chunked" },
+      body: big,
+    });
     expect(streamed.status).toBe(413);
     const batch = JSON.stringify(Array.from({ length: 101 }, (_, i) => ({ jsonrpc: "2.0", id: i + 1, method: "ping" })));
     const res = await raw(http.url, { method: "POST", path: "/mcp", headers: MCP_HEADERS, body: batch });
@@ -176,9 +221,19 @@ describe("body and batch caps", () => {
 
   it("api: 413 for a body over its 4 KiB cap, declared or streamed", async () => {
     const body = Buffer.alloc(4097, "a");
-    const declared = await raw(rest.url, { method: "GET", path: "/btc/lifespan/Lth_mvrv", headers: { "x-api-key": "face-key", "content-length": String(body.length) }, body });
+    const declared = await raw(rest.url, {
+      method: "GET",
+      path: "/btc/lifespan/Lth_mvrv",
+      headers: { "x-api-key": "face-key", "content-length": String(body.length) },
+      body,
+    });
     expect(declared.status).toBe(413);
-    const streamed = await raw(rest.url, { method: "POST", path: "/btc/lifespan/Lth_mvrv", headers: { "x-api-key": "face-key", "transfer-encoding": "chunked" }, body });
+    const streamed = await raw(rest.url, {
+      method: "POST",
+      path: "/btc/lifespan/Lth_mvrv",
+      headers: { "x-api-key": "face-key", "transfer-encoding": "chunked" },
+      body,
+    });
     expect(streamed.status).toBe(413);
   });
 });
@@ -194,10 +249,21 @@ describe("methods", () => {
 
 describe("CORS", () => {
   it("never sends Access-Control-Allow-Origin, preflights included", async () => {
-    const preflight = { origin: `http://localhost:${port}`, "access-control-request-method": "POST", "access-control-request-headers": "content-type" };
+    const preflight = {
+      origin: `http://localhost:${port}`,
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "content-type",
+    };
     await raw(http.url, { method: "OPTIONS", path: "/mcp", headers: preflight });
-    await raw(rest.url, { method: "OPTIONS", path: "/btc/lifespan/Lth_mvrv", headers: { ...preflight, "access-control-request-method": "GET" } });
-    await raw(rest.url, { path: "/btc/lifespan/Lth_mvrv?startDate=2025-01-01&endDate=2025-01-02", headers: { "x-api-key": "face-key", origin: "https://evil.example" } });
+    await raw(rest.url, {
+      method: "OPTIONS",
+      path: "/btc/lifespan/Lth_mvrv",
+      headers: { ...preflight, "access-control-request-method": "GET" },
+    });
+    await raw(rest.url, {
+      path: "/btc/lifespan/Lth_mvrv?startDate=2025-01-01&endDate=2025-01-02",
+      headers: { "x-api-key": "face-key", origin: "https://evil.example" },
+    });
     await raw(http.url, { method: "GET", path: "/mcp", headers: { accept: "text/event-stream", origin: `http://localhost:${port}` } });
     await raw(http.url, { method: "DELETE", path: "/mcp", headers: { origin: `http://localhost:${port}` } });
     expect(everyReply.length).toBeGreaterThan(20);

@@ -10,14 +10,21 @@ import { startHttpServer, type RunningHttpServer } from "../../src/transports/ht
 import { BIG_RATE, serviceRig } from "../../harness/service.js";
 
 const HOME = { HOME: "/home/tester" };
-const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "gate", version: "1" } } });
+const INIT = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "gate", version: "1" } },
+});
 const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
 describe("http beyond loopback", () => {
   it("refuses to listen without --require-key or --allow-anonymous, saying both", () => {
     for (const host of ["0.0.0.0", "192.168.1.10", "::", "[::]", "example.org"]) {
       expect(() => loadConfig(HOME, ["http", "--host", host]), host).toThrow(ConfigError);
-      expect(() => loadConfig(HOME, ["http", "--host", host]), host).toThrow(/listens beyond loopback, where any caller without a key would be served with this server's own key; add --require-key .*, or --allow-anonymous to accept that/);
+      expect(() => loadConfig(HOME, ["http", "--host", host]), host).toThrow(
+        /listens beyond loopback, where any caller without a key would be served with this server's own key; add --require-key .*, or --allow-anonymous to accept that/,
+      );
       expect(loadConfig(HOME, ["http", "--host", host, "--require-key"]).requireKey).toBe(true);
       expect(loadConfig(HOME, ["http", "--host", host, "--allow-anonymous"]).requireKey).toBe(false);
     }
@@ -37,10 +44,14 @@ describe("requests in progress", () => {
 
   const post = (headers: Record<string, string>, body: string) =>
     new Promise<{ status: number; headers: Record<string, unknown> }>((resolve, reject) => {
-      const req = httpRequest(new URL("/mcp", server.url), { method: "POST", headers: { ...MCP_HEADERS, ...headers }, agent: false }, (res) => {
-        res.resume();
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
-      });
+      const req = httpRequest(
+        new URL("/mcp", server.url),
+        { method: "POST", headers: { ...MCP_HEADERS, ...headers }, agent: false },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+        },
+      );
       req.on("error", reject);
       req.end(body);
     });
@@ -51,7 +62,9 @@ describe("requests in progress", () => {
     for (let i = 0; i < MAX_PENDING_REQUESTS; i++) {
       const s = connect(port, "127.0.0.1");
       s.on("error", () => undefined);
-      s.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100000\r\n\r\n{"a":`);
+      s.write(
+        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100000\r\n\r\n{"a":`,
+      );
       slow.push(s);
     }
     // Every slow request has reached the server (each holds a place) before the next one is sent.
@@ -103,7 +116,12 @@ describe("a body that does not arrive", () => {
     s.destroy();
     big.destroy();
     srv.close();
-    expect(results).toContainEqual({ ok: false, status: 408, code: -32000, message: "Request timeout: the body did not arrive within 0.3 s" });
+    expect(results).toContainEqual({
+      ok: false,
+      status: 408,
+      code: -32000,
+      message: "Request timeout: the body did not arrive within 0.3 s",
+    });
     expect(results).toContainEqual({ ok: false, status: 413, code: -32000, message: "Payload too large: the body cap is 1000 bytes" });
   });
 });

@@ -41,7 +41,9 @@ describe("operator-given files and settings", () => {
       stop();
     }
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain("--store carries a password, which every local user can read in the process list; put the URL in CRYPTO_METRICS_STORE instead, or the password in PGPASSWORD or ~/.pgpass");
+    expect(lines[0]).toContain(
+      "--store carries a password, which every local user can read in the process list; put the URL in CRYPTO_METRICS_STORE instead, or the password in PGPASSWORD or ~/.pgpass",
+    );
     expect(lines[0]).not.toContain("s3cret");
   });
 
@@ -71,7 +73,10 @@ describe("stdin lines", () => {
   });
 
   it("answers a stdio server's bad lines with JSON-RPC errors, and a split character arrives whole", async () => {
-    const proc = spawnCli(["stdio"], { CRYPTO_METRICS_STATE_DIR: join(tempDir("cm-rel-in-"), "state"), CRYPTO_METRICS_NOW: "2025-12-31T12:00:00Z" });
+    const proc = spawnCli(["stdio"], {
+      CRYPTO_METRICS_STATE_DIR: join(tempDir("cm-rel-in-"), "state"),
+      CRYPTO_METRICS_NOW: "2025-12-31T12:00:00Z",
+    });
     running.push(proc);
     const peer = new StdioPeer(proc);
     await peer.initialize();
@@ -79,9 +84,14 @@ describe("stdin lines", () => {
     proc.child.stdin.write('[{"jsonrpc":"2.0","id":99,"method":"ping"}]\n');
     expect(await peer.request("ping")).toMatchObject({ result: {} });
     const errors = peer.lines.map((l) => JSON.parse(l) as { id?: unknown; error?: { code: number } }).filter((m) => m.error);
-    expect(errors.map((m) => [m.id, m.error!.code])).toEqual([[null, -32700], [null, -32600]]);
+    expect(errors.map((m) => [m.id, m.error!.code])).toEqual([
+      [null, -32700],
+      [null, -32600],
+    ]);
     // A tool call whose é is split between two writes (two reads on the server's side).
-    const line = Buffer.from(`${JSON.stringify({ jsonrpc: "2.0", id: 500, method: "tools/call", params: { name: "get_series", arguments: { metric: "lifespan/Lth_mvrv", asset: "xé" } } })}\n`);
+    const line = Buffer.from(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 500, method: "tools/call", params: { name: "get_series", arguments: { metric: "lifespan/Lth_mvrv", asset: "xé" } } })}\n`,
+    );
     const at = line.indexOf(0xc3) + 1;
     const answered = new Promise<string>((resolve) => {
       const check = () => {
@@ -100,4 +110,3 @@ describe("stdin lines", () => {
     expect(text).not.toContain("\ufffd");
   }, 60_000);
 });
-

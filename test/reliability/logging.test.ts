@@ -38,7 +38,10 @@ function status(url: string, key: string): Promise<number> {
 
 describe("a stderr that cannot be written", () => {
   it("leaves a stdio server answering after its client closed the stderr pipe", async () => {
-    const proc = spawnCli(["stdio"], { CRYPTO_METRICS_STATE_DIR: join(tempDir("cm-rel-log-"), "state"), CRYPTO_METRICS_LOG_LEVEL: "debug" });
+    const proc = spawnCli(["stdio"], {
+      CRYPTO_METRICS_STATE_DIR: join(tempDir("cm-rel-log-"), "state"),
+      CRYPTO_METRICS_LOG_LEVEL: "debug",
+    });
     running.push(proc);
     const peer = new StdioPeer(proc);
     await peer.initialize();
@@ -60,7 +63,12 @@ describe("a stderr that cannot be written", () => {
     const filled = "x".repeat(4 * 1024 * 1024 + 1);
     writeFileSync(logFile, filled);
     const port = await freePort();
-    const proc = spawnCli(["api", "--port", String(port), "--keys-file", keysFile, "--state-dir", stateDir], { CRYPTO_METRICS_NOW: "2025-12-31T12:00:00Z", CRYPTO_METRICS_LOG_LEVEL: "debug" }, [], `ulimit -f 4096 && exec 2>>${logFile}`);
+    const proc = spawnCli(
+      ["api", "--port", String(port), "--keys-file", keysFile, "--state-dir", stateDir],
+      { CRYPTO_METRICS_NOW: "2025-12-31T12:00:00Z", CRYPTO_METRICS_LOG_LEVEL: "debug" },
+      [],
+      `ulimit -f 4096 && exec 2>>${logFile}`,
+    );
     running.push(proc);
     const url = `http://127.0.0.1:${port}/btc/lifespan/Lth_mvrv?startDate=2025-06-01&endDate=2025-06-02`;
     let first = 0;
@@ -102,12 +110,16 @@ describe("repeated warnings", () => {
       log.warn("metering store unavailable", { store: "sqlite:/y", error: "disk full" });
       for (let i = 0; i < 3; i++) log.info("ready");
       expect(lines).toEqual([
-        "warn metering store unavailable store=sqlite:/x error=\"disk full\"",
-        "warn metering store unavailable store=sqlite:/y error=\"disk full\"",
-        "info ready", "info ready", "info ready",
+        'warn metering store unavailable store=sqlite:/x error="disk full"',
+        'warn metering store unavailable store=sqlite:/y error="disk full"',
+        "info ready",
+        "info ready",
+        "info ready",
       ]);
       vi.advanceTimersByTime(REPEAT_WINDOW_MS);
-      expect(lines.slice(5)).toEqual([`warn repeated 4999 more times in ${REPEAT_WINDOW_MS / 1000} s: metering store unavailable store=sqlite:/x error="disk full"`]);
+      expect(lines.slice(5)).toEqual([
+        `warn repeated 4999 more times in ${REPEAT_WINDOW_MS / 1000} s: metering store unavailable store=sqlite:/x error="disk full"`,
+      ]);
       // A new window: the next one is written again.
       log.warn("metering store unavailable", { store: "sqlite:/x", error: "disk full" });
       expect(lines).toHaveLength(7);

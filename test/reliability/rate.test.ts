@@ -10,14 +10,21 @@ const LTH = endpointById("lifespan/Lth_mvrv")!;
 const PATH = cheapPath(LTH);
 
 const policy = fc.record({ requests: fc.integer({ min: 1, max: 8 }), windowSeconds: fc.integer({ min: 1, max: 5 }) });
-const arrivals = fc.array(fc.record({ key: fc.nat({ max: 2 }), gapMs: fc.integer({ min: 0, max: 1_500 }) }), { minLength: 1, maxLength: 150 });
+const arrivals = fc.array(fc.record({ key: fc.nat({ max: 2 }), gapMs: fc.integer({ min: 0, max: 1_500 }) }), {
+  minLength: 1,
+  maxLength: 150,
+});
 
 // One store for every run, as for several processes: each run's keys are new, so windows start empty.
 const store = sqliteStore();
 afterAll(() => store.close());
 let run = 0;
 
-interface Event { key: number; t: number; retry: boolean }
+interface Event {
+  key: number;
+  t: number;
+  retry: boolean;
+}
 
 describe("rate window under injected time", () => {
   it("never exceeds the policy in any window; every 429 has Retry-After and a retry at that instant is accepted", async () => {
@@ -84,7 +91,10 @@ describe("rate window under injected time", () => {
             rig.clock.t += gaps[i]!;
             await rig.backend.fetch(request, { apiKey: k });
           }
-          const refused = await rig.backend.fetch(request, { apiKey: k }).then(() => undefined, (e: unknown) => e);
+          const refused = await rig.backend.fetch(request, { apiKey: k }).then(
+            () => undefined,
+            (e: unknown) => e,
+          );
           expect(refused).toBeInstanceOf(ServiceError);
           const err = refused as ServiceError;
           expect([err.status, err.code, err.retryable]).toEqual([429, "rate_limited", true]);

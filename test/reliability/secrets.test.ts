@@ -23,7 +23,10 @@ const CANARIES = [CALLER, UPSTREAM, UNKNOWN];
 function assertClean(channel: string, text: string): void {
   for (const canary of CANARIES) {
     const tail = canary.slice(-16);
-    expect(text.includes(canary) || text.includes(tail) || text.includes(encodeURIComponent(canary)), `${channel} carries ${canary.slice(0, 12)}…`).toBe(false);
+    expect(
+      text.includes(canary) || text.includes(tail) || text.includes(encodeURIComponent(canary)),
+      `${channel} carries ${canary.slice(0, 12)}…`,
+    ).toBe(false);
   }
   expect(text, channel).not.toMatch(/CANARY/i);
 }
@@ -40,15 +43,37 @@ function filesUnder(dir: string): string {
 // Each asset asks the upstream for a different failure, every one quoting the key it received.
 type Answer = { status: number; type: string; body: string; headers?: Record<string, string> };
 const ECHO: Record<string, (key: string) => Answer> = {
-  btc: (k) => ({ status: 401, type: "application/json", body: JSON.stringify({ error: `invalid api key ${k}`, docs: `https://up.example/keys?api_key=${encodeURIComponent(k)}` }) }),
-  eth: (k) => ({ status: 400, type: "application/json", body: JSON.stringify({ message: `startDate is malformed (X-Api-Key: ${k})`, parameter: `startDate ${k}` }) }),
+  btc: (k) => ({
+    status: 401,
+    type: "application/json",
+    body: JSON.stringify({ error: `invalid api key ${k}`, docs: `https://up.example/keys?api_key=${encodeURIComponent(k)}` }),
+  }),
+  eth: (k) => ({
+    status: 400,
+    type: "application/json",
+    body: JSON.stringify({ message: `startDate is malformed (X-Api-Key: ${k})`, parameter: `startDate ${k}` }),
+  }),
   ltc: (k) => ({ status: 403, type: "text/html", body: `<html><body>forbidden for ${k}</body></html>` }),
-  doge: (k) => ({ status: 404, type: "application/json", body: JSON.stringify({ error: { message: `no such asset for ${k}`, allowed: [k, "btc"] } }) }),
+  doge: (k) => ({
+    status: 404,
+    type: "application/json",
+    body: JSON.stringify({ error: { message: `no such asset for ${k}`, allowed: [k, "btc"] } }),
+  }),
   bch: (k) => ({ status: 500, type: "application/json", body: JSON.stringify({ status: { error_message: `crash ${k}` } }) }),
-  dash: (k) => ({ status: 429, type: "application/json", body: JSON.stringify({ msg: `Rate limit exceeded for ${k}` }), headers: { "retry-after": "600" } }),
+  dash: (k) => ({
+    status: 429,
+    type: "application/json",
+    body: JSON.stringify({ msg: `Rate limit exceeded for ${k}` }),
+    headers: { "retry-after": "600" },
+  }),
   zec: (k) => ({ status: 200, type: "application/json", body: `{"oops": "${k}"` }),
   xrp: (k) => ({ status: 200, type: "application/json", body: JSON.stringify([{ time: k, adrBalUSD1MCnt: 1 }]) }),
-  ada: (k) => ({ status: 302, type: "text/plain", body: `see http://evil.example/?k=${k}`, headers: { location: `http://evil.example/?k=${k}` } }),
+  ada: (k) => ({
+    status: 302,
+    type: "text/plain",
+    body: `see http://evil.example/?k=${k}`,
+    headers: { location: `http://evil.example/?k=${k}` },
+  }),
   link: () => ({ status: 200, type: "application/json", body: JSON.stringify([{ time: "2025-06-01T00:00:00.000Z", adrBalUSD1MCnt: 12 }]) }),
 };
 const ASSETS = Object.keys(ECHO);
@@ -66,7 +91,10 @@ beforeAll(async () => {
 afterAll(() => upstream.close());
 
 const METRIC = "addresses/AdrBalUSD1MCnt"; // set M2: covers every asset above
-const ECHO_CALLS: [string, Record<string, unknown>][] = ASSETS.map((asset) => ["get_series", { metric: METRIC, asset, startDate: "2025-06-01", endDate: "2025-06-02" }]);
+const ECHO_CALLS: [string, Record<string, unknown>][] = ASSETS.map((asset) => [
+  "get_series",
+  { metric: METRIC, asset, startDate: "2025-06-01", endDate: "2025-06-02" },
+]);
 
 describe("in-process MCP server over an echoing upstream", () => {
   it("keeps both canaries out of results, error texts and every message the server sends", async () => {
@@ -80,10 +108,19 @@ describe("in-process MCP server over an echoing upstream", () => {
           assertClean(`${name} structured`, JSON.stringify(result.structuredContent ?? {}));
         }
         // The other tools, through the same upstream.
-        for (const [name, args] of [["get_metrics_variation", { asset: "btc" }], ["get_liquidation_heatmap", { asset: "eth" }], ["get_ohlcv", { metric: "spot/Trades", asset: "ltc" }]] as const) {
+        for (const [name, args] of [
+          ["get_metrics_variation", { asset: "btc" }],
+          ["get_liquidation_heatmap", { asset: "eth" }],
+          ["get_ohlcv", { metric: "spot/Trades", asset: "ltc" }],
+        ] as const) {
           assertClean(name, JSON.stringify(await rig.call(name, args)));
         }
-        assertClean("resource read error", JSON.stringify(await rig.client.readResource({ uri: "crypto-metrics://series/btc/addresses/AdrBalUSD1MCnt" }).catch((e: unknown) => String(e))));
+        assertClean(
+          "resource read error",
+          JSON.stringify(
+            await rig.client.readResource({ uri: "crypto-metrics://series/btc/addresses/AdrBalUSD1MCnt" }).catch((e: unknown) => String(e)),
+          ),
+        );
         assertClean("server → client wire", rig.wire.join("\n"));
         expect(rig.wire.length).toBeGreaterThan(ECHO_CALLS.length);
       } finally {
@@ -114,7 +151,10 @@ describe("spawned servers", () => {
       const fuzz = fc.sample(
         fc.record({
           name: fc.constantFrom("list_assets", "get_series", "get_ohlcv", "get_metrics_variation", "get_liquidation_heatmap"),
-          arguments: fc.dictionary(fc.constantFrom("metric", "asset", "startDate", "exchange", "entity_name", "symbol", "top_k", "x"), fc.oneof(fc.string(), fc.integer(), fc.constantFrom(...ASSETS, METRIC))),
+          arguments: fc.dictionary(
+            fc.constantFrom("metric", "asset", "startDate", "exchange", "entity_name", "symbol", "top_k", "x"),
+            fc.oneof(fc.string(), fc.integer(), fc.constantFrom(...ASSETS, METRIC)),
+          ),
         }),
         { numRuns: 300, seed: 7 },
       );
@@ -131,7 +171,15 @@ describe("spawned servers", () => {
   });
 
   it("api and http with canary keys: HTTP bodies, headers, stderr and state files carry only digests", async () => {
-    const { dir, keysFile } = writeKeys({ keys: [{ key: CALLER, credits: 1_000, rateLimit: BIG_RATE }, { key: "other", credits: 5 }] }, tempDir("cm-rel-secret-"));
+    const { dir, keysFile } = writeKeys(
+      {
+        keys: [
+          { key: CALLER, credits: 1_000, rateLimit: BIG_RATE },
+          { key: "other", credits: 5 },
+        ],
+      },
+      tempDir("cm-rel-secret-"),
+    );
     const replies: string[] = [];
     const send = (base: string, path: string, method: string, headers: Record<string, string>, body?: string) =>
       new Promise<void>((resolve, reject) => {
@@ -148,16 +196,34 @@ describe("spawned servers", () => {
       });
     for (const command of ["api", "http"] as const) {
       const stateDir = join(dir, `state-${command}`);
-      const proc = spawnCli([command, "--port", "0", "--keys-file", keysFile, "--state-dir", stateDir, "--log-level", "debug", ...(command === "http" ? ["--require-key"] : [])], {
-        CRYPTO_METRICS_NOW: "2025-12-31T12:00:00Z",
-      });
+      const proc = spawnCli(
+        [
+          command,
+          "--port",
+          "0",
+          "--keys-file",
+          keysFile,
+          "--state-dir",
+          stateDir,
+          "--log-level",
+          "debug",
+          ...(command === "http" ? ["--require-key"] : []),
+        ],
+        {
+          CRYPTO_METRICS_NOW: "2025-12-31T12:00:00Z",
+        },
+      );
       try {
         const base = `http://${(await proc.waitForStderr(/listening on http:\/\/(\S+)/))[1]}`;
         if (command === "api") {
           const path = "/btc/lifespan/Lth_mvrv?startDate=2025-06-01&endDate=2025-06-02";
           const variants: Record<string, string>[] = [
-            { "x-api-key": CALLER }, { authorization: `Bearer ${CALLER}` }, { "x-api-key": UNKNOWN }, { authorization: `Bearer ${UNKNOWN}` },
-            { "x-api-key": CALLER, authorization: `Bearer ${UNKNOWN}` }, { "x-api-key": "other" },
+            { "x-api-key": CALLER },
+            { authorization: `Bearer ${CALLER}` },
+            { "x-api-key": UNKNOWN },
+            { authorization: `Bearer ${UNKNOWN}` },
+            { "x-api-key": CALLER, authorization: `Bearer ${UNKNOWN}` },
+            { "x-api-key": "other" },
           ];
           for (const headers of variants) {
             await send(base, path, "GET", headers);
@@ -166,14 +232,37 @@ describe("spawned servers", () => {
           }
           for (let i = 0; i < 8; i++) await send(base, path, "GET", { "x-api-key": "other" }); // through 402
         } else {
-          const body = (name: string, args: object) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
-          const headers = (key: string) => ({ authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" });
+          const body = (name: string, args: object) =>
+            JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
+          const headers = (key: string) => ({
+            authorization: `Bearer ${key}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          });
           for (const key of [CALLER, UNKNOWN]) {
-            await send(base, "/mcp", "POST", headers(key), body("get_series", { metric: "lifespan/Lth_mvrv", asset: "btc", startDate: "2025-06-01", endDate: "2025-06-02" }));
-            await send(base, "/mcp", "POST", headers(key), body("get_liquidation_heatmap", { asset: "btc", timeframe: "1h", lookback: "24h" }));
+            await send(
+              base,
+              "/mcp",
+              "POST",
+              headers(key),
+              body("get_series", { metric: "lifespan/Lth_mvrv", asset: "btc", startDate: "2025-06-01", endDate: "2025-06-02" }),
+            );
+            await send(
+              base,
+              "/mcp",
+              "POST",
+              headers(key),
+              body("get_liquidation_heatmap", { asset: "btc", timeframe: "1h", lookback: "24h" }),
+            );
             await send(base, "/mcp", "POST", headers(key), body("get_series", { metric: "lifespan/Lth_mvrv", asset: "eth" }));
           }
-          await send(base, "/mcp", "POST", { authorization: `Basic ${Buffer.from(`${CALLER}:x`).toString("base64")}`, "content-type": "application/json" }, body("list_assets", {}));
+          await send(
+            base,
+            "/mcp",
+            "POST",
+            { authorization: `Basic ${Buffer.from(`${CALLER}:x`).toString("base64")}`, "content-type": "application/json" },
+            body("list_assets", {}),
+          );
         }
       } finally {
         proc.child.kill("SIGTERM");

@@ -20,7 +20,13 @@ describe("soak verdict", () => {
   });
 
   it("flags descriptors that keep growing even with a flat heap", () => {
-    const v = analyse(series(60, () => 30, (i) => 25 + Math.floor(i / 4)));
+    const v = analyse(
+      series(
+        60,
+        () => 30,
+        (i) => 25 + Math.floor(i / 4),
+      ),
+    );
     expect(v.plateau).toBe(false);
     expect(v.fdSpread).toBeGreaterThan(5);
   });
@@ -32,7 +38,13 @@ describe("soak verdict", () => {
   it("has exact helpers: percentile and least-squares slope", () => {
     expect(percentile([5, 1, 3, 2, 4], 50)).toBe(3);
     expect(percentile([], 99)).toBeNaN();
-    expect(slope([{ t: 0, y: 1 }, { t: 10, y: 3 }, { t: 20, y: 5 }])).toBeCloseTo(0.2, 12);
+    expect(
+      slope([
+        { t: 0, y: 1 },
+        { t: 10, y: 3 },
+        { t: 20, y: 5 },
+      ]),
+    ).toBeCloseTo(0.2, 12);
   });
 
   it("draws calls that name real tools with object arguments", () => {

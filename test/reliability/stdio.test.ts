@@ -11,7 +11,9 @@ import { spawnCli, StdioPeer, type Spawned } from "../../harness/spawn.js";
 const dir = mkdtempSync(join(tmpdir(), "cm-rel-stdio-"));
 // Stands in for a dependency that logs with console.log once the session runs.
 const STRAY = join(dir, "stray-log.mjs");
-writeFileSync(STRAY, `
+writeFileSync(
+  STRAY,
+  `
 const write = process.stdout.write.bind(process.stdout);
 let started = false;
 process.stdout.write = (...args) => {
@@ -21,7 +23,8 @@ process.stdout.write = (...args) => {
   }
   return write(...args);
 };
-`);
+`,
+);
 
 const CALLS: [string, Record<string, unknown>][] = [
   ["list_assets", {}],
@@ -108,10 +111,23 @@ describe("stdio session", () => {
 
   it("survives 1,000 malformed lines (bad JSON, NUL bytes, non-JSON-RPC JSON, a 9 MB line) and still answers", async () => {
     const garbage = [
-      "{", "}", "not json", "\u0000", "\u0000\u0000{\"jsonrpc\":\"2.0\"}", "[]", "42", "\"str\"", "null", "{\"foo\":1}",
-      "{\"jsonrpc\":\"1.0\",\"id\":\"g\",\"method\":\"ping\"}", "{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"ping\"}",
-      "{\"jsonrpc\":\"2.0\",\"method\":7}", "\ud800", "\u001b[31mred", "{\"jsonrpc\":\"2.0\",\"id\":\"g2\",\"method\":\"tools/call\",\"params\":{\"name\":\"get_series\",\"arguments\":[1]}}",
-      "{\"a\":" + "[".repeat(5_000),
+      "{",
+      "}",
+      "not json",
+      "\u0000",
+      '\u0000\u0000{"jsonrpc":"2.0"}',
+      "[]",
+      "42",
+      '"str"',
+      "null",
+      '{"foo":1}',
+      '{"jsonrpc":"1.0","id":"g","method":"ping"}',
+      '{"jsonrpc":"2.0","id":{},"method":"ping"}',
+      '{"jsonrpc":"2.0","method":7}',
+      "\ud800",
+      "\u001b[31mred",
+      '{"jsonrpc":"2.0","id":"g2","method":"tools/call","params":{"name":"get_series","arguments":[1]}}',
+      '{"a":' + "[".repeat(5_000),
     ];
     for (let i = 0; i < 999; i++) {
       if (!peer.write(garbage[i % garbage.length]! + "\n")) await new Promise((r) => proc.child.stdin.once("drain", r));

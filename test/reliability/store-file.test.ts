@@ -19,7 +19,12 @@ afterEach(() => {
   for (const p of running.splice(0)) p.child.kill("SIGKILL");
 });
 
-interface Reply { status: number; credits: number; code?: string; message?: string }
+interface Reply {
+  status: number;
+  credits: number;
+  code?: string;
+  message?: string;
+}
 
 function get(base: string, key: string | undefined, agent?: Agent): Promise<Reply> {
   return new Promise((resolve, reject) => {
@@ -29,7 +34,11 @@ function get(base: string, key: string | undefined, agent?: Agent): Promise<Repl
       res.on("end", () => {
         const text = Buffer.concat(chunks).toString("utf8");
         const error = res.statusCode === 200 ? undefined : (JSON.parse(text) as { error: { code: string; message: string } }).error;
-        resolve({ status: res.statusCode ?? 0, credits: Number(res.headers["x-credits-remaining"]), ...(error && { code: error.code, message: error.message }) });
+        resolve({
+          status: res.statusCode ?? 0,
+          credits: Number(res.headers["x-credits-remaining"]),
+          ...(error && { code: error.code, message: error.message }),
+        });
       });
     });
     req.on("error", reject);
@@ -75,7 +84,9 @@ describe("the store is the file at its path", () => {
 
     const lost = await get(base, "k100");
     expect(lost).toMatchObject({ status: 503, code: "store_unavailable" });
-    expect(lost.message).toContain(`The metering store ${store} was deleted while this process was using it. Nothing was served or charged; restore the file`);
+    expect(lost.message).toContain(
+      `The metering store ${store} was deleted while this process was using it. Nothing was served or charged; restore the file`,
+    );
     // Not one charge went anywhere meanwhile: every request is refused the same way.
     for (let i = 0; i < 20; i++) expect((await get(base, "k100")).status).toBe(503);
 
@@ -147,7 +158,9 @@ describe("the store is the file at its path", () => {
     renameSync(empty, store);
     const refused = await get(base, "k100");
     expect(refused).toMatchObject({ status: 503, code: "store_unavailable" });
-    expect(refused.message).toContain(`The file now at ${store} cannot be used as the metering store (the file at ${store} holds no metering store`);
+    expect(refused.message).toContain(
+      `The file now at ${store} cannot be used as the metering store (the file at ${store} holds no metering store`,
+    );
     expect(statSync(store).size).toBe(0);
     renameSync(aside, store);
     // Tried again at most once a second: the next charges find the store back.
@@ -218,7 +231,9 @@ describe.skipIf(NOBODY === undefined)("nothing planted by another user is truste
     expect(planted.stderr).toContain(`the metering store file ${store} belongs to uid ${NOBODY}`);
     chownSync(store, 0, 0);
     const writable = await refusedStart(keysFile, stateDir);
-    expect(writable.stderr).toContain(`the metering store file ${store} is writable by group or others (mode 0666); another local user could change its balances. Run chmod go-w ${store}`);
+    expect(writable.stderr).toContain(
+      `the metering store file ${store} is writable by group or others (mode 0666); another local user could change its balances. Run chmod go-w ${store}`,
+    );
     rmSync(store);
     // A link to a database only root may write: never opened, never migrated.
     const privateDb = join(dir, "private.sqlite");
@@ -230,7 +245,12 @@ describe.skipIf(NOBODY === undefined)("nothing planted by another user is truste
     expect(linked.code).toBe(2);
     expect(linked.stderr).toContain(`the metering store file ${store} is a symbolic link to ${privateDb}`);
     const check = openSqlite(privateDb, { busyTimeoutMs: 1000, readOnly: true });
-    expect(check.prepare<{ name: string }>("SELECT name FROM sqlite_master").all().map((r) => r.name)).toEqual(["precious"]);
+    expect(
+      check
+        .prepare<{ name: string }>("SELECT name FROM sqlite_master")
+        .all()
+        .map((r) => r.name),
+    ).toEqual(["precious"]);
     check.close();
     // A state directory that is a link is refused the same way.
     const linkedDir = join(dir, "linked-state");
@@ -242,11 +262,21 @@ describe.skipIf(NOBODY === undefined)("nothing planted by another user is truste
   it("creates its directory and file owner-only whatever the umask", async () => {
     const { dir, keysFile } = keys();
     const stateDir = join(dir, "fresh", "state");
-    const proc = spawnCli(["call", "list_assets", "--keys-file", keysFile, "--state-dir", stateDir, "--store", `sqlite:${join(stateDir, "metering.sqlite")}`], NOW, [], "umask 0");
+    const proc = spawnCli(
+      ["call", "list_assets", "--keys-file", keysFile, "--state-dir", stateDir, "--store", `sqlite:${join(stateDir, "metering.sqlite")}`],
+      NOW,
+      [],
+      "umask 0",
+    );
     running.push(proc);
     // list_assets charges nothing; a charged call opens the store for certain.
     await proc.exited;
-    const charged = spawnCli(["call", "get_series", "--metric", "lifespan/Lth_mvrv", "--asset", "btc", "--keys-file", keysFile, "--state-dir", stateDir], { ...NOW, CRYPTO_METRICS_API_KEY: "k100" }, [], "umask 0");
+    const charged = spawnCli(
+      ["call", "get_series", "--metric", "lifespan/Lth_mvrv", "--asset", "btc", "--keys-file", keysFile, "--state-dir", stateDir],
+      { ...NOW, CRYPTO_METRICS_API_KEY: "k100" },
+      [],
+      "umask 0",
+    );
     running.push(charged);
     expect((await charged.exited).code).toBe(0);
     expect(statSync(stateDir).mode & 0o777).toBe(0o700);

@@ -24,7 +24,10 @@ function get(base: string, key?: string): Promise<{ status: number; code?: strin
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {
-        const error = res.statusCode === 200 ? undefined : (JSON.parse(Buffer.concat(chunks).toString("utf8")) as { error: { code: string; message: string } }).error;
+        const error =
+          res.statusCode === 200
+            ? undefined
+            : (JSON.parse(Buffer.concat(chunks).toString("utf8")) as { error: { code: string; message: string } }).error;
         resolve({ status: res.statusCode ?? 0, ...(error && { code: error.code, message: error.message }) });
       });
     });
@@ -45,7 +48,9 @@ describe("a held SQLite lock", () => {
   it("lets the process answer requests that charge nothing at once, and charges once the lock is released", async () => {
     const { dir, keysFile } = writeKeys({ keys: [{ key: "k", credits: 100, rateLimit: BIG_RATE }] }, tempDir("cm-rel-lock-"));
     const stateDir = join(dir, "state");
-    const proc = spawnCli(["api", "--port", "0", "--keys-file", keysFile, "--state-dir", stateDir], { CRYPTO_METRICS_NOW: "2025-12-31T12:00:00Z" });
+    const proc = spawnCli(["api", "--port", "0", "--keys-file", keysFile, "--state-dir", stateDir], {
+      CRYPTO_METRICS_NOW: "2025-12-31T12:00:00Z",
+    });
     running.push(proc);
     const base = `http://${(await proc.waitForStderr(/listening on http:\/\/(\S+)/))[1]}`;
     expect((await get(base, "k")).status).toBe(200);
@@ -70,7 +75,9 @@ describe("a held SQLite lock", () => {
       let ticks = 0;
       const timer = setInterval(() => ticks++, 50);
       const started = Date.now();
-      await expect(store.charge(key, 1)).rejects.toThrow(`The metering store ${path} cannot record the charge: another process held it locked for more than 5 s. Nothing was served or charged`);
+      await expect(store.charge(key, 1)).rejects.toThrow(
+        `The metering store ${path} cannot record the charge: another process held it locked for more than 5 s. Nothing was served or charged`,
+      );
       clearInterval(timer);
       // The wait was spent in the event loop (timers kept firing), and it was the bound.
       expect(Date.now() - started).toBeGreaterThanOrEqual(5_000);

@@ -26,7 +26,9 @@ afterEach(() => {
 async function start(command: "api" | "http", key: string): Promise<{ url: string; spent(): number }> {
   const { dir, keysFile } = writeKeys({ keys: [{ key, credits: 1_000_000, rateLimit: BIG_RATE }] }, tempDir("cm-rel-gone-"));
   const stateDir = join(dir, "state");
-  const proc = spawnCli([command, "--port", "0", "--keys-file", keysFile, "--state-dir", stateDir], { CRYPTO_METRICS_NOW: "2025-12-31T12:00:00Z" });
+  const proc = spawnCli([command, "--port", "0", "--keys-file", keysFile, "--state-dir", stateDir], {
+    CRYPTO_METRICS_NOW: "2025-12-31T12:00:00Z",
+  });
   running.push(proc);
   const url = `http://${(await proc.waitForStderr(/listening on http:\/\/(\S+)/))[1]}`;
   const spent = () => {
@@ -41,7 +43,11 @@ async function start(command: "api" | "http", key: string): Promise<{ url: strin
 }
 
 /** True when the response arrived whole; false once the client gave up after `abortAfterMs`. */
-function send(url: string, init: { method?: string; headers: Record<string, string>; body?: string }, abortAfterMs: number): Promise<boolean> {
+function send(
+  url: string,
+  init: { method?: string; headers: Record<string, string>; body?: string },
+  abortAfterMs: number,
+): Promise<boolean> {
   return new Promise((resolve) => {
     const req = request(url, { method: init.method ?? "GET", agent: false, headers: init.headers }, (res) => {
       res.resume();
@@ -81,7 +87,11 @@ describe("an undelivered response", () => {
   it("REST: refunded whole; the store holds the credits of fully received responses only", async () => {
     const api = await start("api", "gone");
     const get = (start: string, end: string, ms: number) =>
-      send(`${api.url}/btc/derivatives/Volume_usd?timeframe=1m&startDate=${start}&endDate=${end}`, { headers: { "x-api-key": "gone" } }, ms);
+      send(
+        `${api.url}/btc/derivatives/Volume_usd?timeframe=1m&startDate=${start}&endDate=${end}`,
+        { headers: { "x-api-key": "gone" } },
+        ms,
+      );
     let delivered = 0;
     for (let i = 0; i < 20; i++) {
       const { start, end } = range(i);
@@ -95,11 +105,23 @@ describe("an undelivered response", () => {
   it("MCP over HTTP: every call whose client left before its answer is refunded; a call answered in full stays charged", async () => {
     const http = await start("http", "mcp-gone");
     const call = (id: number, start: string, end: string, ms: number) =>
-      send(`${http.url}/mcp`, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: "Bearer mcp-gone" },
-        body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_ohlcv", arguments: { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1m", startDate: start, endDate: end } } }),
-      }, ms);
+      send(
+        `${http.url}/mcp`,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: "Bearer mcp-gone" },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id,
+            method: "tools/call",
+            params: {
+              name: "get_ohlcv",
+              arguments: { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1m", startDate: start, endDate: end },
+            },
+          }),
+        },
+        ms,
+      );
     // 60 days of minutes (86,400 points, 9 credits): long enough to build that the client is gone before it is built.
     const days = 60;
     let delivered = 0;
@@ -177,17 +199,34 @@ describe.each(ERAS)("an MCP-over-HTTP answer held after its charge ($era)", ({ h
   function call(url: string): { req: ClientRequest; done: Promise<boolean> } {
     let req!: ClientRequest;
     const done = new Promise<boolean>((resolve) => {
-      req = request(new URL("/mcp", url), {
-        method: "POST", agent: false,
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${KEY}`, ...headers },
-      }, (res) => {
-        let text = "";
-        res.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
-        res.on("end", () => resolve(res.statusCode === 200 && text.includes('"result"') && !text.includes('"isError":true')));
-        res.on("error", () => resolve(false));
-      });
+      req = request(
+        new URL("/mcp", url),
+        {
+          method: "POST",
+          agent: false,
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            authorization: `Bearer ${KEY}`,
+            ...headers,
+          },
+        },
+        (res) => {
+          let text = "";
+          res.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+          res.on("end", () => resolve(res.statusCode === 200 && text.includes('"result"') && !text.includes('"isError":true')));
+          res.on("error", () => resolve(false));
+        },
+      );
       req.on("error", () => resolve(false));
-      req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_series", arguments: { metric: "lifespan/Lth_mvrv", asset: "btc" }, ...meta } }));
+      req.end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "get_series", arguments: { metric: "lifespan/Lth_mvrv", asset: "btc" }, ...meta },
+        }),
+      );
     });
     return { req, done };
   }
@@ -233,11 +272,13 @@ describe.each(ERAS)("an MCP-over-HTTP answer held after its charge ($era)", ({ h
     const held = holdingBackend(rig.backend, "released");
     const { req, done } = call(await serve(held.backend));
     await held.charged;
-    const relay = createNetServer((socket) => socket.once("data", () => {
-      req.destroy();
-      held.release();
-      socket.destroy();
-    }));
+    const relay = createNetServer((socket) =>
+      socket.once("data", () => {
+        req.destroy();
+        held.release();
+        socket.destroy();
+      }),
+    );
     await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
     const poke = connect((relay.address() as AddressInfo).port, "127.0.0.1", () => poke.end("x"));
     poke.on("error", () => undefined);

@@ -28,7 +28,12 @@ describe("server.json", () => {
 
   it("names the npm package at the same version, over stdio", () => {
     expect(server.packages).toHaveLength(1);
-    expect(server.packages[0]).toMatchObject({ registryType: "npm", identifier: pkg.name, version: pkg.version, transport: { type: "stdio" } });
+    expect(server.packages[0]).toMatchObject({
+      registryType: "npm",
+      identifier: pkg.name,
+      version: pkg.version,
+      transport: { type: "stdio" },
+    });
   });
 
   it("lists exactly the variables the program reads, secret where they carry credentials", () => {

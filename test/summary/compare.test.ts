@@ -2,7 +2,15 @@
 // the co-sampled selection.
 import { describe, expect, it } from "vitest";
 import {
-  alignOnGrid, changesOf, coSample, correlationMatrix, digestCompare, memberStats, pearson, rankChanges, strongestLeadLag,
+  alignOnGrid,
+  changesOf,
+  coSample,
+  correlationMatrix,
+  digestCompare,
+  memberStats,
+  pearson,
+  rankChanges,
+  strongestLeadLag,
 } from "../../src/summary/index.js";
 import { criticalR } from "../../src/summary/compare-significance.js";
 
@@ -22,11 +30,18 @@ describe("alignOnGrid", () => {
     const c = { times: [0, 2, 5], values: [0, 2000, 5000] };
     const g = alignOnGrid([a, b, c]);
     expect(Array.from(g.times)).toEqual([2, 5]);
-    expect(g.values.map((v) => Array.from(v))).toEqual([[20, 50], [200, 500], [2000, 5000]]);
+    expect(g.values.map((v) => Array.from(v))).toEqual([
+      [20, 50],
+      [200, 500],
+      [2000, 5000],
+    ]);
   });
 
   it("drops a time where one member's value is not finite", () => {
-    const g = alignOnGrid([{ times: [1, 2], values: [1, 2] }, { times: [1, 2], values: [Number.NaN, 3] }]);
+    const g = alignOnGrid([
+      { times: [1, 2], values: [1, 2] },
+      { times: [1, 2], values: [Number.NaN, 3] },
+    ]);
     expect(Array.from(g.times)).toEqual([2]);
   });
 });
@@ -48,14 +63,18 @@ describe("memberStats and rankChanges", () => {
     ]);
     expect(ranks).toEqual([2, 1, null]);
     // A reserve's % against a price's % compares unlike quantities: no rank.
-    expect(rankChanges([
-      { change: -15, basis: "percent", unit: "BTC", metric: "exchange_flow/exchange_reserve" },
-      { change: 213, basis: "percent", unit: "USD", metric: "price" },
-    ])).toEqual([null, null]);
-    expect(rankChanges([
-      { change: -15, basis: "percent", unit: "BTC", metric: "exchange_flow/exchange_reserve" },
-      { change: -18, basis: "percent", unit: "ETH", metric: "exchange_flow/exchange_reserve" },
-    ])).toEqual([1, 2]);
+    expect(
+      rankChanges([
+        { change: -15, basis: "percent", unit: "BTC", metric: "exchange_flow/exchange_reserve" },
+        { change: 213, basis: "percent", unit: "USD", metric: "price" },
+      ]),
+    ).toEqual([null, null]);
+    expect(
+      rankChanges([
+        { change: -15, basis: "percent", unit: "BTC", metric: "exchange_flow/exchange_reserve" },
+        { change: -18, basis: "percent", unit: "ETH", metric: "exchange_flow/exchange_reserve" },
+      ]),
+    ).toEqual([1, 2]);
   });
 });
 
@@ -64,7 +83,11 @@ describe("correlation and lead/lag", () => {
     expect(pearson([1, 2, 3, 4], [2, 4, 6, 8])).toBeCloseTo(1, 12);
     expect(pearson([1, 2, 3, 4], [8, 6, 4, 2])).toBeCloseTo(-1, 12);
     expect(pearson([1, 1, 1, 1], [1, 2, 3, 4])).toBeNull();
-    const { matrix: m, pairs } = correlationMatrix([[1, 2, 3, 5], [2, 1, 4, 3], [5, 3, Number.NaN, 1]]);
+    const { matrix: m, pairs } = correlationMatrix([
+      [1, 2, 3, 5],
+      [2, 1, 4, 3],
+      [5, 3, Number.NaN, 1],
+    ]);
     expect(m[0]![1]).toBe(m[1]![0]);
     expect(m[2]![2]).toBe(1);
     expect(pairs).toBe(3);
@@ -134,7 +157,10 @@ describe("digestCompare", () => {
       { timeframeMs: 86_400_000 },
     );
     expect(d.grid.count).toBe(4);
-    expect(d.members.map((m) => [m.fetched, m.first!.value, m.rank])).toEqual([[5, 11, 2], [4, 50, 1]]);
+    expect(d.members.map((m) => [m.fetched, m.first!.value, m.rank])).toEqual([
+      [5, 11, 2],
+      [4, 50, 1],
+    ]);
     expect(d.points.values.map((v) => v[0])).toEqual([100, 100]);
     expect(d.points.values[1]!.at(-1)).toBeCloseTo(120, 12);
   });

@@ -1,6 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatDuration, formatNumber, formatPercent, formatPrice, formatSigned, levelPriceFormatter, seriesValueFormatter } from "../../src/summary/format.js";
+import {
+  formatDuration,
+  formatNumber,
+  formatPercent,
+  formatPrice,
+  formatSigned,
+  levelPriceFormatter,
+  seriesValueFormatter,
+} from "../../src/summary/format.js";
 import { answerScale } from "../../src/summary/scale.js";
 import { sanitizeText } from "../../src/summary/text.js";
 
@@ -78,11 +86,16 @@ describe("prices", () => {
 
   it("never prints two adjacent levels alike", () => {
     fc.assert(
-      fc.property(fc.double({ min: 1e-8, max: 1e6, noNaN: true }), fc.double({ min: 1e-3, max: 1e6, noNaN: true }), fc.integer({ min: 0, max: 1000 }), (step, base, k) => {
-        const level = levelPriceFormatter(step);
-        const a = base + k * step;
-        expect(level(a)).not.toBe(level(a + step));
-      }),
+      fc.property(
+        fc.double({ min: 1e-8, max: 1e6, noNaN: true }),
+        fc.double({ min: 1e-3, max: 1e6, noNaN: true }),
+        fc.integer({ min: 0, max: 1000 }),
+        (step, base, k) => {
+          const level = levelPriceFormatter(step);
+          const a = base + k * step;
+          expect(level(a)).not.toBe(level(a + step));
+        },
+      ),
     );
   });
 });

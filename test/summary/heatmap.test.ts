@@ -15,9 +15,20 @@ function heatmapOf(y: number[], z: Array<Array<number | null>>, close: number | 
   const cols = z[0]?.length ?? 0;
   const x = Array.from({ length: cols }, (_, j) => new Date(T0 + j * HOUR).toISOString());
   return {
-    asset: "btc", timeframe: "1h", lookback: "90d", scope: "all", exchange: "all", version: "v", priceSource: "test",
-    x, y, z,
-    df: close === null ? [] : x.map((date, j) => ({ date, open: close, high: close, low: close, close: j === cols - 1 ? close : close * 0.9 })),
+    asset: "btc",
+    timeframe: "1h",
+    lookback: "90d",
+    scope: "all",
+    exchange: "all",
+    version: "v",
+    priceSource: "test",
+    x,
+    y,
+    z,
+    df:
+      close === null
+        ? []
+        : x.map((date, j) => ({ date, open: close, high: close, low: close, close: j === cols - 1 ? close : close * 0.9 })),
     topTraderLsr: [],
   };
 }
@@ -28,8 +39,17 @@ const matrixArb = fc
   .record({ rows: fc.integer({ min: 1, max: 40 }), cols: fc.integer({ min: 1, max: 6 }), seed: fc.integer() })
   .chain(({ rows, cols }) =>
     fc.record({
-      z: fc.array(fc.array(fc.oneof(fc.constant(0), fc.constant(null), fc.integer({ min: 1, max: 5 }), fc.double({ min: 0, max: 1e8, noNaN: true })), { minLength: cols, maxLength: cols }), { minLength: rows, maxLength: rows }),
-      priceAt: fc.oneof(fc.double({ min: -0.2, max: 1.2, noNaN: true }), fc.integer({ min: 0, max: rows - 1 }).map((i) => i / Math.max(1, rows - 1))),
+      z: fc.array(
+        fc.array(
+          fc.oneof(fc.constant(0), fc.constant(null), fc.integer({ min: 1, max: 5 }), fc.double({ min: 0, max: 1e8, noNaN: true })),
+          { minLength: cols, maxLength: cols },
+        ),
+        { minLength: rows, maxLength: rows },
+      ),
+      priceAt: fc.oneof(
+        fc.double({ min: -0.2, max: 1.2, noNaN: true }),
+        fc.integer({ min: 0, max: rows - 1 }).map((i) => i / Math.max(1, rows - 1)),
+      ),
     }),
   );
 
@@ -62,7 +82,10 @@ describe("digestHeatmap on the latest column", () => {
             if (i < p) expect(col[i]!).toBeLessThanOrEqual(col[i + 1]!);
             if (i > p) expect(col[i]!).toBeLessThanOrEqual(col[i - 1]!);
           }
-          expect(c.intensity).toBeCloseTo(col.slice(lo, hi + 1).reduce((a, b) => a + b, 0), 6);
+          expect(c.intensity).toBeCloseTo(
+            col.slice(lo, hi + 1).reduce((a, b) => a + b, 0),
+            6,
+          );
           expect(c.share).toBeCloseTo(total > 0 ? c.intensity / total : 0, 9);
           expect(c.width).toBeCloseTo(c.levels * 10, 9);
           expect(c.distanceEdgePercent).toBeCloseTo((((c.side === "above" ? c.low : c.high) - price) / price) * 100, 9);
@@ -104,7 +127,10 @@ describe("digestHeatmap on the latest column", () => {
     const z = col.map((v) => [v]);
     const d = digestHeatmap(heatmapOf(y, z, 120.5), { topK: 10 });
     const below = d.latest!.below;
-    expect(below.top.map((c) => [c.low, c.high, c.peak])).toEqual([[103, 105, 104], [112, 114, 113]]);
+    expect(below.top.map((c) => [c.low, c.high, c.peak])).toEqual([
+      [103, 105, 104],
+      [112, 114, 113],
+    ]);
     expect(below.nearest).toMatchObject({ peak: 113, levels: 3, width: 3, distancePeakPercent: ((113 - 120.5) / 120.5) * 100 });
     expect(d.latest).toMatchObject({ maxCell: 10, maxCellPrice: 104 });
     const text = renderHeatmapText({ asset: "btc" }, d);
@@ -172,13 +198,20 @@ describe("digestHeatmap on the latest column", () => {
 
 describe("digestHeatmap coarse matrix", () => {
   it("draws a uniform matrix uniformly whatever the bin sizes (no spike in a wider bin)", () => {
-    for (const [rows, cols] of [[25, 25], [49, 47], [30, 97]] as const) {
+    for (const [rows, cols] of [
+      [25, 25],
+      [49, 47],
+      [30, 97],
+    ] as const) {
       const y = Array.from({ length: rows }, (_, i) => 100 + i);
       const z = y.map(() => Array.from({ length: cols }, () => 5));
       const d = digestHeatmap(heatmapOf(y, z, 110), { includeMatrix: true });
       for (const row of d.matrix!.cells) for (const v of row) expect(v).toBeCloseTo(5, 12);
       const text = renderHeatmapText({ asset: "btc" }, d);
-      const digits = text.split("\n").filter((l) => /^[\d.,]+–[\d.,]+ \d+/.test(l)).map((l) => l.split(" ")[1]);
+      const digits = text
+        .split("\n")
+        .filter((l) => /^[\d.,]+–[\d.,]+ \d+/.test(l))
+        .map((l) => l.split(" ")[1]);
       expect(digits.length).toBe(24);
       for (const row of digits) expect(row).toMatch(/^9+$/);
       expect(text).not.toContain("sum to");
@@ -219,7 +252,11 @@ describe("digestHeatmap context", () => {
       { date: h.x[0]!, open: 100, high: 130, low: 95, close: 105 },
       { date: h.x[3]!, open: 105, high: 115, low: 90, close: 112 },
     ];
-    h.topTraderLsr = [{ date: h.x[0]!, value: 1.5 }, { date: h.x[1]!, value: 0.8 }, { date: h.x[3]!, value: 1.1 }];
+    h.topTraderLsr = [
+      { date: h.x[0]!, value: 1.5 },
+      { date: h.x[1]!, value: 0.8 },
+      { date: h.x[3]!, value: 1.1 },
+    ];
     const d = digestHeatmap(h);
     expect(d.peak).toEqual({ price: 110, time: h.x[1], intensity: 50, ageColumns: 2, ageMs: 2 * HOUR });
     expect(d.topTraderLsr).toMatchObject({ latest: 1.1, min: 0.8, max: 1.5, count: 3 });
@@ -255,9 +292,17 @@ describe("digestHeatmap context", () => {
 
 describe("renderHeatmapText", () => {
   it("stays within 2,000 tokens with 10 clusters per side and the 24 × 24 matrix", () => {
-    for (const [rows, cols] of [[100, 2921], [200, 2921], [500, 721], [150, 1441]] as const) {
+    for (const [rows, cols] of [
+      [100, 2921],
+      [200, 2921],
+      [500, 721],
+      [150, 1441],
+    ] as const) {
       const h = makeHeatmap(rows, cols, rows + cols);
-      const text = renderHeatmapText({ asset: "btc", timeframe: "6h", lookback: "2y" }, digestHeatmap(h, { includeMatrix: true, topK: 10 }));
+      const text = renderHeatmapText(
+        { asset: "btc", timeframe: "6h", lookback: "2y" },
+        digestHeatmap(h, { includeMatrix: true, topK: 10 }),
+      );
       expect(encode(text).length).toBeLessThanOrEqual(2_000);
       expect(text).not.toMatch(/NaN|Infinity|undefined|\{|\[/);
       expect(text.split("\n").filter((l) => /^[\d,.]+–[\d,.]+ \d{24}/.test(l))).toHaveLength(24);
@@ -295,7 +340,9 @@ describe("renderHeatmapText", () => {
 
   it("prints a version that is a whole-minute UTC time short, any other as given", () => {
     const h = makeHeatmap(40, 50, 3);
-    expect(renderHeatmapText({ asset: "btc" }, digestHeatmap({ ...h, version: "2025-12-31T06:00:00.000Z" }))).toContain("· version 2025-12-31 06:00Z");
+    expect(renderHeatmapText({ asset: "btc" }, digestHeatmap({ ...h, version: "2025-12-31T06:00:00.000Z" }))).toContain(
+      "· version 2025-12-31 06:00Z",
+    );
     expect(renderHeatmapText({ asset: "btc" }, digestHeatmap({ ...h, version: "v42-abc" }))).toContain("· version v42-abc");
   });
 
@@ -303,7 +350,10 @@ describe("renderHeatmapText", () => {
     const y = Array.from({ length: 60 }, (_, i) => 0.0352 + i * 0.00005);
     const z = y.map((_, i) => [i % 7 === 0 ? 0 : (i * 37) % 11]);
     const text = renderHeatmapText({ asset: "pepe" }, digestHeatmap(heatmapOf(y, z, 0.03655), { includeMatrix: true }));
-    const labels = text.split("\n").filter((l) => /^0\.\d+–0\.\d+ \d+/.test(l)).map((l) => l.split(" ")[0]);
+    const labels = text
+      .split("\n")
+      .filter((l) => /^0\.\d+–0\.\d+ \d+/.test(l))
+      .map((l) => l.split(" ")[0]);
     expect(labels).toHaveLength(24);
     expect(new Set(labels).size).toBe(24);
     expect(text).toContain("Anchor: last candle close 0.03655");

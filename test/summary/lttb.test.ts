@@ -82,13 +82,17 @@ describe("lttb", () => {
   it("matches the reference algorithm when the reference already holds both extremes", () => {
     let compared = 0;
     fc.assert(
-      fc.property(fc.array(fc.double({ min: 0, max: 1000, noNaN: true }), { minLength: 10, maxLength: 300 }), fc.integer({ min: 4, max: 60 }), (values, threshold) => {
-        const times = values.map((_, i) => i * 1000);
-        const reference = referenceLttb(times, values, threshold);
-        if (!reference.includes(firstArgMin(values)) || !reference.includes(firstArgMax(values))) return;
-        compared++;
-        expect(lttb(times, values, threshold)).toEqual(reference);
-      }),
+      fc.property(
+        fc.array(fc.double({ min: 0, max: 1000, noNaN: true }), { minLength: 10, maxLength: 300 }),
+        fc.integer({ min: 4, max: 60 }),
+        (values, threshold) => {
+          const times = values.map((_, i) => i * 1000);
+          const reference = referenceLttb(times, values, threshold);
+          if (!reference.includes(firstArgMin(values)) || !reference.includes(firstArgMax(values))) return;
+          compared++;
+          expect(lttb(times, values, threshold)).toEqual(reference);
+        },
+      ),
       { numRuns: 300 },
     );
     expect(compared).toBeGreaterThan(20);

@@ -64,7 +64,11 @@ describe("windowChanges", () => {
     const { times } = days(values);
     const got = windowChanges(times, values, "flow", DAY_MS);
     expect(got.find((w) => w.window === "1d")).toBeUndefined();
-    for (const [name, span] of [["7d", 7], ["30d", 30], ["90d", 90]] as const) {
+    for (const [name, span] of [
+      ["7d", 7],
+      ["30d", 30],
+      ["90d", 90],
+    ] as const) {
       const w = got.find((x) => x.window === name)!;
       const sum = values.slice(-span).reduce((a, b) => a + b, 0);
       const prior = values.slice(-2 * span, -span).reduce((a, b) => a + b, 0);
@@ -90,8 +94,14 @@ describe("positionOf and signFlips", () => {
         const peak = values.indexOf(Math.max(...values));
         expect(p.fromPeak).toMatchObject({ absolute: last - values[peak]!, percent: null, peakTime: iso(times[peak]!) });
         const earlier = values.slice(0, -1);
-        const above = earlier.map((v, i) => (v >= last ? i : -1)).filter((i) => i >= 0).at(-1);
-        const below = earlier.map((v, i) => (v <= last ? i : -1)).filter((i) => i >= 0).at(-1);
+        const above = earlier
+          .map((v, i) => (v >= last ? i : -1))
+          .filter((i) => i >= 0)
+          .at(-1);
+        const below = earlier
+          .map((v, i) => (v <= last ? i : -1))
+          .filter((i) => i >= 0)
+          .at(-1);
         expect(p.lastAtOrAbove).toBe(above === undefined ? null : iso(times[above]!));
         expect(p.lastAtOrBelow).toBe(below === undefined ? null : iso(times[below]!));
       }),
@@ -107,33 +117,41 @@ describe("positionOf and signFlips", () => {
 describe("resample", () => {
   it("buckets into UTC weeks from Monday and calendar months: sums for flows, last values otherwise", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 1, max: 400 }), fc.constantFrom("1w" as const, "1M" as const), (offset, n, period) => {
-        const start = Date.UTC(2020, 0, 1) + offset * DAY_MS;
-        const values = Array.from({ length: n }, (_, i) => (i * 7919) % 101);
-        const { times } = days(values, start);
-        const flow = resample(times, values, "flow", period, DAY_MS);
-        const level = resample(times, values, "level", period, DAY_MS);
-        const groups = new Map<number, number[]>();
-        times.forEach((t, i) => groups.set(periodStart(t, period), [...(groups.get(periodStart(t, period)) ?? []), values[i]!]));
-        expect([...flow.times]).toEqual([...groups.keys()]);
-        expect([...flow.values]).toEqual([...groups.values()].map((g) => g.reduce((a, b) => a + b, 0)));
-        expect([...level.values]).toEqual([...groups.values()].map((g) => g.at(-1)));
-        for (const t of flow.times) {
-          const d = new Date(t);
-          if (period === "1w") expect(d.getUTCDay()).toBe(1);
-          else expect(d.getUTCDate()).toBe(1);
-          expect(t % DAY_MS).toBe(0);
-        }
-        expect(flow.partialFirst).toBe(start > flow.times[0]!);
-        expect(flow.values.reduce((a, b) => a + b, 0)).toBe(values.reduce((a, b) => a + b, 0));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 3000 }),
+        fc.integer({ min: 1, max: 400 }),
+        fc.constantFrom("1w" as const, "1M" as const),
+        (offset, n, period) => {
+          const start = Date.UTC(2020, 0, 1) + offset * DAY_MS;
+          const values = Array.from({ length: n }, (_, i) => (i * 7919) % 101);
+          const { times } = days(values, start);
+          const flow = resample(times, values, "flow", period, DAY_MS);
+          const level = resample(times, values, "level", period, DAY_MS);
+          const groups = new Map<number, number[]>();
+          times.forEach((t, i) => groups.set(periodStart(t, period), [...(groups.get(periodStart(t, period)) ?? []), values[i]!]));
+          expect([...flow.times]).toEqual([...groups.keys()]);
+          expect([...flow.values]).toEqual([...groups.values()].map((g) => g.reduce((a, b) => a + b, 0)));
+          expect([...level.values]).toEqual([...groups.values()].map((g) => g.at(-1)));
+          for (const t of flow.times) {
+            const d = new Date(t);
+            if (period === "1w") expect(d.getUTCDay()).toBe(1);
+            else expect(d.getUTCDate()).toBe(1);
+            expect(t % DAY_MS).toBe(0);
+          }
+          expect(flow.partialFirst).toBe(start > flow.times[0]!);
+          expect(flow.values.reduce((a, b) => a + b, 0)).toBe(values.reduce((a, b) => a + b, 0));
+        },
+      ),
       { numRuns: 100 },
     );
   });
 
   it("marks the last bucket partial when the data or the clock stops inside it", () => {
     // 2025-12-01 (Monday) to 2025-12-14 (Sunday): two whole weeks.
-    const { times, values } = days(Array.from({ length: 14 }, () => 1), Date.UTC(2025, 11, 1));
+    const { times, values } = days(
+      Array.from({ length: 14 }, () => 1),
+      Date.UTC(2025, 11, 1),
+    );
     expect(resample(times, values, "flow", "1w", DAY_MS)).toMatchObject({ partialFirst: false, partialLast: false });
     expect(resample(times, values, "flow", "1w", DAY_MS, Date.UTC(2025, 11, 14, 12)).partialLast).toBe(true);
     expect(resample(times.slice(0, 10), values.slice(0, 10), "flow", "1w", DAY_MS).partialLast).toBe(true);
@@ -151,7 +169,9 @@ describe("resample", () => {
     expect(d.count).toBe(59);
     expect([d.first!.value, d.last!.value, d.min!.value, d.max!.value]).toEqual([100, 159, 100, 159]);
     expect(d.mean).toBeCloseTo(values.filter(Number.isFinite).reduce((a, b) => a + b, 0) / 59, 9);
-    expect(renderSeriesText({ metric: "m/x", asset: "btc" }, d)).toContain("59 points, statistics from all of them; the points shown are 9 weekly buckets (UTC weeks from Monday, dated by their first day; each its last point's value), 2025-01-06 → 2025-03-06 UTC; last bucket partial; 1 non-finite values skipped");
+    expect(renderSeriesText({ metric: "m/x", asset: "btc" }, d)).toContain(
+      "59 points, statistics from all of them; the points shown are 9 weekly buckets (UTC weeks from Monday, dated by their first day; each its last point's value), 2025-01-06 → 2025-03-06 UTC; last bucket partial; 1 non-finite values skipped",
+    );
   });
 
   it("refuses what it cannot aggregate, naming the fix", () => {
@@ -165,11 +185,23 @@ describe("resample", () => {
 
 describe("coverageOf", () => {
   it("states the share of the asked range with data, an ended history and a partial last bucket", () => {
-    const c = coverageOf({ dataFromMs: Date.UTC(2024, 2, 1), dataToMs: Date.UTC(2025, 11, 28), timeframeMs: DAY_MS, requestedFromMs: Date.UTC(2019, 11, 29), asOfMs: Date.UTC(2025, 11, 28, 12) });
+    const c = coverageOf({
+      dataFromMs: Date.UTC(2024, 2, 1),
+      dataToMs: Date.UTC(2025, 11, 28),
+      timeframeMs: DAY_MS,
+      requestedFromMs: Date.UTC(2019, 11, 29),
+      asOfMs: Date.UTC(2025, 11, 28, 12),
+    });
     expect(c.percent).toBeCloseTo((668 / 2192) * 100, 6);
     expect(c.partialLastAsOf).toBe("2025-12-28T12:00:00.000Z");
     expect(c.endedAt).toBeNull();
-    const ended = coverageOf({ dataFromMs: Date.UTC(2022, 0, 1), dataToMs: Date.UTC(2022, 8, 15), timeframeMs: DAY_MS, extent: { firstMs: Date.UTC(2015, 7, 7), lastMs: Date.UTC(2022, 8, 15) }, asOfMs: Date.UTC(2025, 11, 28) });
+    const ended = coverageOf({
+      dataFromMs: Date.UTC(2022, 0, 1),
+      dataToMs: Date.UTC(2022, 8, 15),
+      timeframeMs: DAY_MS,
+      extent: { firstMs: Date.UTC(2015, 7, 7), lastMs: Date.UTC(2022, 8, 15) },
+      asOfMs: Date.UTC(2025, 11, 28),
+    });
     expect(ended).toMatchObject({ endedAt: "2022-09-15T00:00:00.000Z", partialLastAsOf: null, historyFrom: "2015-08-07T00:00:00.000Z" });
     expect(parseDateArg("2025-01-02")).toBe(Date.UTC(2025, 0, 2));
     expect(parseDateArg("nope")).toBeUndefined();
@@ -209,8 +241,16 @@ describe("wording rules hold on any series", () => {
 });
 
 describe("renderSeriesText wording by nature", () => {
-  const text = (nature: Parameters<typeof digestSeries>[2]["nature"], values: number[], extra: Partial<Parameters<typeof digestSeries>[2]> = {}, unit = "USD") =>
-    renderSeriesText({ metric: "m/x", asset: "btc", unit }, digestSeries(days(values).times, values, { timeframeMs: DAY_MS, nature, ...extra }));
+  const text = (
+    nature: Parameters<typeof digestSeries>[2]["nature"],
+    values: number[],
+    extra: Partial<Parameters<typeof digestSeries>[2]> = {},
+    unit = "USD",
+  ) =>
+    renderSeriesText(
+      { metric: "m/x", asset: "btc", unit },
+      digestSeries(days(values).times, values, { timeframeMs: DAY_MS, nature, ...extra }),
+    );
 
   it("never gives a % change or a drawdown for a signed series; states net change and sign flips", () => {
     const t = text("signed", [0.4, 0.2, -0.1, -0.3, 0.1, 0.05], {}, "ratio");
@@ -258,7 +298,9 @@ describe("renderSeriesText wording by nature", () => {
     expect(ended).toContain("the series ended 2024-01-03 (no data after)");
     expect(ended).toContain("data ends 2024-01-03; the range asked ends 2026-03-11");
     const partial = text("flow", [3, 4, 5], { asOfMs: T0 + 2 * DAY_MS + 9 * 3_600_000 });
-    expect(partial).toContain("last bucket (2024-01-03) is partial: data up to 2024-01-03 09:00 UTC, so is the range's sum (windows leave it out)");
+    expect(partial).toContain(
+      "last bucket (2024-01-03) is partial: data up to 2024-01-03 09:00 UTC, so is the range's sum (windows leave it out)",
+    );
     expect(partial).toContain("last bucket (partial) at percentile");
     // Windows of a flow with a partial last bucket cover complete buckets only.
     const flows = Array.from({ length: 20 }, (_, i) => 10 + i);
@@ -266,17 +308,30 @@ describe("renderSeriesText wording by nature", () => {
     const w7 = d.windows.find((w) => w.window === "7d")!;
     expect(w7.sum).toBe(flows.slice(12, 19).reduce((a, b) => a + b, 0));
     expect(w7.priorSum).toBe(flows.slice(5, 12).reduce((a, b) => a + b, 0));
-    expect(renderSeriesText({ metric: "m/x", asset: "btc" }, d)).toContain("windows (complete buckets only, sum; % vs the window before): 7d");
+    expect(renderSeriesText({ metric: "m/x", asset: "btc" }, d)).toContain(
+      "windows (complete buckets only, sum; % vs the window before): 7d",
+    );
   });
 
   it("says how much of the asked range has data, and never that every bucket is present", () => {
-    const t = text("level", [3, 4, 5], { requestedFromMs: T0 - 97 * DAY_MS, requestedToMs: T0 + 2 * DAY_MS, extent: { firstMs: T0, lastMs: T0 + 2 * DAY_MS } });
-    expect(t).toContain("coverage: data from 2024-01-01; the range asked starts 2023-09-26 (the series starts there); 3 % of the range asked has data");
+    const t = text("level", [3, 4, 5], {
+      requestedFromMs: T0 - 97 * DAY_MS,
+      requestedToMs: T0 + 2 * DAY_MS,
+      extent: { firstMs: T0, lastMs: T0 + 2 * DAY_MS },
+    });
+    expect(t).toContain(
+      "coverage: data from 2024-01-01; the range asked starts 2023-09-26 (the series starts there); 3 % of the range asked has data",
+    );
     expect(t).not.toContain("bucket present");
   });
 
   it("answers an empty range with where the history lies", () => {
-    const d = digestSeries([], [], { timeframeMs: DAY_MS, nature: "level", extent: { firstMs: Date.UTC(2015, 7, 7), lastMs: Date.UTC(2022, 8, 15) }, asOfMs: Date.UTC(2025, 11, 28) });
+    const d = digestSeries([], [], {
+      timeframeMs: DAY_MS,
+      nature: "level",
+      extent: { firstMs: Date.UTC(2015, 7, 7), lastMs: Date.UTC(2022, 8, 15) },
+      asOfMs: Date.UTC(2025, 11, 28),
+    });
     expect(() => seriesDigestSchema.parse(d)).not.toThrow();
     const t = renderSeriesText({ metric: "mining/RevHashRateUSD", asset: "eth" }, d);
     expect(t).toContain("No data points in the requested range.");
@@ -285,7 +340,10 @@ describe("renderSeriesText wording by nature", () => {
 
   it("writes every line of statistics in one scale and names the coin", () => {
     const values = Array.from({ length: 50 }, (_, i) => 465_604.61 + i * 310_000);
-    const t = renderSeriesText({ metric: "exchange_flow/exchange_reserve", asset: "eth", unit: displayUnit("native units", "eth") }, digestSeries(days(values).times, values, { timeframeMs: DAY_MS }));
+    const t = renderSeriesText(
+      { metric: "exchange_flow/exchange_reserve", asset: "eth", unit: displayUnit("native units", "eth") },
+      digestSeries(days(values).times, values, { timeframeMs: DAY_MS }),
+    );
     expect(t).toContain("unit ETH");
     expect(t).not.toContain("native");
     // One scale per line, and none beyond a thousand of its suffix.

@@ -15,31 +15,37 @@ const META: SeriesTextMeta = { metric: "derivatives/Volume_usd", asset: "btc", u
 describe("digestSeries statistics", () => {
   it("reports the true extremes with their times, mean and population stdev", () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.double({ min: -1e9, max: 1e9, noNaN: true }), fc.constant(Number.NaN), fc.constant(Infinity)), { minLength: 1, maxLength: 300 }), (raw) => {
-        const times = raw.map((_, i) => T0 + i * 3_600_000);
-        const d = digestSeries(times, raw, { timeframeMs: 3_600_000 });
-        // The digest writes -0 as 0, as JSON would.
-        const finite = raw.map((v, i) => ({ v: v + 0, t: times[i]! })).filter((p) => Number.isFinite(p.v));
-        expect(d.count).toBe(finite.length);
-        expect(d.nonFinite).toBe(raw.length - finite.length);
-        if (finite.length === 0) {
-          expect(d.min).toBeNull();
-          expect(d.points).toEqual([]);
-          return;
-        }
-        const naiveMin = finite.reduce((a, b) => (b.v < a.v ? b : a));
-        const naiveMax = finite.reduce((a, b) => (b.v > a.v ? b : a));
-        expect(d.min).toEqual({ time: iso(naiveMin.t), value: naiveMin.v });
-        expect(d.max).toEqual({ time: iso(naiveMax.t), value: naiveMax.v });
-        const mean = finite.reduce((s, p) => s + p.v, 0) / finite.length;
-        const stdev = Math.sqrt(finite.reduce((s, p) => s + (p.v - mean) ** 2, 0) / finite.length);
-        expect(d.mean!).toBeCloseTo(mean, 3);
-        expect(Math.abs(d.stdev! - stdev)).toBeLessThanOrEqual(1e-9 * Math.max(1, stdev));
-        expect(d.first).toEqual({ time: iso(finite[0]!.t), value: finite[0]!.v });
-        expect(d.last).toEqual({ time: iso(finite.at(-1)!.t), value: finite.at(-1)!.v });
-        expect(() => seriesDigestSchema.parse(d)).not.toThrow();
-        expect(JSON.parse(JSON.stringify(d))).toEqual(d);
-      }),
+      fc.property(
+        fc.array(fc.oneof(fc.double({ min: -1e9, max: 1e9, noNaN: true }), fc.constant(Number.NaN), fc.constant(Infinity)), {
+          minLength: 1,
+          maxLength: 300,
+        }),
+        (raw) => {
+          const times = raw.map((_, i) => T0 + i * 3_600_000);
+          const d = digestSeries(times, raw, { timeframeMs: 3_600_000 });
+          // The digest writes -0 as 0, as JSON would.
+          const finite = raw.map((v, i) => ({ v: v + 0, t: times[i]! })).filter((p) => Number.isFinite(p.v));
+          expect(d.count).toBe(finite.length);
+          expect(d.nonFinite).toBe(raw.length - finite.length);
+          if (finite.length === 0) {
+            expect(d.min).toBeNull();
+            expect(d.points).toEqual([]);
+            return;
+          }
+          const naiveMin = finite.reduce((a, b) => (b.v < a.v ? b : a));
+          const naiveMax = finite.reduce((a, b) => (b.v > a.v ? b : a));
+          expect(d.min).toEqual({ time: iso(naiveMin.t), value: naiveMin.v });
+          expect(d.max).toEqual({ time: iso(naiveMax.t), value: naiveMax.v });
+          const mean = finite.reduce((s, p) => s + p.v, 0) / finite.length;
+          const stdev = Math.sqrt(finite.reduce((s, p) => s + (p.v - mean) ** 2, 0) / finite.length);
+          expect(d.mean!).toBeCloseTo(mean, 3);
+          expect(Math.abs(d.stdev! - stdev)).toBeLessThanOrEqual(1e-9 * Math.max(1, stdev));
+          expect(d.first).toEqual({ time: iso(finite[0]!.t), value: finite[0]!.v });
+          expect(d.last).toEqual({ time: iso(finite.at(-1)!.t), value: finite.at(-1)!.v });
+          expect(() => seriesDigestSchema.parse(d)).not.toThrow();
+          expect(JSON.parse(JSON.stringify(d))).toEqual(d);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -48,7 +54,11 @@ describe("digestSeries statistics", () => {
     const { times, values } = daily([100, 120, 90, 110, 60, 130, 125]);
     const d = digestSeries(times, values, { timeframeMs: DAY_MS });
     expect(d.changePercent).toBeCloseTo(25, 10);
-    expect(d.maxDrawdown).toEqual({ percent: -50, peak: { time: iso(times[1]!), value: 120 }, trough: { time: iso(times[4]!), value: 60 } });
+    expect(d.maxDrawdown).toEqual({
+      percent: -50,
+      peak: { time: iso(times[1]!), value: 120 },
+      trough: { time: iso(times[4]!), value: 60 },
+    });
     const mean = values.reduce((a, b) => a + b) / 7;
     const sd = Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / 7);
     expect(d.zScoreLast).toBeCloseTo((125 - mean) / sd, 10);
@@ -90,7 +100,11 @@ describe("digestSeries statistics", () => {
 
   it("detects gaps in buckets of the timeframe, largest runs first", () => {
     const days = [0, 1, 2, 5, 6, 10, 11];
-    const d = digestSeries(days.map((k) => T0 + k * DAY_MS), days.map((k) => k + 1), { timeframeMs: DAY_MS });
+    const d = digestSeries(
+      days.map((k) => T0 + k * DAY_MS),
+      days.map((k) => k + 1),
+      { timeframeMs: DAY_MS },
+    );
     expect(d.gaps.missingBuckets).toBe(5);
     expect(d.gaps.runs).toBe(2);
     expect(d.gaps.largest).toEqual([
@@ -114,7 +128,10 @@ describe("seriesFromRecords", () => {
     const d = digestSeries(times, values, { timeframeMs: DAY_MS });
     expect(d.count).toBe(2);
     expect(d.nonFinite).toBe(2);
-    expect(d.points).toEqual([{ time: records[0]!.time, value: 1.5 }, { time: records[3]!.time, value: 1.8 }]);
+    expect(d.points).toEqual([
+      { time: records[0]!.time, value: 1.5 },
+      { time: records[3]!.time, value: 1.8 },
+    ]);
     expect(d.gaps).toMatchObject({ missingBuckets: 2, runs: 1 });
   });
 });
@@ -158,7 +175,12 @@ describe("renderSeriesText", () => {
     cases.push([META, holes, volume.values.slice(0, holes.length), 60_000]);
     const mvrv = randomWalk(2_190, DAY_MS, 8, 1.7, Date.UTC(2020, 0, 1));
     mvrv.values[100] = Number.NaN;
-    cases.push([{ metric: "lifespan/Lth_mvrv", asset: "btc", unit: "ratio", field: "lth_mvrv", query: { startDate: "2020-01-01" } }, mvrv.times, mvrv.values, DAY_MS]);
+    cases.push([
+      { metric: "lifespan/Lth_mvrv", asset: "btc", unit: "ratio", field: "lth_mvrv", query: { startDate: "2020-01-01" } },
+      mvrv.times,
+      mvrv.values,
+      DAY_MS,
+    ]);
     for (const [meta, times, values, tf] of cases) {
       const text = renderSeriesText(meta, digestSeries(times, values, { timeframeMs: tf }));
       expect(tokens(text)).toBeLessThanOrEqual(1_500);
@@ -177,19 +199,25 @@ describe("renderSeriesText", () => {
 
   it("states the statistics, the sampling and every returned point", () => {
     const { times, values } = daily([100, 120, 90, 110, 60, 130, 125]);
-    const text = renderSeriesText({ ...META, timeframe: "1d", query: { startDate: "2025-01-01", endDate: undefined } }, digestSeries(times, values, { timeframeMs: DAY_MS }));
+    const text = renderSeriesText(
+      { ...META, timeframe: "1d", query: { startDate: "2025-01-01", endDate: undefined } },
+      digestSeries(times, values, { timeframeMs: DAY_MS }),
+    );
     expect(text).toContain("btc derivatives/Volume_usd (field volume_usd, unit USD, timeframe 1d) startDate=2025-01-01");
     expect(text).toContain("min $60 (2025-01-05); max $130 (2025-01-06)");
     expect(text).toContain("max drawdown -50.00 % (peak $120 (2025-01-02) → trough $60 (2025-01-05))");
     expect(text).toContain("change +25.00 %");
     expect(text).toContain("gaps: none between the first and last point");
     expect(text.split("\n").slice(-8)).toEqual(["2025-01:", "01 100", "02 120", "03 90", "04 110", "05 60", "06 130", "07 125"]);
-    expect(text).toContain("points (all points) as \"DD value\" under YYYY-MM, UTC, values in USD:");
+    expect(text).toContain('points (all points) as "DD value" under YYYY-MM, UTC, values in USD:');
   });
 
   it("strips control and bidi characters from labels", () => {
     const { times, values } = daily([1, 2]);
-    const text = renderSeriesText({ metric: "x\u202Eevil\ninjected", asset: "btc\u0000" }, digestSeries(times, values, { timeframeMs: DAY_MS }));
+    const text = renderSeriesText(
+      { metric: "x\u202Eevil\ninjected", asset: "btc\u0000" },
+      digestSeries(times, values, { timeframeMs: DAY_MS }),
+    );
     expect(text.split("\n")[0]).toBe("btc xevil injected");
   });
 });

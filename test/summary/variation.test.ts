@@ -40,7 +40,11 @@ describe("sparkline", () => {
         });
         // Order is preserved: a larger value never gets a lower bar.
         const rank = (c: string) => "▁▂▃▄▅▆▇█".indexOf(c);
-        values.forEach((v, i) => values.forEach((w, j) => { if (v < w) expect(rank(chars[i]!)).toBeLessThanOrEqual(rank(chars[j]!)); }));
+        values.forEach((v, i) =>
+          values.forEach((w, j) => {
+            if (v < w) expect(rank(chars[i]!)).toBeLessThanOrEqual(rank(chars[j]!));
+          }),
+        );
       }),
     );
   });
@@ -55,13 +59,27 @@ describe("sparkline", () => {
 describe("sparkline and trend agree", () => {
   it("never draws a series the trend rule calls flat at more than half height", () => {
     fc.assert(
-      fc.property(fc.double({ min: 1e-3, max: 1e12, noNaN: true }), fc.array(fc.double({ min: -0.0024, max: 0.0024, noNaN: true }), { minLength: 7, maxLength: 7 }), (level, moves) => {
-        const values = moves.map((m) => level * (1 + m));
-        const rows = variationTable([{ position: 1, name: "x", collection: "exchange_flow", field: "exchange_reserve", last_value: values[6]!, variation_24h_percent: 0, sparkline_7d: values }]);
-        expect(rows[0]!.trend).toBe("flat");
-        const heights = [...rows[0]!.sparkline].map((c) => "▁▂▃▄▅▆▇█".indexOf(c));
-        expect(Math.max(...heights) - Math.min(...heights)).toBeLessThanOrEqual(4);
-      }),
+      fc.property(
+        fc.double({ min: 1e-3, max: 1e12, noNaN: true }),
+        fc.array(fc.double({ min: -0.0024, max: 0.0024, noNaN: true }), { minLength: 7, maxLength: 7 }),
+        (level, moves) => {
+          const values = moves.map((m) => level * (1 + m));
+          const rows = variationTable([
+            {
+              position: 1,
+              name: "x",
+              collection: "exchange_flow",
+              field: "exchange_reserve",
+              last_value: values[6]!,
+              variation_24h_percent: 0,
+              sparkline_7d: values,
+            },
+          ]);
+          expect(rows[0]!.trend).toBe("flat");
+          const heights = [...rows[0]!.sparkline].map((c) => "▁▂▃▄▅▆▇█".indexOf(c));
+          expect(Math.max(...heights) - Math.min(...heights)).toBeLessThanOrEqual(4);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -109,12 +127,42 @@ describe("variationTable", () => {
 
   it("links rows to catalog endpoints and formats values with their unit", () => {
     const rows = variationTable([
-      { position: 1, name: "Volume_usd", collection: "derivatives", field: "volume_usd", last_value: 2.512e10, variation_24h_percent: 3.21, sparkline_7d: [1, 2, 3, 4, 5, 6, 7] },
-      { position: 2, name: "DiffLast", collection: "mining", field: "diffLast", last_value: 1.4826e14, variation_24h_percent: 0, sparkline_7d: [1, 1, 1, 1, 1, 1, 1] },
-      { position: 3, name: "Mystery", collection: "other", field: "x", last_value: Number.NaN, variation_24h_percent: -7.5, sparkline_7d: [] },
+      {
+        position: 1,
+        name: "Volume_usd",
+        collection: "derivatives",
+        field: "volume_usd",
+        last_value: 2.512e10,
+        variation_24h_percent: 3.21,
+        sparkline_7d: [1, 2, 3, 4, 5, 6, 7],
+      },
+      {
+        position: 2,
+        name: "DiffLast",
+        collection: "mining",
+        field: "diffLast",
+        last_value: 1.4826e14,
+        variation_24h_percent: 0,
+        sparkline_7d: [1, 1, 1, 1, 1, 1, 1],
+      },
+      {
+        position: 3,
+        name: "Mystery",
+        collection: "other",
+        field: "x",
+        last_value: Number.NaN,
+        variation_24h_percent: -7.5,
+        sparkline_7d: [],
+      },
     ]);
     expect(rows.map((r) => r.position)).toEqual([3, 1, 2]);
-    expect(rows[1]).toMatchObject({ metric: "derivatives/Volume_usd", unit: "USD", lastValueText: "$25.12B", trend: "rising", sparkline: "▁▂▃▅▆▇█" });
+    expect(rows[1]).toMatchObject({
+      metric: "derivatives/Volume_usd",
+      unit: "USD",
+      lastValueText: "$25.12B",
+      trend: "rising",
+      sparkline: "▁▂▃▅▆▇█",
+    });
     expect(rows[2]).toMatchObject({ metric: "mining/DiffLast", lastValueText: "148.26T", trend: "flat", sparkline: "▄▄▄▄▄▄▄" });
     expect(rows[0]).toMatchObject({ metric: null, lastValue: null, lastValueText: "n/a", trend: "n/a", sparkline: "" });
     const text = renderVariationText("btc", rows);
@@ -140,14 +188,27 @@ describe("variationTable", () => {
 describe("the day described", () => {
   it("is the latest last_date (a date or a date-time), else the last whole day before now, and an earlier one marks a series ended", () => {
     const rec = (field: string, collection: string, last_date?: string): VariationRecord => ({
-      position: 1, name: field, collection, field, last_value: 2, variation_24h_percent: 5, sparkline_7d: [1, 1, 1, 1, 1, 1, 2], ...(last_date && { last_date }),
+      position: 1,
+      name: field,
+      collection,
+      field,
+      last_value: 2,
+      variation_24h_percent: 5,
+      sparkline_7d: [1, 1, 1, 1, 1, 1, 2],
+      ...(last_date && { last_date }),
     });
     expect(describedDay([rec("a", "x", "2025-12-27"), rec("b", "x", "2022-09-15T00:00:00.000Z")])).toBe("2025-12-27");
     expect(describedDay([rec("a", "x")], Date.parse("2025-12-28T12:30:00Z"))).toBe("2025-12-27");
     expect(describedDay([rec("a", "x")])).toBeNull();
-    const rows = variationTable([rec("revHashRateUSD", "mining", "2022-09-15T00:00:00.000Z"), rec("volume_usd", "derivatives", "2025-12-27")], "eth", "2025-12-27");
-    expect(rows.map((r) => [r.field, r.ended, r.change24hPercent])).toEqual([["volume_usd", false, 5], ["revHashRateUSD", true, null]]);
+    const rows = variationTable(
+      [rec("revHashRateUSD", "mining", "2022-09-15T00:00:00.000Z"), rec("volume_usd", "derivatives", "2025-12-27")],
+      "eth",
+      "2025-12-27",
+    );
+    expect(rows.map((r) => [r.field, r.ended, r.change24hPercent])).toEqual([
+      ["volume_usd", false, 5],
+      ["revHashRateUSD", true, null],
+    ]);
     expect(renderVariationText("eth", rows, null)).toMatch(/^Metrics variation for eth \(undated by the service: its latest values\)/);
   });
 });
-

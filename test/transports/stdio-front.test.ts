@@ -51,9 +51,18 @@ function rig(withHandshake = true): Rig {
   const stdout = new PassThrough();
   let text = "";
   stdout.on("data", (b: Buffer) => (text += b.toString("utf8")));
-  const front = new StdioFront(withHandshake ? handshake : undefined, withHandshake ? handshake.byKind.inprocess : undefined, stdin, stdout);
+  const front = new StdioFront(
+    withHandshake ? handshake : undefined,
+    withHandshake ? handshake.byKind.inprocess : undefined,
+    stdin,
+    stdout,
+  );
   front.listen();
-  const out = () => text.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  const out = () =>
+    text
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
   const dir = tempDir();
   let backend: InProcessBackend | undefined;
   let server: ReturnType<typeof createServer> | undefined;
@@ -73,7 +82,8 @@ function rig(withHandshake = true): Rig {
     attach: async (how = "connect") => {
       backend = await InProcessBackend.create({ apiKey: "demo-key", keysFile: writeKeys(dir), stateDir: `${dir}/state`, now: () => NOW });
       const b = backend;
-      if (how === "serve") served = serveStdio(({ era }) => createServer({ backend: b, config: { apiKey: "demo-key" }, era }), { transport: front });
+      if (how === "serve")
+        served = serveStdio(({ era }) => createServer({ backend: b, config: { apiKey: "demo-key" }, era }), { transport: front });
       else {
         server = createServer({ backend, config: { apiKey: "demo-key" } });
         await server.connect(front);
@@ -91,7 +101,10 @@ function rig(withHandshake = true): Rig {
 }
 
 const initialize = (id: unknown, protocolVersion = "2025-06-18", extra: Record<string, unknown> = {}) => ({
-  jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "t", version: "1" }, ...extra },
+  jsonrpc: "2.0",
+  id,
+  method: "initialize",
+  params: { protocolVersion, capabilities: {}, clientInfo: { name: "t", version: "1" }, ...extra },
 });
 const settle = () => new Promise((res) => setTimeout(res, 30));
 
@@ -136,10 +149,18 @@ describe("the stdio front", () => {
 
   it("leaves to the server a 2026-07-28 list for a client that declares extensions, or with a cursor, or at another version", async () => {
     const r = rig();
-    const meta = (capabilities: object, version = "2026-07-28") => ({ "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": capabilities });
+    const meta = (capabilities: object, version = "2026-07-28") => ({
+      "io.modelcontextprotocol/protocolVersion": version,
+      "io.modelcontextprotocol/clientCapabilities": capabilities,
+    });
     // (An opening message at an unsupported version is refused; the connection stays open for another.)
     r.send({ jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: meta({}, "2099-01-01") } });
-    r.send({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta({ extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } }) } });
+    r.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/list",
+      params: { _meta: meta({ extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } }) },
+    });
     r.send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { cursor: "x", _meta: meta({}) } });
     await settle();
     expect(r.out()).toEqual([]);
@@ -207,9 +228,13 @@ describe("writing a message", () => {
     const image = base64(60_000);
     const z = base64(30_000);
     const message = {
-      jsonrpc: "2.0", id: 7,
+      jsonrpc: "2.0",
+      id: 7,
       result: {
-        content: [{ type: "text", text: "BTC — 6h × 2y, “quoted” \\ back" }, { type: "image", data: image, mimeType: "image/png" }],
+        content: [
+          { type: "text", text: "BTC — 6h × 2y, “quoted” \\ back" },
+          { type: "image", data: image, mimeType: "image/png" },
+        ],
         structuredContent: { asset: "btc", view: { kind: "heatmap", z, rows: 3 } },
       },
     };

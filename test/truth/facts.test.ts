@@ -2,7 +2,15 @@
 // calibration point the market is built from, and never off by more than 5x.
 import { describe, expect, it } from "vitest";
 import { dayOf } from "../../src/backend/inprocess/world/anchors.js";
-import { ceilingRowsOf, closesOf, difficultyPointsOf, feeLevelsOf, hashRatePointsOf, highsOf, wavesOf } from "../../src/backend/inprocess/world/market/calendar.js";
+import {
+  ceilingRowsOf,
+  closesOf,
+  difficultyPointsOf,
+  feeLevelsOf,
+  hashRatePointsOf,
+  highsOf,
+  wavesOf,
+} from "../../src/backend/inprocess/world/market/calendar.js";
 import { referenceOf } from "../../src/backend/inprocess/world/market/reference.js";
 import { crashLowDays } from "../../src/backend/inprocess/world/market/extremes.js";
 import { FACTS, FACT_SOURCES } from "../../harness/truth/facts.js";

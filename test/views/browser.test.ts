@@ -98,7 +98,8 @@ run("heatmap view in Chromium", () => {
     const px = box.x + chart.x + L.x(Date.parse(s.digest.peak.time) + 1);
     const py = box.y + chart.y + L.y(s.digest.peak.price);
     let best = -1;
-    for (let dx = -4; dx <= 4; dx++) for (let dy = -3; dy <= 3; dy++) best = Math.max(best, viridisPosition(...pixel(img, px + dx, py + dy)));
+    for (let dx = -4; dx <= 4; dx++)
+      for (let dy = -3; dy <= 3; dy++) best = Math.max(best, viridisPosition(...pixel(img, px + dx, py + dy)));
     expect(best).toBeGreaterThan(0.8);
     // And the picture is not one colour: far from the price path the map is at the bottom of the ramp.
     const corner = viridisPosition(...pixel(img, box.x + chart.x + L.plot.x0 + 3, box.y + chart.y + L.plot.y1 - 3));
@@ -128,7 +129,9 @@ run("heatmap view in Chromium", () => {
     const h = await hostView(browser, { html: html["heatmap"]!, result, args, callTool: (name, a) => f.call(name, a) });
     await drawn(h);
     await h.frame.locator("select").first().selectOption("1h");
-    await h.frame.waitForFunction(() => document.querySelector("svg text")?.textContent?.includes("· 1h ·"), undefined, { timeout: 20_000 });
+    await h.frame.waitForFunction(() => document.querySelector("svg text")?.textContent?.includes("· 1h ·"), undefined, {
+      timeout: 20_000,
+    });
     await collect(h);
     expect(h.toolCalls).toEqual([{ name: "get_liquidation_heatmap", arguments: { asset: "btc", timeframe: "1h" } }]);
     expect(h.errors).toEqual([]);
@@ -234,18 +237,65 @@ run("chart view: candles and several series", () => {
 
 run("bad input", () => {
   const cases: Array<[string, string, unknown, RegExp]> = [
-    ["heatmap", "malformed matrix", { content: [{ type: "text", text: "x" }], structuredContent: { view: { kind: "heatmap", rows: 3, cols: 2, times: [1] } } }, /cannot be drawn/],
-    ["heatmap", "short cell data", { content: [{ type: "text", text: "x" }], structuredContent: { view: { kind: "heatmap", rows: 2, cols: 1, times: [0], columnMs: 1, priceLow: 1, priceStep: 1, zMax: 1, z: "AAA=", marks: [], choices: { timeframes: [], lookbacks: {}, exchanges: [] }, candles: { open: [null], high: [null], low: [null], close: [null] } } } }, /cannot be drawn/],
-    ["heatmap", "no view", { content: [{ type: "text", text: "BTC: no data between 2030-01-01 and 2030-02-01." }] }, /Nothing to draw\. BTC: no data/],
-    ["heatmap", "an error", { isError: true, content: [{ type: "text", text: "Asset \"btcc\" is not covered." }] }, /not covered/],
+    [
+      "heatmap",
+      "malformed matrix",
+      { content: [{ type: "text", text: "x" }], structuredContent: { view: { kind: "heatmap", rows: 3, cols: 2, times: [1] } } },
+      /cannot be drawn/,
+    ],
+    [
+      "heatmap",
+      "short cell data",
+      {
+        content: [{ type: "text", text: "x" }],
+        structuredContent: {
+          view: {
+            kind: "heatmap",
+            rows: 2,
+            cols: 1,
+            times: [0],
+            columnMs: 1,
+            priceLow: 1,
+            priceStep: 1,
+            zMax: 1,
+            z: "AAA=",
+            marks: [],
+            choices: { timeframes: [], lookbacks: {}, exchanges: [] },
+            candles: { open: [null], high: [null], low: [null], close: [null] },
+          },
+        },
+      },
+      /cannot be drawn/,
+    ],
+    [
+      "heatmap",
+      "no view",
+      { content: [{ type: "text", text: "BTC: no data between 2030-01-01 and 2030-02-01." }] },
+      /Nothing to draw\. BTC: no data/,
+    ],
+    ["heatmap", "an error", { isError: true, content: [{ type: "text", text: 'Asset "btcc" is not covered.' }] }, /not covered/],
     ["chart", "not an object", "garbage", /Nothing to draw/],
-    ["chart", "mismatched series", { content: [], structuredContent: { view: { kind: "series", title: "t", layout: "single", series: [{ label: "a", unit: "", times: [1, 2], values: [1] }] } } }, /cannot be drawn/],
+    [
+      "chart",
+      "mismatched series",
+      {
+        content: [],
+        structuredContent: {
+          view: { kind: "series", title: "t", layout: "single", series: [{ label: "a", unit: "", times: [1, 2], values: [1] }] },
+        },
+      },
+      /cannot be drawn/,
+    ],
     ["chart", "wrong kind", { content: [], structuredContent: { view: { kind: "heatmap" } } }, /not a series chart/],
   ];
   for (const [view, name, result, message] of cases) {
     it(`${view}: ${name} → a clear message`, async () => {
       const h = await hostView(browser, { html: html[view]!, result, args: {} });
-      await h.frame.waitForFunction(() => /Nothing|cannot|not |covered/.test(document.querySelector(".msg")?.textContent ?? ""), undefined, { timeout: 10_000 });
+      await h.frame.waitForFunction(
+        () => /Nothing|cannot|not |covered/.test(document.querySelector(".msg")?.textContent ?? ""),
+        undefined,
+        { timeout: 10_000 },
+      );
       expect(await h.frame.locator(".msg").innerText()).toMatch(message);
       await collect(h);
       expect(h.errors).toEqual([]);
@@ -254,7 +304,13 @@ run("bad input", () => {
   }
 });
 
-interface TextBox { text: string; x0: number; x1: number; y0: number; y1: number }
+interface TextBox {
+  text: string;
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+}
 
 /** Every SVG text of the view as laid out, and the frame's width. */
 async function texts(h: HostedView): Promise<{ boxes: TextBox[]; width: number }> {
@@ -289,7 +345,13 @@ run("views fit any pane (Chromium, 360, 380 and 800 px, light and dark)", () => 
     for (const width of [360, 380, 800]) {
       for (const theme of ["light", "dark"] as const) {
         it(`${view} at ${width} px, ${theme}: every text inside the pane, none over another; the size reported is the content's`, async () => {
-          const h = await hostView(browser, { html: html[view]!, result: results[view]!, args: view === "heatmap" ? heatmapArgs : compareArgs, width, theme });
+          const h = await hostView(browser, {
+            html: html[view]!,
+            result: results[view]!,
+            args: view === "heatmap" ? heatmapArgs : compareArgs,
+            width,
+            theme,
+          });
           await drawn(h);
           const png = await h.page.screenshot({ clip: { x: 0, y: 0, width, height: 560 } });
           writeFileSync(join(OUT, `fit-${view}-${width}-${theme}.png`), png);
@@ -300,7 +362,8 @@ run("views fit any pane (Chromium, 360, 380 and 800 px, light and dark)", () => 
             expect(b.x1, b.text).toBeLessThanOrEqual(frameWidth);
           }
           for (let i = 0; i < boxes.length; i++) {
-            for (let j = i + 1; j < boxes.length; j++) expect(overlap(boxes[i]!, boxes[j]!), `"${boxes[i]!.text}" over "${boxes[j]!.text}"`).toBe(false);
+            for (let j = i + 1; j < boxes.length; j++)
+              expect(overlap(boxes[i]!, boxes[j]!), `"${boxes[i]!.text}" over "${boxes[j]!.text}"`).toBe(false);
           }
           // The frame is 660 px tall; the view asks for what its content takes.
           const content = await h.frame.evaluate(() => Math.ceil(document.getElementById("app")!.getBoundingClientRect().bottom));

@@ -51,7 +51,10 @@ export class ResponseCache {
   /** key digest → endpoint id → grant expiry (ms). */
   private readonly grants: LRUCache<string, Map<string, number>>;
 
-  constructor(private readonly policy: CachePolicy, private readonly now: () => number) {
+  constructor(
+    private readonly policy: CachePolicy,
+    private readonly now: () => number,
+  ) {
     const perf = { now };
     this.bodies = new LRUCache<string, Entry>({
       max: Math.max(1, policy.maxEntries),

@@ -59,9 +59,15 @@ export class UpstreamFetcher {
     for (let n = 0; n < retry.attempts; n++) {
       const admission = breaker.admit();
       if (!admission.ok) {
-        throw new ServiceError(503, "circuit_open", `The upstream has been failing; calls are paused for ${toRetryAfterS(admission.retryAfterMs)} s to let it recover. Retry then.`, {
-          ...where, retryAfterS: toRetryAfterS(admission.retryAfterMs),
-        });
+        throw new ServiceError(
+          503,
+          "circuit_open",
+          `The upstream has been failing; calls are paused for ${toRetryAfterS(admission.retryAfterMs)} s to let it recover. Retry then.`,
+          {
+            ...where,
+            retryAfterS: toRetryAfterS(admission.retryAfterMs),
+          },
+        );
       }
       const remaining = deadline - now();
       let raw: RawResponse;
@@ -86,14 +92,30 @@ export class UpstreamFetcher {
         }
         if (failure.kind === "too_large" || failure.kind === "decode") {
           breaker.record("neutral", admission.probe);
-          throw new ServiceError(502, "upstream_invalid_response", failure.kind === "too_large"
-            ? `The upstream answer for ${request.endpoint.id} exceeds the ${Math.round(options.maxBytes / 1048576)} MiB cap and was cut off; narrow the date range or use a coarser timeframe.`
-            : `The upstream answer for ${request.endpoint.id} could not be decoded (unsupported or corrupt content encoding).`, where);
+          throw new ServiceError(
+            502,
+            "upstream_invalid_response",
+            failure.kind === "too_large"
+              ? `The upstream answer for ${request.endpoint.id} exceeds the ${Math.round(options.maxBytes / 1048576)} MiB cap and was cut off; narrow the date range or use a coarser timeframe.`
+              : `The upstream answer for ${request.endpoint.id} could not be decoded (unsupported or corrupt content encoding).`,
+            where,
+          );
         }
         breaker.record("failure", admission.probe);
-        last = failure.kind === "timeout"
-          ? new ServiceError(504, "upstream_timeout", `The upstream did not answer ${request.endpoint.id} in time on any attempt; retry later or narrow the range.`, where)
-          : new ServiceError(502, "upstream_unavailable", `The upstream could not be reached or dropped the connection for ${request.endpoint.id}; retry later.`, where);
+        last =
+          failure.kind === "timeout"
+            ? new ServiceError(
+                504,
+                "upstream_timeout",
+                `The upstream did not answer ${request.endpoint.id} in time on any attempt; retry later or narrow the range.`,
+                where,
+              )
+            : new ServiceError(
+                502,
+                "upstream_unavailable",
+                `The upstream could not be reached or dropped the connection for ${request.endpoint.id}; retry later.`,
+                where,
+              );
         options.log.debug("upstream attempt failed", { endpoint: request.endpoint.id, attempt: n + 1, kind: failure.kind });
         await this.pause(backoffMs(n, retry, options.random), n, deadline, last, signal);
         continue;

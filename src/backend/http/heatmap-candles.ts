@@ -2,8 +2,16 @@
 // `df` (its price candles). Which heatmap to ask for, and how its candles become the requested
 // ones, are pure functions here; HttpBackend makes the one call.
 import {
-  allowedLookbacks, DEFAULT_BUCKETS, HEATMAP_ID, heatmapColumns, isTimeframe, LOOKBACK_MS, TIMEFRAME_MS, TIMEFRAMES,
-  type Lookback, type Timeframe,
+  allowedLookbacks,
+  DEFAULT_BUCKETS,
+  HEATMAP_ID,
+  heatmapColumns,
+  isTimeframe,
+  LOOKBACK_MS,
+  TIMEFRAME_MS,
+  TIMEFRAMES,
+  type Lookback,
+  type Timeframe,
 } from "../../catalog/index.js";
 import type { Heatmap } from "../../catalog/responses.js";
 import { parseDateInput } from "../../catalog/dates.js";
@@ -97,7 +105,10 @@ export function candlesFromHeatmap(heatmap: Heatmap, plan: PricePlan): CandleCol
     }
   }
   return {
-    times: Float64Array.from(times), open: Float64Array.from(open), high: Float64Array.from(high),
-    low: Float64Array.from(low), close: Float64Array.from(close),
+    times: Float64Array.from(times),
+    open: Float64Array.from(open),
+    high: Float64Array.from(high),
+    low: Float64Array.from(low),
+    close: Float64Array.from(close),
   };
 }

@@ -28,7 +28,9 @@ import { buildUpstreamRequest, type UpstreamRequest } from "./request.js";
 
 /** SHA-256 of a key: the only form in which keys are compared, stored or logged (by prefix). */
 function keyDigest(apiKey: string | undefined): string {
-  return createHash("sha256").update(apiKey ?? "").digest("hex");
+  return createHash("sha256")
+    .update(apiKey ?? "")
+    .digest("hex");
 }
 
 /** Cached bodies are shared; freezing them turns an accidental mutation into an error. */
@@ -44,7 +46,6 @@ function deepFreeze<T>(value: T): T {
 function own(body: BackendBody): BackendBody {
   return Array.isArray(body) ? (body.slice() as BackendBody) : { ...body };
 }
-
 
 export class HttpBackend implements Backend {
   readonly kind = "http" as const;
@@ -63,11 +64,13 @@ export class HttpBackend implements Backend {
     this.origin = { kind: "service", host: new URL(this.options.origin).host };
     const { timeouts } = this.options;
     this.ownsDispatcher = options.dispatcher === undefined;
-    this.dispatcher = options.dispatcher ?? new Agent({
-      connect: { timeout: timeouts.connectMs },
-      headersTimeout: timeouts.headersMs,
-      bodyTimeout: timeouts.bodyMs,
-    });
+    this.dispatcher =
+      options.dispatcher ??
+      new Agent({
+        connect: { timeout: timeouts.connectMs },
+        headersTimeout: timeouts.headersMs,
+        bodyTimeout: timeouts.bodyMs,
+      });
     this.cache = new ResponseCache(this.options.cache, this.options.now);
     const { origin, log } = this.options;
     this.breaker = new CircuitBreaker(this.options.breaker, this.options.now, (state) => {
@@ -90,7 +93,9 @@ export class HttpBackend implements Backend {
     if (request.endpoint === PRICE_ID) return this.fetchPrice(request, context);
     const endpoint = endpointById(request.endpoint);
     if (!endpoint) {
-      throw new ServiceError(404, "not_found", `Unknown endpoint "${request.endpoint.slice(0, 80)}"; list_assets shows the endpoint ids.`, { endpoint: request.endpoint.slice(0, 80) });
+      throw new ServiceError(404, "not_found", `Unknown endpoint "${request.endpoint.slice(0, 80)}"; list_assets shows the endpoint ids.`, {
+        endpoint: request.endpoint.slice(0, 80),
+      });
     }
     context.signal?.throwIfAborted();
     const apiKey = context.apiKey ?? this.options.apiKey;
@@ -102,9 +107,16 @@ export class HttpBackend implements Backend {
     if (!windows) return this.fetchOne(endpoint, request, apiKey, digest, context.signal);
 
     if (windows.length * this.options.perWindow > this.options.maxTotal) {
-      throw new ServiceError(400, "range_too_large", `The range spans about ${windows.length * this.options.perWindow} buckets, more than the ${this.options.maxTotal} one call may assemble; narrow startDate/endDate or use a coarser timeframe.`, {
-        parameter: "startDate", endpoint: endpoint.id, asset: request.asset,
-      });
+      throw new ServiceError(
+        400,
+        "range_too_large",
+        `The range spans about ${windows.length * this.options.perWindow} buckets, more than the ${this.options.maxTotal} one call may assemble; narrow startDate/endDate or use a coarser timeframe.`,
+        {
+          parameter: "startDate",
+          endpoint: endpoint.id,
+          asset: request.asset,
+        },
+      );
     }
     const parts: TimeRecord[][] = [];
     let receivedMs = Infinity;
@@ -119,7 +131,9 @@ export class HttpBackend implements Backend {
       context.onProgress?.({ done: i + 1, total: windows.length, message: `window ${i + 1} of ${windows.length}` });
     }
     return {
-      kind: "series", body: mergeWindows(parts), usage: creditsRemaining === undefined ? { charged } : { charged, creditsRemaining },
+      kind: "series",
+      body: mergeWindows(parts),
+      usage: creditsRemaining === undefined ? { charged } : { charged, creditsRemaining },
       ...(Number.isFinite(receivedMs) && { receivedMs }),
     };
   }
@@ -132,7 +146,14 @@ export class HttpBackend implements Backend {
     const result = await this.fetch({ endpoint: HEATMAP_ID, asset: request.asset, query: { timeframe, lookback } }, context);
     const candles = candlesFromHeatmap(result.body as Heatmap, plan);
     // Our clock stands in for the service's: the heatmap's last column is the candle open at its "now".
-    return { kind: "candles", body: candleRecords(candles), candles, usage: result.usage, asOfMs, ...(result.receivedMs !== undefined && { receivedMs: result.receivedMs }) };
+    return {
+      kind: "candles",
+      body: candleRecords(candles),
+      candles,
+      usage: result.usage,
+      asOfMs,
+      ...(result.receivedMs !== undefined && { receivedMs: result.receivedMs }),
+    };
   }
 
   async close(): Promise<void> {
@@ -140,7 +161,13 @@ export class HttpBackend implements Backend {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
-  private async fetchOne(endpoint: Endpoint, request: BackendRequest, apiKey: string | undefined, digest: string, signal?: AbortSignal): Promise<BackendResult> {
+  private async fetchOne(
+    endpoint: Endpoint,
+    request: BackendRequest,
+    apiKey: string | undefined,
+    digest: string,
+    signal?: AbortSignal,
+  ): Promise<BackendResult> {
     const upstream = buildUpstreamRequest(endpoint, request);
     const cached = this.cache.lookup(digest, endpoint.id, upstream.cacheKey);
     if (cached) return resultOfBody(endpoint, own(cached.body), { usage: { charged: 0 }, receivedMs: cached.receivedMs });
@@ -148,11 +175,19 @@ export class HttpBackend implements Backend {
     const { value, leader } = await this.flights.run(`${digest}\n${upstream.cacheKey}`, signal, (shared) =>
       this.load(upstream, request.query, apiKey, digest, shared),
     );
-    const usage = leader ? value.usage : { charged: 0, ...(value.usage.creditsRemaining !== undefined && { creditsRemaining: value.usage.creditsRemaining }) };
+    const usage = leader
+      ? value.usage
+      : { charged: 0, ...(value.usage.creditsRemaining !== undefined && { creditsRemaining: value.usage.creditsRemaining }) };
     return resultOfBody(endpoint, own(value.body), { usage, receivedMs: value.receivedMs });
   }
 
-  private async load(upstream: UpstreamRequest, query: BackendRequest["query"], apiKey: string | undefined, digest: string, signal: AbortSignal): Promise<Fetched & { receivedMs: number }> {
+  private async load(
+    upstream: UpstreamRequest,
+    query: BackendRequest["query"],
+    apiKey: string | undefined,
+    digest: string,
+    signal: AbortSignal,
+  ): Promise<Fetched & { receivedMs: number }> {
     const endpointId = upstream.endpoint.id;
     let fetched: Fetched & { receivedMs: number };
     try {

@@ -14,9 +14,14 @@ export interface UpstreamRequest {
 /** Lowercase tickers as the service writes them (the catalog's rule); anything else never reaches a URL. */
 export function assertAsset(asset: string, endpoint: Endpoint): void {
   if (!ASSET_PATTERN.test(asset)) {
-    throw new ServiceError(404, "asset_not_supported", `Asset "${asset.slice(0, 32)}" is not a valid ticker: use a lowercase ticker such as btc or eth (list_assets shows coverage).`, {
-      endpoint: endpoint.id,
-    });
+    throw new ServiceError(
+      404,
+      "asset_not_supported",
+      `Asset "${asset.slice(0, 32)}" is not a valid ticker: use a lowercase ticker such as btc or eth (list_assets shows coverage).`,
+      {
+        endpoint: endpoint.id,
+      },
+    );
   }
 }
 
@@ -29,7 +34,9 @@ export function buildUpstreamRequest(endpoint: Endpoint, request: BackendRequest
   const entries: [string, string][] = [];
   if (endpoint.kind === "heatmap") entries.push(["asset", request.asset]);
   const known = endpoint.params.filter((p) => p !== "asset");
-  const extra = Object.keys(request.query).filter((k) => !known.includes(k as never) && k !== "asset").sort();
+  const extra = Object.keys(request.query)
+    .filter((k) => !known.includes(k as never) && k !== "asset")
+    .sort();
   for (const name of [...known, ...extra]) {
     const value = request.query[name];
     if (value !== undefined && value !== "") entries.push([name, value]);

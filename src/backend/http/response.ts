@@ -7,9 +7,14 @@ import { ascending } from "./paging.js";
 import type { RawResponse } from "./transport.js";
 
 function invalid(endpoint: Endpoint, why: string): ServiceError {
-  return new ServiceError(502, "upstream_invalid_response", `The upstream sent an unusable answer for ${endpoint.id}: ${why}. Retry later; if it persists, check CRYPTO_METRICS_BASE_URL.`, {
-    endpoint: endpoint.id,
-  });
+  return new ServiceError(
+    502,
+    "upstream_invalid_response",
+    `The upstream sent an unusable answer for ${endpoint.id}: ${why}. Retry later; if it persists, check CRYPTO_METRICS_BASE_URL.`,
+    {
+      endpoint: endpoint.id,
+    },
+  );
 }
 
 function schemaFor(endpoint: Endpoint): z.ZodType<BackendBody> {
@@ -19,19 +24,29 @@ function schemaFor(endpoint: Endpoint): z.ZodType<BackendBody> {
 }
 
 function headerText(value: string | string[] | undefined): string {
-  return Array.isArray(value) ? value.join(", ") : value ?? "";
+  return Array.isArray(value) ? value.join(", ") : (value ?? "");
 }
 
 /** A matrix whose rows or columns do not match its axes is a cut-off or corrupt answer. */
 function checkHeatmap(endpoint: Endpoint, heatmap: Heatmap): void {
-  if (heatmap.z.length !== heatmap.y.length) throw invalid(endpoint, `the heatmap has ${heatmap.z.length} rows for ${heatmap.y.length} price levels`);
+  if (heatmap.z.length !== heatmap.y.length)
+    throw invalid(endpoint, `the heatmap has ${heatmap.z.length} rows for ${heatmap.y.length} price levels`);
   const width = heatmap.x.length;
   if (heatmap.z.some((row) => row.length !== width)) throw invalid(endpoint, `a heatmap row does not have ${width} columns`);
 }
 
 function issuePath(error: z.ZodError): string {
   const path = error.issues[0]?.path ?? [];
-  const shown = path.slice(0, 4).map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p).slice(0, 40).replace(/[^\w-]/g, "?")}`)).join("");
+  const shown = path
+    .slice(0, 4)
+    .map((p) =>
+      typeof p === "number"
+        ? `[${p}]`
+        : `.${String(p)
+            .slice(0, 40)
+            .replace(/[^\w-]/g, "?")}`,
+    )
+    .join("");
   return shown ? ` (at ${shown})` : "";
 }
 

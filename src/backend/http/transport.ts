@@ -29,7 +29,10 @@ export type AttemptFailureKind = "timeout" | "network" | "too_large" | "decode" 
 
 /** An attempt that produced no usable HTTP answer; carries no message from the network layer. */
 export class AttemptFailure extends Error {
-  constructor(readonly kind: AttemptFailureKind, readonly reason?: unknown) {
+  constructor(
+    readonly kind: AttemptFailureKind,
+    readonly reason?: unknown,
+  ) {
     super(`upstream attempt failed: ${kind}`);
   }
 }
@@ -39,7 +42,7 @@ const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"
 class TooLarge extends Error {}
 
 function decoderFor(encoding: string | string[] | undefined): NodeJS.ReadWriteStream | null | "unsupported" {
-  const value = (Array.isArray(encoding) ? encoding.join(",") : encoding ?? "").trim().toLowerCase();
+  const value = (Array.isArray(encoding) ? encoding.join(",") : (encoding ?? "")).trim().toLowerCase();
   if (value === "" || value === "identity") return null;
   if (value === "gzip" || value === "x-gzip") return createGunzip();
   if (value === "deflate") return createInflate();
@@ -48,7 +51,12 @@ function decoderFor(encoding: string | string[] | undefined): NodeJS.ReadWriteSt
 }
 
 /** Reads a body into one buffer, aborting as soon as the decoded size passes `cap`. */
-async function readCapped(body: NodeJS.ReadableStream, encoding: string | string[] | undefined, cap: number, signal: AbortSignal): Promise<Buffer> {
+async function readCapped(
+  body: NodeJS.ReadableStream,
+  encoding: string | string[] | undefined,
+  cap: number,
+  signal: AbortSignal,
+): Promise<Buffer> {
   const decoder = decoderFor(encoding);
   if (decoder === "unsupported") throw new AttemptFailure("decode");
   const chunks: Buffer[] = [];
@@ -80,10 +88,13 @@ function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
 export async function attempt(dispatcher: Dispatcher, options: AttemptOptions): Promise<RawResponse> {
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new AttemptFailure("timeout"));
-  }, Math.max(1, options.deadlineMs));
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+      controller.abort(new AttemptFailure("timeout"));
+    },
+    Math.max(1, options.deadlineMs),
+  );
   const outer = options.signal;
   const forward = (): void => controller.abort(outer?.reason);
   if (outer?.aborted) forward();

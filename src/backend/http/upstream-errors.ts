@@ -116,39 +116,85 @@ export function errorFromStatus(ctx: ErrorContext): ServiceError {
   if (status === 400 || status === 422) {
     if (parsed.parameter) details.parameter = sanitize(parsed.parameter, ctx.secrets, MAX_DETAIL);
     if (parsed.allowed) details.allowed = parsed.allowed.slice(0, MAX_ALLOWED).map((a) => sanitize(a, ctx.secrets, MAX_DETAIL));
-    return new ServiceError(400, code ?? "invalid_parameter", said || `The upstream rejected a parameter of ${ctx.endpoint} (${status}); check the dates and option values.`, details);
+    return new ServiceError(
+      400,
+      code ?? "invalid_parameter",
+      said || `The upstream rejected a parameter of ${ctx.endpoint} (${status}); check the dates and option values.`,
+      details,
+    );
   }
   if (status === 401) {
-    return new ServiceError(401, "unauthorized", "The upstream rejected the API key (401): check CRYPTO_METRICS_API_KEY (it must be a valid key for the service at CRYPTO_METRICS_BASE_URL).", details);
+    return new ServiceError(
+      401,
+      "unauthorized",
+      "The upstream rejected the API key (401): check CRYPTO_METRICS_API_KEY (it must be a valid key for the service at CRYPTO_METRICS_BASE_URL).",
+      details,
+    );
   }
   if (status === 402 || code === "credits_exhausted") {
-    return new ServiceError(402, "credits_exhausted", `The API key has no credits left for ${ctx.endpoint} (upstream ${status}); wait for the billing cycle to reset or use another key.${upstreamSaid}`, details);
+    return new ServiceError(
+      402,
+      "credits_exhausted",
+      `The API key has no credits left for ${ctx.endpoint} (upstream ${status}); wait for the billing cycle to reset or use another key.${upstreamSaid}`,
+      details,
+    );
   }
   if (status === 403) {
     // The ids the key may call, when the service lists them.
     if (parsed.allowed) details.allowed = parsed.allowed.slice(0, MAX_ALLOWED).map((a) => sanitize(a, ctx.secrets, MAX_DETAIL));
-    return new ServiceError(403, "metric_not_allowed", `The API key's plan does not include ${ctx.endpoint} (upstream 403); use an endpoint the plan covers or upgrade the key.${upstreamSaid}`, details);
+    return new ServiceError(
+      403,
+      "metric_not_allowed",
+      `The API key's plan does not include ${ctx.endpoint} (upstream 403); use an endpoint the plan covers or upgrade the key.${upstreamSaid}`,
+      details,
+    );
   }
   if (status === 404) {
     const notFound = code === "not_found";
     // The upstream's did-you-mean candidates, if it sends any.
     if (parsed.allowed) details.allowed = parsed.allowed.slice(0, MAX_ALLOWED).map((a) => sanitize(a, ctx.secrets, MAX_DETAIL));
-    return new ServiceError(404, code ?? "asset_not_supported", notFound
-      ? `The upstream has no such path for ${ctx.endpoint} (404).${upstreamSaid}`
-      : `Asset "${ctx.asset}" is not covered by ${ctx.endpoint} upstream (404); list_assets shows coverage.${upstreamSaid}`, details);
+    return new ServiceError(
+      404,
+      code ?? "asset_not_supported",
+      notFound
+        ? `The upstream has no such path for ${ctx.endpoint} (404).${upstreamSaid}`
+        : `Asset "${ctx.asset}" is not covered by ${ctx.endpoint} upstream (404); list_assets shows coverage.${upstreamSaid}`,
+      details,
+    );
   }
   if (status === 429) {
     if (ctx.retryAfterS !== undefined) details.retryAfterS = ctx.retryAfterS;
     const when = ctx.retryAfterS !== undefined ? `retry after ${ctx.retryAfterS} s` : "retry in about 25 s";
     return new ServiceError(429, "rate_limited", `The upstream rate limit was reached for this API key; ${when}.`, details);
   }
-  if (status === 408) return new ServiceError(504, "upstream_timeout", "The upstream timed out (408) on every attempt; retry later or narrow the range.", details);
+  if (status === 408)
+    return new ServiceError(
+      504,
+      "upstream_timeout",
+      "The upstream timed out (408) on every attempt; retry later or narrow the range.",
+      details,
+    );
   if (status >= 500) {
     if (ctx.retryAfterS !== undefined) details.retryAfterS = ctx.retryAfterS;
-    return new ServiceError(502, "upstream_unavailable", `The upstream service is failing (${status}) on every attempt; retry later.`, details);
+    return new ServiceError(
+      502,
+      "upstream_unavailable",
+      `The upstream service is failing (${status}) on every attempt; retry later.`,
+      details,
+    );
   }
   if (status >= 300 && status < 400) {
-    return new ServiceError(502, "upstream_invalid_response", `The upstream answered with a redirect (${status}), which is not followed; check CRYPTO_METRICS_BASE_URL.`, details);
+    return new ServiceError(
+      502,
+      "upstream_invalid_response",
+      `The upstream answered with a redirect (${status}), which is not followed; check CRYPTO_METRICS_BASE_URL.`,
+      details,
+    );
   }
-  return new ServiceError(502, "upstream_invalid_response", `The upstream answered with an unexpected status (${status}).${upstreamSaid}`, details);
+  return new ServiceError(
+    502,
+    "upstream_invalid_response",
+    `The upstream answered with an unexpected status (${status}).${upstreamSaid}`,
+    details,
+  );
 }

@@ -9,12 +9,13 @@ import { DEFAULT_KEY, KeyStore } from "./keys.js";
 import { defaultStore, openStore } from "./metering/index.js";
 import { InProcessService } from "./service.js";
 
-export type InProcessConfig = Pick<Config, "apiKey" | "keysFile" | "stateDir" | "now"> & Partial<Pick<Config, "store" | "command">> & {
-  /** Clock of the rate windows, epoch ms (tests drive it); defaults to the store's own. */
-  rateClock?: () => number;
-  /** Bytes of the body cache (see ServiceOptions.bodies): the REST face keeps serialized bodies for repeats. */
-  bodyCacheBytes?: number;
-};
+export type InProcessConfig = Pick<Config, "apiKey" | "keysFile" | "stateDir" | "now"> &
+  Partial<Pick<Config, "store" | "command">> & {
+    /** Clock of the rate windows, epoch ms (tests drive it); defaults to the store's own. */
+    rateClock?: () => number;
+    /** Bytes of the body cache (see ServiceOptions.bodies): the REST face keeps serialized bodies for repeats. */
+    bodyCacheBytes?: number;
+  };
 
 /**
  * The service of this process: keys from the keys file (or the single local key), metering in the
@@ -26,7 +27,9 @@ export async function createInProcessService(config: InProcessConfig): Promise<I
   const server = config.command === "api" || config.command === "http";
   const store = await openStore(config.store ?? defaultStore(config.stateDir), { legacyDir: config.stateDir, checkpointInWorker: server });
   return new InProcessService({
-    keys, store, now: config.now,
+    keys,
+    store,
+    now: config.now,
     ...(config.rateClock && { rateClock: config.rateClock }),
     // The LRU module is loaded only by a service that keeps bodies (the REST face's).
     ...(config.bodyCacheBytes && { bodies: (await import("./body-lru.js")).createBodyCache(config.bodyCacheBytes) }),
@@ -38,7 +41,10 @@ export class InProcessBackend implements Backend {
   readonly origin = SIMULATED_ORIGIN;
 
   /** `defaultKey` is used when a call carries no key: CRYPTO_METRICS_API_KEY, or `demo`. */
-  constructor(readonly service: InProcessService, private readonly defaultKey: string = DEFAULT_KEY) {}
+  constructor(
+    readonly service: InProcessService,
+    private readonly defaultKey: string = DEFAULT_KEY,
+  ) {}
 
   static async create(config: InProcessConfig): Promise<InProcessBackend> {
     return new InProcessBackend(await createInProcessService(config), config.apiKey ?? DEFAULT_KEY);
@@ -56,7 +62,12 @@ export class InProcessBackend implements Backend {
     const endpoint = metricById(request.endpoint);
     if (!endpoint) {
       const near = nearestEndpoints(request.endpoint);
-      throw new ServiceError(404, "not_found", `Unknown endpoint id "${request.endpoint.slice(0, 80)}"${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""}`, { allowed: near, endpoint: request.endpoint });
+      throw new ServiceError(
+        404,
+        "not_found",
+        `Unknown endpoint id "${request.endpoint.slice(0, 80)}"${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""}`,
+        { allowed: near, endpoint: request.endpoint },
+      );
     }
     const query = new URLSearchParams();
     if (endpoint.id === HEATMAP_ID) query.set("asset", request.asset);
@@ -64,13 +75,15 @@ export class InProcessBackend implements Backend {
       if (value !== undefined && !(endpoint.id === HEATMAP_ID && name === "asset")) query.append(name, value);
     }
     const started = performance.now();
-    const res = endpoint === PRICE
-      ? await this.service.handlePrice({ asset: request.asset, query, headers })
-      : await this.service.handle({ method: "GET", path: pathOf(endpoint, encodeURIComponent(request.asset)), query, headers });
+    const res =
+      endpoint === PRICE
+        ? await this.service.handlePrice({ asset: request.asset, query, headers })
+        : await this.service.handle({ method: "GET", path: pathOf(endpoint, encodeURIComponent(request.asset)), query, headers });
     this.throwIfFailed(res, endpoint.id, request.asset);
     await refundIfAbandoned(res, context, started);
     // Handed on as the service made it: its body is built only if something reads it.
-    if (!res.result) throw new ServiceError(500, "internal", `The service answered ${endpoint.id} without a result. Retry, and report it if it persists.`);
+    if (!res.result)
+      throw new ServiceError(500, "internal", `The service answered ${endpoint.id} without a result. Retry, and report it if it persists.`);
     return res.result;
   }
 

@@ -22,7 +22,18 @@ export function bodyKey(endpoint: Endpoint, asset: string, params: Params, nowMs
   // A range reaching the bucket now falls in changes with every minute (that bucket is partial);
   // daily metrics change with the day (the last complete day).
   const reach = endpoint.kind === "ohlcv" ? Math.floor(Math.min(params.endMs, nowMs) / MINUTE_MS) : Math.floor(nowMs / DAY_MS);
-  return [endpoint.id, asset, timeframe, exchange, symbol, marketType, entityName, Math.ceil(params.startMs / step), Math.floor(params.endMs / step), reach].join("|");
+  return [
+    endpoint.id,
+    asset,
+    timeframe,
+    exchange,
+    symbol,
+    marketType,
+    entityName,
+    Math.ceil(params.startMs / step),
+    Math.floor(params.endMs / step),
+    reach,
+  ].join("|");
 }
 
 const MINUTE_MS = 60_000;

@@ -4,8 +4,12 @@
 /** Offset of the first character that is not valid JSON (text.length when the text ends too early). */
 export function jsonErrorOffset(text: string): number {
   let i = 0;
-  const ws = () => { while (i < text.length && " \t\n\r".includes(text[i]!)) i++; };
-  const fail = (): never => { throw i; };
+  const ws = () => {
+    while (i < text.length && " \t\n\r".includes(text[i]!)) i++;
+  };
+  const fail = (): never => {
+    throw i;
+  };
   const value = (): void => {
     ws();
     const c = text[i];
@@ -25,7 +29,10 @@ export function jsonErrorOffset(text: string): number {
         }
         value();
         ws();
-        if (text[i] === ",") { i++; continue; }
+        if (text[i] === ",") {
+          i++;
+          continue;
+        }
         if (text[i] === close) return void i++;
         fail();
       }
@@ -45,7 +52,10 @@ export function jsonErrorOffset(text: string): number {
         const e = text[i + 1];
         if (e === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) i += 6;
         else if (e !== undefined && '"\\/bfnrt'.includes(e)) i += 2;
-        else { i++; fail(); }
+        else {
+          i++;
+          fail();
+        }
       } else i++;
     }
     fail();

@@ -68,7 +68,9 @@ function checkFields(obj: Json, allowed: readonly string[], where: string, fail:
     if (allowed.includes(field)) return;
     const near = allowed.find((a) => distance(field.toLowerCase(), a.toLowerCase()) <= 2);
     // The unknown name is not repeated (a key written as a field name would be printed): its position and a hint are.
-    fail(`${where} has an unknown field (field ${i + 1} of the object)${near ? `; did you mean "${near}"?` : ""}; accepted: ${allowed.join(", ")}`);
+    fail(
+      `${where} has an unknown field (field ${i + 1} of the object)${near ? `; did you mean "${near}"?` : ""}; accepted: ${allowed.join(", ")}`,
+    );
   });
 }
 
@@ -109,7 +111,14 @@ function metricsOf(value: unknown, where: string, fail: (m: string) => never): R
   return new Set(value as string[]);
 }
 
-function record(key: string, plan: string, credits: number, rateLimit: RateLimitSpec, policyName: string, metrics: ReadonlySet<string> | null): KeyRecord {
+function record(
+  key: string,
+  plan: string,
+  credits: number,
+  rateLimit: RateLimitSpec,
+  policyName: string,
+  metrics: ReadonlySet<string> | null,
+): KeyRecord {
   const digest = sha256(key);
   const id = digest.toString("hex");
   return { id, digest, label: id.slice(0, 8), plan, credits, rateLimit, policyName, metrics };
@@ -133,7 +142,10 @@ export class KeyStore {
     try {
       text = readBounded(path, MAX_KEYS_FILE_BYTES);
     } catch (err) {
-      if (err instanceof TooLargeError) throw new KeysFileError(`keys file ${path} holds ${err.message}, past the limit for a keys file; point CRYPTO_METRICS_KEYS_FILE (--keys-file) at the JSON keys file`);
+      if (err instanceof TooLargeError)
+        throw new KeysFileError(
+          `keys file ${path} holds ${err.message}, past the limit for a keys file; point CRYPTO_METRICS_KEYS_FILE (--keys-file) at the JSON keys file`,
+        );
       const code = (err as NodeJS.ErrnoException).code ?? "unreadable";
       throw new KeysFileError(`keys file ${path} cannot be read (${code}); fix CRYPTO_METRICS_KEYS_FILE or unset it to use the local key`);
     }
@@ -162,7 +174,10 @@ export class KeyStore {
     if (!isObject(rawPlans)) fail(`"plans" must be an object of plan name → {credits, rateLimit}`);
     for (const [name, plan] of Object.entries(rawPlans as Json)) {
       const where = `plans.${name}`;
-      if (!NAME_RE.test(name)) fail(`the name of plan ${Object.keys(rawPlans as Json).indexOf(name) + 1} must be 1–64 letters, digits, "_", "." or "-" (not repeated here: it may be a key)`);
+      if (!NAME_RE.test(name))
+        fail(
+          `the name of plan ${Object.keys(rawPlans as Json).indexOf(name) + 1} must be 1–64 letters, digits, "_", "." or "-" (not repeated here: it may be a key)`,
+        );
       if (!isObject(plan)) fail(`${where} must be an object`);
       const p = plan as Json;
       checkFields(p, ["credits", "rateLimit"], where, fail);
@@ -171,7 +186,8 @@ export class KeyStore {
       plans.set(name, { ...(credits !== undefined && { credits }), ...(rateLimit && { rateLimit }) });
     }
     const rawKeys = doc["keys"];
-    if (!Array.isArray(rawKeys) || rawKeys.length === 0) fail(`"keys" must be a non-empty array of {key, plan?, credits?, rateLimit?, metrics?}`);
+    if (!Array.isArray(rawKeys) || rawKeys.length === 0)
+      fail(`"keys" must be a non-empty array of {key, plan?, credits?, rateLimit?, metrics?}`);
     const records: KeyRecord[] = [];
     const seen = new Map<string, number>();
     (rawKeys as unknown[]).forEach((entry, i) => {
@@ -180,12 +196,15 @@ export class KeyStore {
       const e = entry as Json;
       checkFields(e, ["key", "plan", "credits", "rateLimit", "metrics"], where, fail);
       const key = e["key"];
-      if (typeof key !== "string" || !API_KEY_PATTERN.test(key)) fail(`${where}.key must be 1–512 printable ASCII characters without spaces`);
+      if (typeof key !== "string" || !API_KEY_PATTERN.test(key))
+        fail(`${where}.key must be 1–512 printable ASCII characters without spaces`);
       let plan: { credits?: number; rateLimit?: RateLimitSpec } = {};
       const planName = e["plan"];
       if (planName !== undefined) {
         if (typeof planName !== "string" || !plans.has(planName)) {
-          fail(`${where}.plan is not one of the defined plans (${[...plans.keys()].join(", ") || "none are defined"}); the value is not repeated here, as it may be a key`);
+          fail(
+            `${where}.plan is not one of the defined plans (${[...plans.keys()].join(", ") || "none are defined"}); the value is not repeated here, as it may be a key`,
+          );
         }
         plan = plans.get(planName as string)!;
       }
@@ -193,7 +212,14 @@ export class KeyStore {
       const credits = creditsOf(e["credits"], `${where}.credits`, fail) ?? plan.credits ?? LOCAL_PLAN.credits;
       const rateLimit = ownRate ?? plan.rateLimit ?? { ...LOCAL_PLAN.rateLimit };
       const name = typeof planName === "string" ? planName : LOCAL_PLAN.name;
-      const r = record(key as string, name, credits, rateLimit, ownRate ? "custom" : name, metricsOf(e["metrics"], `${where}.metrics`, fail));
+      const r = record(
+        key as string,
+        name,
+        credits,
+        rateLimit,
+        ownRate ? "custom" : name,
+        metricsOf(e["metrics"], `${where}.metrics`, fail),
+      );
       const earlier = seen.get(r.id);
       if (earlier !== undefined) fail(`${where} repeats the key of keys[${earlier}]; each key may appear once`);
       seen.set(r.id, i);

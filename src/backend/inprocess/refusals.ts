@@ -1,7 +1,19 @@
 // The service's refusals that need more than a status and a sentence: who the caller is
 // (credentials), an asset outside an endpoint's set (with did-you-mean among the tickers it covers)
 // and a range over the per-response cap.
-import { ASSET_PATTERN, ASSET_SETS, assetsByName, coverage, covers, DAY_MS, KNOWN_ASSETS, MAX_RECORDS, nearestAssets, TIMEFRAME_MS, type Endpoint } from "../../catalog/index.js";
+import {
+  ASSET_PATTERN,
+  ASSET_SETS,
+  assetsByName,
+  coverage,
+  covers,
+  DAY_MS,
+  KNOWN_ASSETS,
+  MAX_RECORDS,
+  nearestAssets,
+  TIMEFRAME_MS,
+  type Endpoint,
+} from "../../catalog/index.js";
 import { ServiceError } from "../types.js";
 import { shown } from "./router.js";
 
@@ -20,7 +32,11 @@ export function credentials(headers: HeaderBag): string | undefined {
   const auth = header(headers, "authorization")?.trim();
   const bearer = auth && /^bearer\s+/i.test(auth) ? auth.replace(/^bearer\s+/i, "").trim() || undefined : undefined;
   if (apiKey !== undefined && bearer !== undefined && apiKey !== bearer) {
-    throw new ServiceError(400, "conflicting_credentials", "X-Api-Key and Authorization: Bearer carry different keys; send one key, in either header.");
+    throw new ServiceError(
+      400,
+      "conflicting_credentials",
+      "X-Api-Key and Authorization: Bearer carry different keys; send one key, in either header.",
+    );
   }
   return apiKey ?? bearer;
 }
@@ -38,10 +54,14 @@ export function assetNotSupported(endpoint: Endpoint, asset: string): ServiceErr
   // A known ticker is the one meant: look-alikes (btc for eth, or the ticker itself) would mislead.
   // Only tickers the endpoint covers are proposed: one it lacks would fail the same way.
   const near = KNOWN_ASSETS.includes(asset) ? [] : inSet;
-  const covered = members === null
-    ? `takes any lowercase ticker matching ${ASSET_PATTERN.source}`
-    : endpoint.assetSet === "OPEN" ? `covers every ticker the catalog knows, ${members.length} in all`
-    : members.length <= COVERAGE_LIST_MAX ? `covers ${members.join(", ")}` : `covers the ${members.length} assets of ${set.label}`;
+  const covered =
+    members === null
+      ? `takes any lowercase ticker matching ${ASSET_PATTERN.source}`
+      : endpoint.assetSet === "OPEN"
+        ? `covers every ticker the catalog knows, ${members.length} in all`
+        : members.length <= COVERAGE_LIST_MAX
+          ? `covers ${members.join(", ")}`
+          : `covers the ${members.length} assets of ${set.label}`;
   const hint = near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : "";
   return new ServiceError(
     404,
@@ -61,4 +81,3 @@ export function rangeTooLarge(count: number, timeframe: keyof typeof TIMEFRAME_M
     { parameter: "startDate" },
   );
 }
-

@@ -1,10 +1,29 @@
 // Query-parameter validation of the in-process service: every bad value is a 400 naming the
 // parameter and what it accepts. Asset coverage and range caps are checked later, by the pipeline.
 import {
-  allowedLookbacks, CANONICAL_LOOKBACK, DATE_FORMAT_HINT, DAY_MS, DEFAULT_BUCKETS, editDistance, ENTITY_ALL,
-  heatmapColumns, isTimeframe, isVenue, LOOKBACKS, MARKET_TYPES, MAX_HEATMAP_COLUMNS, SCOPES,
-  SYMBOL_PATTERN, TIMEFRAME_MS, TIMEFRAMES, VENUES, type Endpoint, type Lookback, type Scope,
-  type Timeframe, type Venue,
+  allowedLookbacks,
+  CANONICAL_LOOKBACK,
+  DATE_FORMAT_HINT,
+  DAY_MS,
+  DEFAULT_BUCKETS,
+  editDistance,
+  ENTITY_ALL,
+  heatmapColumns,
+  isTimeframe,
+  isVenue,
+  LOOKBACKS,
+  MARKET_TYPES,
+  MAX_HEATMAP_COLUMNS,
+  SCOPES,
+  SYMBOL_PATTERN,
+  TIMEFRAME_MS,
+  TIMEFRAMES,
+  VENUES,
+  type Endpoint,
+  type Lookback,
+  type Scope,
+  type Timeframe,
+  type Venue,
 } from "../../catalog/index.js";
 import { ServiceError } from "../types.js";
 import { dataClock, lastCompleteDay, symbolsOf, type SeriesQuery } from "./readings/index.js";
@@ -42,7 +61,11 @@ function checkNames(endpoint: Endpoint, query: URLSearchParams): void {
     if (!accepted.includes(name)) {
       const close = accepted.find((a) => a.toLowerCase() === name.toLowerCase() || editDistance(a, name) <= 2);
       const list = accepted.length ? `accepted: ${accepted.join(", ")}` : "it accepts no query parameters";
-      throw invalid(shown(name), `Unknown query parameter "${shown(name)}" for ${endpoint.id}${close ? ` (did you mean "${close}"?)` : ""}; ${list}.`, accepted);
+      throw invalid(
+        shown(name),
+        `Unknown query parameter "${shown(name)}" for ${endpoint.id}${close ? ` (did you mean "${close}"?)` : ""}; ${list}.`,
+        accepted,
+      );
     }
     if (seen.has(name)) throw invalid(name, `Query parameter "${name}" is repeated; give it once.`);
     seen.add(name);
@@ -56,7 +79,11 @@ function oneOf<T extends string>(name: string, value: string, allowed: readonly 
   if ((allowed as readonly string[]).includes(value)) return value as T;
   const lower = value.toLowerCase();
   const hint = allowed.find((a) => a === lower);
-  throw invalid(name, `${name} "${shown(value)}" is not ${what}${hint ? ` (values are lowercase: "${hint}")` : ""}; use one of ${allowed.join(", ")}.`, allowed);
+  throw invalid(
+    name,
+    `${name} "${shown(value)}" is not ${what}${hint ? ` (values are lowercase: "${hint}")` : ""}; use one of ${allowed.join(", ")}.`,
+    allowed,
+  );
 }
 
 function venue(name: string, value: string): Venue {
@@ -86,7 +113,10 @@ function recordsParams(endpoint: Endpoint, query: URLSearchParams, nowMs: number
   // A date-only end bound is inclusive of its whole day.
   const endInput = end && (end.dateOnly ? end.ms + DAY_MS - 1 : end.ms);
   if (start && endInput !== undefined && start.ms > endInput) {
-    throw invalid("startDate", `startDate (${shown(get("startDate")!)}) is after endDate (${shown(get("endDate")!)}); swap them or widen the range.`);
+    throw invalid(
+      "startDate",
+      `startDate (${shown(get("startDate")!)}) is after endDate (${shown(get("endDate")!)}); swap them or widen the range.`,
+    );
   }
   const endMs = Math.min(endInput ?? nowMs, nowMs);
   // The default range ends at the last bucket that exists (the partial one now falls in; for a
@@ -100,7 +130,10 @@ function recordsParams(endpoint: Endpoint, query: URLSearchParams, nowMs: number
   const symbol = get("symbol");
   if (symbol !== undefined) {
     if (!SYMBOL_PATTERN.test(symbol)) {
-      throw invalid("symbol", `symbol "${shown(symbol)}" must be a trading pair in upper case, <BASE><QUOTE> with 2–24 letters or digits, e.g. BTCUSDT.`);
+      throw invalid(
+        "symbol",
+        `symbol "${shown(symbol)}" must be a trading pair in upper case, <BASE><QUOTE> with 2–24 letters or digits, e.g. BTCUSDT.`,
+      );
     }
     out.symbol = symbol;
   }
@@ -134,7 +167,8 @@ function heatmapParams(query: URLSearchParams): HeatmapParams {
   const scope = rawScope === undefined ? (rawExchange === undefined ? "all" : "exchange") : oneOf("scope", rawScope, SCOPES, "a scope");
   const out: HeatmapParams = { kind: "heatmap", asset, timeframe, lookback, scope };
   if (scope === "exchange") {
-    if (rawExchange === undefined) throw invalid("exchange", "scope=exchange needs exchange=<venue id>, e.g. exchange=binance; or use scope=all.");
+    if (rawExchange === undefined)
+      throw invalid("exchange", "scope=exchange needs exchange=<venue id>, e.g. exchange=binance; or use scope=all.");
     out.exchange = venue("exchange", rawExchange);
   } else if (rawExchange !== undefined) {
     throw invalid("exchange", "exchange applies only with scope=exchange; drop exchange for the all-venue view, or set scope=exchange.");

@@ -49,7 +49,8 @@ export function route(path: string): Route {
   if (parts.length === 2) {
     const id = `${parts[0]}/${parts[1]}`;
     if (id === HEATMAP_ID) return { endpoint: heatmap, asset: undefined };
-    if (id.toLowerCase() === HEATMAP_ID) throw notFound(`No endpoint at ${shown(path)}; paths are case-sensitive: use /${HEATMAP_ID}.`, [`/${HEATMAP_ID}`]);
+    if (id.toLowerCase() === HEATMAP_ID)
+      throw notFound(`No endpoint at ${shown(path)}; paths are case-sensitive: use /${HEATMAP_ID}.`, [`/${HEATMAP_ID}`]);
     throw notFound(`No endpoint at ${shown(path)}; ${SHAPE}.`);
   }
   if (parts.length === 3) {

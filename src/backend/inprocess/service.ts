@@ -124,7 +124,10 @@ export class InProcessService {
   }
 
   /** Runs `serve` with authentication and turns what it throws into an error response. */
-  private async guarded(what: string, serve: (keyed: (headers: HeaderBag) => KeyRecord) => Promise<ServiceResponse>): Promise<ServiceResponse> {
+  private async guarded(
+    what: string,
+    serve: (keyed: (headers: HeaderBag) => KeyRecord) => Promise<ServiceResponse>,
+  ): Promise<ServiceResponse> {
     let key: KeyRecord | undefined;
     const keyed = (headers: HeaderBag): KeyRecord => {
       const presented = credentials(headers);
@@ -142,8 +145,16 @@ export class InProcessService {
         const meter = key && err.code !== "store_unavailable" ? await this.statusOf(key) : undefined;
         return this.failure(err, { ...extra, ...(key && meter && this.keyedHeaders(key, meter)) }, meter);
       }
-      log.error("unexpected failure while serving a request", { path: shown(what), key: (key as KeyRecord | undefined)?.label, error: (err as Error)?.message });
-      const internal = new ServiceError(500, "internal", "The service failed unexpectedly; nothing was charged. Retry, and report it if it persists.");
+      log.error("unexpected failure while serving a request", {
+        path: shown(what),
+        key: (key as KeyRecord | undefined)?.label,
+        error: (err as Error)?.message,
+      });
+      const internal = new ServiceError(
+        500,
+        "internal",
+        "The service failed unexpectedly; nothing was charged. Retry, and report it if it persists.",
+      );
       const meter = key && (await this.statusOf(key));
       return this.failure(internal, key && meter ? this.keyedHeaders(key, meter) : {}, meter);
     }
@@ -169,7 +180,12 @@ export class InProcessService {
     // A heatmap needs at least one candle: none exists before the asset's market opens.
     if (params.kind === "heatmap" && inceptionMs(asset) >= dataClock(nowMs)) {
       const listed = new Date(inceptionMs(asset)).toISOString().slice(0, 10);
-      throw new ServiceError(404, "asset_not_supported", `${asset} has no market before ${listed}: the heatmap has no column yet. Ask again once it trades, or pick another asset.`, { endpoint: endpoint.id, asset });
+      throw new ServiceError(
+        404,
+        "asset_not_supported",
+        `${asset} has no market before ${listed}: the heatmap has no column yet. Ask again once it trades, or pick another asset.`,
+        { endpoint: endpoint.id, asset },
+      );
     }
     const producer = producerFor(endpoint, asset, params, nowMs);
     const cost = producer.cost;
@@ -187,7 +203,12 @@ export class InProcessService {
     }
     if (!outcome.ok) {
       const left = outcome.creditsRemaining;
-      const err = new ServiceError(402, "credits_exhausted", `This request costs ${cost} credit${cost === 1 ? "" : "s"} and the key has ${left} left; nothing was charged. Wait for the balance to be renewed or use another key.`, { creditsRemaining: left });
+      const err = new ServiceError(
+        402,
+        "credits_exhausted",
+        `This request costs ${cost} credit${cost === 1 ? "" : "s"} and the key has ${left} left; nothing was charged. Wait for the balance to be renewed or use another key.`,
+        { creditsRemaining: left },
+      );
       return this.failure(err, headers, outcome);
     }
     // A face that cannot deliver the response (its client gone) takes the charge back whole, once.
@@ -195,8 +216,11 @@ export class InProcessService {
     const refund = (why: string): Promise<void> => {
       if (refunded) return Promise.resolve();
       refunded = true;
-      return this.store.refund(key, outcome.request, cost).catch((refundErr: unknown) =>
-        log.error(`a charge for ${why} could not be refunded`, { key: key.label, credits: cost, error: (refundErr as Error).message }));
+      return this.store
+        .refund(key, outcome.request, cost)
+        .catch((refundErr: unknown) =>
+          log.error(`a charge for ${why} could not be refunded`, { key: key.label, credits: cost, error: (refundErr as Error).message }),
+        );
     };
     const usage = { charged: cost, creditsRemaining: outcome.creditsRemaining };
     const cacheKey = this.bodies && producer.cacheable ? bodyKey(endpoint, asset, params, nowMs) : undefined;
@@ -205,7 +229,8 @@ export class InProcessService {
     if (cached) {
       // A repeat served from the cache: the objects are rebuilt only if a caller asks for them.
       const repeat = withLazy({ ...delivery, bytes: cached }, "result", () =>
-        resultOfBody(endpoint, JSON.parse(cached.toString("utf8")) as BackendBody, { usage, ...producer.meta }));
+        resultOfBody(endpoint, JSON.parse(cached.toString("utf8")) as BackendBody, { usage, ...producer.meta }),
+      );
       return withLazy(repeat, "body", () => repeat.result.body);
     }
     let answer: BackendResult;

@@ -2,7 +2,14 @@
 // Plain data (no functions), the same in Node and in the browser. The view types are inferred from their
 // zod schemas (view-schema.ts), which the tools' output schemas declare.
 import type { z } from "zod";
-import type { chartViewSchema, columnCandlesSchema, heatmapMarkSchema, heatmapViewSchema, seriesLineSchema, seriesViewSchema } from "./view-schema.js";
+import type {
+  chartViewSchema,
+  columnCandlesSchema,
+  heatmapMarkSchema,
+  heatmapViewSchema,
+  seriesLineSchema,
+  seriesViewSchema,
+} from "./view-schema.js";
 
 export type HeatmapMark = z.infer<typeof heatmapMarkSchema>;
 /** Column-aligned OHLC; null where a column has no candle. */
@@ -50,7 +57,10 @@ export const DARK: Theme = {
 };
 
 /** Cells of a heatmap view as numbers (USD), row-major from the lowest price. */
-export function decodeCells(view: Pick<HeatmapView, "z" | "rows" | "cols" | "zMax">, fromBase64: (b64: string) => Uint8Array): Float64Array {
+export function decodeCells(
+  view: Pick<HeatmapView, "z" | "rows" | "cols" | "zMax">,
+  fromBase64: (b64: string) => Uint8Array,
+): Float64Array {
   const bytes = fromBase64(view.z);
   const n = view.rows * view.cols;
   if (bytes.length < n * 2) throw new Error(`matrix data holds ${Math.floor(bytes.length / 2)} cells, ${n} expected`);

@@ -65,7 +65,10 @@ export function heatmapView(input: TypedHeatmap | Heatmap, digest: HeatmapDigest
   const step = rows >= 2 ? h.levels[1]! - h.levels[0]! : 1;
   const colTimes = Array.from({ length: C }, (_, c) => times[c * colK]!);
   const baseMs = cols >= 2 ? times[1]! - times[0]! : 0;
-  const anchor = digest.anchor.price !== null && digest.anchor.time !== null ? { price: digest.anchor.price, time: Date.parse(digest.anchor.time) } : null;
+  const anchor =
+    digest.anchor.price !== null && digest.anchor.time !== null
+      ? { price: digest.anchor.price, time: Date.parse(digest.anchor.time) }
+      : null;
   const view: HeatmapView = {
     kind: "heatmap",
     asset: h.asset,
@@ -114,7 +117,12 @@ export function quantizedCells(view: HeatmapView): Uint8Array {
 /** The service's candles placed into the view's columns (OHLC of the candles inside each). */
 function columnCandles(df: TypedHeatmap["candles"], colTimes: number[], colMs: number): ColumnCandles {
   const C = colTimes.length;
-  const out: ColumnCandles = { open: new Array(C).fill(null), high: new Array(C).fill(null), low: new Array(C).fill(null), close: new Array(C).fill(null) };
+  const out: ColumnCandles = {
+    open: new Array(C).fill(null),
+    high: new Array(C).fill(null),
+    low: new Array(C).fill(null),
+    close: new Array(C).fill(null),
+  };
   const t0 = colTimes[0] ?? 0;
   const order = byTime(df.times, [df.open, df.high, df.low, df.close]);
   for (const i of order) {
@@ -155,7 +163,14 @@ export function metricTitle(asset: string, purpose: string, unit: string, timefr
 }
 
 /** One series line, LTTB-downsampled to at most `maxPoints`, non-finite points dropped; `bars` for per-bucket amounts. */
-export function seriesLine(label: string, unit: string, times: ArrayLike<number>, values: ArrayLike<number>, maxPoints = VIEW_MAX_POINTS, bars = false): SeriesLine {
+export function seriesLine(
+  label: string,
+  unit: string,
+  times: ArrayLike<number>,
+  values: ArrayLike<number>,
+  maxPoints = VIEW_MAX_POINTS,
+  bars = false,
+): SeriesLine {
   const t: number[] = [];
   const v: number[] = [];
   for (let i = 0; i < Math.min(times.length, values.length); i++) {
@@ -186,7 +201,10 @@ export function viewCandles(c: CandleInput, max = VIEW_MAX_CANDLES): NonNullable
   const k = Math.max(1, Math.ceil(n / max));
   const out: NonNullable<SeriesView["candles"]> = { times: [], open: [], high: [], low: [], close: [] };
   for (let s = 0; s < n; s += k) {
-    let o = NaN, h = -Infinity, l = Infinity, cl = NaN;
+    let o = NaN,
+      h = -Infinity,
+      l = Infinity,
+      cl = NaN;
     for (let j = s; j < Math.min(n, s + k); j++) {
       if (![c.open[j]!, c.high[j]!, c.low[j]!, c.close[j]!].every(Number.isFinite)) continue;
       if (Number.isNaN(o)) o = c.open[j]!;

@@ -48,7 +48,11 @@ export const heatmapViewSchema = z.object({
   last: z.object({ price: z.number(), time: z.number() }).nullable(),
   marks: z.array(heatmapMarkSchema),
   /** What the view may ask for next: timeframes, the lookbacks each one accepts, venue ids. */
-  choices: z.object({ timeframes: z.array(z.string()), lookbacks: z.record(z.string(), z.array(z.string())), exchanges: z.array(z.string()) }),
+  choices: z.object({
+    timeframes: z.array(z.string()),
+    lookbacks: z.record(z.string(), z.array(z.string())),
+    exchanges: z.array(z.string()),
+  }),
 });
 
 export const seriesLineSchema = z.object({

@@ -24,12 +24,32 @@ afterAll(async () => {
 const SAME_BODY: [string, BackendRequest][] = [
   ["a daily series with dates", { endpoint: "lifespan/Lth_mvrv", asset: "btc", query: { startDate: "2025-01-01", endDate: "2025-06-30" } }],
   ["a series with its default range", { endpoint: "mining/DiffLast", asset: "btc", query: {} }],
-  ["a series with entity_name", { endpoint: "exchange_flow/exchange_reserve", asset: "eth", query: { startDate: "2025-11-01", entity_name: "binance" } }],
-  ["hourly OHLCV on one venue and market type", { endpoint: "derivatives/Volume_usd", asset: "btc", query: { timeframe: "1h", exchange: "binance", market_type: "swap", startDate: "2025-12-01", endDate: "2025-12-03T23:00:00Z" } }],
-  ["spot trades with a timeframe outside the list (daily)", { endpoint: "spot/Trades", asset: "sol", query: { timeframe: "2h", startDate: "2025-10-01", endDate: "2025-10-31" } }],
+  [
+    "a series with entity_name",
+    { endpoint: "exchange_flow/exchange_reserve", asset: "eth", query: { startDate: "2025-11-01", entity_name: "binance" } },
+  ],
+  [
+    "hourly OHLCV on one venue and market type",
+    {
+      endpoint: "derivatives/Volume_usd",
+      asset: "btc",
+      query: { timeframe: "1h", exchange: "binance", market_type: "swap", startDate: "2025-12-01", endDate: "2025-12-03T23:00:00Z" },
+    },
+  ],
+  [
+    "spot trades with a timeframe outside the list (daily)",
+    { endpoint: "spot/Trades", asset: "sol", query: { timeframe: "2h", startDate: "2025-10-01", endDate: "2025-10-31" } },
+  ],
   ["metrics-variation", { endpoint: "derivatives/metrics-variation", asset: "eth", query: {} }],
   ["the heatmap", { endpoint: "liquidation_levels/heatmap", asset: "btc", query: { timeframe: "1h", lookback: "7d" } }],
-  ["the heatmap on one exchange", { endpoint: "liquidation_levels/heatmap", asset: "eth", query: { timeframe: "4h", lookback: "30d", scope: "exchange", exchange: "okx" } }],
+  [
+    "the heatmap on one exchange",
+    {
+      endpoint: "liquidation_levels/heatmap",
+      asset: "eth",
+      query: { timeframe: "4h", lookback: "30d", scope: "exchange", exchange: "okx" },
+    },
+  ],
 ];
 
 describe("identical bodies", () => {
@@ -45,16 +65,23 @@ describe("identical bodies", () => {
     expect(again.usage.charged).toBe(0);
   });
 
-  it.each(SAME_BODY.filter(([, r]) => r.endpoint === "liquidation_levels/heatmap"))("%s: the same typed heatmap, converted once at the boundary", async (_name, request) => {
-    const viaHttp = await remote.fetch(request);
-    const direct = await local.fetch(request);
-    expect(resultAs(direct, "heatmap", request.endpoint).heatmap).toBeDefined();
-    expect(resultAs(viaHttp, "heatmap", request.endpoint).heatmap).toEqual(resultAs(direct, "heatmap", request.endpoint).heatmap);
-  });
+  it.each(SAME_BODY.filter(([, r]) => r.endpoint === "liquidation_levels/heatmap"))(
+    "%s: the same typed heatmap, converted once at the boundary",
+    async (_name, request) => {
+      const viaHttp = await remote.fetch(request);
+      const direct = await local.fetch(request);
+      expect(resultAs(direct, "heatmap", request.endpoint).heatmap).toBeDefined();
+      expect(resultAs(viaHttp, "heatmap", request.endpoint).heatmap).toEqual(resultAs(direct, "heatmap", request.endpoint).heatmap);
+    },
+  );
 
   it("a paged 1m range equals the single in-process answer, with progress per window", async () => {
     const paged = new HttpBackend({ baseUrl: h.rest.url, apiKey: "full-key", paging: { perWindow: 1_000 }, log: SILENT });
-    const request: BackendRequest = { endpoint: "derivatives/Buy_trades", asset: "eth", query: { timeframe: "1m", startDate: "2025-12-20", endDate: "2025-12-22T06:30:00Z" } };
+    const request: BackendRequest = {
+      endpoint: "derivatives/Buy_trades",
+      asset: "eth",
+      query: { timeframe: "1m", startDate: "2025-12-20", endDate: "2025-12-22T06:30:00Z" },
+    };
     const progress: number[] = [];
     try {
       const viaHttp = await paged.fetch(request, { onProgress: (p) => progress.push(p.done / p.total) });
@@ -83,10 +110,28 @@ const LTH: BackendRequest = { endpoint: "lifespan/Lth_mvrv", asset: "btc", query
 describe("the same error codes", () => {
   it.each([
     ["401 unknown key", LTH, "nope-key", 401, "unauthorized"],
-    ["403 outside the key's metrics", { endpoint: "derivatives/Volume_usd", asset: "btc", query: {} }, "onchain-only", 403, "metric_not_allowed"],
+    [
+      "403 outside the key's metrics",
+      { endpoint: "derivatives/Volume_usd", asset: "btc", query: {} },
+      "onchain-only",
+      403,
+      "metric_not_allowed",
+    ],
     ["404 asset outside the set", { endpoint: "lifespan/Lth_mvrv", asset: "eth", query: {} }, undefined, 404, "asset_not_supported"],
-    ["400 bad venue", { endpoint: "derivatives/Volume_usd", asset: "btc", query: { exchange: "nowhere" } }, undefined, 400, "invalid_parameter"],
-    ["400 bad date", { endpoint: "lifespan/Lth_mvrv", asset: "btc", query: { startDate: "2025-02-30" } }, undefined, 400, "invalid_parameter"],
+    [
+      "400 bad venue",
+      { endpoint: "derivatives/Volume_usd", asset: "btc", query: { exchange: "nowhere" } },
+      undefined,
+      400,
+      "invalid_parameter",
+    ],
+    [
+      "400 bad date",
+      { endpoint: "lifespan/Lth_mvrv", asset: "btc", query: { startDate: "2025-02-30" } },
+      undefined,
+      400,
+      "invalid_parameter",
+    ],
     ["402 no credits", LTH, "broke", 402, "credits_exhausted"],
   ] as const)("%s", async (_name, request, apiKey, status, code) => {
     const viaHttp = await failure(remote, request, apiKey);

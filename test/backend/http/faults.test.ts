@@ -3,7 +3,17 @@
 import { MockAgent } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import type { HttpBackend } from "../../../src/backend/http/index.js";
-import { backendOn, LTH, ORIGIN, records, scriptedUpstream, serviceError, virtualClock, type Reply, type SeenRequest } from "../../../harness/mock-upstream.js";
+import {
+  backendOn,
+  LTH,
+  ORIGIN,
+  records,
+  scriptedUpstream,
+  serviceError,
+  virtualClock,
+  type Reply,
+  type SeenRequest,
+} from "../../../harness/mock-upstream.js";
 
 const OK: Reply = { status: 200, body: records("lth_mvrv", 3) };
 let backend: HttpBackend | undefined;
@@ -66,7 +76,9 @@ describe("retries", () => {
     expect(clock.sleeps).toEqual([7000]);
   });
   it("Retry-After: 120 beyond the budget fails at once with retryAfterS 120 and one request", async () => {
-    const { seen, clock, backend } = setup([{ status: 429, headers: { "retry-after": "120" } }, OK], { timeouts: { callMs: 5000, headersMs: 300, attemptMs: 800 } });
+    const { seen, clock, backend } = setup([{ status: 429, headers: { "retry-after": "120" } }, OK], {
+      timeouts: { callMs: 5000, headersMs: 300, attemptMs: 800 },
+    });
     const error = await serviceError(backend.fetch(LTH));
     expect(error.code).toBe("rate_limited");
     expect(error.status).toBe(429);
@@ -84,7 +96,9 @@ describe("retries", () => {
     agent.disableNetConnect();
     const pool = agent.get(ORIGIN);
     pool.intercept({ path: () => true }).replyWithError(Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }));
-    pool.intercept({ path: () => true }).reply(200, JSON.stringify(records("lth_mvrv", 3)), { headers: { "content-type": "application/json" } });
+    pool
+      .intercept({ path: () => true })
+      .reply(200, JSON.stringify(records("lth_mvrv", 3)), { headers: { "content-type": "application/json" } });
     const clock = virtualClock();
     backend = backendOn(agent, clock);
     expect((await backend.fetch(LTH)).body).toHaveLength(3);
@@ -114,20 +128,29 @@ describe("retries", () => {
 
 describe("malformed answers are refused, never passed on", () => {
   it("passes a 400's upstream message on, sanitized", async () => {
-    const { backend } = setup([{ status: 400, body: { error: { code: "invalid_parameter", message: "startDate\u0007 must be before endDate", parameter: "startDate" } } }]);
+    const { backend } = setup([
+      {
+        status: 400,
+        body: { error: { code: "invalid_parameter", message: "startDate\u0007 must be before endDate", parameter: "startDate" } },
+      },
+    ]);
     const error = await serviceError(backend.fetch(LTH));
     expect(error.message).toBe("startDate must be before endDate");
     expect(error.details.parameter).toBe("startDate");
   });
   it("invalid JSON with status 200 → upstream_invalid_response, one request", async () => {
-    const { seen, backend } = setup([{ status: 200, body: '[{"time": "2025-01-01T00:00:00.000Z", "lth_mvrv": 1.2', headers: { "content-type": "application/json" } }]);
+    const { seen, backend } = setup([
+      { status: 200, body: '[{"time": "2025-01-01T00:00:00.000Z", "lth_mvrv": 1.2', headers: { "content-type": "application/json" } },
+    ]);
     const error = await serviceError(backend.fetch(LTH));
     expect(error.code).toBe("upstream_invalid_response");
     expect(error.status).toBe(502);
     expect(seen).toHaveLength(1);
   });
   it("an HTML 403 page → metric_not_allowed without the HTML", async () => {
-    const { seen, backend } = setup([{ status: 403, body: "<html><body><h1>403 Forbidden</h1>cloudfront</body></html>", headers: { "content-type": "text/html" } }]);
+    const { seen, backend } = setup([
+      { status: 403, body: "<html><body><h1>403 Forbidden</h1>cloudfront</body></html>", headers: { "content-type": "text/html" } },
+    ]);
     const error = await serviceError(backend.fetch(LTH));
     expect(error.code).toBe("metric_not_allowed");
     expect(error.message).not.toMatch(/html|cloudfront/i);
@@ -144,7 +167,23 @@ describe("malformed answers are refused, never passed on", () => {
   it("refuses records of the wrong shape and a heatmap with missing rows", async () => {
     const { backend } = setup((req) =>
       req.path.startsWith("/liquidation_levels")
-        ? { status: 200, body: { asset: "btc", timeframe: "1h", lookback: "7d", scope: "all", exchange: "all", version: "v", priceSource: "s", x: ["2025-01-01T00:00:00Z"], y: [1, 2], z: [[1]], df: [], topTraderLsr: [] } }
+        ? {
+            status: 200,
+            body: {
+              asset: "btc",
+              timeframe: "1h",
+              lookback: "7d",
+              scope: "all",
+              exchange: "all",
+              version: "v",
+              priceSource: "s",
+              x: ["2025-01-01T00:00:00Z"],
+              y: [1, 2],
+              z: [[1]],
+              df: [],
+              topTraderLsr: [],
+            },
+          }
         : { status: 200, body: [{ time: "2025-01-01T00:00:00.000Z", price: 1 }] },
     );
     expect((await serviceError(backend.fetch(LTH))).code).toBe("upstream_invalid_response");
@@ -173,7 +212,9 @@ describe("malformed answers are refused, never passed on", () => {
 describe("circuit breaker", () => {
   it("opens after repeated 5xx, then answers without network calls, probes after the cooldown", async () => {
     let failing = true;
-    const { seen, clock, backend } = setup(() => (failing ? { status: 500 } : OK), { breaker: { failures: 5, windowMs: 10_000, cooldownMs: 30_000 } });
+    const { seen, clock, backend } = setup(() => (failing ? { status: 500 } : OK), {
+      breaker: { failures: 5, windowMs: 10_000, cooldownMs: 30_000 },
+    });
     await serviceError(backend.fetch(LTH));
     await serviceError(backend.fetch(LTH));
     expect(backend.circuit).toBe("open");
@@ -229,7 +270,9 @@ describe("cache and coalescing", () => {
     expect((await backend.fetch(LTH)).body).toEqual(records("lth_mvrv", 3));
   });
   it("a restricted key never gets a cached body: the upstream decides, every time", async () => {
-    const { seen, backend } = setup((req) => (req.headers?.["x-api-key"] === "restricted" ? { status: 403, body: { message: "plan" } } : OK));
+    const { seen, backend } = setup((req) =>
+      req.headers?.["x-api-key"] === "restricted" ? { status: 403, body: { message: "plan" } } : OK,
+    );
     await backend.fetch(LTH, { apiKey: "entitled" });
     await backend.fetch(LTH, { apiKey: "entitled" });
     expect(seen).toHaveLength(1);
@@ -245,7 +288,9 @@ describe("cache and coalescing", () => {
     await backend.fetch(LTH, { apiKey: "k" });
     await backend.fetch({ ...LTH, query: { startDate: "2025-01-01" } }, { apiKey: "k" });
     allowed = false;
-    expect((await serviceError(backend.fetch({ ...LTH, query: { startDate: "2025-01-02" } }, { apiKey: "k" }))).code).toBe("metric_not_allowed");
+    expect((await serviceError(backend.fetch({ ...LTH, query: { startDate: "2025-01-02" } }, { apiKey: "k" }))).code).toBe(
+      "metric_not_allowed",
+    );
     expect((await serviceError(backend.fetch(LTH, { apiKey: "k" }))).code).toBe("metric_not_allowed");
     expect(seen).toHaveLength(4);
   });
@@ -264,13 +309,17 @@ describe("cache and coalescing", () => {
 describe("paging", () => {
   it("splits a range over the per-response cap into windows fetched in order, merged and deduplicated", async () => {
     const all = records("lth_mvrv", 25);
-    const { seen, backend } = setup((req) => {
-      const q = new URL(req.path, ORIGIN).searchParams;
-      const from = Date.parse(q.get("startDate")!.length === 10 ? `${q.get("startDate")}T00:00:00Z` : q.get("startDate")!);
-      const to = q.get("endDate")!.length === 10 ? Date.parse(`${q.get("endDate")}T00:00:00Z`) + 86_399_999 : Date.parse(q.get("endDate")!);
-      // Each window also repeats the record before it: the merge must drop the duplicate.
-      return { status: 200, body: all.filter((r) => Date.parse(r.time) >= from - 86_400_000 && Date.parse(r.time) <= to) };
-    }, { paging: { perWindow: 10 } });
+    const { seen, backend } = setup(
+      (req) => {
+        const q = new URL(req.path, ORIGIN).searchParams;
+        const from = Date.parse(q.get("startDate")!.length === 10 ? `${q.get("startDate")}T00:00:00Z` : q.get("startDate")!);
+        const to =
+          q.get("endDate")!.length === 10 ? Date.parse(`${q.get("endDate")}T00:00:00Z`) + 86_399_999 : Date.parse(q.get("endDate")!);
+        // Each window also repeats the record before it: the merge must drop the duplicate.
+        return { status: 200, body: all.filter((r) => Date.parse(r.time) >= from - 86_400_000 && Date.parse(r.time) <= to) };
+      },
+      { paging: { perWindow: 10 } },
+    );
     const progress: string[] = [];
     const result = await backend.fetch(
       { ...LTH, query: { startDate: "2025-01-01", endDate: "2025-01-25" } },

@@ -17,10 +17,12 @@ const HEATMAP = ep("liquidation_levels/heatmap");
 describe("backoff", () => {
   const policy = { attempts: 3, baseMs: 250, capMs: 4000 };
   it("stays within [0, min(cap, base·2^n)) for any random draw", () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 40 }), fc.double({ min: 0, max: 0.999999, noNaN: true }), (n, r) => {
-      const ms = backoffMs(n, policy, () => r);
-      return ms >= 0 && ms < Math.min(4000, 250 * 2 ** n);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 40 }), fc.double({ min: 0, max: 0.999999, noNaN: true }), (n, r) => {
+        const ms = backoffMs(n, policy, () => r);
+        return ms >= 0 && ms < Math.min(4000, 250 * 2 ** n);
+      }),
+    );
   });
   it("is jittered: 100 draws are not all equal", () => {
     const draws = new Set(Array.from({ length: 100 }, () => backoffMs(2, policy, Math.random)));
@@ -105,7 +107,11 @@ describe("paging windows", () => {
 
 describe("request building", () => {
   it("puts the asset in the path, the key nowhere, and sorts the cache key", () => {
-    const up = buildUpstreamRequest(VOLUME, { endpoint: VOLUME.id, asset: "btc", query: { timeframe: "1h", exchange: "binance", symbol: undefined, startDate: "" } });
+    const up = buildUpstreamRequest(VOLUME, {
+      endpoint: VOLUME.id,
+      asset: "btc",
+      query: { timeframe: "1h", exchange: "binance", symbol: undefined, startDate: "" },
+    });
     expect(up.pathAndQuery).toBe("/btc/derivatives/Volume_usd?timeframe=1h&exchange=binance");
     expect(up.cacheKey).toBe("/btc/derivatives/Volume_usd?exchange=binance&timeframe=1h");
   });
@@ -152,11 +158,20 @@ describe("redaction", () => {
       errorFromStatus({ status, body: Buffer.from(body), contentType: "application/json", secrets: [key], endpoint: LTH.id, asset: "btc" });
     expect(make(401).message).toMatch(/CRYPTO_METRICS_API_KEY/);
     expect([400, 401, 402, 403, 404, 429, 500, 408, 302].map((s) => make(s).code)).toEqual([
-      "invalid_parameter", "unauthorized", "credits_exhausted", "metric_not_allowed", "asset_not_supported",
-      "rate_limited", "upstream_unavailable", "upstream_timeout", "upstream_invalid_response",
+      "invalid_parameter",
+      "unauthorized",
+      "credits_exhausted",
+      "metric_not_allowed",
+      "asset_not_supported",
+      "rate_limited",
+      "upstream_unavailable",
+      "upstream_timeout",
+      "upstream_invalid_response",
     ]);
     expect(make(404, JSON.stringify({ error: { code: "not_found", message: "no route" } })).code).toBe("not_found");
-    expect(make(400, JSON.stringify({ error: { code: "range_too_large", message: "too wide", parameter: "startDate" } })).details.parameter).toBe("startDate");
+    expect(
+      make(400, JSON.stringify({ error: { code: "range_too_large", message: "too wide", parameter: "startDate" } })).details.parameter,
+    ).toBe("startDate");
     // A code that does not belong to the status is ignored.
     expect(make(403, JSON.stringify({ error: { code: "rate_limited", message: "x" } })).code).toBe("metric_not_allowed");
   });
@@ -166,7 +181,11 @@ describe("circuit breaker", () => {
   it("opens on repeated failures, fails fast, lets one probe through after the cooldown, closes on success", () => {
     let clock = 0;
     const states: string[] = [];
-    const breaker = new CircuitBreaker({ failures: 3, windowMs: 10_000, cooldownMs: 30_000 }, () => clock, (s) => states.push(s));
+    const breaker = new CircuitBreaker(
+      { failures: 3, windowMs: 10_000, cooldownMs: 30_000 },
+      () => clock,
+      (s) => states.push(s),
+    );
     for (let i = 0; i < 3; i++) {
       expect(breaker.admit()).toEqual({ ok: true, probe: false });
       breaker.record("failure", false);

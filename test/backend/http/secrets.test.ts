@@ -17,11 +17,20 @@ const received: { url: string; key: string | undefined }[] = [];
 // Each path answers a different failure, every one of them quoting the key it was sent.
 const ECHO: Record<string, (key: string) => { status: number; type: string; body: string; headers?: Record<string, string> }> = {
   unauthorized: (key) => ({ status: 401, type: "application/json", body: JSON.stringify({ error: `invalid api key ${key}` }) }),
-  invalid: (key) => ({ status: 400, type: "application/json", body: JSON.stringify({ message: `startDate is malformed (X-Api-Key: ${key}, url ?api_key=${encodeURIComponent(key)})` }) }),
+  invalid: (key) => ({
+    status: 400,
+    type: "application/json",
+    body: JSON.stringify({ message: `startDate is malformed (X-Api-Key: ${key}, url ?api_key=${encodeURIComponent(key)})` }),
+  }),
   forbidden: (key) => ({ status: 403, type: "text/html", body: `<html>forbidden for ${key}</html>` }),
   missing: (key) => ({ status: 404, type: "application/json", body: JSON.stringify({ data: { message: `no such asset for ${key}` } }) }),
   broke: (key) => ({ status: 500, type: "application/json", body: JSON.stringify({ status: { error_message: `crash ${key}` } }) }),
-  limited: (key) => ({ status: 429, type: "application/json", body: JSON.stringify({ msg: `Rate limit exceeded for ${key}` }), headers: { "retry-after": "600" } }),
+  limited: (key) => ({
+    status: 429,
+    type: "application/json",
+    body: JSON.stringify({ msg: `Rate limit exceeded for ${key}` }),
+    headers: { "retry-after": "600" },
+  }),
   garbage: (key) => ({ status: 200, type: "application/json", body: `{"oops": "${key}"` }),
   shape: (key) => ({ status: 200, type: "application/json", body: JSON.stringify([{ time: key, lth_mvrv: 1 }]) }),
   redirect: (key) => ({ status: 302, type: "text/plain", body: "", headers: { location: `http://evil.test/?k=${key}` } }),
@@ -48,7 +57,14 @@ describe("canary key", () => {
   it("appears in no error message, detail, body or stderr line, whatever the upstream echoes", async () => {
     const clock = virtualClock();
     // Default logger at debug level, so every log line the backend can write is captured.
-    const backend = new HttpBackend({ baseUrl, apiKey: CANARY, now: clock.now, sleep: clock.sleep, retry: { attempts: 2 }, timeouts: { callMs: 5000 } });
+    const backend = new HttpBackend({
+      baseUrl,
+      apiKey: CANARY,
+      now: clock.now,
+      sleep: clock.sleep,
+      retry: { attempts: 2 },
+      timeouts: { callMs: 5000 },
+    });
     const previous: LogLevel = logLevel();
     setLogLevel("debug");
     const captured: string[] = [];
@@ -68,13 +84,24 @@ describe("canary key", () => {
         }
       }
       // Force breaker transitions too, so their log lines are among those checked.
-      for (let i = 0; i < 5; i++) await backend.fetch({ endpoint: "exchange_flow/exchange_reserve", asset: "btc", query: { entity_name: "broke" } }).catch(() => {});
+      for (let i = 0; i < 5; i++)
+        await backend.fetch({ endpoint: "exchange_flow/exchange_reserve", asset: "btc", query: { entity_name: "broke" } }).catch(() => {});
     } finally {
       process.stderr.write = write;
       setLogLevel(previous);
       await backend.close();
     }
-    expect(errors.map((e) => e.code)).toEqual(expect.arrayContaining(["unauthorized", "invalid_parameter", "metric_not_allowed", "asset_not_supported", "upstream_unavailable", "rate_limited", "upstream_invalid_response"]));
+    expect(errors.map((e) => e.code)).toEqual(
+      expect.arrayContaining([
+        "unauthorized",
+        "invalid_parameter",
+        "metric_not_allowed",
+        "asset_not_supported",
+        "upstream_unavailable",
+        "rate_limited",
+        "upstream_invalid_response",
+      ]),
+    );
     const everything = [
       ...errors.flatMap((e) => [e.message, String(e), e.stack ?? "", JSON.stringify(e.details), JSON.stringify(e.toBody())]),
       ...captured,

@@ -12,7 +12,10 @@ const backend = await InProcessBackend.create({ apiKey: undefined, keysFile: und
 afterAll(() => backend.close());
 
 async function refusal(p: Promise<BackendResult>): Promise<ServiceError> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ServiceError);
   return err as ServiceError;
 }
@@ -32,19 +35,35 @@ describe("service data truth", () => {
     expect(err).toMatchObject({ status: 400, code: "invalid_parameter", details: { parameter: "symbol" } });
     expect(err.message).toContain("BTCUSDT");
     expect(err.details.allowed).toContain("BTCUSDT");
-    const onVenue = await refusal(backend.fetch({ endpoint: "derivatives/Volume_usd", asset: "btc", query: { symbol: "BTCKRW", exchange: "binance" } }));
+    const onVenue = await refusal(
+      backend.fetch({ endpoint: "derivatives/Volume_usd", asset: "btc", query: { symbol: "BTCKRW", exchange: "binance" } }),
+    );
     expect(onVenue.message).toContain("on binance");
-    const fine = await backend.fetch({ endpoint: "derivatives/Volume_usd", asset: "btc", query: { symbol: "BTCUSDT", exchange: "binance", startDate: "2025-12-27" } });
+    const fine = await backend.fetch({
+      endpoint: "derivatives/Volume_usd",
+      asset: "btc",
+      query: { symbol: "BTCUSDT", exchange: "binance", startDate: "2025-12-27" },
+    });
     expect((fine.body as TimeRecord[]).every((r) => (r.volume_usd as number) > 0)).toBe(true);
   });
 
   it("results carry the whole-history extent and the data clock; the last bucket is partial up to it", async () => {
-    const r = await backend.fetch({ endpoint: "derivatives/Volume_usd", asset: "sol", query: { timeframe: "1h", startDate: "2025-12-28" } });
+    const r = await backend.fetch({
+      endpoint: "derivatives/Volume_usd",
+      asset: "sol",
+      query: { timeframe: "1h", startDate: "2025-12-28" },
+    });
     expect(r.asOfMs).toBe(Date.parse("2025-12-28T12:30:00Z"));
     expect(r.extent).toEqual({ firstMs: Date.parse("2020-04-10T00:00:00Z"), lastMs: Date.parse("2025-12-28T12:00:00Z") });
     const hours = r.body as TimeRecord[];
     expect(hours.at(-1)!.time).toBe("2025-12-28T12:00:00.000Z");
-    const minutes = (await backend.fetch({ endpoint: "derivatives/Volume_usd", asset: "sol", query: { timeframe: "1m", startDate: "2025-12-28T12:00:00Z" } })).body as TimeRecord[];
+    const minutes = (
+      await backend.fetch({
+        endpoint: "derivatives/Volume_usd",
+        asset: "sol",
+        query: { timeframe: "1m", startDate: "2025-12-28T12:00:00Z" },
+      })
+    ).body as TimeRecord[];
     expect(minutes).toHaveLength(30);
     const sum = minutes.reduce((s, m) => s + (m.volume_usd as number), 0);
     expect(Math.abs(sum / (hours.at(-1)!.volume_usd as number) - 1)).toBeLessThan(1e-9);

@@ -17,7 +17,10 @@ async function backend(options: { keys?: unknown; apiKey?: string; rateClock?: (
     writeFileSync(keysFile, JSON.stringify(options.keys));
   }
   const b = await InProcessBackend.create({
-    apiKey: options.apiKey, keysFile, stateDir: join(dir, "state"), now: () => NOW,
+    apiKey: options.apiKey,
+    keysFile,
+    stateDir: join(dir, "state"),
+    now: () => NOW,
     ...(options.rateClock && { rateClock: options.rateClock }),
   });
   opened.push(b);
@@ -58,18 +61,26 @@ describe("InProcessBackend", async () => {
   });
 
   it("passes the heatmap's asset as a query parameter", async () => {
-    const r = await (await backend()).fetch({ endpoint: "liquidation_levels/heatmap", asset: "eth", query: { timeframe: "1d", lookback: "90d" } });
+    const r = await (
+      await backend()
+    ).fetch({ endpoint: "liquidation_levels/heatmap", asset: "eth", query: { timeframe: "1d", lookback: "90d" } });
     expect(r.body).toMatchObject({ asset: "eth", timeframe: "1d", lookback: "90d", scope: "all" });
     expect(r.usage.charged).toBe(5);
   });
 
   it("throws ServiceError with details on every refusal", async () => {
     const b = await backend({
-      keys: { keys: [{ key: "k", credits: 2, rateLimit: { requests: 1000, windowSeconds: 60 }, metrics: ["lifespan/Lth_mvrv", "lifespan/Cvdd"] }] },
+      keys: {
+        keys: [{ key: "k", credits: 2, rateLimit: { requests: 1000, windowSeconds: 60 }, metrics: ["lifespan/Lth_mvrv", "lifespan/Cvdd"] }],
+      },
       apiKey: "k",
     });
     const bad = await failure(b.fetch({ endpoint: "lifespan/Lth_mvrv", asset: "btc", query: { startDate: "2025-13-01" } }));
-    expect(bad).toMatchObject({ status: 400, code: "invalid_parameter", details: { parameter: "startDate", endpoint: "lifespan/Lth_mvrv", asset: "btc", creditsRemaining: 2 } });
+    expect(bad).toMatchObject({
+      status: 400,
+      code: "invalid_parameter",
+      details: { parameter: "startDate", endpoint: "lifespan/Lth_mvrv", asset: "btc", creditsRemaining: 2 },
+    });
     const cov = await failure(b.fetch({ endpoint: "lifespan/Cvdd", asset: "btcc", query: {} }));
     expect(cov).toMatchObject({ status: 404, code: "asset_not_supported", details: { endpoint: "lifespan/Cvdd", asset: "btcc" } });
     expect(cov.details.allowed?.[0]).toBe("btc");
@@ -90,7 +101,11 @@ describe("InProcessBackend", async () => {
 
   it("reports retryAfterS on 429 and accepts a retry at exactly that instant (rate clock injected)", async () => {
     let mono = 0;
-    const b = await backend({ keys: { keys: [{ key: "k", rateLimit: { requests: 2, windowSeconds: 10 } }] }, apiKey: "k", rateClock: () => mono });
+    const b = await backend({
+      keys: { keys: [{ key: "k", rateLimit: { requests: 2, windowSeconds: 10 } }] },
+      apiKey: "k",
+      rateClock: () => mono,
+    });
     const req = { endpoint: "lifespan/Lth_mvrv", asset: "btc", query: {} };
     await b.fetch(req);
     mono = 4_300;

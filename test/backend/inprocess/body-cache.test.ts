@@ -23,7 +23,13 @@ describe("service body cache", () => {
   beforeAll(async () => {
     const keys = keysDir();
     plain = await createInProcessService({ apiKey: undefined, keysFile: keys.keysFile, stateDir: join(keys.dir, "plain"), now: () => NOW });
-    cached = await createInProcessService({ apiKey: undefined, keysFile: keys.keysFile, stateDir: join(keys.dir, "cached"), now: () => NOW, bodyCacheBytes: 1 << 20 });
+    cached = await createInProcessService({
+      apiKey: undefined,
+      keysFile: keys.keysFile,
+      stateDir: join(keys.dir, "cached"),
+      now: () => NOW,
+      bodyCacheBytes: 1 << 20,
+    });
     restPlain = await startRestServer(plain, { host: "127.0.0.1", port: 0 });
     restCached = await startRestServer(cached, { host: "127.0.0.1", port: 0 });
   });
@@ -75,7 +81,9 @@ describe("service body cache", () => {
     const a = await cached.handle(get(SERIES, "timeframe=1h&startDate=2025-06-01T00:00:00Z&endDate=2025-06-01T05:00:00Z"));
     const sameBuckets = await cached.handle(get(SERIES, "timeframe=1h&startDate=2025-05-31T23:00:01Z&endDate=2025-06-01T05:59:59Z"));
     const oneMore = await cached.handle(get(SERIES, "timeframe=1h&startDate=2025-06-01T00:00:00Z&endDate=2025-06-01T06:00:00Z"));
-    const otherVenue = await cached.handle(get(SERIES, "timeframe=1h&startDate=2025-06-01T00:00:00Z&endDate=2025-06-01T05:00:00Z&exchange=okx"));
+    const otherVenue = await cached.handle(
+      get(SERIES, "timeframe=1h&startDate=2025-06-01T00:00:00Z&endDate=2025-06-01T05:00:00Z&exchange=okx"),
+    );
     expect(sameBuckets.bytes!.equals(a.bytes!)).toBe(true);
     expect((JSON.parse(oneMore.bytes!.toString()) as unknown[]).length).toBe(7);
     expect(otherVenue.bytes!.equals(a.bytes!)).toBe(false);
@@ -88,7 +96,13 @@ describe("service body cache", () => {
   it("serves heatmap polls within one minute and variation polls within one day of a running clock from one entry", async () => {
     const keys = keysDir();
     let now = Date.parse("2025-12-31T12:00:05Z");
-    const live = await createInProcessService({ apiKey: undefined, keysFile: keys.keysFile, stateDir: join(keys.dir, "live"), now: () => now, bodyCacheBytes: 1 << 22 });
+    const live = await createInProcessService({
+      apiKey: undefined,
+      keysFile: keys.keysFile,
+      stateDir: join(keys.dir, "live"),
+      now: () => now,
+      bodyCacheBytes: 1 << 22,
+    });
     try {
       for (const [path, query, step] of [
         ["/liquidation_levels/heatmap", "asset=btc&timeframe=1h&lookback=24h", 60_000],

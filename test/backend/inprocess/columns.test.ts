@@ -21,7 +21,12 @@ afterAll(async () => backend.close());
 
 const CASES: Array<{ endpoint: string; asset: string; query: Record<string, string>; timeframe: Timeframe }> = [
   { endpoint: "lifespan/Lth_mvrv", asset: "btc", query: {}, timeframe: "1d" },
-  { endpoint: "derivatives/Volume_usd", asset: "eth", query: { timeframe: "1m", startDate: "2025-12-30", endDate: "2025-12-30", exchange: "binance" }, timeframe: "1m" },
+  {
+    endpoint: "derivatives/Volume_usd",
+    asset: "eth",
+    query: { timeframe: "1m", startDate: "2025-12-30", endDate: "2025-12-30", exchange: "binance" },
+    timeframe: "1m",
+  },
   { endpoint: "spot/Trades", asset: "sol", query: { timeframe: "4h", startDate: "2025-06-01" }, timeframe: "4h" },
   { endpoint: "mining/RevHashRateUSD", asset: "eth", query: { startDate: "2022-09-01", endDate: "2022-10-01" }, timeframe: "1d" },
 ];
@@ -39,7 +44,11 @@ describe("in-process series as columns", () => {
       expect(records.at(-1)).toEqual({ time: new Date(columns.times.at(-1)!).toISOString(), [field]: columns.values.at(-1) });
       // The same records the generator makes for the same grid.
       const again = generateRecords({
-        endpoint: endpointById(c.endpoint)!, asset: c.asset, timeframe: c.timeframe, startMs: columns.times[0]!, endMs: columns.times.at(-1)!,
+        endpoint: endpointById(c.endpoint)!,
+        asset: c.asset,
+        timeframe: c.timeframe,
+        startMs: columns.times[0]!,
+        endMs: columns.times.at(-1)!,
         ...(c.query.exchange && { exchange: c.query.exchange as Venue }),
       });
       expect(records).toEqual(again);
@@ -50,7 +59,11 @@ describe("in-process series as columns", () => {
   }
 
   it("leaves heatmap and variation bodies as objects, without columns", async () => {
-    const heatmap = await backend.fetch({ endpoint: "liquidation_levels/heatmap", asset: "btc", query: { timeframe: "1h", lookback: "7d" } });
+    const heatmap = await backend.fetch({
+      endpoint: "liquidation_levels/heatmap",
+      asset: "btc",
+      query: { timeframe: "1h", lookback: "7d" },
+    });
     const variation = await backend.fetch({ endpoint: "derivatives/metrics-variation", asset: "btc", query: {} });
     expect(heatmap.kind).toBe("heatmap");
     expect(variation.kind).toBe("variation");

@@ -17,7 +17,13 @@ describe("KeyStore", () => {
   it("reads the keys file of the contract, with per-key overrides and restrictions", () => {
     const store = KeyStore.fromJson(JSON.stringify(CONTRACT_EXAMPLE));
     expect(store.size).toBe(3);
-    expect(store.lookup("demo-key")).toMatchObject({ plan: "free", credits: 1000, rateLimit: { requests: 30, windowSeconds: 60 }, metrics: null, policyName: "free" });
+    expect(store.lookup("demo-key")).toMatchObject({
+      plan: "free",
+      credits: 1000,
+      rateLimit: { requests: 30, windowSeconds: 60 },
+      metrics: null,
+      policyName: "free",
+    });
     const restricted = store.lookup("onchain-only")!;
     expect([...restricted.metrics!]).toEqual(["lifespan/Lth_mvrv", "market/metcalfe_ratio"]);
     expect(store.lookup("tiny")).toMatchObject({ credits: 3, rateLimit: { requests: 1000, windowSeconds: 60 }, policyName: "custom" });
@@ -44,12 +50,24 @@ describe("KeyStore", () => {
   });
 
   const bad: [string, unknown, RegExp][] = [
-    ["unknown plan", { plans: { free: {} }, keys: [{ key: "a", plan: "pro" }] }, /keys\[0\]\.plan is not one of the defined plans \(free\)/],
-    ["unknown metric id", { keys: [{ key: "a", metrics: ["lifespan/lth_mvrv"] }] }, /keys\[0\]\.metrics\[0\] is not an endpoint id; did you mean "lifespan\/Lth_mvrv"/],
+    [
+      "unknown plan",
+      { plans: { free: {} }, keys: [{ key: "a", plan: "pro" }] },
+      /keys\[0\]\.plan is not one of the defined plans \(free\)/,
+    ],
+    [
+      "unknown metric id",
+      { keys: [{ key: "a", metrics: ["lifespan/lth_mvrv"] }] },
+      /keys\[0\]\.metrics\[0\] is not an endpoint id; did you mean "lifespan\/Lth_mvrv"/,
+    ],
     ["empty metrics", { keys: [{ key: "a", metrics: [] }] }, /keys\[0\]\.metrics must be a non-empty array/],
     ["negative credits", { keys: [{ key: "a", credits: -1 }] }, /keys\[0\]\.credits must be an integer/],
     ["fractional window", { keys: [{ key: "a", rateLimit: { requests: 5, windowSeconds: 0.5 } }] }, /windowSeconds must be an integer/],
-    ["unknown field", { keys: [{ key: "a", credit: 5 }] }, /keys\[0\] has an unknown field \(field 2 of the object\); did you mean "credits"\?/],
+    [
+      "unknown field",
+      { keys: [{ key: "a", credit: 5 }] },
+      /keys\[0\] has an unknown field \(field 2 of the object\); did you mean "credits"\?/,
+    ],
     ["duplicate key", { keys: [{ key: "a" }, { key: "a" }] }, /keys\[1\] repeats the key of keys\[0\]/],
     ["no keys", { plans: {} }, /"keys" must be a non-empty array/],
     ["key with spaces", { keys: [{ key: "a b" }] }, /keys\[0\]\.key must be/],
@@ -72,7 +90,13 @@ describe("KeyStore", () => {
       { [K]: 1, keys: [{ key: "a" }] },
     ];
     for (const doc of docs) {
-      const err = (() => { try { KeyStore.fromJson(JSON.stringify(doc)); } catch (e) { return e as Error; } })();
+      const err = (() => {
+        try {
+          KeyStore.fromJson(JSON.stringify(doc));
+        } catch (e) {
+          return e as Error;
+        }
+      })();
       expect(err, JSON.stringify(doc)).toBeInstanceOf(KeysFileError);
       expect(err!.message).not.toContain("CANARY");
     }

@@ -27,7 +27,8 @@ function url(e: Endpoint, asset: string, query = ""): string {
 describe("every endpoint", () => {
   for (const e of ENDPOINTS) {
     it(`${e.id}: spec-shaped body for an in-set asset, 404 asset_not_supported outside the set`, async () => {
-      const query = e.kind === "heatmap" ? "timeframe=1d&lookback=90d" : e.kind === "variation" ? "" : "startDate=2025-10-01&endDate=2025-12-31";
+      const query =
+        e.kind === "heatmap" ? "timeframe=1d&lookback=90d" : e.kind === "variation" ? "" : "startDate=2025-10-01&endDate=2025-12-31";
       const ok = await get(url(e, "btc", query));
       expect(ok.status, ok.text.slice(0, 300)).toBe(200);
       expect(ok.headers["content-type"]).toMatch(/^application\/json/);
@@ -109,9 +110,7 @@ describe("dates and defaults", () => {
     const b = await get("/btc/lifespan/Lth_mvrv?startDate=2025-01-01T00:00:00Z&endDate=2025-01-10T00:00:00.000Z");
     expect(b.text).toBe(a.text);
     const c = await get("/btc/derivatives/Volume_usd?timeframe=1h&startDate=2025-03-01T05:00:00Z&endDate=2025-03-01T08:00:00Z");
-    expect(c.json.map((r: { time: string }) => r.time)).toEqual(
-      ["05", "06", "07", "08"].map((hh) => `2025-03-01T${hh}:00:00.000Z`),
-    );
+    expect(c.json.map((r: { time: string }) => r.time)).toEqual(["05", "06", "07", "08"].map((hh) => `2025-03-01T${hh}:00:00.000Z`));
     const d = await get("/btc/derivatives/Volume_usd?timeframe=1h&startDate=2025-03-01&endDate=2025-03-01");
     expect(d.json).toHaveLength(24);
   });
@@ -145,7 +144,11 @@ describe("dates and defaults", () => {
   });
 
   it("gives the same bytes twice", async () => {
-    for (const path of ["/btc/derivatives/Volume_usd?timeframe=4h", "/eth/derivatives/metrics-variation", "/liquidation_levels/heatmap?asset=sol&timeframe=1h"]) {
+    for (const path of [
+      "/btc/derivatives/Volume_usd?timeframe=4h",
+      "/eth/derivatives/metrics-variation",
+      "/liquidation_levels/heatmap?asset=sol&timeframe=1h",
+    ]) {
       const [a, b] = [await get(path), await get(path)];
       expect(a.status).toBe(200);
       expect(b.text).toBe(a.text);

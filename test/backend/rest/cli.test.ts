@@ -11,7 +11,14 @@ import { call } from "../../../harness/service.js";
 const CLI = ["--import", "tsx", "src/cli.ts"];
 
 function env(stateDir: string): NodeJS.ProcessEnv {
-  return { ...process.env, CRYPTO_METRICS_STATE_DIR: stateDir, CRYPTO_METRICS_NOW: "2025-12-31T12:00:00Z", CRYPTO_METRICS_API_KEY: "", CRYPTO_METRICS_KEYS_FILE: "", CRYPTO_METRICS_LOG_LEVEL: "" };
+  return {
+    ...process.env,
+    CRYPTO_METRICS_STATE_DIR: stateDir,
+    CRYPTO_METRICS_NOW: "2025-12-31T12:00:00Z",
+    CRYPTO_METRICS_API_KEY: "",
+    CRYPTO_METRICS_KEYS_FILE: "",
+    CRYPTO_METRICS_LOG_LEVEL: "",
+  };
 }
 
 describe("crypto-metrics-mcp api", () => {
@@ -59,7 +66,10 @@ describe("crypto-metrics-mcp api", () => {
     const stateDir = mkdtempSync(join(tmpdir(), "cm-cli-"));
     const keys = join(stateDir, "keys.json");
     writeFileSync(keys, JSON.stringify({ keys: [{ key: "k", plan: "gold" }] }));
-    const r = spawnSync(process.execPath, [...CLI, "api", "--port", "0"], { env: { ...env(stateDir), CRYPTO_METRICS_KEYS_FILE: keys }, encoding: "utf8" });
+    const r = spawnSync(process.execPath, [...CLI, "api", "--port", "0"], {
+      env: { ...env(stateDir), CRYPTO_METRICS_KEYS_FILE: keys },
+      encoding: "utf8",
+    });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/keys\[0\]\.plan is not one of the defined plans/);
   });

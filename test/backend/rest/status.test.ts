@@ -36,7 +36,9 @@ describe("auth", () => {
     expect(bearer.status).toBe(200);
     const same = await get("/btc/lifespan/Lth_mvrv", "full-key", { authorization: "bearer full-key" });
     expect(same.status).toBe(200);
-    const both = await expectError("/btc/lifespan/Lth_mvrv", 400, "conflicting_credentials", "full-key", { authorization: "Bearer free-key" });
+    const both = await expectError("/btc/lifespan/Lth_mvrv", 400, "conflicting_credentials", "full-key", {
+      authorization: "Bearer free-key",
+    });
     expect(both.text).not.toContain("full-key");
     expect(both.text).not.toContain("free-key");
   });
@@ -141,7 +143,9 @@ describe("limits", () => {
   });
 
   it("lets exactly 100 of 2,000 parallel requests through on a 100-credit key, leaving 0", async () => {
-    const replies = await Promise.all(Array.from({ length: 2000 }, () => get("/btc/market/metcalfe_ratio?startDate=2025-12-01", "hundred")));
+    const replies = await Promise.all(
+      Array.from({ length: 2000 }, () => get("/btc/market/metcalfe_ratio?startDate=2025-12-01", "hundred")),
+    );
     const ok = replies.filter((r) => r.status === 200).length;
     const refused = replies.filter((r) => r.status === 402).length;
     expect(ok).toBe(100);

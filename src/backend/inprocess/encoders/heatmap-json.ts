@@ -56,12 +56,16 @@ export function heatmapJson(h: TypedHeatmap): Buffer {
   for (let i = 0; i < z.length; i++) z[i] = `[${numbers(row(h, i))}]`;
   const df: string[] = new Array(d.df.length);
   for (let k = 0; k < df.length; k++) {
-    df[k] = `{"date":"${d.df[k]!}","open":${num(c.open[k]!)},"high":${num(c.high[k]!)},"low":${num(c.low[k]!)},"close":${num(c.close[k]!)}}`;
+    df[k] =
+      `{"date":"${d.df[k]!}","open":${num(c.open[k]!)},"high":${num(c.high[k]!)},"low":${num(c.low[k]!)},"close":${num(c.close[k]!)}}`;
   }
   const lsr: string[] = new Array(d.lsr.length);
   for (let k = 0; k < lsr.length; k++) lsr[k] = `{"date":"${d.lsr[k]!}","value":${num(h.lsr.values[k]!)}}`;
-  const head = `{"asset":${s(h.asset)},"timeframe":${s(h.timeframe)},"lookback":${s(h.lookback)},"scope":${s(h.scope)},"exchange":${s(h.exchange)},` +
+  const head =
+    `{"asset":${s(h.asset)},"timeframe":${s(h.timeframe)},"lookback":${s(h.lookback)},"scope":${s(h.scope)},"exchange":${s(h.exchange)},` +
     `"version":${s(h.version)},"priceSource":${s(h.priceSource)}`;
   const x = d.x.length === 0 ? "" : `"${d.x.join('","')}"`;
-  return Buffer.from(`${head},"x":[${x}],"y":[${numbers(h.levels)}],"z":[${z.join(",")}],"df":[${df.join(",")}],"topTraderLsr":[${lsr.join(",")}]}`);
+  return Buffer.from(
+    `${head},"x":[${x}],"y":[${numbers(h.levels)}],"z":[${z.join(",")}],"df":[${df.join(",")}],"topTraderLsr":[${lsr.join(",")}]}`,
+  );
 }

@@ -54,23 +54,31 @@ export function startCheckpointer(path: string, identity: { dev: number; ino: nu
   const { Worker } = process.getBuiltinModule("node:worker_threads");
   const driver = driverModule();
   // No inherited flags: the source is CommonJS even in a process started with --input-type=module.
-  const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { path, dev: identity.dev, ino: identity.ino, driver, intervalMs: INTERVAL_MS } });
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    execArgv: [],
+    workerData: { path, dev: identity.dev, ino: identity.ino, driver, intervalMs: INTERVAL_MS },
+  });
   // Never what keeps a process alive; a failed worker leaves checkpoints to the next close.
   worker.unref();
   worker.on("error", () => undefined);
   // A worker that already died (its error is ignored above) has nothing to wait for.
   let exited = false;
-  worker.once("exit", () => { exited = true; });
+  worker.once("exit", () => {
+    exited = true;
+  });
   let stopped: Promise<void> | undefined;
   return {
     stop() {
-      stopped ??= exited ? Promise.resolve() : new Promise<void>((resolve) => {
-        // Held while it finishes its last checkpoint, or a closing process would not wait for it.
-        worker.ref();
-        worker.once("exit", () => resolve());
-        worker.postMessage("stop");
-        setTimeout(() => void worker.terminate().then(() => resolve()), 2_000).unref();
-      });
+      stopped ??= exited
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            // Held while it finishes its last checkpoint, or a closing process would not wait for it.
+            worker.ref();
+            worker.once("exit", () => resolve());
+            worker.postMessage("stop");
+            setTimeout(() => void worker.terminate().then(() => resolve()), 2_000).unref();
+          });
       return stopped;
     },
   };

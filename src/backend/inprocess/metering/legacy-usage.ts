@@ -21,7 +21,9 @@ export interface LegacyUsage {
 }
 
 function corrupt(path: string, what: string): never {
-  throw new StoreConfigError(`${path} ${what}. It records credits already spent, so it is not skipped: restore it, or move it out of the state directory to forgive that usage`);
+  throw new StoreConfigError(
+    `${path} ${what}. It records credits already spent, so it is not skipped: restore it, or move it out of the state directory to forgive that usage`,
+  );
 }
 
 /** Whether `stateDir` holds an earlier version's usage files (a cheap check before taking locks). */
@@ -100,7 +102,11 @@ export function retireLegacyUsage(stateDir: string, files: readonly string[]): (
   }
   return () => {
     for (const name of moved) {
-      try { renameSync(join(stateDir, name) + IMPORTED_SUFFIX, join(stateDir, name)); } catch { /* left for the operator */ }
+      try {
+        renameSync(join(stateDir, name) + IMPORTED_SUFFIX, join(stateDir, name));
+      } catch {
+        /* left for the operator */
+      }
     }
   };
 }

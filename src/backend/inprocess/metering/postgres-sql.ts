@@ -136,9 +136,10 @@ const TRIMMED_NOTE = "\n  -- A row no longer kept was out of the window when it 
  */
 function chargeBody(s: string, version: 1 | 2): string {
   const columns = version === 1 ? "spent, seq, last_ms" : "spent, requests, seq, last_ms";
-  const logRow = version === 1
-    ? `INSERT INTO ${s}.rate_log (key_id, seq, t_ms) VALUES (p_key, v_seq, v_now);`
-    : `INSERT INTO ${s}.rate_log (key_id, seq, id, t_ms) VALUES (p_key, v_seq, m.requests, v_now);`;
+  const logRow =
+    version === 1
+      ? `INSERT INTO ${s}.rate_log (key_id, seq, t_ms) VALUES (p_key, v_seq, v_now);`
+      : `INSERT INTO ${s}.rate_log (key_id, seq, id, t_ms) VALUES (p_key, v_seq, m.requests, v_now);`;
   return `  SELECT ${columns} INTO m FROM ${s}.meter WHERE key_id = p_key FOR UPDATE;
   IF NOT FOUND THEN
     INSERT INTO ${s}.meter (key_id) VALUES (p_key) ON CONFLICT (key_id) DO NOTHING;

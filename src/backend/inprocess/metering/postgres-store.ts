@@ -9,7 +9,14 @@ import { log } from "../../../log.js";
 import { readLegacyUsage, retireLegacyUsage } from "./legacy-usage.js";
 import { migration, PG_SCHEMA_VERSION } from "./postgres-sql.js";
 import type { StoreSpec } from "../../../store-setting.js";
-import { StoreConfigError, StoreUnavailableError, type ChargeOutcome, type MeterKey, type MeteringStore, type MeterStatus } from "./store.js";
+import {
+  StoreConfigError,
+  StoreUnavailableError,
+  type ChargeOutcome,
+  type MeterKey,
+  type MeteringStore,
+  type MeterStatus,
+} from "./store.js";
 
 type PgSpec = Extract<StoreSpec, { kind: "postgres" }>;
 
@@ -32,11 +39,27 @@ const isAmbiguous = (err: unknown) => {
 };
 const ignore = () => undefined;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-interface Unsettled { key: MeterKey; pid: number | undefined }
+interface Unsettled {
+  key: MeterKey;
+  pid: number | undefined;
+}
 
-interface ChargeRow { outcome: "ok" | "rate_limited" | "credits_exhausted"; credits_remaining: string; retry_after_s: number | null; rate_remaining: number; reset_s: number; request: string | null }
-interface StatusRow { credits_remaining: string; rate_remaining: number; reset_s: number }
-interface LookupRow extends StatusRow { request: string | null }
+interface ChargeRow {
+  outcome: "ok" | "rate_limited" | "credits_exhausted";
+  credits_remaining: string;
+  retry_after_s: number | null;
+  rate_remaining: number;
+  reset_s: number;
+  request: string | null;
+}
+interface StatusRow {
+  credits_remaining: string;
+  rate_remaining: number;
+  reset_s: number;
+}
+interface LookupRow extends StatusRow {
+  request: string | null;
+}
 
 function reason(err: unknown): string {
   const e = err as { code?: string; message?: string };
@@ -51,7 +74,10 @@ export class PostgresStore implements MeteringStore {
   private readonly unsettled = new Map<string, Unsettled>();
   private recheck: NodeJS.Timeout | undefined;
 
-  private constructor(private readonly pool: pg.Pool, spec: PgSpec) {
+  private constructor(
+    private readonly pool: pg.Pool,
+    spec: PgSpec,
+  ) {
     this.location = spec.display;
     this.s = `"${spec.schema}"`;
   }
@@ -72,7 +98,9 @@ export class PostgresStore implements MeteringStore {
       application_name: "crypto-metrics-mcp",
     });
     // An idle connection dropped by the server must not end the process: the pool discards it.
-    pool.on("error", (err) => log.warn("metering store connection lost; the next call reconnects", { store: spec.display, error: reason(err) }));
+    pool.on("error", (err) =>
+      log.warn("metering store connection lost; the next call reconnects", { store: spec.display, error: reason(err) }),
+    );
     const store = new PostgresStore(pool, spec);
     try {
       await store.migrate(spec);
@@ -83,8 +111,13 @@ export class PostgresStore implements MeteringStore {
       if (err instanceof StoreConfigError) throw err;
       const code = (err as { code?: string }).code ?? "";
       const fix = "check --store (CRYPTO_METRICS_STORE)";
-      if (CONFIG_SQLSTATE.test(code)) throw new StoreConfigError(`the PostgreSQL store ${spec.display} refused us (${reason(err)}); ${fix}: user, password, database and privileges`);
-      throw new StoreUnavailableError(`the PostgreSQL store ${spec.display} cannot be reached (${reason(err)}); start the database or ${fix}. Metering never falls back to a local store when a shared one is configured`);
+      if (CONFIG_SQLSTATE.test(code))
+        throw new StoreConfigError(
+          `the PostgreSQL store ${spec.display} refused us (${reason(err)}); ${fix}: user, password, database and privileges`,
+        );
+      throw new StoreUnavailableError(
+        `the PostgreSQL store ${spec.display} cannot be reached (${reason(err)}); start the database or ${fix}. Metering never falls back to a local store when a shared one is configured`,
+      );
     }
   }
 
@@ -95,11 +128,15 @@ export class PostgresStore implements MeteringStore {
       // One process migrates at a time; the others wait and find the schema current.
       await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`crypto-metrics-mcp:${spec.schema}`]);
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.s}`);
-      await client.query(`CREATE TABLE IF NOT EXISTS ${this.s}.schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${this.s}.schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
       const { rows } = await client.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${this.s}.schema_version`);
       const current = rows[0]?.v ?? 0;
       if (current > PG_SCHEMA_VERSION) {
-        throw new StoreConfigError(`the PostgreSQL store ${spec.display} has schema version ${current}, newer than this release understands (${PG_SCHEMA_VERSION}); upgrade every crypto-metrics-mcp that shares it, or point --store (CRYPTO_METRICS_STORE) at another schema`);
+        throw new StoreConfigError(
+          `the PostgreSQL store ${spec.display} has schema version ${current}, newer than this release understands (${PG_SCHEMA_VERSION}); upgrade every crypto-metrics-mcp that shares it, or point --store (CRYPTO_METRICS_STORE) at another schema`,
+        );
       }
       for (let v = current + 1; v <= PG_SCHEMA_VERSION; v++) {
         await client.query(migration(v, this.s));
@@ -124,10 +161,16 @@ export class PostgresStore implements MeteringStore {
       await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`crypto-metrics-mcp:import:${this.s}`]);
       const legacy = readLegacyUsage(dir);
       if (!legacy) return void (await client.query("ROLLBACK"));
-      const inserted = await client.query(`INSERT INTO ${this.s}.imports (source, credits) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [legacy.id, legacy.total]);
+      const inserted = await client.query(`INSERT INTO ${this.s}.imports (source, credits) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [
+        legacy.id,
+        legacy.total,
+      ]);
       if (inserted.rowCount === 1) {
         for (const [id, n] of legacy.spent) {
-          await client.query(`INSERT INTO ${this.s}.meter (key_id, spent) VALUES ($1, $2) ON CONFLICT (key_id) DO UPDATE SET spent = ${this.s}.meter.spent + excluded.spent`, [id, n]);
+          await client.query(
+            `INSERT INTO ${this.s}.meter (key_id, spent) VALUES ($1, $2) ON CONFLICT (key_id) DO UPDATE SET spent = ${this.s}.meter.spent + excluded.spent`,
+            [id, n],
+          );
         }
       }
       undo = retireLegacyUsage(dir, legacy.files);
@@ -146,12 +189,16 @@ export class PostgresStore implements MeteringStore {
     try {
       return (await this.pool.query<R>({ name, text, values })).rows;
     } catch (err) {
-      throw new StoreUnavailableError(`The metering store ${this.location} failed (${reason(err)}). Nothing was served or charged; retry shortly.`);
+      throw new StoreUnavailableError(
+        `The metering store ${this.location} failed (${reason(err)}). Nothing was served or charged; retry shortly.`,
+      );
     }
   }
 
   private failed(err: unknown): StoreUnavailableError {
-    return new StoreUnavailableError(`The metering store ${this.location} failed (${reason(err)}). Nothing was served or charged; retry shortly.`);
+    return new StoreUnavailableError(
+      `The metering store ${this.location} failed (${reason(err)}). Nothing was served or charged; retry shortly.`,
+    );
   }
 
   async charge(key: MeterKey, cost: number, nowMs?: number): Promise<ChargeOutcome> {
@@ -166,8 +213,13 @@ export class PostgresStore implements MeteringStore {
     client.on("error", ignore);
     let row: ChargeRow;
     try {
-      [row] = (await client.query<ChargeRow>({ name: "cm_charge_t", text: `SELECT * FROM ${this.s}.charge($1, $2, $3, $4, $5, $6, $7)`,
-        values: [key.id, key.credits, cost, key.rateLimit.requests, key.rateLimit.windowSeconds * 1000, nowMs ?? null, token] })).rows as [ChargeRow];
+      [row] = (
+        await client.query<ChargeRow>({
+          name: "cm_charge_t",
+          text: `SELECT * FROM ${this.s}.charge($1, $2, $3, $4, $5, $6, $7)`,
+          values: [key.id, key.credits, cost, key.rateLimit.requests, key.rateLimit.windowSeconds * 1000, nowMs ?? null, token],
+        })
+      ).rows as [ChargeRow];
       client.off("error", ignore);
       client.release();
     } catch (err) {
@@ -176,7 +228,10 @@ export class PostgresStore implements MeteringStore {
       if (!isAmbiguous(err)) throw this.failed(err);
       return this.settle(token, { key, pid: (client as { processID?: number }).processID }, err);
     }
-    const status: MeterStatus = { creditsRemaining: Number(row.credits_remaining), rate: { remaining: row.rate_remaining, resetS: row.reset_s } };
+    const status: MeterStatus = {
+      creditsRemaining: Number(row.credits_remaining),
+      rate: { remaining: row.rate_remaining, resetS: row.reset_s },
+    };
     if (row.outcome === "ok") return { ok: true, request: Number(row.request), ...status };
     if (row.outcome === "rate_limited") return { ok: false, reason: "rate_limited", retryAfterS: row.retry_after_s!, ...status };
     return { ok: false, reason: "credits_exhausted", ...status };
@@ -192,15 +247,25 @@ export class PostgresStore implements MeteringStore {
     while (Date.now() < deadline) {
       const found = await this.lookup(token, pending, deadline).catch(() => undefined);
       if (found === null) {
-        throw new StoreUnavailableError(`The metering store ${this.location} lost the connection during the charge (${reason(cause)}); the charge was checked and not recorded. Nothing was served or charged; retry shortly.`);
+        throw new StoreUnavailableError(
+          `The metering store ${this.location} lost the connection during the charge (${reason(cause)}); the charge was checked and not recorded. Nothing was served or charged; retry shortly.`,
+        );
       }
-      if (found) return { ok: true, request: Number(found.request), creditsRemaining: Number(found.credits_remaining), rate: { remaining: found.rate_remaining, resetS: found.reset_s } };
+      if (found)
+        return {
+          ok: true,
+          request: Number(found.request),
+          creditsRemaining: Number(found.credits_remaining),
+          rate: { remaining: found.rate_remaining, resetS: found.reset_s },
+        };
       await sleep(100);
     }
     this.unsettled.set(token, pending);
     this.recheck ??= setInterval(() => void this.recheckUnsettled(), RECHECK_EVERY_MS).unref();
     log.warn("a charge's outcome is not known yet; it is refunded if it was recorded", { store: this.location });
-    throw new StoreUnavailableError(`The metering store ${this.location} stopped answering after the charge was sent (${reason(cause)}); whether it was recorded is not known yet. Nothing was served; if it was recorded it is refunded as soon as the store answers again. Retry shortly.`);
+    throw new StoreUnavailableError(
+      `The metering store ${this.location} stopped answering after the charge was sent (${reason(cause)}); whether it was recorded is not known yet. Nothing was served; if it was recorded it is refunded as soon as the store answers again. Retry shortly.`,
+    );
   }
 
   /**
@@ -214,7 +279,10 @@ export class PostgresStore implements MeteringStore {
     let failure: Error | undefined;
     try {
       if (pid !== undefined) {
-        await client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = $1 AND application_name = 'crypto-metrics-mcp'", [pid]);
+        await client.query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = $1 AND application_name = 'crypto-metrics-mcp'",
+          [pid],
+        );
         for (;;) {
           const { rows } = await client.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1", [pid]);
           if (!rows.length) break;
@@ -222,8 +290,10 @@ export class PostgresStore implements MeteringStore {
           await sleep(20);
         }
       }
-      const { rows } = await client.query<LookupRow>(`SELECT t.request, s.* FROM ${this.s}.meter_status($2, $3, $4, $5, NULL) s LEFT JOIN ${this.s}.charge_tokens t ON t.token = $1`,
-        [token, key.id, key.credits, key.rateLimit.requests, key.rateLimit.windowSeconds * 1000]);
+      const { rows } = await client.query<LookupRow>(
+        `SELECT t.request, s.* FROM ${this.s}.meter_status($2, $3, $4, $5, NULL) s LEFT JOIN ${this.s}.charge_tokens t ON t.token = $1`,
+        [token, key.id, key.credits, key.rateLimit.requests, key.rateLimit.windowSeconds * 1000],
+      );
       return rows[0]?.request == null ? null : rows[0];
     } catch (err) {
       failure = err as Error;
@@ -241,7 +311,12 @@ export class PostgresStore implements MeteringStore {
       const found = await this.lookup(token, pending, Date.now() + SETTLE_WITHIN_MS).catch(() => undefined);
       if (found === undefined) return;
       if (found) {
-        const refunded = await this.pool.query(`WITH t AS (DELETE FROM ${this.s}.charge_tokens WHERE token = $1 RETURNING key_id, request, cost) SELECT ${this.s}.refund(t.key_id, t.request, t.cost) FROM t`, [token]).catch(() => undefined);
+        const refunded = await this.pool
+          .query(
+            `WITH t AS (DELETE FROM ${this.s}.charge_tokens WHERE token = $1 RETURNING key_id, request, cost) SELECT ${this.s}.refund(t.key_id, t.request, t.cost) FROM t`,
+            [token],
+          )
+          .catch(() => undefined);
         if (!refunded) return;
         log.info("a charge whose request was answered 503 was recorded; it is refunded", { store: this.location });
       }
@@ -259,8 +334,13 @@ export class PostgresStore implements MeteringStore {
   }
 
   async status(key: MeterKey, nowMs?: number): Promise<MeterStatus> {
-    const [row] = await this.run<StatusRow>("cm_status", `SELECT * FROM ${this.s}.meter_status($1, $2, $3, $4, $5)`,
-      [key.id, key.credits, key.rateLimit.requests, key.rateLimit.windowSeconds * 1000, nowMs ?? null]);
+    const [row] = await this.run<StatusRow>("cm_status", `SELECT * FROM ${this.s}.meter_status($1, $2, $3, $4, $5)`, [
+      key.id,
+      key.credits,
+      key.rateLimit.requests,
+      key.rateLimit.windowSeconds * 1000,
+      nowMs ?? null,
+    ]);
     return { creditsRemaining: Number(row!.credits_remaining), rate: { remaining: row!.rate_remaining, resetS: row!.reset_s } };
   }
 
@@ -272,7 +352,11 @@ export class PostgresStore implements MeteringStore {
   async close(): Promise<void> {
     if (this.unsettled.size) await this.recheckUnsettled().catch(() => undefined);
     clearInterval(this.recheck);
-    if (this.unsettled.size) log.warn("charges of requests answered 503 could not be checked before closing; each may stay charged", { store: this.location, charges: this.unsettled.size });
+    if (this.unsettled.size)
+      log.warn("charges of requests answered 503 could not be checked before closing; each may stay charged", {
+        store: this.location,
+        charges: this.unsettled.size,
+      });
     await this.pool.end();
   }
 }

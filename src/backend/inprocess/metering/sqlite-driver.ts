@@ -33,7 +33,10 @@ export interface OpenOptions {
 
 // The part of node:sqlite used here (this project's @types/node is Node 20's, which has no node:sqlite).
 interface NodeSqlite {
-  DatabaseSync: new (path: string, options?: { readOnly?: boolean }) => {
+  DatabaseSync: new (
+    path: string,
+    options?: { readOnly?: boolean },
+  ) => {
     exec(sql: string): void;
     prepare(sql: string): { run(...p: SqlValue[]): unknown; get(...p: SqlValue[]): unknown; all(...p: SqlValue[]): unknown[] };
     close(): void;
@@ -68,7 +71,7 @@ export function builtinSqlite(): NodeSqlite | null {
 
 function isSqliteWarning(warning: unknown, typeOrOptions: unknown): boolean {
   const type = typeof typeOrOptions === "string" ? typeOrOptions : (typeOrOptions as { type?: string } | undefined)?.type;
-  const message = typeof warning === "string" ? warning : (warning as Error | undefined)?.message ?? "";
+  const message = typeof warning === "string" ? warning : ((warning as Error | undefined)?.message ?? "");
   const name = (warning as Error | undefined)?.name;
   return (type === "ExperimentalWarning" || name === "ExperimentalWarning") && /^SQLite\b/.test(message);
 }
@@ -94,11 +97,32 @@ export function openSqlite(path: string, options: OpenOptions): SqlDatabase {
 
 // SQLite's primary result codes by number, for node:sqlite's errors (which give numbers).
 const PRIMARY: Record<number, string> = {
-  1: "SQLITE_ERROR", 2: "SQLITE_INTERNAL", 3: "SQLITE_PERM", 4: "SQLITE_ABORT", 5: "SQLITE_BUSY", 6: "SQLITE_LOCKED",
-  7: "SQLITE_NOMEM", 8: "SQLITE_READONLY", 9: "SQLITE_INTERRUPT", 10: "SQLITE_IOERR", 11: "SQLITE_CORRUPT",
-  12: "SQLITE_NOTFOUND", 13: "SQLITE_FULL", 14: "SQLITE_CANTOPEN", 15: "SQLITE_PROTOCOL", 16: "SQLITE_EMPTY",
-  17: "SQLITE_SCHEMA", 18: "SQLITE_TOOBIG", 19: "SQLITE_CONSTRAINT", 20: "SQLITE_MISMATCH", 21: "SQLITE_MISUSE",
-  22: "SQLITE_NOLFS", 23: "SQLITE_AUTH", 24: "SQLITE_FORMAT", 25: "SQLITE_RANGE", 26: "SQLITE_NOTADB",
+  1: "SQLITE_ERROR",
+  2: "SQLITE_INTERNAL",
+  3: "SQLITE_PERM",
+  4: "SQLITE_ABORT",
+  5: "SQLITE_BUSY",
+  6: "SQLITE_LOCKED",
+  7: "SQLITE_NOMEM",
+  8: "SQLITE_READONLY",
+  9: "SQLITE_INTERRUPT",
+  10: "SQLITE_IOERR",
+  11: "SQLITE_CORRUPT",
+  12: "SQLITE_NOTFOUND",
+  13: "SQLITE_FULL",
+  14: "SQLITE_CANTOPEN",
+  15: "SQLITE_PROTOCOL",
+  16: "SQLITE_EMPTY",
+  17: "SQLITE_SCHEMA",
+  18: "SQLITE_TOOBIG",
+  19: "SQLITE_CONSTRAINT",
+  20: "SQLITE_MISMATCH",
+  21: "SQLITE_MISUSE",
+  22: "SQLITE_NOLFS",
+  23: "SQLITE_AUTH",
+  24: "SQLITE_FORMAT",
+  25: "SQLITE_RANGE",
+  26: "SQLITE_NOTADB",
 };
 
 /**
@@ -116,10 +140,20 @@ export function sqliteCode(err: unknown): string | undefined {
 }
 
 /** BEGIN, COMMIT and ROLLBACK prepared once: parsing them again on every charge cost more than the charge's own statements. */
-interface Control { immediate: { run(): unknown }; deferred: { run(): unknown }; commit: { run(): unknown }; rollback: { run(): unknown } }
+interface Control {
+  immediate: { run(): unknown };
+  deferred: { run(): unknown };
+  commit: { run(): unknown };
+  rollback: { run(): unknown };
+}
 
 function control(db: { prepare(sql: string): { run(): unknown } }): Control {
-  return { immediate: db.prepare("BEGIN IMMEDIATE"), deferred: db.prepare("BEGIN"), commit: db.prepare("COMMIT"), rollback: db.prepare("ROLLBACK") };
+  return {
+    immediate: db.prepare("BEGIN IMMEDIATE"),
+    deferred: db.prepare("BEGIN"),
+    commit: db.prepare("COMMIT"),
+    rollback: db.prepare("ROLLBACK"),
+  };
 }
 
 function transact<T>(c: Control, mode: "immediate" | "deferred", fn: () => T): T {
@@ -131,7 +165,11 @@ function transact<T>(c: Control, mode: "immediate" | "deferred", fn: () => T): T
   } catch (err) {
     // After a failed COMMIT (SQLITE_BUSY) the transaction is still open; after some I/O errors
     // SQLite has already rolled it back and ROLLBACK itself fails: either way nothing stays applied.
-    try { c.rollback.run(); } catch { /* already rolled back */ }
+    try {
+      c.rollback.run();
+    } catch {
+      /* already rolled back */
+    }
     throw err;
   }
 }
@@ -149,11 +187,18 @@ function openBuiltin(mod: NodeSqlite, path: string, options: OpenOptions): SqlDa
   const tx = control(db);
   return {
     driver: "node:sqlite",
-    get open() { return open; },
+    get open() {
+      return open;
+    },
     exec: (sql) => void db.exec(sql),
     prepare: (sql) => statement(db.prepare(sql)),
     transaction: (mode, fn) => transact(tx, mode, fn),
-    close() { if (open) { open = false; db.close(); } },
+    close() {
+      if (open) {
+        open = false;
+        db.close();
+      }
+    },
   };
 }
 
@@ -166,13 +211,15 @@ interface Better {
 let better: Better | undefined;
 
 // What every driver failure says: the Node, the driver, the fixes.
-const noBuiltin = () => `Node.js ${process.versions.node} has no node:sqlite without a flag (${BUILTIN_SQLITE_NODE.join(".")} or newer has it, 23.4 on the 23 line)`;
+const noBuiltin = () =>
+  `Node.js ${process.versions.node} has no node:sqlite without a flag (${BUILTIN_SQLITE_NODE.join(".")} or newer has it, 23.4 on the 23 line)`;
 const UPGRADE = `run it with Node.js ${BUILTIN_SQLITE_NODE.join(".")} or newer`;
 // npm 11 skips a dependency's install script (which builds or fetches the addon) unless it is allowed.
 const INSTALL = "npm install better-sqlite3 --allow-scripts=better-sqlite3, with -g for a global install";
 const notInstalled = (why: string) =>
   `no SQLite driver: ${noBuiltin()} and better-sqlite3 ${why}; ${UPGRADE}, or install better-sqlite3 beside crypto-metrics-mcp (${INSTALL}), or set --store to a postgres:// URL`;
-const badAddon = (why: string) => `no SQLite driver: ${noBuiltin()} and the installed better-sqlite3 ${why}; ${UPGRADE}, or reinstall it for this Node (${INSTALL})`;
+const badAddon = (why: string) =>
+  `no SQLite driver: ${noBuiltin()} and the installed better-sqlite3 ${why}; ${UPGRADE}, or reinstall it for this Node (${INSTALL})`;
 const NO_ADDON = "has no compiled addon (its install script did not run or failed)";
 const ADDON = "better-sqlite3/build/Release/better_sqlite3.node";
 
@@ -212,14 +259,20 @@ function betterSqlite(): Better {
   try {
     Database = require("better-sqlite3") as BetterSqlite;
   } catch (err) {
-    throw new SqliteDriverError(notInstalled((err as { code?: string }).code === "MODULE_NOT_FOUND" ? "is not installed" : `does not load (${firstLine(err)})`));
+    throw new SqliteDriverError(
+      notInstalled((err as { code?: string }).code === "MODULE_NOT_FOUND" ? "is not installed" : `does not load (${firstLine(err)})`),
+    );
   }
   let addon: object;
   try {
     addon = require(require.resolve(ADDON)) as object;
   } catch (err) {
     const code = (err as { code?: string }).code;
-    throw new SqliteDriverError(badAddon(code === "MODULE_NOT_FOUND" ? NO_ADDON : `has a compiled addon this Node cannot load (${code ?? "error"}: ${firstLine(err)})`));
+    throw new SqliteDriverError(
+      badAddon(
+        code === "MODULE_NOT_FOUND" ? NO_ADDON : `has a compiled addon this Node cannot load (${code ?? "error"}: ${firstLine(err)})`,
+      ),
+    );
   }
   return (better = { Database, addon });
 }
@@ -229,7 +282,11 @@ function firstLine(err: unknown): string {
 }
 
 /** Either driver's prepared statement, as the store calls it: the three calls have the same meaning in both. */
-function statement<Row>(st: { run(...p: SqlValue[]): unknown; get(...p: SqlValue[]): unknown; all(...p: SqlValue[]): unknown[] }): SqlStatement<Row> {
+function statement<Row>(st: {
+  run(...p: SqlValue[]): unknown;
+  get(...p: SqlValue[]): unknown;
+  all(...p: SqlValue[]): unknown[];
+}): SqlStatement<Row> {
   return {
     run: (...p) => void st.run(...p),
     get: (...p) => st.get(...p) as Row | undefined,
@@ -239,15 +296,23 @@ function statement<Row>(st: { run(...p: SqlValue[]): unknown; get(...p: SqlValue
 
 function openBetter({ Database, addon }: Better, path: string, options: OpenOptions): SqlDatabase {
   // The loaded addon is accepted where its path is (the typings know only the path).
-  const db = new Database(path, { timeout: options.busyTimeoutMs, readonly: options.readOnly ?? false, nativeBinding: addon as unknown as string });
+  const db = new Database(path, {
+    timeout: options.busyTimeoutMs,
+    readonly: options.readOnly ?? false,
+    nativeBinding: addon as unknown as string,
+  });
   const tx = control(db);
   return {
     driver: "better-sqlite3",
-    get open() { return db.open; },
+    get open() {
+      return db.open;
+    },
     exec: (sql) => void db.exec(sql),
     // Statements that return no rows cannot be read with get/all in better-sqlite3 (and the store never does).
     prepare: (sql) => statement(db.prepare<SqlValue[]>(sql)),
     transaction: (mode, fn) => transact(tx, mode, fn),
-    close() { if (db.open) db.close(); },
+    close() {
+      if (db.open) db.close();
+    },
   };
 }

@@ -37,18 +37,28 @@ const uid = (): number | undefined => process.getuid?.();
 function checkOwn(path: string, st: Stats, what: string): void {
   if (st.isSymbolicLink()) {
     let target = "";
-    try { target = ` to ${readlinkSync(path)}`; } catch { /* unreadable link: named without its target */ }
-    throw new StoreConfigError(`the ${what} ${path} is a symbolic link${target}; the metering store is never reached through a link another user could plant. Point the setting at the real path, or ${FIX}`);
+    try {
+      target = ` to ${readlinkSync(path)}`;
+    } catch {
+      /* unreadable link: named without its target */
+    }
+    throw new StoreConfigError(
+      `the ${what} ${path} is a symbolic link${target}; the metering store is never reached through a link another user could plant. Point the setting at the real path, or ${FIX}`,
+    );
   }
   const me = uid();
   // No owners or mode bits to check where the platform has none (Windows).
   if (me === undefined) return;
   if (st.uid !== me) {
-    throw new StoreConfigError(`the ${what} ${path} belongs to uid ${st.uid}, not to this user (uid ${me}); another user could change its balances. Use a directory of your own: ${FIX}`);
+    throw new StoreConfigError(
+      `the ${what} ${path} belongs to uid ${st.uid}, not to this user (uid ${me}); another user could change its balances. Use a directory of your own: ${FIX}`,
+    );
   }
   if ((st.mode & 0o022) !== 0) {
     const mode = (st.mode & 0o7777).toString(8).padStart(4, "0");
-    throw new StoreConfigError(`the ${what} ${path} is writable by group or others (mode ${mode}); another local user could change its balances. Run chmod go-w ${path}, or ${FIX}`);
+    throw new StoreConfigError(
+      `the ${what} ${path} is writable by group or others (mode ${mode}); another local user could change its balances. Run chmod go-w ${path}, or ${FIX}`,
+    );
   }
 }
 
@@ -89,7 +99,9 @@ export function trustedFile(path: string): FileIdentity | undefined {
 export function createFile(path: string): boolean {
   const witness = lstatSync(witnessPath(path), { throwIfNoEntry: false });
   if (witness) {
-    throw new StoreConfigError(`the metering store ${path} is missing, but one was created there (${witnessPath(path)}, ${witness.mtime.toISOString()}); starting a new one would give every key its full balance again. Restore the file from a backup, or delete ${witnessPath(path)} to start a new store`);
+    throw new StoreConfigError(
+      `the metering store ${path} is missing, but one was created there (${witnessPath(path)}, ${witness.mtime.toISOString()}); starting a new one would give every key its full balance again. Restore the file from a backup, or delete ${witnessPath(path)} to start a new store`,
+    );
   }
   try {
     closeSync(openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600));

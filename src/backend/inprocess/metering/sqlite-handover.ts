@@ -36,7 +36,11 @@ export async function letGo(db: SqlDatabase, checkpointer: Checkpointer | undefi
   } catch {
     // The old file failed under it (I/O): what its log holds stays there, and takeUpCheck sees it.
   } finally {
-    try { db.close(); } catch { /* closing an orphaned file: nothing to keep */ }
+    try {
+      db.close();
+    } catch {
+      /* closing an orphaned file: nothing to keep */
+    }
   }
 }
 

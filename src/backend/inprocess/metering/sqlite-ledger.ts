@@ -14,20 +14,40 @@ const TRIM_EVERY = 64;
 
 export const isBusy = (code: string | undefined) => code === "SQLITE_BUSY" || code === "SQLITE_LOCKED";
 
-interface MeterRow { spent: number; requests: number; seq: number; last_ms: number; first_seq: number }
-export interface ChargeRequest { key: MeterKey; cost: number; nowMs: number }
-interface LogRow { seq: number; t_ms: number }
+interface MeterRow {
+  spent: number;
+  requests: number;
+  seq: number;
+  last_ms: number;
+  first_seq: number;
+}
+export interface ChargeRequest {
+  key: MeterKey;
+  cost: number;
+  nowMs: number;
+}
+interface LogRow {
+  seq: number;
+  t_ms: number;
+}
 
 /** The store's words for an SQLite failure during a request. */
 export function unavailable(err: unknown, path: string): Error {
   const code = sqliteCode(err);
   if (!code) return err as Error;
-  const why = code === "SQLITE_FULL" ? "the disk holding it is full"
-    : code === "SQLITE_READONLY" ? "it cannot be written (read-only file or file system)"
-      : code === "SQLITE_BUSY" ? `another process held it locked for more than ${BUSY_TIMEOUT_MS / 1000} s`
-        : code === "SQLITE_IOERR" ? "the file system reported an I/O error"
-          : `SQLite failed with ${code}`;
-  return new StoreUnavailableError(`The metering store ${path} cannot record the charge: ${why}. Nothing was served or charged; retry once it is writable again.`);
+  const why =
+    code === "SQLITE_FULL"
+      ? "the disk holding it is full"
+      : code === "SQLITE_READONLY"
+        ? "it cannot be written (read-only file or file system)"
+        : code === "SQLITE_BUSY"
+          ? `another process held it locked for more than ${BUSY_TIMEOUT_MS / 1000} s`
+          : code === "SQLITE_IOERR"
+            ? "the file system reported an I/O error"
+            : `SQLite failed with ${code}`;
+  return new StoreUnavailableError(
+    `The metering store ${path} cannot record the charge: ${why}. Nothing was served or charged; retry once it is writable again.`,
+  );
 }
 
 export class SqliteLedger {
@@ -39,18 +59,27 @@ export class SqliteLedger {
   /** Numbers read or given inside the open transaction: known for good only once it commits. */
   private fresh: [string, number][] = [];
 
-  constructor(readonly path: string, db: SqlDatabase) {
+  constructor(
+    readonly path: string,
+    db: SqlDatabase,
+  ) {
     this.db = db;
     this.stmt = {
       number: db.prepare<{ no: number }>("SELECT no FROM keys WHERE key_id = ?"),
       // Numbers are given under the write lock (BEGIN IMMEDIATE): two processes never give the same one.
       numberNew: db.prepare<{ no: number }>("INSERT INTO keys (key_id, no) SELECT ?, coalesce(max(no), 0) + 1 FROM keys RETURNING no"),
-      meter: db.prepare<MeterRow>(`SELECT spent, id AS requests, next_seq AS seq, t_ms AS last_ms, first_seq FROM ledger WHERE key_no = ? AND seq = ${HEAD}`),
+      meter: db.prepare<MeterRow>(
+        `SELECT spent, id AS requests, next_seq AS seq, t_ms AS last_ms, first_seq FROM ledger WHERE key_no = ? AND seq = ${HEAD}`,
+      ),
       // The head row with the time of the request R places back (R = the limit given), in one statement.
-      charging: db.prepare<MeterRow & { oldest: number | null }>(`SELECT h.spent, h.id AS requests, h.next_seq AS seq, h.t_ms AS last_ms, h.first_seq, r.t_ms AS oldest
+      charging: db.prepare<
+        MeterRow & { oldest: number | null }
+      >(`SELECT h.spent, h.id AS requests, h.next_seq AS seq, h.t_ms AS last_ms, h.first_seq, r.t_ms AS oldest
         FROM ledger h LEFT JOIN ledger r ON r.key_no = h.key_no AND r.seq = h.next_seq - ? WHERE h.key_no = ? AND h.seq = ${HEAD}`),
       // The first row from a position on that is still inside the window (times grow with seq).
-      first: db.prepare<LogRow>(`SELECT seq, t_ms FROM ledger WHERE key_no = ? AND seq >= ? AND seq < ${HEAD} AND t_ms > ? ORDER BY seq LIMIT 1`),
+      first: db.prepare<LogRow>(
+        `SELECT seq, t_ms FROM ledger WHERE key_no = ? AND seq >= ? AND seq < ${HEAD} AND t_ms > ? ORDER BY seq LIMIT 1`,
+      ),
       log: db.prepare("INSERT INTO ledger (key_no, seq, id, t_ms) VALUES (?, ?, ?, ?)"),
       // Rows before the window's first: out of the window for good.
       trim: db.prepare("DELETE FROM ledger WHERE key_no = ? AND seq < ?"),
@@ -63,7 +92,9 @@ export class SqliteLedger {
       // The rows after a freed position move down one, through negative positions: no two rows ever share one.
       negate: db.prepare(`UPDATE ledger SET seq = -seq WHERE key_no = ? AND seq > ? AND seq < ${HEAD}`),
       restore: db.prepare("UPDATE ledger SET seq = -seq - 1 WHERE key_no = ? AND seq < 0"),
-      unseq: db.prepare(`UPDATE ledger SET next_seq = next_seq - 1, first_seq = CASE WHEN first_seq > ? THEN first_seq - 1 ELSE first_seq END WHERE key_no = ? AND seq = ${HEAD}`),
+      unseq: db.prepare(
+        `UPDATE ledger SET next_seq = next_seq - 1, first_seq = CASE WHEN first_seq > ? THEN first_seq - 1 ELSE first_seq END WHERE key_no = ? AND seq = ${HEAD}`,
+      ),
       refund: db.prepare(`UPDATE ledger SET spent = max(0, spent - ?) WHERE key_no = ? AND seq = ${HEAD}`),
       add: db.prepare(`INSERT INTO ledger (key_no, seq, id, t_ms, spent, next_seq, first_seq) VALUES (?, ${HEAD}, 0, 0, ?, 0, 0)
         ON CONFLICT (key_no, seq) DO UPDATE SET spent = spent + excluded.spent`),
@@ -130,10 +161,14 @@ export class SqliteLedger {
     db.transaction("immediate", () => {
       const version = userVersion.get()?.user_version ?? 0;
       if (version === 0 && !create) {
-        throw new StoreConfigError(`the file at ${path} holds no metering store (no schema); put the store's file back, or point --store (CRYPTO_METRICS_STORE) at it`);
+        throw new StoreConfigError(
+          `the file at ${path} holds no metering store (no schema); put the store's file back, or point --store (CRYPTO_METRICS_STORE) at it`,
+        );
       }
       if (version > SQLITE_SCHEMA_VERSION) {
-        throw new StoreConfigError(`the metering store ${path} has schema version ${version}, newer than this release understands (${SQLITE_SCHEMA_VERSION}); upgrade crypto-metrics-mcp, or point --store (CRYPTO_METRICS_STORE) at another file`);
+        throw new StoreConfigError(
+          `the metering store ${path} has schema version ${version}, newer than this release understands (${SQLITE_SCHEMA_VERSION}); upgrade crypto-metrics-mcp, or point --store (CRYPTO_METRICS_STORE) at another file`,
+        );
       }
       for (let v = version + 1; v <= SQLITE_SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
       db.exec(`PRAGMA user_version = ${SQLITE_SCHEMA_VERSION}`);
@@ -201,7 +236,7 @@ export class SqliteLedger {
   spentTx(keyId: string): number {
     return this.transaction("deferred", () => {
       const no = this.keyNumber(keyId, false);
-      return no === undefined ? 0 : this.stmt.meter.get(no)?.spent ?? 0;
+      return no === undefined ? 0 : (this.stmt.meter.get(no)?.spent ?? 0);
     });
   }
 }

@@ -10,7 +10,14 @@ import { openSqlite, SqliteDriverError, sqliteCode, type SqlDatabase } from "./s
 import { createFile, identityOf, sameFile, trustDirectory, trustedFile, writeWitness, type FileIdentity } from "./sqlite-file.js";
 import { ForeignLogError, letGo, takeUpCheck } from "./sqlite-handover.js";
 import { BUSY_TIMEOUT_MS, isBusy, SQLITE_SCHEMA_VERSION, SqliteLedger, unavailable, type ChargeRequest } from "./sqlite-ledger.js";
-import { StoreConfigError, StoreUnavailableError, type ChargeOutcome, type MeterKey, type MeteringStore, type MeterStatus } from "./store.js";
+import {
+  StoreConfigError,
+  StoreUnavailableError,
+  type ChargeOutcome,
+  type MeterKey,
+  type MeteringStore,
+  type MeterStatus,
+} from "./store.js";
 
 export { SQLITE_SCHEMA_VERSION };
 
@@ -18,8 +25,15 @@ const SLEEP = new Int32Array(new SharedArrayBuffer(4));
 /** A file at the path that could not be opened is tried again at most this often. */
 const REOPEN_EVERY_MS = 1_000;
 
-interface Pending extends ChargeRequest { deadline: number; resolve(outcome: ChargeOutcome): void; reject(err: Error): void }
-interface Options { legacyDir?: string; checkpointInWorker?: boolean }
+interface Pending extends ChargeRequest {
+  deadline: number;
+  resolve(outcome: ChargeOutcome): void;
+  reject(err: Error): void;
+}
+interface Options {
+  legacyDir?: string;
+  checkpointInWorker?: boolean;
+}
 
 /** Thrown by current() while a file let go is still being closed: the caller waits for it, then tries again. */
 const SETTLING = new Error("the metering store's previous file is still closing");
@@ -46,10 +60,13 @@ function openLedger(path: string, start: boolean, options: Options): { ledger: S
     if (!start) takeUpCheck(path);
     db = openSqlite(path, { busyTimeoutMs: start ? BUSY_TIMEOUT_MS : 0 });
     // The file SQLite opened is the one checked: a swap in between is seen here and tried again.
-    if (!sameFile(trustedFile(path), identity)) throw new StoreConfigError(`the metering store ${path} was replaced while it was being opened`, true);
+    if (!sameFile(trustedFile(path), identity))
+      throw new StoreConfigError(`the metering store ${path} was replaced while it was being opened`, true);
     // A file taken up while running is read before anything is written to it: one that is not a store stays as it is.
     if (!start && !db.prepare<{ user_version: number }>("PRAGMA user_version").get()?.user_version) {
-      throw new StoreConfigError(`the file at ${path} holds no metering store (no schema); put the store's file back, or point --store (CRYPTO_METRICS_STORE) at it`);
+      throw new StoreConfigError(
+        `the file at ${path} holds no metering store (no schema); put the store's file back, or point --store (CRYPTO_METRICS_STORE) at it`,
+      );
     }
     db.exec("PRAGMA journal_mode = WAL");
     // In WAL mode NORMAL survives any process crash (kill -9); only a power cut or a file-system
@@ -65,7 +82,10 @@ function openLedger(path: string, start: boolean, options: Options): { ledger: S
     if (err instanceof StoreConfigError) throw err;
     if (err instanceof SqliteDriverError) throw new StoreConfigError(`the metering store ${path} cannot be opened: ${err.message}`);
     const code = sqliteCode(err) ?? (err as { code?: string }).code ?? (err as Error).message;
-    throw new StoreConfigError(`the metering store ${path} cannot be opened for writing (${code}); make its directory writable, or set CRYPTO_METRICS_STATE_DIR or --store (CRYPTO_METRICS_STORE) to a writable place`, isBusy(code));
+    throw new StoreConfigError(
+      `the metering store ${path} cannot be opened for writing (${code}); make its directory writable, or set CRYPTO_METRICS_STATE_DIR or --store (CRYPTO_METRICS_STORE) to a writable place`,
+      isBusy(code),
+    );
   }
   try {
     SqliteLedger.migrate(db, path, start);
@@ -98,7 +118,11 @@ export class SqliteStore implements MeteringStore {
   /** Why the store is unusable now, and when the file at the path may be tried again. */
   private lost: { message: string; tried?: FileIdentity; retryAt: number; fix?: string } | undefined;
 
-  private constructor(readonly path: string, private readonly options: Options, opened: { ledger: SqliteLedger; identity: FileIdentity }) {
+  private constructor(
+    readonly path: string,
+    private readonly options: Options,
+    opened: { ledger: SqliteLedger; identity: FileIdentity },
+  ) {
     this.location = `sqlite:${path}`;
     this.adopt(opened);
   }
@@ -135,7 +159,9 @@ export class SqliteStore implements MeteringStore {
     // nothing is appended to its log after this; charges wait until it is emptied and closed.
     const checkpointer = this.checkpointer;
     this.checkpointer = undefined;
-    this.settling = letGo(ledger.db, checkpointer).finally(() => { this.settling = undefined; });
+    this.settling = letGo(ledger.db, checkpointer).finally(() => {
+      this.settling = undefined;
+    });
   }
 
   /**
@@ -147,9 +173,12 @@ export class SqliteStore implements MeteringStore {
     const now = identityOf(this.path);
     if (this.ledger && sameFile(now, this.identity)) return this.ledger;
     if (this.ledger) {
-      this.abandon(this.ledger, now
-        ? `The metering store ${this.path} was replaced by another file while this process was using it`
-        : `The metering store ${this.path} was deleted while this process was using it`);
+      this.abandon(
+        this.ledger,
+        now
+          ? `The metering store ${this.path} was replaced by another file while this process was using it`
+          : `The metering store ${this.path} was deleted while this process was using it`,
+      );
     }
     if (this.settling) throw SETTLING;
     const lost = this.lost!;
@@ -264,7 +293,12 @@ export class SqliteStore implements MeteringStore {
     clearTimeout(this.retryTimer);
     const left = this.queue;
     this.queue = [];
-    for (const p of left) p.reject(new StoreUnavailableError(`The metering store ${this.path} was closed while another process held it locked. Nothing was served or charged; retry.`));
+    for (const p of left)
+      p.reject(
+        new StoreUnavailableError(
+          `The metering store ${this.path} was closed while another process held it locked. Nothing was served or charged; retry.`,
+        ),
+      );
     await this.checkpointer?.stop();
     await this.settling;
     if (this.ledger?.db.open) this.ledger.db.close();

@@ -6,7 +6,6 @@ import type { CandleColumns } from "../../types.js";
 import { candle } from "../world/price-path.js";
 import { inceptionMs } from "./series.js";
 
-
 /**
  * Candles of `stepMs` whose bucket starts fall in [startMs, endMs] (both inclusive, aligned down to
  * the step), none before the asset's history begins and none starting at or after the data clock.
@@ -17,8 +16,11 @@ export function candleColumns(asset: string, stepMs: number, startMs: number, en
   const last = Math.floor(Math.min(endMs, clock - 1) / stepMs) * stepMs;
   const n = last >= first ? Math.floor((last - first) / stepMs) + 1 : 0;
   const out: CandleColumns = {
-    times: new Float64Array(n), open: new Float64Array(n), high: new Float64Array(n),
-    low: new Float64Array(n), close: new Float64Array(n),
+    times: new Float64Array(n),
+    open: new Float64Array(n),
+    high: new Float64Array(n),
+    low: new Float64Array(n),
+    close: new Float64Array(n),
   };
   for (let i = 0; i < n; i++) {
     const t = first + i * stepMs;

@@ -14,7 +14,15 @@ const SEASON = Float64Array.from({ length: 24 }, (_, h) => {
 
 /** Buckets of a timeframe per day. */
 export const BUCKETS_PER_DAY: Record<Timeframe, number> = {
-  "1m": 1440, "5m": 288, "15m": 96, "30m": 48, "1h": 24, "4h": 6, "6h": 4, "12h": 2, "1d": 1,
+  "1m": 1440,
+  "5m": 288,
+  "15m": 96,
+  "30m": 48,
+  "1h": 24,
+  "4h": 6,
+  "6h": 4,
+  "12h": 2,
+  "1d": 1,
 };
 
 /** Scratch buffers, reused: generation is synchronous, so one set per process is enough. */
@@ -58,7 +66,15 @@ function hourWeights(seeds: CascadeSeeds, day: number): void {
   normalizeGroups(hours, 1, 24);
 }
 
-function childWeights(seeds: CascadeSeeds, out: Float64Array, parents: number, count: number, firstIndex: number, sigma: number, salt: number): void {
+function childWeights(
+  seeds: CascadeSeeds,
+  out: Float64Array,
+  parents: number,
+  count: number,
+  firstIndex: number,
+  sigma: number,
+  salt: number,
+): void {
   const s = { common: seeds.common ^ salt, own: seeds.own ^ salt };
   for (let i = 0; i < parents * count; i++) out[i] = weight(s, firstIndex + i, sigma);
   normalizeGroups(out, parents, count);
@@ -133,7 +149,14 @@ const fiveCounts = new Float64Array(288);
  * into whole quarters, and so on down to minutes, so every bucket at every timeframe is an
  * integer and the sums across timeframes hold exactly.
  */
-export function fillDayCounts(seeds: CascadeSeeds, day: number, total: number, timeframe: Timeframe, out: Float64Array, offset: number): number {
+export function fillDayCounts(
+  seeds: CascadeSeeds,
+  day: number,
+  total: number,
+  timeframe: Timeframe,
+  out: Float64Array,
+  offset: number,
+): number {
   const n = Math.round(total);
   if (timeframe === "1d") {
     out[offset] = n;

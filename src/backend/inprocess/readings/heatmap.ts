@@ -1,7 +1,16 @@
 // The liquidation heatmap: candles on the asset's price path, new leveraged notional from its
 // derivatives volume, the leverage-tier model, and the top-trader long/short ratio.
 import {
-  DAY_MS, TIMEFRAME_MS, endpointById, heatmapColumns, isVenue, venueMarket, type Lookback, type Scope, type Timeframe, type Venue,
+  DAY_MS,
+  TIMEFRAME_MS,
+  endpointById,
+  heatmapColumns,
+  isVenue,
+  venueMarket,
+  type Lookback,
+  type Scope,
+  type Timeframe,
+  type Venue,
 } from "../../../catalog/index.js";
 import type { Heatmap } from "../../../catalog/responses.js";
 import type { TypedHeatmap } from "../../types.js";
@@ -50,7 +59,10 @@ const THRESHOLD = 1e-3;
 const VOLUME = endpointById("derivatives/Volume_usd")!;
 
 const LSR_OCTAVES: readonly Octave[] = [
-  { period: 24 * 21, amplitude: 0.55 }, { period: 24 * 4, amplitude: 0.3 }, { period: 8, amplitude: 0.12 }, { period: 2, amplitude: 0.05 },
+  { period: 24 * 21, amplitude: 0.55 },
+  { period: 24 * 4, amplitude: 0.3 },
+  { period: 8, amplitude: 0.12 },
+  { period: 2, amplitude: 0.05 },
 ];
 
 /** Top-trader long/short ratio: mean-reverting around the asset's level, leaning against 3-day moves; in [0.5, 3.5]. */
@@ -111,7 +123,12 @@ export function buildHeatmap(q: HeatmapQuery): TypedHeatmap {
   const total = warmup + visible;
 
   // Columns, not objects: the candles live through the whole build, and the model reads columns.
-  const candles = { open: new Float64Array(total), high: new Float64Array(total), low: new Float64Array(total), close: new Float64Array(total) };
+  const candles = {
+    open: new Float64Array(total),
+    high: new Float64Array(total),
+    low: new Float64Array(total),
+    close: new Float64Array(total),
+  };
   let low = Infinity;
   let high = -Infinity;
   for (let c = 0; c < total; c++) {

@@ -4,7 +4,11 @@
 
 /** Leverage tiers and their share of new notional (the common open reconstruction's defaults). */
 export const TIERS: ReadonlyArray<readonly [leverage: number, weight: number]> = [
-  [5, 0.15], [10, 0.3], [25, 0.25], [50, 0.2], [100, 0.1],
+  [5, 0.15],
+  [10, 0.3],
+  [25, 0.25],
+  [50, 0.2],
+  [100, 0.1],
 ];
 /** Maintenance margin rate (Binance BTCUSDT's lower tiers are 0.4–0.5 %). */
 export const MMR = 0.005;

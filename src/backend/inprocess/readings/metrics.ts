@@ -5,14 +5,28 @@ import type { OhlcvId, SeriesId } from "../../../catalog/index.js";
 import { supplyOf } from "../world/circulation.js";
 import { revHashRateUsd, difficulty } from "./mining.js";
 import {
-  addresses10to100, addressesAboveUsd, exchangeReserve, medianTransferNative, metcalfeRatio,
-  runningTotalUsd, smallBandSupply, supplyAbove, supplyAboveOneBillionth,
+  addresses10to100,
+  addressesAboveUsd,
+  exchangeReserve,
+  medianTransferNative,
+  metcalfeRatio,
+  runningTotalUsd,
+  smallBandSupply,
+  supplyAbove,
+  supplyAboveOneBillionth,
 } from "./onchain.js";
 import { feePriceUsd } from "../world/fees.js";
 import { profileOf } from "../world/profiles.js";
 import {
-  coinDaysDestroyed, cvdd, investedCapitalInLoss, lthMvrv, lthRealizedCap, lthSupplyInProfit,
-  realizedCapImpulse, structuralSupport, sthSupplyInProfit,
+  coinDaysDestroyed,
+  cvdd,
+  investedCapitalInLoss,
+  lthMvrv,
+  lthRealizedCap,
+  lthSupplyInProfit,
+  realizedCapImpulse,
+  structuralSupport,
+  sthSupplyInProfit,
 } from "./valuation.js";
 import { valueNoise } from "../util/hash.js";
 import { dailyLogPrice } from "../world/price-path.js";
@@ -43,7 +57,8 @@ export const METRICS: Readonly<Record<SeriesId, MetricFn>> = {
   "market/structural_support_lower_band": (a, d) => structuralSupport(a, d),
   "exchange_flow/running_total_usd": (a, d, e) => runningTotalUsd(a, d, e),
   "fees/fee_price_usd": (a, d) => feePriceUsd(a, d),
-  "lifespan/Terminal_adjusted_cdd": (a, d) => coinDaysDestroyed(a, d) * (supplyOf(a, d) / (MAX_SUPPLY[profileOf(a).base] ?? supplyOf(a, d))),
+  "lifespan/Terminal_adjusted_cdd": (a, d) =>
+    coinDaysDestroyed(a, d) * (supplyOf(a, d) / (MAX_SUPPLY[profileOf(a).base] ?? supplyOf(a, d))),
   "holder_supply/lth_supply_in_profit": (a, d) => lthSupplyInProfit(a, d),
   "holder_supply/sth_supply_in_profit": (a, d) => sthSupplyInProfit(a, d),
   "market/invested_capital_in_loss": (a, d) => investedCapitalInLoss(a, d),

@@ -18,7 +18,10 @@ import { txCount } from "./onchain.js";
 const RETARGET_DAYS: Record<string, number> = { ltc: 3.5, qubic: 7 };
 const EPOCH_ORIGIN = dayOf("2025-12-20");
 
-const EPOCH_OCTAVES: readonly Octave[] = [{ period: 112, amplitude: 0.05 }, { period: 28, amplitude: 0.025 }];
+const EPOCH_OCTAVES: readonly Octave[] = [
+  { period: 112, amplitude: 0.05 },
+  { period: 28, amplitude: 0.025 },
+];
 
 /** The day whose hash rate sets a chain's difficulty on `day`: the start of its retarget epoch, or the day itself. */
 function retargetDay(asset: string, day: number): number {
@@ -67,7 +70,13 @@ function ethIssuance(day: number): number {
  * algorithm, merged LTC+DOGE mining paid together).
  */
 const HASHPRICE_AT_REF: Record<string, number> = {
-  scrypt: 940, x11: 65, equihash: 6e7, randomx: 3.7e7, blake3: 1.1e3, kheavyhash: 2.5, "other-pow": 50,
+  scrypt: 940,
+  x11: 65,
+  equihash: 6e7,
+  randomx: 3.7e7,
+  blake3: 1.1e3,
+  kheavyhash: 2.5,
+  "other-pow": 50,
 };
 /** The chain whose revenue and difficulty set its algorithm's hashprice. */
 const LEAD: Record<string, string> = { sha256: "btc", ethash: "eth", etchash: "eth", scrypt: "ltc" };
@@ -120,10 +129,14 @@ export function revHashRateUsd(asset: string, day: number): number {
     const recovery = 0.1 + 0.25 * (1 - Math.exp(-(day - MERGE_DAY) / 365));
     return leadHashprice("eth", "ethash", MERGE_DAY) * (dailyPrice("etc", day) / dailyPrice("etc", MERGE_DAY)) * recovery * spread;
   }
-  if (asset === "doge" && day >= MERGED_FROM) return leadHashprice("ltc", algorithm, day) * (rewardUsd("doge", day) / rewardUsd("ltc", day));
+  if (asset === "doge" && day >= MERGED_FROM)
+    return leadHashprice("ltc", algorithm, day) * (rewardUsd("doge", day) / rewardUsd("ltc", day));
   const lead = LEAD[algorithm] ?? asset;
   const value = leadHashprice(lead, algorithm, day);
   return lead === asset ? value : value * spread;
 }
 
-const SPREAD_OCTAVES: readonly Octave[] = [{ period: 30, amplitude: 0.6 }, { period: 3, amplitude: 0.4 }];
+const SPREAD_OCTAVES: readonly Octave[] = [
+  { period: 30, amplitude: 0.6 },
+  { period: 3, amplitude: 0.4 },
+];

@@ -26,7 +26,12 @@ export function activeAddresses(asset: string, day: number): number {
   const base = p.model === "btc" ? 700_000 : p.model === "eth" ? 850_000 : 10 ** (3 + 2.6 * h(p, 1));
   const w = weekday(day);
   const weekend = w === 0 || w === 6 ? 0.82 : 1;
-  return base * holders(p, day) ** 1.4 * weekend * Math.exp(0.06 * gauss(p.seed ^ 0x61c88647, day) + 0.15 * valueNoise(p.seed ^ 0x61c88647, day, 40));
+  return (
+    base *
+    holders(p, day) ** 1.4 *
+    weekend *
+    Math.exp(0.06 * gauss(p.seed ^ 0x61c88647, day) + 0.15 * valueNoise(p.seed ^ 0x61c88647, day, 40))
+  );
 }
 
 /** NVM-style Metcalfe ratio: ln(market cap) / ln(active addresses²) (BTC ≈ 1.06). */
@@ -59,7 +64,8 @@ export function addressesAboveUsd(asset: string, day: number, usd: number): numb
   if (usd <= 1e6) return Math.round(million);
   const major = p.model === "btc" || p.model === "eth";
   const alpha = major ? 0.93 : 0.72 + 0.18 * h(p, 2);
-  const tail = 10 ** (-alpha * Math.log10(usd / 1e6)) * Math.exp(0.07 * valueNoise(p.seed ^ 0x7c, day, 45) + 0.02 * valueNoise(p.seed ^ 0x7d, day, 7));
+  const tail =
+    10 ** (-alpha * Math.log10(usd / 1e6)) * Math.exp(0.07 * valueNoise(p.seed ^ 0x7c, day, 45) + 0.02 * valueNoise(p.seed ^ 0x7d, day, 7));
   return Math.min(Math.round(million), Math.round(million * Math.min(1, tail)));
 }
 
@@ -110,10 +116,37 @@ export function supplyAboveOneBillionth(asset: string, day: number): number {
 
 /** Custody weights per venue (BTC: coinbase ~33 %, binance ~24 %, bitfinex ~13 %, …). */
 const CUSTODY: Partial<Record<Venue, number>> = {
-  coinbase: 33, binance: 24, bitfinex: 13, kraken: 5, okx: 5, bybit: 3, gemini: 4, bitstamp: 2,
-  htx: 2, kucoin: 1.5, gate: 1.5, bitget: 1.5, upbit: 1.2, bithumb: 0.8, cryptocom: 1, bitflyer: 0.6,
-  mexc: 0.5, deribit: 0.8, bitmex: 0.4, coinex: 0.2, bingx: 0.2, whitebit: 0.2, poloniex: 0.2,
-  phemex: 0.1, bitmart: 0.2, lbank: 0.1, bullish: 0.3, bitso: 0.1, bitrue: 0.1, woo: 0.1, btse: 0.05,
+  coinbase: 33,
+  binance: 24,
+  bitfinex: 13,
+  kraken: 5,
+  okx: 5,
+  bybit: 3,
+  gemini: 4,
+  bitstamp: 2,
+  htx: 2,
+  kucoin: 1.5,
+  gate: 1.5,
+  bitget: 1.5,
+  upbit: 1.2,
+  bithumb: 0.8,
+  cryptocom: 1,
+  bitflyer: 0.6,
+  mexc: 0.5,
+  deribit: 0.8,
+  bitmex: 0.4,
+  coinex: 0.2,
+  bingx: 0.2,
+  whitebit: 0.2,
+  poloniex: 0.2,
+  phemex: 0.1,
+  bitmart: 0.2,
+  lbank: 0.1,
+  bullish: 0.3,
+  bitso: 0.1,
+  bitrue: 0.1,
+  woo: 0.1,
+  btse: 0.05,
 };
 
 const VENUE_INDEX = new Map<string, number>(VENUES.map((v, i) => [v, i]));
@@ -180,7 +213,8 @@ export function txCount(asset: string, day: number): number {
 /** Median native units per transfer: the USD median grows slower than price (BTC ≈ 0.003 in 2025). */
 export function medianTransferNative(asset: string, day: number): number {
   const p = profileOf(asset);
-  const usdAtRef = p.model === "btc" ? 260 : p.model === "eth" ? 150 : p.model === "stable" ? 400 : 20 + 2000 * unit(hash2(p.seed, 19)) ** 2;
+  const usdAtRef =
+    p.model === "btc" ? 260 : p.model === "eth" ? 150 : p.model === "stable" ? 400 : 20 + 2000 * unit(hash2(p.seed, 19)) ** 2;
   const rel = Math.exp(0.3 * (dailyLogPrice(asset, day) - Math.log(p.refPrice)));
   return ((usdAtRef * rel) / dailyPrice(asset, day)) * Math.exp(0.18 * gauss(p.seed ^ 0x1a, day));
 }

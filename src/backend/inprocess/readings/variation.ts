@@ -20,7 +20,12 @@ export function generateVariation(asset: string, nowMs: number): VariationRecord
     const endMs = Math.min(today - 1, ended ?? Infinity);
     const lastDay = Math.floor(endMs / DAY_MS) * DAY_MS;
     const { times, values: tail } = generateColumns({
-      endpoint, asset, timeframe: "1d", startMs: lastDay - (SPARK_DAYS - 1) * DAY_MS, endMs, nowMs: today,
+      endpoint,
+      asset,
+      timeframe: "1d",
+      startMs: lastDay - (SPARK_DAYS - 1) * DAY_MS,
+      endMs,
+      nowMs: today,
     });
     if (tail.length === 0) continue;
     const last = tail[tail.length - 1]!;

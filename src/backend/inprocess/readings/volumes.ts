@@ -88,7 +88,7 @@ function hourlyActivity(asset: string, day: number): Float64Array {
 
 /** Buy share of derivatives trades: 45–55 %, mean-reverting, leaning with the day's move. */
 export function buyShare(profile: Profile, day: number, ret: number): number {
-  const drift = 0.025 * valueNoise(profile.seed ^ 0x165667b1, day, 9) + 0.012 * gauss(profile.seed ^ 0xd3a2646c, day) / 1.7;
+  const drift = 0.025 * valueNoise(profile.seed ^ 0x165667b1, day, 9) + (0.012 * gauss(profile.seed ^ 0xd3a2646c, day)) / 1.7;
   const lean = 0.015 * Math.tanh(ret / 0.03);
   return Math.min(0.55, Math.max(0.45, 0.5 + drift + lean));
 }

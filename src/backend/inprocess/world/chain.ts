@@ -92,7 +92,18 @@ export class ChainState {
   }
 
   private grow(size: number): void {
-    for (const key of ["price", "logPrice", "realized", "sthCost", "lthCost", "realizedCost", "moved", "emaLog", "cdd", "cvddRaw"] as const) {
+    for (const key of [
+      "price",
+      "logPrice",
+      "realized",
+      "sthCost",
+      "lthCost",
+      "realizedCost",
+      "moved",
+      "emaLog",
+      "cdd",
+      "cvddRaw",
+    ] as const) {
       const next = new Float64Array(size);
       next.set(this[key]);
       this[key] = next;
@@ -160,7 +171,10 @@ export class ChainState {
           last = supply;
         }
         const ratio = p / realized[i]!;
-        const lthRate = ratio > HEAT_FROM_RATIO ? LTH_SPEND_RATE * (1 + LTH_SPEND_HEAT * Math.min(LTH_HEAT_MAX, Math.log(ratio) - LTH_SPEND_FROM)) : LTH_SPEND_RATE;
+        const lthRate =
+          ratio > HEAT_FROM_RATIO
+            ? LTH_SPEND_RATE * (1 + LTH_SPEND_HEAT * Math.min(LTH_HEAT_MAX, Math.log(ratio) - LTH_SPEND_FROM))
+            : LTH_SPEND_RATE;
         const spentLth = lthRate * lth;
         const spentSth = STH_SPEND_RATE * sth;
         const comingOfAge = i >= LTH_AGE_DAYS ? moved[i - LTH_AGE_DAYS]! * STH_SURVIVAL : 0;

@@ -2,7 +2,17 @@
 // reference supply points (stablecoins minted at the market's pace between them, a token on several
 // chains split by chain), a hashed growth rate for tickers without anchors, and the coins held on
 // exchange wallets.
-import { BTC_INCEPTION_DAY, BTC_RESERVE, ETH_RESERVE, ETH_SUPPLY, REF_DAY, STABLES_SUPPLY, anchorTable, btcSupply, interpolate } from "./anchors.js";
+import {
+  BTC_INCEPTION_DAY,
+  BTC_RESERVE,
+  ETH_RESERVE,
+  ETH_SUPPLY,
+  REF_DAY,
+  STABLES_SUPPLY,
+  anchorTable,
+  btcSupply,
+  interpolate,
+} from "./anchors.js";
 import { octaveNoise, u01, type Octave } from "../util/hash.js";
 import { dailyLogPrice } from "./price-path.js";
 import { supplyFromPoints, trailingGrowth } from "./market/supply.js";
@@ -15,9 +25,34 @@ const growths = new Map<string, number>();
  * all until 2018, Ethereum then Tron took over. Other variants hold a constant slice.
  */
 const CHAIN_SHARES: Record<string, ReadonlyArray<readonly [string, number]>> = {
-  usdt_omni: [["2014-10-06", 1], ["2017-12-31", 0.95], ["2018-12-31", 0.6], ["2019-12-31", 0.3], ["2020-12-31", 0.05], ["2022-12-31", 0.002], ["2025-12-28", 0.0005]],
-  usdt_eth: [["2017-11-28", 0.02], ["2018-12-31", 0.38], ["2019-12-31", 0.6], ["2020-12-31", 0.55], ["2021-12-31", 0.5], ["2022-12-31", 0.5], ["2023-12-31", 0.5], ["2025-12-28", 0.45]],
-  usdt_trx: [["2019-04-16", 0.01], ["2019-12-31", 0.1], ["2020-12-31", 0.38], ["2021-12-31", 0.45], ["2022-12-31", 0.45], ["2023-12-31", 0.48], ["2025-12-28", 0.42]],
+  usdt_omni: [
+    ["2014-10-06", 1],
+    ["2017-12-31", 0.95],
+    ["2018-12-31", 0.6],
+    ["2019-12-31", 0.3],
+    ["2020-12-31", 0.05],
+    ["2022-12-31", 0.002],
+    ["2025-12-28", 0.0005],
+  ],
+  usdt_eth: [
+    ["2017-11-28", 0.02],
+    ["2018-12-31", 0.38],
+    ["2019-12-31", 0.6],
+    ["2020-12-31", 0.55],
+    ["2021-12-31", 0.5],
+    ["2022-12-31", 0.5],
+    ["2023-12-31", 0.5],
+    ["2025-12-28", 0.45],
+  ],
+  usdt_trx: [
+    ["2019-04-16", 0.01],
+    ["2019-12-31", 0.1],
+    ["2020-12-31", 0.38],
+    ["2021-12-31", 0.45],
+    ["2022-12-31", 0.45],
+    ["2023-12-31", 0.48],
+    ["2025-12-28", 0.42],
+  ],
 };
 const shareTables = new Map<string, ReturnType<typeof anchorTable>>();
 
@@ -80,7 +115,10 @@ function mintPace(day: number): number {
 }
 
 const RESERVE_OCTAVES: readonly Octave[] = [
-  { period: 60, amplitude: 0.03 }, { period: 14, amplitude: 0.01 }, { period: 3, amplitude: 0.004 }, { period: 1, amplitude: 0.002 },
+  { period: 60, amplitude: 0.03 },
+  { period: 14, amplitude: 0.01 },
+  { period: 3, amplitude: 0.004 },
+  { period: 1, amplitude: 0.002 },
 ];
 
 /** Native units on all exchange wallets at the end of a day. */
@@ -91,9 +129,11 @@ export function reserveOf(asset: string, day: number): number {
     const lastDay = table.days[table.days.length - 1]!;
     const { log, distance } = interpolate(table, day);
     // Past the last anchor the outflow trend continues (−8 %/yr) for three years, then levels off.
-    const trend = day > lastDay ? -0.08 * Math.min(day - lastDay, 1095) / 365 : 0;
+    const trend = day > lastDay ? (-0.08 * Math.min(day - lastDay, 1095)) / 365 : 0;
     return Math.exp(log + trend + octaveNoise(profile.seed ^ 0x4f1bbcdc, day, RESERVE_OCTAVES, distance));
   }
   const fraction = (profile.model === "stable" ? 0.15 : 0.05) + 0.2 * u01(profile.seed, 77);
-  return supplyOf(asset, day) * fraction * Math.exp(octaveNoise(profile.seed ^ 0x4f1bbcdc, day, RESERVE_OCTAVES) - 0.1 * (day - REF_DAY) / 365);
+  return (
+    supplyOf(asset, day) * fraction * Math.exp(octaveNoise(profile.seed ^ 0x4f1bbcdc, day, RESERVE_OCTAVES) - (0.1 * (day - REF_DAY)) / 365)
+  );
 }

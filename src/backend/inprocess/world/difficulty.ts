@@ -20,7 +20,10 @@ const LAST_DAY = 22_280;
 /** The reference day's difficulty (DiffLast on 2025-12-28). */
 const REF_DIFFICULTY = 1.4826e14;
 
-const HASH_OCTAVES: readonly Octave[] = [{ period: 56, amplitude: 0.02 }, { period: 14, amplitude: 0.01 }];
+const HASH_OCTAVES: readonly Octave[] = [
+  { period: 56, amplitude: 0.02 },
+  { period: 14, amplitude: 0.01 },
+];
 const SEED = 0x0d1ff1a5;
 /**
  * Blocks of its epoch already mined at the start of the listing day: the phase that puts the
@@ -48,7 +51,10 @@ function hashLogs(): Float64Array {
   const points = difficultyPointsOf("btc")!;
   // Published hash rate through shocks joins the rates the retargets imply.
   const shocks = hashRatePointsOf("btc");
-  const rows = Array.from(points.days, (d, i): [number, number] => [d - LEAD_DAYS, points.logs[i]! + Math.log(HASHES_PER_DIFFICULTY / BLOCK_SECONDS)]);
+  const rows = Array.from(points.days, (d, i): [number, number] => [
+    d - LEAD_DAYS,
+    points.logs[i]! + Math.log(HASHES_PER_DIFFICULTY / BLOCK_SECONDS),
+  ]);
   if (shocks) shocks.days.forEach((d, i) => rows.push([d, shocks.logs[i]! + Math.log(1e18)]));
   rows.sort((a, b) => a[0] - b[0]);
   const days = rows.map(([d]) => d);
@@ -86,7 +92,16 @@ interface Tip {
  * The hash rate's log is `hashLog` plus `scaleLog` ramped in over the days from `scaleFrom` to the
  * reference day; `poisson` holds each day's standard normal draw for its block count.
  */
-function mine(out: Simulation, tip: Tip, from: number, to: number, hashLog: Float64Array, poisson: Float64Array, scaleFrom: number, scaleLog: number): void {
+function mine(
+  out: Simulation,
+  tip: Tip,
+  from: number,
+  to: number,
+  hashLog: Float64Array,
+  poisson: Float64Array,
+  scaleFrom: number,
+  scaleLog: number,
+): void {
   const { difficulty, blocks, hash, retargets } = out;
   let { d, mined, epochStart } = tip;
   for (let i = from; i < to; i++) {

@@ -70,7 +70,14 @@ function calendarFee(asset: string, p: Profile, levels: Points, day: number): nu
 
 /** Fee-market congestion episodes of chains without a calendar: [day, peak multiplier, width in days]. */
 const CONGESTION: Record<string, ReadonlyArray<readonly [number, number, number]>> = {
-  eth: [[dayOf("2017-12-10"), 15, 10], [dayOf("2020-09-17"), 60, 25], [dayOf("2021-05-12"), 120, 20], [dayOf("2021-11-10"), 90, 25], [dayOf("2022-05-01"), 60, 5], [dayOf("2024-03-10"), 20, 15]],
+  eth: [
+    [dayOf("2017-12-10"), 15, 10],
+    [dayOf("2020-09-17"), 60, 25],
+    [dayOf("2021-05-12"), 120, 20],
+    [dayOf("2021-11-10"), 90, 25],
+    [dayOf("2022-05-01"), 60, 5],
+    [dayOf("2024-03-10"), 20, 15],
+  ],
 };
 
 /** Mean fee per transaction in USD (BTC ≈ $0.4 at the end of 2025, $128 on the 2024 halving day). */

@@ -1,8 +1,6 @@
 // The latent price of each asset: daily closes (random access by day) on its base ticker's
 // anchored path, and the minute path under them. Everything USD-denominated derives from it.
-import {
-  EURUSD, GOLD_PRICE, REF_DAY, dayOf, type AnchorTable,
-} from "./anchors.js";
+import { EURUSD, GOLD_PRICE, REF_DAY, dayOf, type AnchorTable } from "./anchors.js";
 import { octaveNoise, seedOf } from "../util/hash.js";
 import { DailyPath, type PathSpec } from "./market/path.js";
 import { ALT_FACTOR_SEED, loadingsOf, MinuteFactor, type Loadings } from "./market/factor.js";
@@ -23,7 +21,10 @@ function shapeOf(profile: Profile): Array<[number, number]> {
   const out: Array<[number, number]> = closes.map(([day, close]) => [day, Math.log(close)]);
   const highs = [...highsOf(profile.base)];
   // The record days of the highest prints too, where no dated closes hold them (a repeated figure is a high that held, not a new one).
-  if (!closes.length) ceilingRowsOf(profile.base).forEach(([day, high], i, rows) => { if (i === 0 || high > rows[i - 1]![1]) highs.push([day, high]); });
+  if (!closes.length)
+    ceilingRowsOf(profile.base).forEach(([day, high], i, rows) => {
+      if (i === 0 || high > rows[i - 1]![1]) highs.push([day, high]);
+    });
   for (const [day, high] of highs) out.push([day, Math.log(high) - 0.5 * profile.sigma]);
   // One close a day: the later entry (a record day over a dated close) wins.
   out.sort((a, b) => a[0] - b[0]);
@@ -71,10 +72,18 @@ function specOf(profile: Profile): PathSpec {
   const firstDay = profile.inceptionDay;
   const { sigma } = profile;
   if (profile.model === "stable" && profile.reference?.peg === "eur") {
-    return { firstDay: Math.min(firstDay, dayOf("2018-01-01")), anchors: tableToPoints(EURUSD), sigma, noise: sigma, seed: seedOf("eurusd"), beta: 0 };
+    return {
+      firstDay: Math.min(firstDay, dayOf("2018-01-01")),
+      anchors: tableToPoints(EURUSD),
+      sigma,
+      noise: sigma,
+      seed: seedOf("eurusd"),
+      beta: 0,
+    };
   }
   // BTC is the factor: all of its noise is its own.
-  const { beta, noise, alt, sector, sectorSeed } = profile.model === "btc" ? { beta: 0, noise: sigma, alt: 0, sector: 0, sectorSeed: 0 } : loadings(profile);
+  const { beta, noise, alt, sector, sectorSeed } =
+    profile.model === "btc" ? { beta: 0, noise: sigma, alt: 0, sector: 0, sectorSeed: 0 } : loadings(profile);
   const spec: PathSpec = { firstDay, anchors: anchorsOf(profile), sigma, noise, seed, beta, alt };
   if (sector) spec.sector = { loading: sector, seed: sectorSeed };
   const ceilings = ceilingsOf(profile.base);
@@ -97,14 +106,17 @@ function offPeg(profile: Profile): boolean {
   if (!ref || ref.peg === "eur") return false;
   const event = depegEventOf(profile.base);
   const inEvent = (day: number) => event?.covers(day) === true;
-  return Math.abs(ref.refPrice - 1) > 0.03 || Array.from(ref.closes.logs).some((l, i) => Math.abs(l) > 0.03 && !inEvent(ref.closes.days[i]!));
+  return (
+    Math.abs(ref.refPrice - 1) > 0.03 || Array.from(ref.closes.logs).some((l, i) => Math.abs(l) > 0.03 && !inEvent(ref.closes.days[i]!))
+  );
 }
 
 function computeLog(profile: Profile, day: number): number {
   switch (profile.model) {
     case "stable":
       // The close of a day is the price at its end.
-      if (profile.reference?.peg !== "eur" && !offPeg(profile)) return octaveNoise(profile.seed, day, PEG_OCTAVES) + eventCloseLog(depegEventOf(profile.base), day);
+      if (profile.reference?.peg !== "eur" && !offPeg(profile))
+        return octaveNoise(profile.seed, day, PEG_OCTAVES) + eventCloseLog(depegEventOf(profile.base), day);
       break;
     case "gold":
       return goldPath().log(day) + octaveNoise(profile.seed ^ 0x5a5a, day, BASIS_OCTAVES);
@@ -116,7 +128,14 @@ function computeLog(profile: Profile, day: number): number {
 
 let gold: DailyPath | undefined;
 function goldPath(): DailyPath {
-  return (gold ??= new DailyPath({ firstDay: dayOf("2016-01-01"), anchors: tableToPoints(GOLD_PRICE), sigma: 0.006, noise: 0.006, seed: seedOf("gold"), beta: 0 }));
+  return (gold ??= new DailyPath({
+    firstDay: dayOf("2016-01-01"),
+    anchors: tableToPoints(GOLD_PRICE),
+    sigma: 0.006,
+    noise: 0.006,
+    seed: seedOf("gold"),
+    beta: 0,
+  }));
 }
 
 /** A wrapped coin (WBTC, WETH): a token of its own on its underlying's price, with a basis to it. */
@@ -182,11 +201,21 @@ export function intradayOf(asset: string): IntradaySource {
     const owner = profileOf(base);
     const sigma = Math.max(owner.sigma, 0.001);
     // Pegged and gold tokens (and stablecoins off their peg) move on their own.
-    const { beta, noise, alt, sector, sectorSeed } = owner.model === "btc" ? { beta: 1, noise: 0, alt: 0, sector: 0, sectorSeed: 0 } : loadings({ ...owner, sigma });
+    const { beta, noise, alt, sector, sectorSeed } =
+      owner.model === "btc" ? { beta: 1, noise: 0, alt: 0, sector: 0, sectorSeed: 0 } : loadings({ ...owner, sigma });
     const event = key === base ? depegEventOf(base) : wrapEventOfAsset(asset);
     src = {
-      key, seed: owner.seed, sigma, noise, beta, amplitude: INTRADAY_AMPLITUDE, factor: minuteFactor(),
-      alt, altFactor: sharedMinuteFactor(ALT_FACTOR_SEED), sector: sector ? { loading: sector, factor: sharedMinuteFactor(sectorSeed) } : undefined, shock: event,
+      key,
+      seed: owner.seed,
+      sigma,
+      noise,
+      beta,
+      amplitude: INTRADAY_AMPLITUDE,
+      factor: minuteFactor(),
+      alt,
+      altFactor: sharedMinuteFactor(ALT_FACTOR_SEED),
+      sector: sector ? { loading: sector, factor: sharedMinuteFactor(sectorSeed) } : undefined,
+      shock: event,
       dailyLog: (day) => dailyLogPrice(key, day),
       // A wrap may print a basis's width above its underlying's high, never more.
       ceiling: key === base ? (day) => ceilingLog(base, day) : (day) => ceilingLog(base, day) + WRAP_BAND,

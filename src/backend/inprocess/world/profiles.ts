@@ -48,10 +48,36 @@ export interface Profile {
 
 /** Derivatives volume per day at the end of 2025 (USD, all venues) where public figures exist. */
 const DERIV_VOLUME: Record<string, number> = {
-  btc: 65e9, eth: 35e9, sol: 9e9, xrp: 5e9, bnb: 1.8e9, doge: 3e9, ada: 1.1e9, trx: 4e8, ltc: 9e8,
-  bch: 8e8, link: 9e8, dot: 3e8, xlm: 2.5e8, avax: 6e8, xmr: 2e8, etc: 2e8, zec: 1.5e9, dash: 1.2e8,
-  hype: 1.8e9, sui: 9e8, ton: 2e8, shib: 2e8, pepe: 6e8, uni: 4e8, aave: 4e8, bonk: 1.5e8, leo: 1e6,
-  near: 3e8, ena: 5e8, wld: 3e8,
+  btc: 65e9,
+  eth: 35e9,
+  sol: 9e9,
+  xrp: 5e9,
+  bnb: 1.8e9,
+  doge: 3e9,
+  ada: 1.1e9,
+  trx: 4e8,
+  ltc: 9e8,
+  bch: 8e8,
+  link: 9e8,
+  dot: 3e8,
+  xlm: 2.5e8,
+  avax: 6e8,
+  xmr: 2e8,
+  etc: 2e8,
+  zec: 1.5e9,
+  dash: 1.2e8,
+  hype: 1.8e9,
+  sui: 9e8,
+  ton: 2e8,
+  shib: 2e8,
+  pepe: 6e8,
+  uni: 4e8,
+  aave: 4e8,
+  bonk: 1.5e8,
+  leo: 1e6,
+  near: 3e8,
+  ena: 5e8,
+  wld: 3e8,
 };
 
 /**
@@ -59,20 +85,59 @@ const DERIV_VOLUME: Record<string, number> = {
  * supply, own listing day]. A wrapped token with reference anchors of its own uses them for supply.
  */
 const VARIANTS: Record<string, readonly [string, number, string?]> = {
-  usdt_eth: ["usdt", 0.45, "2017-11-28"], usdt_trx: ["usdt", 0.42, "2019-04-16"], usdt_omni: ["usdt", 0.0005],
-  usdt_avaxc: ["usdt", 0.005, "2021-09-28"], usdc_trx: ["usdc", 0.003, "2021-06-16"], usdc_avaxc: ["usdc", 0.02, "2021-09-28"],
-  tusd_eth: ["tusd", 0.7], tusd_trx: ["tusd", 0.3, "2021-01-20"], eurc_eth: ["eurc", 0.6], frax_eth: ["frax", 0.8],
-  lrc_eth: ["lrc", 0.95], lusd_eth: ["lusd", 1], pyusd_eth: ["pyusd", 0.6], qtum_eth: ["qtum", 0.001],
-  sdai_eth: ["sdai", 1], shib_eth: ["shib", 1], susde_eth: ["susde", 0.9], usdd_eth: ["usdd", 0.05],
-  usde_eth: ["usde", 0.9], usdm_eth: ["usdm", 0.6], fdusd_eth: ["fdusd", 0.6], matic_eth: ["pol", 0.1],
-  pol_eth: ["pol", 0.05, "2023-10-25"], leo_eth: ["leo", 0.97], leo_eos: ["leo", 0.03, "2019-05-20"],
-  wbtc: ["btc", 0.0065, "2019-01-31"], hbtc: ["btc", 0.00002, "2020-02-20"], weth: ["eth", 0.024, "2017-12-18"],
+  usdt_eth: ["usdt", 0.45, "2017-11-28"],
+  usdt_trx: ["usdt", 0.42, "2019-04-16"],
+  usdt_omni: ["usdt", 0.0005],
+  usdt_avaxc: ["usdt", 0.005, "2021-09-28"],
+  usdc_trx: ["usdc", 0.003, "2021-06-16"],
+  usdc_avaxc: ["usdc", 0.02, "2021-09-28"],
+  tusd_eth: ["tusd", 0.7],
+  tusd_trx: ["tusd", 0.3, "2021-01-20"],
+  eurc_eth: ["eurc", 0.6],
+  frax_eth: ["frax", 0.8],
+  lrc_eth: ["lrc", 0.95],
+  lusd_eth: ["lusd", 1],
+  pyusd_eth: ["pyusd", 0.6],
+  qtum_eth: ["qtum", 0.001],
+  sdai_eth: ["sdai", 1],
+  shib_eth: ["shib", 1],
+  susde_eth: ["susde", 0.9],
+  usdd_eth: ["usdd", 0.05],
+  usde_eth: ["usde", 0.9],
+  usdm_eth: ["usdm", 0.6],
+  fdusd_eth: ["fdusd", 0.6],
+  matic_eth: ["pol", 0.1],
+  pol_eth: ["pol", 0.05, "2023-10-25"],
+  leo_eth: ["leo", 0.97],
+  leo_eos: ["leo", 0.03, "2019-05-20"],
+  wbtc: ["btc", 0.0065, "2019-01-31"],
+  hbtc: ["btc", 0.00002, "2020-02-20"],
+  weth: ["eth", 0.024, "2017-12-18"],
 };
 
 /** Stablecoins by ticker when the anchors do not say (a peg of "usd" in the anchors also counts). */
 const STABLE = new Set([
-  "usdt", "usdc", "dai", "busd", "tusd", "gusd", "husd", "usdk", "fdusd", "pyusd", "usdd", "usde",
-  "usdm", "lusd", "frax", "crvusd", "susd", "ausd", "ausdt", "wusd", "all_stablecoins",
+  "usdt",
+  "usdc",
+  "dai",
+  "busd",
+  "tusd",
+  "gusd",
+  "husd",
+  "usdk",
+  "fdusd",
+  "pyusd",
+  "usdd",
+  "usde",
+  "usdm",
+  "lusd",
+  "frax",
+  "crvusd",
+  "susd",
+  "ausd",
+  "ausdt",
+  "wusd",
+  "all_stablecoins",
 ]);
 const GOLD = new Set(["paxg", "xaut"]);
 
@@ -138,8 +203,16 @@ function buildProfile(asset: string): Profile {
   const ref = referenceOf(base) ?? own;
   const peg = ref?.peg;
   // A wrapped BTC or ETH trades on the coin's price but is a token of its own (an "alt" on chain).
-  const model: PriceModel = asset === "btc" ? "btc" : asset === "eth" ? "eth" : peg === "gold" || GOLD.has(base) ? "gold"
-    : peg === "usd" || peg === "eur" || STABLE.has(base) ? "stable" : "alt";
+  const model: PriceModel =
+    asset === "btc"
+      ? "btc"
+      : asset === "eth"
+        ? "eth"
+        : peg === "gold" || GOLD.has(base)
+          ? "gold"
+          : peg === "usd" || peg === "eur" || STABLE.has(base)
+            ? "stable"
+            : "alt";
 
   let inceptionDay = ref?.listedDay ?? dayOf("2017-01-01") + Math.floor(unit(seedOf(asset)) * (dayOf("2024-12-31") - dayOf("2017-01-01")));
   if (variant?.[2]) inceptionDay = Math.max(inceptionDay, dayOf(variant[2]));
@@ -169,7 +242,14 @@ function buildProfile(asset: string): Profile {
   const refDerivVolume = DERIV_VOLUME[asset] ?? (stable ? 1e6 + 5e7 * h(4) ** 2 : Math.max(2e5, marketCap * (0.02 + 0.3 * h(7) ** 2)));
   const major = model === "btc" || model === "eth";
   const profile: Profile = {
-    asset, base, model, seed, inceptionDay, refPrice, refSupply, sigma,
+    asset,
+    base,
+    model,
+    seed,
+    inceptionDay,
+    refPrice,
+    refSupply,
+    sigma,
     vol: stable ? 0 : sigma / 0.024,
     refDerivVolume,
     tradeSize: model === "btc" ? 3200 : model === "eth" ? 2400 : 300 + 1500 * h(11),
@@ -187,8 +267,15 @@ function buildProfile(asset: string): Profile {
     if (ref?.minedUntilDay !== undefined) profile.minedUntilDay = ref.minedUntilDay;
     if (ref?.host) profile.host = ref.host;
   } else {
-    profile.host = asset.endsWith("_trx") ? "tron" : asset.endsWith("_avaxc") ? "avalanche" : asset.endsWith("_omni") ? "omni"
-      : asset.endsWith("_eos") ? "eos" : "ethereum";
+    profile.host = asset.endsWith("_trx")
+      ? "tron"
+      : asset.endsWith("_avaxc")
+        ? "avalanche"
+        : asset.endsWith("_omni")
+          ? "omni"
+          : asset.endsWith("_eos")
+            ? "eos"
+            : "ethereum";
   }
   if (asset === "btc") profile.mined ??= "sha256";
   if (asset === "eth") {

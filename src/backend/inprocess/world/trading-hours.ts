@@ -8,7 +8,10 @@ const HOUR_MS = 3_600_000;
 
 /** CME launch of each asset's futures. */
 export const CME_LAUNCH: Readonly<Record<string, number>> = {
-  btc: dayOf("2017-12-18"), eth: dayOf("2021-02-08"), sol: dayOf("2025-03-17"), xrp: dayOf("2025-05-19"),
+  btc: dayOf("2017-12-18"),
+  eth: dayOf("2021-02-08"),
+  sol: dayOf("2025-03-17"),
+  xrp: dayOf("2025-05-19"),
 };
 
 /** Day (since epoch) of the n-th weekday (0 = Sunday) of a month, UTC. */
@@ -59,7 +62,11 @@ export function cmeSessionOpen(hourMs: number): boolean {
   // session of the holiday to the next day.
   const tradeDay = hour >= 17 ? localDay + 1 : localDay;
   const year = new Date(tradeDay * DAY_MS).getUTCFullYear();
-  return tradeDay !== Math.floor(Date.UTC(year, 0, 1) / DAY_MS) && tradeDay !== easter(year) - 2 && tradeDay !== Math.floor(Date.UTC(year, 11, 25) / DAY_MS);
+  return (
+    tradeDay !== Math.floor(Date.UTC(year, 0, 1) / DAY_MS) &&
+    tradeDay !== easter(year) - 2 &&
+    tradeDay !== Math.floor(Date.UTC(year, 11, 25) / DAY_MS)
+  );
 }
 
 /** Whether the asset's CME contract trades in the hour starting at `hourMs`. */

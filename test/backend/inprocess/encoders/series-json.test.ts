@@ -16,17 +16,24 @@ describe("seriesJson", () => {
     );
     const value = fc.oneof(fc.double(), fc.constantFrom(0, -0, 1e21, 1.5e-7, -123456.789, Number.MAX_VALUE, Number.MIN_VALUE));
     fc.assert(
-      fc.property(fc.array(fc.tuple(time, value), { maxLength: 60 }), fc.constantFrom("volume_usd", "lth_mvrv", "splyAdrBalNtv100K"), (pairs, field) => {
-        const times = Float64Array.from(pairs.map((p) => p[0]));
-        const values = Float64Array.from(pairs.map((p) => p[1]));
-        expect(seriesJson({ times, values }, field).equals(viaRecords(times, values, field))).toBe(true);
-      }),
+      fc.property(
+        fc.array(fc.tuple(time, value), { maxLength: 60 }),
+        fc.constantFrom("volume_usd", "lth_mvrv", "splyAdrBalNtv100K"),
+        (pairs, field) => {
+          const times = Float64Array.from(pairs.map((p) => p[0]));
+          const values = Float64Array.from(pairs.map((p) => p[1]));
+          expect(seriesJson({ times, values }, field).equals(viaRecords(times, values, field))).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it("equals it on generated series, daily and 1m", () => {
-    for (const [id, timeframe, days] of [["lifespan/Lth_mvrv", "1d", 1_000], ["derivatives/Volume_usd", "1m", 3]] as const) {
+    for (const [id, timeframe, days] of [
+      ["lifespan/Lth_mvrv", "1d", 1_000],
+      ["derivatives/Volume_usd", "1m", 3],
+    ] as const) {
       const endpoint = endpointById(id)!;
       const endMs = Date.parse("2025-12-30T23:59:00Z");
       const cols = generateColumns({ endpoint, asset: "btc", timeframe, startMs: endMs - days * 86_400_000, endMs });

@@ -23,7 +23,12 @@ export function storeContract(engine: ContractEngine): void {
     try {
       const key = meterKey(5, 3, 10);
       expect(await store.charge(key, 2, T0)).toEqual({ ok: true, request: 0, creditsRemaining: 3, rate: { remaining: 2, resetS: 10 } });
-      expect(await store.charge(key, 4, T0 + 1)).toMatchObject({ ok: false, reason: "credits_exhausted", creditsRemaining: 3, rate: { remaining: 2 } });
+      expect(await store.charge(key, 4, T0 + 1)).toMatchObject({
+        ok: false,
+        reason: "credits_exhausted",
+        creditsRemaining: 3,
+        rate: { remaining: 2 },
+      });
       const served = await store.charge(key, 3, T0 + 2);
       expect(served).toMatchObject({ ok: true, request: 1, creditsRemaining: 0, rate: { remaining: 1 } });
       await store.refund(key, (served as { request: number }).request, 3);
@@ -50,36 +55,46 @@ export function storeContract(engine: ContractEngine): void {
         { weight: 1, arbitrary: fc.record({ pick: fc.nat() }) },
       );
       await fc.assert(
-        fc.asyncProperty(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 4 }), fc.array(step, { minLength: 1, maxLength: 160 }), async (limit, windowS, steps) => {
-          const key = meterKey(1_000_000, limit, windowS);
-          const windowMs = windowS * 1000;
-          const counted: Array<{ request: number; t: number }> = [];
-          let spent = 0;
-          let t = T0;
-          for (const s of steps) {
-            if ("pick" in s) {
-              if (counted.length === 0) continue;
-              const [gone] = counted.splice(s.pick % counted.length, 1);
-              await store.refund(key, gone!.request, 1);
-              spent -= 1;
-              continue;
+        fc.asyncProperty(
+          fc.integer({ min: 1, max: 5 }),
+          fc.integer({ min: 1, max: 4 }),
+          fc.array(step, { minLength: 1, maxLength: 160 }),
+          async (limit, windowS, steps) => {
+            const key = meterKey(1_000_000, limit, windowS);
+            const windowMs = windowS * 1000;
+            const counted: Array<{ request: number; t: number }> = [];
+            let spent = 0;
+            let t = T0;
+            for (const s of steps) {
+              if ("pick" in s) {
+                if (counted.length === 0) continue;
+                const [gone] = counted.splice(s.pick % counted.length, 1);
+                await store.refund(key, gone!.request, 1);
+                spent -= 1;
+                continue;
+              }
+              t += s.gap;
+              const out = await store.charge(key, 1, t);
+              const inWindow = counted.filter((a) => a.t > t - windowMs);
+              if (inWindow.length < limit) {
+                expect(out).toMatchObject({ ok: true, rate: { remaining: limit - inWindow.length - 1 } });
+                counted.push({ request: (out as { request: number }).request, t });
+                spent += 1;
+                continue;
+              }
+              const earliest = counted[counted.length - limit]!.t + windowMs;
+              expect(out).toMatchObject({
+                ok: false,
+                reason: "rate_limited",
+                retryAfterS: Math.max(1, Math.ceil((earliest - t) / 1000)),
+                rate: { remaining: 0 },
+              });
             }
-            t += s.gap;
-            const out = await store.charge(key, 1, t);
+            expect(await store.spent(key.id)).toBe(spent);
             const inWindow = counted.filter((a) => a.t > t - windowMs);
-            if (inWindow.length < limit) {
-              expect(out).toMatchObject({ ok: true, rate: { remaining: limit - inWindow.length - 1 } });
-              counted.push({ request: (out as { request: number }).request, t });
-              spent += 1;
-              continue;
-            }
-            const earliest = counted[counted.length - limit]!.t + windowMs;
-            expect(out).toMatchObject({ ok: false, reason: "rate_limited", retryAfterS: Math.max(1, Math.ceil((earliest - t) / 1000)), rate: { remaining: 0 } });
-          }
-          expect(await store.spent(key.id)).toBe(spent);
-          const inWindow = counted.filter((a) => a.t > t - windowMs);
-          expect((await store.status(key, t)).rate.remaining).toBe(limit - inWindow.length);
-        }),
+            expect((await store.status(key, t)).rate.remaining).toBe(limit - inWindow.length);
+          },
+        ),
         { numRuns: 40 },
       );
     } finally {
@@ -144,7 +159,11 @@ export function storeContract(engine: ContractEngine): void {
   it("lets exactly min(N, floor(C / c)) of N concurrent charges through, from several stores on the same data", async () => {
     const stores = await Promise.all([engine.open(), engine.open(), engine.open()]);
     try {
-      for (const [n, credits, cost] of [[300, 100, 1], [200, 37, 5], [40, 1_000, 3]] as const) {
+      for (const [n, credits, cost] of [
+        [300, 100, 1],
+        [200, 37, 5],
+        [40, 1_000, 3],
+      ] as const) {
         const key = meterKey(credits);
         const outs = await Promise.all(Array.from({ length: n }, (_, i) => stores[i % stores.length]!.charge(key, cost)));
         const ok = outs.filter((o) => o.ok).length;
@@ -166,7 +185,12 @@ export function storeContract(engine: ContractEngine): void {
     await first.close();
     const second = await engine.open();
     try {
-      expect(await second.charge(key, 1, T0 + 2_000)).toMatchObject({ ok: false, reason: "rate_limited", retryAfterS: 28, creditsRemaining: 4 });
+      expect(await second.charge(key, 1, T0 + 2_000)).toMatchObject({
+        ok: false,
+        reason: "rate_limited",
+        retryAfterS: 28,
+        creditsRemaining: 4,
+      });
       // A clock set back an hour does not reopen the window.
       expect(await second.charge(key, 1, T0 - 3_600_000)).toMatchObject({ ok: false, reason: "rate_limited" });
       expect(await second.charge(key, 1, T0 + 30_000)).toMatchObject({ ok: true, creditsRemaining: 3 });

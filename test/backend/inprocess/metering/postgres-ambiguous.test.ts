@@ -20,7 +20,10 @@ async function relay(to: URL) {
   const server: Server = createServer((client) => {
     if (refusing) return void client.destroy();
     const upstream = connect(Number(to.port || 5432), to.hostname);
-    const cut = () => { client.destroy(); upstream.destroy(); };
+    const cut = () => {
+      client.destroy();
+      upstream.destroy();
+    };
     for (const s of [client, upstream]) {
       sockets.add(s);
       s.on("close", () => sockets.delete(s));
@@ -28,7 +31,10 @@ async function relay(to: URL) {
     }
     client.on("data", (d: Buffer) => {
       if (trap && d.includes("cm_charge_t")) {
-        if (trap === "request") { trap = undefined; return cut(); }
+        if (trap === "request") {
+          trap = undefined;
+          return cut();
+        }
         armed = true;
         if (trap === "gone") refusing = true;
         trap = undefined;
@@ -50,10 +56,21 @@ async function relay(to: URL) {
   url.host = `127.0.0.1:${(server.address() as { port: number }).port}`;
   return {
     url: url.href,
-    set(next: Trap) { trap = next; },
-    down() { refusing = true; for (const s of sockets) s.destroy(); },
-    up() { refusing = false; },
-    close: () => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()); }),
+    set(next: Trap) {
+      trap = next;
+    },
+    down() {
+      refusing = true;
+      for (const s of sockets) s.destroy();
+    },
+    up() {
+      refusing = false;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -82,7 +99,9 @@ describe.skipIf(!PG_AVAILABLE)("a charge whose connection is cut", () => {
       proxy.set("request");
       const err = await store.charge(key, 1).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(StoreUnavailableError);
-      expect((err as Error).message).toMatch(/lost the connection during the charge \(.*\); the charge was checked and not recorded\. Nothing was served or charged; retry shortly\./);
+      expect((err as Error).message).toMatch(
+        /lost the connection during the charge \(.*\); the charge was checked and not recorded\. Nothing was served or charged; retry shortly\./,
+      );
       expect(await store.spent(key.id)).toBe(2);
       // Many cuts in a row, either way: what the callers were told is what the store holds.
       let served = 2;
@@ -108,7 +127,9 @@ describe.skipIf(!PG_AVAILABLE)("a charge whose connection is cut", () => {
       proxy.set("gone");
       const err = await store.charge(key, 1).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(StoreUnavailableError);
-      expect((err as Error).message).toMatch(/stopped answering after the charge was sent \(.*\); whether it was recorded is not known yet\. Nothing was served; if it was recorded it is refunded as soon as the store answers again\./);
+      expect((err as Error).message).toMatch(
+        /stopped answering after the charge was sent \(.*\); whether it was recorded is not known yet\. Nothing was served; if it was recorded it is refunded as soon as the store answers again\./,
+      );
       proxy.up();
       // Rechecked in the background: the recorded charge is refunded, once.
       let spent = await store.spent(key.id);

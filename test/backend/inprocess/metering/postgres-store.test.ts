@@ -6,7 +6,12 @@ import { createServer, connect, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { sha256 } from "../../../../src/backend/inprocess/keys.js";
-import { parseStoreSetting, StoreConfigError, StoreUnavailableError, type StoreSpec } from "../../../../src/backend/inprocess/metering/index.js";
+import {
+  parseStoreSetting,
+  StoreConfigError,
+  StoreUnavailableError,
+  type StoreSpec,
+} from "../../../../src/backend/inprocess/metering/index.js";
 import { migration, PG_SCHEMA_VERSION } from "../../../../src/backend/inprocess/metering/postgres-sql.js";
 import { PostgresStore } from "../../../../src/backend/inprocess/metering/postgres-store.js";
 import { tempDir } from "../../../../harness/service.js";
@@ -42,7 +47,9 @@ describe.skipIf(!PG_AVAILABLE)("PostgresStore on its own", () => {
     const s = spec();
     const q = `"${s.schema}"`;
     const v1 = { id: sha256("pg-v1").toString("hex") };
-    await sql(`CREATE SCHEMA ${q}; CREATE TABLE ${q}.schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());`);
+    await sql(
+      `CREATE SCHEMA ${q}; CREATE TABLE ${q}.schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());`,
+    );
     await sql(migration(1, q));
     await sql(`INSERT INTO ${q}.schema_version (version) VALUES (1);
       INSERT INTO ${q}.meter VALUES ('${v1.id}', 6, 2, 2, 1700000001000);
@@ -50,10 +57,21 @@ describe.skipIf(!PG_AVAILABLE)("PostgresStore on its own", () => {
     const store = await PostgresStore.open(s);
     try {
       const key = { ...v1, credits: 10, rateLimit: { requests: 2, windowSeconds: 30 } };
-      expect(await store.charge(key, 1, 1700000002000)).toMatchObject({ ok: false, reason: "rate_limited", retryAfterS: 28, creditsRemaining: 4, rate: { remaining: 0 } });
+      expect(await store.charge(key, 1, 1700000002000)).toMatchObject({
+        ok: false,
+        reason: "rate_limited",
+        retryAfterS: 28,
+        creditsRemaining: 4,
+        rate: { remaining: 0 },
+      });
       // The second request of version 1 (number 1) is refunded: its place frees, the first's does not.
       await store.refund(key, 1, 3);
-      expect(await store.charge(key, 1, 1700000003000)).toMatchObject({ ok: true, request: 2, creditsRemaining: 6, rate: { remaining: 0, resetS: 27 } });
+      expect(await store.charge(key, 1, 1700000003000)).toMatchObject({
+        ok: true,
+        request: 2,
+        creditsRemaining: 6,
+        rate: { remaining: 0, resetS: 27 },
+      });
     } finally {
       await store.close();
     }
@@ -65,7 +83,9 @@ describe.skipIf(!PG_AVAILABLE)("PostgresStore on its own", () => {
     await sql(`INSERT INTO "${s.schema}".schema_version (version) VALUES ($1)`, [PG_SCHEMA_VERSION + 1]);
     const err = await PostgresStore.open(s).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreConfigError);
-    expect((err as Error).message).toContain(`schema version ${PG_SCHEMA_VERSION + 1}, newer than this release understands (${PG_SCHEMA_VERSION}); upgrade every crypto-metrics-mcp that shares it, or point --store (CRYPTO_METRICS_STORE)`);
+    expect((err as Error).message).toContain(
+      `schema version ${PG_SCHEMA_VERSION + 1}, newer than this release understands (${PG_SCHEMA_VERSION}); upgrade every crypto-metrics-mcp that shares it, or point --store (CRYPTO_METRICS_STORE)`,
+    );
   });
 
   it("fails to start on an unreachable server, naming the setting, without the password", async () => {
@@ -103,7 +123,9 @@ describe.skipIf(!PG_AVAILABLE)("PostgresStore on its own", () => {
         const err = await store.charge(key, 1).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(StoreUnavailableError);
         // A call on a connection cut under it may or may not have been sent: the store says which it knows.
-        expect((err as Error).message).toMatch(/Nothing was served or charged; retry shortly|whether it was recorded is not known yet\. Nothing was served; if it was recorded it is refunded as soon as the store answers again/);
+        expect((err as Error).message).toMatch(
+          /Nothing was served or charged; retry shortly|whether it was recorded is not known yet\. Nothing was served; if it was recorded it is refunded as soon as the store answers again/,
+        );
       }
       proxy.up();
       expect(await store.charge(key, 1)).toMatchObject({ ok: true, creditsRemaining: 98 });
@@ -139,9 +161,10 @@ async function tcpProxy(to: URL): Promise<{ port: number; down(): void; up(): vo
     up() {
       refusing = false;
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -48,8 +48,16 @@ async function mcpCalls(base: string, n: number): Promise<number> {
   const client = new Client({ name: "metering-test", version: "1" });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
   try {
-    const results = await Promise.all(Array.from({ length: n }, () =>
-      client.callTool({ name: "get_series", arguments: { metric: "lifespan/Lth_mvrv", asset: "btc", startDate: "2025-06-01", endDate: "2025-06-02" } }) as Promise<CallToolResult>));
+    const results = await Promise.all(
+      Array.from(
+        { length: n },
+        () =>
+          client.callTool({
+            name: "get_series",
+            arguments: { metric: "lifespan/Lth_mvrv", asset: "btc", startDate: "2025-06-01", endDate: "2025-06-02" },
+          }) as Promise<CallToolResult>,
+      ),
+    );
     for (const r of results) if (r.isError) expect(JSON.stringify(r.content)).toMatch(/credits_exhausted|Credits exhausted/);
     return results.filter((r) => !r.isError).length;
   } finally {
@@ -60,7 +68,10 @@ async function mcpCalls(base: string, n: number): Promise<number> {
 async function callLoop(env: Record<string, string>, runs: number): Promise<number> {
   let ok = 0;
   for (let i = 0; i < runs; i++) {
-    const proc = spawnCli(["call", "get_series", "--metric", "lifespan/Lth_mvrv", "--asset", "btc", "--startDate", "2025-06-01", "--endDate", "2025-06-02"], { CRYPTO_METRICS_NOW: NOW, ...env });
+    const proc = spawnCli(
+      ["call", "get_series", "--metric", "lifespan/Lth_mvrv", "--asset", "btc", "--startDate", "2025-06-01", "--endDate", "2025-06-02"],
+      { CRYPTO_METRICS_NOW: NOW, ...env },
+    );
     const { code } = await proc.exited;
     if (code === 0) ok++;
     else expect(proc.stdoutText() + proc.stderrText()).toMatch(/Credits exhausted|credits_exhausted/);
@@ -68,7 +79,11 @@ async function callLoop(env: Record<string, string>, runs: number): Promise<numb
   return ok;
 }
 
-interface Engine { name: string; available: boolean; env(): Promise<Record<string, string>> }
+interface Engine {
+  name: string;
+  available: boolean;
+  env(): Promise<Record<string, string>>;
+}
 
 const schema = testSchema("cmp");
 afterAll(() => dropSchema(schema));
@@ -78,79 +93,104 @@ const ENGINES: Engine[] = [
 ];
 
 describe.each(ENGINES)("processes sharing $name", (engine) => {
-  it.skipIf(!engine.available)("2 api + 1 http + call in a loop let exactly C of N concurrent 1-credit calls through", async () => {
-    const C = 45;
-    const { dir, keysFile } = writeKeys({ keys: [{ key: "shared", credits: C, rateLimit: BIG_RATE }] }, tempDir("cm-proc-"));
-    const env = { CRYPTO_METRICS_KEYS_FILE: keysFile, CRYPTO_METRICS_STATE_DIR: join(dir, "state"), CRYPTO_METRICS_API_KEY: "shared", ...(await engine.env()) };
-    const [a, b, h] = await Promise.all([server("api", env), server("api", env), server("http", env)]);
-    const rest = (base: string, n: number) => Promise.all(Array.from({ length: n }, () => get(base, SERIES, "shared"))).then((rs) => {
-      for (const r of rs) expect([200, 402]).toContain(r.status);
-      return rs.filter((r) => r.status === 200).length;
-    });
-    // N = 30 + 30 + 20 + 3 = 83 calls for 45 credits.
-    const counts = await Promise.all([rest(a.base, 30), rest(b.base, 30), mcpCalls(h.base, 20), callLoop(env, 3)]);
-    expect(counts.reduce((x, y) => x + y, 0)).toBe(C);
-    const after = await get(a.base, "/btc/lifespan/Lth_mvrv?bogus=1", "shared");
-    expect(after.headers["x-credits-remaining"]).toBe("0");
-    for (const s of [a, b, h]) s.proc.child.kill("SIGTERM");
-    await Promise.all([a, b, h].map((s) => s.proc.exited));
-  }, 90_000);
+  it.skipIf(!engine.available)(
+    "2 api + 1 http + call in a loop let exactly C of N concurrent 1-credit calls through",
+    async () => {
+      const C = 45;
+      const { dir, keysFile } = writeKeys({ keys: [{ key: "shared", credits: C, rateLimit: BIG_RATE }] }, tempDir("cm-proc-"));
+      const env = {
+        CRYPTO_METRICS_KEYS_FILE: keysFile,
+        CRYPTO_METRICS_STATE_DIR: join(dir, "state"),
+        CRYPTO_METRICS_API_KEY: "shared",
+        ...(await engine.env()),
+      };
+      const [a, b, h] = await Promise.all([server("api", env), server("api", env), server("http", env)]);
+      const rest = (base: string, n: number) =>
+        Promise.all(Array.from({ length: n }, () => get(base, SERIES, "shared"))).then((rs) => {
+          for (const r of rs) expect([200, 402]).toContain(r.status);
+          return rs.filter((r) => r.status === 200).length;
+        });
+      // N = 30 + 30 + 20 + 3 = 83 calls for 45 credits.
+      const counts = await Promise.all([rest(a.base, 30), rest(b.base, 30), mcpCalls(h.base, 20), callLoop(env, 3)]);
+      expect(counts.reduce((x, y) => x + y, 0)).toBe(C);
+      const after = await get(a.base, "/btc/lifespan/Lth_mvrv?bogus=1", "shared");
+      expect(after.headers["x-credits-remaining"]).toBe("0");
+      for (const s of [a, b, h]) s.proc.child.kill("SIGTERM");
+      await Promise.all([a, b, h].map((s) => s.proc.exited));
+    },
+    90_000,
+  );
 
-  it.skipIf(!engine.available)("a rate window of R per W holds across processes and across a restart", async () => {
-    const { dir, keysFile } = writeKeys({ keys: [{ key: `rated-${engine.name.length}`, credits: 1_000, rateLimit: { requests: 6, windowSeconds: 120 } }] }, tempDir("cm-proc-"));
-    const key = `rated-${engine.name.length}`;
-    const env = { CRYPTO_METRICS_KEYS_FILE: keysFile, CRYPTO_METRICS_STATE_DIR: join(dir, "state"), ...(await engine.env()) };
-    const [a, b] = await Promise.all([server("api", env), server("api", env)]);
-    const rs = await Promise.all(Array.from({ length: 20 }, (_, i) => get(i % 2 ? a.base : b.base, SERIES, key)));
-    expect(rs.filter((r) => r.status === 200)).toHaveLength(6);
-    expect(rs.filter((r) => r.status === 429)).toHaveLength(14);
-    a.proc.child.kill("SIGTERM");
-    b.proc.child.kill("SIGKILL");
-    await Promise.all([a.proc.exited, b.proc.exited]);
-    const c = await server("api", env);
-    const again = await get(c.base, SERIES, key);
-    expect(again.status).toBe(429);
-    expect(Number(again.headers["retry-after"])).toBeGreaterThan(100);
-    c.proc.child.kill("SIGTERM");
-    await c.proc.exited;
-  }, 60_000);
+  it.skipIf(!engine.available)(
+    "a rate window of R per W holds across processes and across a restart",
+    async () => {
+      const { dir, keysFile } = writeKeys(
+        { keys: [{ key: `rated-${engine.name.length}`, credits: 1_000, rateLimit: { requests: 6, windowSeconds: 120 } }] },
+        tempDir("cm-proc-"),
+      );
+      const key = `rated-${engine.name.length}`;
+      const env = { CRYPTO_METRICS_KEYS_FILE: keysFile, CRYPTO_METRICS_STATE_DIR: join(dir, "state"), ...(await engine.env()) };
+      const [a, b] = await Promise.all([server("api", env), server("api", env)]);
+      const rs = await Promise.all(Array.from({ length: 20 }, (_, i) => get(i % 2 ? a.base : b.base, SERIES, key)));
+      expect(rs.filter((r) => r.status === 200)).toHaveLength(6);
+      expect(rs.filter((r) => r.status === 429)).toHaveLength(14);
+      a.proc.child.kill("SIGTERM");
+      b.proc.child.kill("SIGKILL");
+      await Promise.all([a.proc.exited, b.proc.exited]);
+      const c = await server("api", env);
+      const again = await get(c.base, SERIES, key);
+      expect(again.status).toBe(429);
+      expect(Number(again.headers["retry-after"])).toBeGreaterThan(100);
+      c.proc.child.kill("SIGTERM");
+      await c.proc.exited;
+    },
+    60_000,
+  );
 });
 
 describe("an api process on PostgreSQL killed with SIGKILL under load", () => {
   // The embedded store's kill cycles are test/reliability/crash.test.ts.
-  it.skipIf(!PG_AVAILABLE)("refunds nothing it delivered, and a new process carries on", async () => {
-    const { dir, keysFile } = writeKeys({ keys: [{ key: "killed", credits: 1_000_000, rateLimit: BIG_RATE }] }, tempDir("cm-proc-kill-"));
-    const env = { CRYPTO_METRICS_KEYS_FILE: keysFile, CRYPTO_METRICS_STATE_DIR: join(dir, "state"), CRYPTO_METRICS_STORE: storeUrl(schema) };
-    const s = await server("api", env);
-    let delivered = 0;
-    let sent = 0;
-    let dead = false;
-    const loop = async () => {
-      while (!dead) {
-        sent++;
-        try {
-          if ((await get(s.base, SERIES, "killed")).status === 200) delivered++;
-        } catch {
-          return; // died under this request: never answered
+  it.skipIf(!PG_AVAILABLE)(
+    "refunds nothing it delivered, and a new process carries on",
+    async () => {
+      const { dir, keysFile } = writeKeys({ keys: [{ key: "killed", credits: 1_000_000, rateLimit: BIG_RATE }] }, tempDir("cm-proc-kill-"));
+      const env = {
+        CRYPTO_METRICS_KEYS_FILE: keysFile,
+        CRYPTO_METRICS_STATE_DIR: join(dir, "state"),
+        CRYPTO_METRICS_STORE: storeUrl(schema),
+      };
+      const s = await server("api", env);
+      let delivered = 0;
+      let sent = 0;
+      let dead = false;
+      const loop = async () => {
+        while (!dead) {
+          sent++;
+          try {
+            if ((await get(s.base, SERIES, "killed")).status === 200) delivered++;
+          } catch {
+            return; // died under this request: never answered
+          }
         }
-      }
-    };
-    const loops = Array.from({ length: 8 }, loop);
-    for (let waited = 0; delivered < 60 && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
-    s.proc.child.kill("SIGKILL");
-    dead = true;
-    await s.proc.exited;
-    await Promise.all(loops);
-    const next = await server("api", env);
-    const probe = await get(next.base, "/btc/lifespan/Lth_mvrv?bogus=1", "killed");
-    const spent = 1_000_000 - Number(probe.headers["x-credits-remaining"]);
-    expect(delivered).toBeGreaterThanOrEqual(60);
-    expect(spent).toBeGreaterThanOrEqual(delivered);
-    expect(spent).toBeLessThanOrEqual(sent);
-    expect((await get(next.base, SERIES, "killed")).status).toBe(200);
-    next.proc.child.kill("SIGTERM");
-    await next.proc.exited;
-  }, 40_000);
+      };
+      const loops = Array.from({ length: 8 }, loop);
+      for (let waited = 0; delivered < 60 && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+      s.proc.child.kill("SIGKILL");
+      dead = true;
+      await s.proc.exited;
+      await Promise.all(loops);
+      const next = await server("api", env);
+      const probe = await get(next.base, "/btc/lifespan/Lth_mvrv?bogus=1", "killed");
+      const spent = 1_000_000 - Number(probe.headers["x-credits-remaining"]);
+      expect(delivered).toBeGreaterThanOrEqual(60);
+      expect(spent).toBeGreaterThanOrEqual(delivered);
+      expect(spent).toBeLessThanOrEqual(sent);
+      expect((await get(next.base, SERIES, "killed")).status).toBe(200);
+      next.proc.child.kill("SIGTERM");
+      await next.proc.exited;
+    },
+    40_000,
+  );
 });
 
 describe("the embedded store on a full disk", () => {

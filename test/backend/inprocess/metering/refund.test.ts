@@ -23,7 +23,12 @@ afterAll(async () => {
 });
 
 function get(rig: ServiceRig, query: string) {
-  return rig.service.handle({ method: "GET", path: "/btc/lifespan/Lth_mvrv", query: new URLSearchParams(query), headers: { "x-api-key": "k" } });
+  return rig.service.handle({
+    method: "GET",
+    path: "/btc/lifespan/Lth_mvrv",
+    query: new URLSearchParams(query),
+    headers: { "x-api-key": "k" },
+  });
 }
 
 describe("a failed request is taken back whole", () => {

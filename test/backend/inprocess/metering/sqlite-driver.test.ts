@@ -11,7 +11,11 @@ const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
 // node:sqlite needs no flag from Node 22.13 and 23.4.
 const builtin = major > 23 || (major === 23 && minor >= 4) || (major === 22 && minor >= 13);
 const codeOf = (fn: () => unknown): string | undefined => {
-  try { fn(); } catch (err) { return sqliteCode(err); }
+  try {
+    fn();
+  } catch (err) {
+    return sqliteCode(err);
+  }
   return undefined;
 };
 
@@ -28,10 +32,26 @@ describe(`the SQLite binding on Node ${process.versions.node}`, () => {
     db.exec("CREATE TABLE t (k TEXT PRIMARY KEY, n INTEGER NOT NULL)");
     const put = db.prepare("INSERT INTO t (k, n) VALUES (?, ?)");
     const all = db.prepare<{ k: string; n: number }>("SELECT k, n FROM t ORDER BY k");
-    expect(codeOf(() => db.transaction("immediate", () => { put.run("a", 1); put.run("a", 2); }))).toBe("SQLITE_CONSTRAINT");
+    expect(
+      codeOf(() =>
+        db.transaction("immediate", () => {
+          put.run("a", 1);
+          put.run("a", 2);
+        }),
+      ),
+    ).toBe("SQLITE_CONSTRAINT");
     expect(all.all()).toEqual([]);
-    expect(db.transaction("immediate", () => { put.run("a", 1); put.run("b", 2); return "done"; })).toBe("done");
-    expect(all.all().map((r) => [r.k, r.n])).toEqual([["a", 1], ["b", 2]]);
+    expect(
+      db.transaction("immediate", () => {
+        put.run("a", 1);
+        put.run("b", 2);
+        return "done";
+      }),
+    ).toBe("done");
+    expect(all.all().map((r) => [r.k, r.n])).toEqual([
+      ["a", 1],
+      ["b", 2],
+    ]);
     expect(db.prepare<{ n: number }>("SELECT n FROM t WHERE k = ?").get("zz")).toBeUndefined();
     db.close();
   });
@@ -53,8 +73,10 @@ describe(`the SQLite binding on Node ${process.versions.node}`, () => {
     expect(sqliteCode(new Error("not SQLite"))).toBeUndefined();
   });
 
-  it.runIf(builtin)("never loads better-sqlite3 and prints nothing on stderr when opening a store", () => {
-    const script = `
+  it.runIf(builtin)(
+    "never loads better-sqlite3 and prints nothing on stderr when opening a store",
+    () => {
+      const script = `
       const { SqliteStore } = await import("./src/backend/inprocess/metering/sqlite-store.ts");
       const { createRequire } = await import("node:module");
       const store = SqliteStore.open(process.argv[1], { checkpointInWorker: true });
@@ -62,9 +84,15 @@ describe(`the SQLite binding on Node ${process.versions.node}`, () => {
       await store.close();
       const cache = createRequire(import.meta.url).cache;
       console.log(Object.keys(cache).filter((k) => k.includes("better-sqlite3")).length);`;
-    const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, join(tempDir("cm-sqlite-driver-"), "m.sqlite")], { cwd: ROOT, encoding: "utf8" });
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout.trim()).toBe("0");
-    expect(r.stderr).toBe("");
-  }, 30_000);
+      const r = spawnSync(
+        process.execPath,
+        ["--import", "tsx", "--input-type=module", "-e", script, join(tempDir("cm-sqlite-driver-"), "m.sqlite")],
+        { cwd: ROOT, encoding: "utf8" },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout.trim()).toBe("0");
+      expect(r.stderr).toBe("");
+    },
+    30_000,
+  );
 });

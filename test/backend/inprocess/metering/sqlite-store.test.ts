@@ -36,7 +36,9 @@ describe("SqliteStore on its own", () => {
     db.exec(`PRAGMA user_version = ${SQLITE_SCHEMA_VERSION + 1}`);
     db.close();
     expect(() => SqliteStore.open(path)).toThrow(StoreConfigError);
-    expect(() => SqliteStore.open(path)).toThrow(`schema version ${SQLITE_SCHEMA_VERSION + 1}, newer than this release understands (${SQLITE_SCHEMA_VERSION}); upgrade crypto-metrics-mcp, or point --store`);
+    expect(() => SqliteStore.open(path)).toThrow(
+      `schema version ${SQLITE_SCHEMA_VERSION + 1}, newer than this release understands (${SQLITE_SCHEMA_VERSION}); upgrade crypto-metrics-mcp, or point --store`,
+    );
   });
 
   it("brings a version 1 file forward with its balances and windows, and refunds its requests too", async () => {
@@ -55,10 +57,21 @@ describe("SqliteStore on its own", () => {
     const key = { id: id("v1"), credits: 10, rateLimit: { requests: 2, windowSeconds: 30 } };
     const store = SqliteStore.open(path);
     try {
-      expect(await store.charge(key, 1, 1700000002000)).toMatchObject({ ok: false, reason: "rate_limited", retryAfterS: 28, creditsRemaining: 4, rate: { remaining: 0 } });
+      expect(await store.charge(key, 1, 1700000002000)).toMatchObject({
+        ok: false,
+        reason: "rate_limited",
+        retryAfterS: 28,
+        creditsRemaining: 4,
+        rate: { remaining: 0 },
+      });
       // The second request of version 1 (number 1) is refunded: its place frees, the first's does not.
       await store.refund(key, 1, 3);
-      expect(await store.charge(key, 1, 1700000003000)).toMatchObject({ ok: true, request: 2, creditsRemaining: 6, rate: { remaining: 0, resetS: 27 } });
+      expect(await store.charge(key, 1, 1700000003000)).toMatchObject({
+        ok: true,
+        request: 2,
+        creditsRemaining: 6,
+        rate: { remaining: 0, resetS: 27 },
+      });
       expect(await store.spent(id("v1-imported"))).toBe(40);
       const charged = await store.charge({ ...key, id: id("v1-imported"), credits: 50 }, 1, 1700000003000);
       expect(charged).toMatchObject({ ok: true, request: 0, creditsRemaining: 9 });
@@ -92,16 +105,31 @@ describe("SqliteStore on its own", () => {
       expect(await store.charge(key, 1, 1700000003000)).toMatchObject({ ok: false, reason: "rate_limited", retryAfterS: 27 });
       // Charge 2 of version 2 is refunded: its place (position 1) frees, the others stay counted.
       await store.refund(key, 2, 2);
-      expect(await store.charge(key, 1, 1700000003000)).toMatchObject({ ok: true, request: 4, creditsRemaining: 4, rate: { remaining: 0, resetS: 27 } });
-      expect(await store.charge({ ...key, id: id("v2-idle"), credits: 50 }, 1, 1700000003000)).toMatchObject({ ok: true, request: 9, creditsRemaining: 9 });
-      expect(await store.charge({ ...key, id: id("new"), credits: 5 }, 2, 1700000003000)).toMatchObject({ ok: true, request: 0, creditsRemaining: 3 });
+      expect(await store.charge(key, 1, 1700000003000)).toMatchObject({
+        ok: true,
+        request: 4,
+        creditsRemaining: 4,
+        rate: { remaining: 0, resetS: 27 },
+      });
+      expect(await store.charge({ ...key, id: id("v2-idle"), credits: 50 }, 1, 1700000003000)).toMatchObject({
+        ok: true,
+        request: 9,
+        creditsRemaining: 9,
+      });
+      expect(await store.charge({ ...key, id: id("new"), credits: 5 }, 2, 1700000003000)).toMatchObject({
+        ok: true,
+        request: 0,
+        creditsRemaining: 3,
+      });
     } finally {
       await store.close();
     }
     const check = openSqlite(path, { busyTimeoutMs: 1000, readOnly: true });
     expect(check.prepare<{ user_version: number }>("PRAGMA user_version").get()?.user_version).toBe(SQLITE_SCHEMA_VERSION);
     // The operators' query of the README still reads balances.
-    expect(check.prepare<{ key_id: string; spent: number; requests: number }>("SELECT key_id, spent, requests FROM meter ORDER BY spent").all()).toEqual([
+    expect(
+      check.prepare<{ key_id: string; spent: number; requests: number }>("SELECT key_id, spent, requests FROM meter ORDER BY spent").all(),
+    ).toEqual([
       { key_id: id("new"), spent: 2, requests: 1 },
       { key_id: id("v2"), spent: 6, requests: 5 },
       { key_id: id("v2-idle"), spent: 41, requests: 10 },

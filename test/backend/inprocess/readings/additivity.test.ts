@@ -1,6 +1,15 @@
 // Additive OHLCV series agree across timeframes, venues, market types and symbols.
 import { describe, expect, it } from "vitest";
-import { DAY_MS, ENDPOINTS, MARKET_TYPES, TIMEFRAMES, TIMEFRAME_MS, VENUES, type Endpoint, type Timeframe } from "../../../../src/catalog/index.js";
+import {
+  DAY_MS,
+  ENDPOINTS,
+  MARKET_TYPES,
+  TIMEFRAMES,
+  TIMEFRAME_MS,
+  VENUES,
+  type Endpoint,
+  type Timeframe,
+} from "../../../../src/catalog/index.js";
 import { generateColumns, type SeriesQuery } from "../../../../src/backend/inprocess/readings/index.js";
 
 const ADDITIVE = ENDPOINTS.filter((e) => e.kind === "ohlcv");
@@ -47,7 +56,14 @@ describe("cross-timeframe sums", () => {
     const start = at("2025-03-08T00:00:00Z");
     const end = start + DAY_MS - 1;
     const chains: Array<[Timeframe, Timeframe]> = [
-      ["1m", "5m"], ["5m", "15m"], ["15m", "30m"], ["30m", "1h"], ["1h", "4h"], ["1h", "6h"], ["6h", "12h"], ["4h", "12h"],
+      ["1m", "5m"],
+      ["5m", "15m"],
+      ["15m", "30m"],
+      ["30m", "1h"],
+      ["1h", "4h"],
+      ["1h", "6h"],
+      ["6h", "12h"],
+      ["4h", "12h"],
     ];
     for (const [fine, coarse] of chains) {
       const f = generateColumns(query(endpoint, fine, start, end)).values;
@@ -110,8 +126,12 @@ describe("venue, market-type and symbol splits", () => {
     const volume = ENDPOINTS.find((e) => e.id === "derivatives/Volume_usd")!;
     const total = sum(generateColumns(query(volume, "1d", start, end, { exchange: "binance", marketType: "swap" })).values);
     const parts = ["BTCUSDT", "BTCUSDC", "BTCUSD"].map((symbol) =>
-      sum(generateColumns(query(volume, "1d", start, end, { exchange: "binance", marketType: "swap", symbol })).values));
-    expectRel(parts.reduce((a, b) => a + b, 0), total);
+      sum(generateColumns(query(volume, "1d", start, end, { exchange: "binance", marketType: "swap", symbol })).values),
+    );
+    expectRel(
+      parts.reduce((a, b) => a + b, 0),
+      total,
+    );
     expect(parts[0]!).toBeGreaterThan(parts[1]!);
     const foreign = generateColumns(query(volume, "1h", start, end, { symbol: "ETHUSDT" }));
     expect(foreign.values.length).toBe(72);

@@ -1,7 +1,13 @@
 // Every endpoint yields finite, sensibly signed values for every asset it covers.
 import { describe, expect, it } from "vitest";
 import { ENDPOINTS, KNOWN_ASSETS, SET_A, coverage, covers } from "../../../../src/catalog/index.js";
-import { generateColumns, generateHeatmap, generateVariation, inceptionMs, seriesExtent } from "../../../../src/backend/inprocess/readings/index.js";
+import {
+  generateColumns,
+  generateHeatmap,
+  generateVariation,
+  inceptionMs,
+  seriesExtent,
+} from "../../../../src/backend/inprocess/readings/index.js";
 import { labelOf, metricFn } from "../../../../src/backend/inprocess/readings/metrics.js";
 
 const NOW = Date.parse("2026-01-15T08:00:00Z");
@@ -33,7 +39,8 @@ describe("coverage", () => {
         // ended earlier, or none at all: difficulty of a coin that is not mined).
         const extent = seriesExtent(query);
         const outside = extent === undefined || extent.lastMs < START || extent.firstMs > NOW;
-        if ((values.length === 0) !== outside) problems.push(`${endpoint.id} ${asset}: ${values.length} values, extent ${JSON.stringify(extent)}`);
+        if ((values.length === 0) !== outside)
+          problems.push(`${endpoint.id} ${asset}: ${values.length} values, extent ${JSON.stringify(extent)}`);
         for (const v of values) {
           if (!Number.isFinite(v) || (!SIGNED.has(endpoint.id) && v < 0)) problems.push(`${endpoint.id} ${asset}: ${v}`);
         }
@@ -46,11 +53,13 @@ describe("coverage", () => {
     const problems: string[] = [];
     for (const asset of SET_A.filter((a) => inceptionMs(a) < NOW)) {
       for (const entry of generateVariation(asset, NOW)) {
-        if (![entry.last_value, entry.variation_24h_percent, ...entry.sparkline_7d].every(Number.isFinite)) problems.push(`variation ${asset} ${entry.field}`);
+        if (![entry.last_value, entry.variation_24h_percent, ...entry.sparkline_7d].every(Number.isFinite))
+          problems.push(`variation ${asset} ${entry.field}`);
       }
       const h = generateHeatmap({ asset, timeframe: "1h", lookback: "24h", scope: "all", nowMs: NOW });
       if (h.z.length !== h.y.length || !h.y.every((y) => y > 0 && Number.isFinite(y))) problems.push(`heatmap ${asset}`);
-      if (h.df.some((c) => !(c.low > 0 && c.low <= Math.min(c.open, c.close) && c.high >= Math.max(c.open, c.close)))) problems.push(`candles ${asset}`);
+      if (h.df.some((c) => !(c.low > 0 && c.low <= Math.min(c.open, c.close) && c.high >= Math.max(c.open, c.close))))
+        problems.push(`candles ${asset}`);
     }
     expect(problems).toEqual([]);
     expect(SET_A.every((a) => covers(ENDPOINTS[0]!, a))).toBe(true);

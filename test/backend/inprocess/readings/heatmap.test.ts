@@ -102,7 +102,13 @@ describe("generateHeatmap", () => {
     const h = generateHeatmap({ asset: "btc", timeframe: "6h", lookback: "30d", scope: "all", nowMs });
     const last = h.df.at(-1)!;
     expect(last.date).toBe("2025-12-28T12:00:00.000Z");
-    const later = generateHeatmap({ asset: "btc", timeframe: "6h", lookback: "30d", scope: "all", nowMs: Date.parse("2025-12-28T17:59:00Z") });
+    const later = generateHeatmap({
+      asset: "btc",
+      timeframe: "6h",
+      lookback: "30d",
+      scope: "all",
+      nowMs: Date.parse("2025-12-28T17:59:00Z"),
+    });
     // The same bucket seen later: its open is fixed, its close has moved on with the path.
     expect(later.df.at(-1)!.open).toBe(last.open);
     expect(later.df.at(-1)!.close).not.toBe(last.close);
@@ -142,13 +148,19 @@ describe("generateHeatmap", () => {
 
 describe("simulateLiquidations", () => {
   const levels = Float64Array.from({ length: 120 }, (_, i) => 70_000 + i * 500);
-  interface Candle { high: number; low: number; close: number }
+  interface Candle {
+    high: number;
+    low: number;
+    close: number;
+  }
   const candles: Candle[] = Array.from({ length: 200 }, (_, c) => {
     const mid = 100_000 + 8_000 * Math.sin(c / 15);
     return { high: mid + 600, low: mid - 600, close: mid + 150 };
   });
   const columns = (cs: Candle[]): CandleRange => ({
-    high: Float64Array.from(cs, (c) => c.high), low: Float64Array.from(cs, (c) => c.low), close: Float64Array.from(cs, (c) => c.close),
+    high: Float64Array.from(cs, (c) => c.high),
+    low: Float64Array.from(cs, (c) => c.low),
+    close: Float64Array.from(cs, (c) => c.close),
   });
   const input = {
     candles: columns(candles),

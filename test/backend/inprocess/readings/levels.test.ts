@@ -50,7 +50,12 @@ describe("price anchors", () => {
   });
 
   it("ETH: year-end closes, ATH ≈ $4.9k in August 2025, ≈ $2,975 on 2025-12-20", () => {
-    for (const [date, close] of [["2017-12-31", 757], ["2020-12-31", 737], ["2022-12-31", 1196], ["2024-12-31", 3332]] as const) {
+    for (const [date, close] of [
+      ["2017-12-31", 757],
+      ["2020-12-31", 737],
+      ["2022-12-31", 1196],
+      ["2024-12-31", 3332],
+    ] as const) {
       near(dailyPrice("eth", day(date)), close, 0.03);
     }
     near(dailyPrice("eth", day("2025-12-20")), 2975.46, 1e-9);
@@ -87,10 +92,19 @@ describe("on-chain metric levels (BTC, end of 2025)", () => {
     for (const v of series("lifespan/Lth_mvrv", "2010-07-18", "2026-12-31").values) expect(v > 0 && Number.isFinite(v)).toBe(true);
     const range = (from: string, to: string) => series("lifespan/Lth_mvrv", from, to).values;
     // Long-term holders underwater at the 2015, 2018 and 2022 lows; several times their cost at the tops.
-    for (const [from, to] of [["2014-12-01", "2015-09-30"], ["2018-11-01", "2019-03-31"], ["2022-06-01", "2023-01-31"]] as const) {
+    for (const [from, to] of [
+      ["2014-12-01", "2015-09-30"],
+      ["2018-11-01", "2019-03-31"],
+      ["2022-06-01", "2023-01-31"],
+    ] as const) {
       expect(Math.min(...range(from, to))).toBeLessThan(1);
     }
-    for (const [from, to] of [["2013-11-01", "2013-12-31"], ["2017-12-01", "2017-12-31"], ["2021-02-01", "2021-04-30"], ["2024-03-01", "2024-03-31"]] as const) {
+    for (const [from, to] of [
+      ["2013-11-01", "2013-12-31"],
+      ["2017-12-01", "2017-12-31"],
+      ["2021-02-01", "2021-04-30"],
+      ["2024-03-01", "2024-03-31"],
+    ] as const) {
       expect(Math.max(...range(from, to))).toBeGreaterThan(3);
     }
   });
@@ -141,7 +155,9 @@ describe("on-chain metric levels (BTC, end of 2025)", () => {
 
   it("exchange reserve ≈ 2.5M BTC drifting down, entities sum to the total", () => {
     near(valueOn("exchange_flow/exchange_reserve", "2025-12-28"), 2.506e6, 0.01);
-    expect(valueOn("exchange_flow/exchange_reserve", "2024-06-01")).toBeGreaterThan(valueOn("exchange_flow/exchange_reserve", "2025-12-01"));
+    expect(valueOn("exchange_flow/exchange_reserve", "2024-06-01")).toBeGreaterThan(
+      valueOn("exchange_flow/exchange_reserve", "2025-12-01"),
+    );
     let sum = 0;
     for (const venue of VENUES) sum += valueOn("exchange_flow/exchange_reserve", "2025-12-28", { entityName: venue });
     near(sum, valueOn("exchange_flow/exchange_reserve", "2025-12-28"), 1e-9);

@@ -2,7 +2,12 @@
 import { describe, expect, it, vi } from "vitest";
 import { DAY_MS, ENDPOINTS, TIMEFRAMES, endpointById, type Endpoint, type Timeframe } from "../../../../src/catalog/index.js";
 import {
-  countBuckets, generateColumns, generateRecords, inceptionMs, seriesEndMs, type SeriesQuery,
+  countBuckets,
+  generateColumns,
+  generateRecords,
+  inceptionMs,
+  seriesEndMs,
+  type SeriesQuery,
 } from "../../../../src/backend/inprocess/readings/index.js";
 
 const at = (iso: string) => Date.parse(iso.length === 10 ? `${iso}T00:00:00Z` : iso);
@@ -51,7 +56,10 @@ describe("determinism and range independence", () => {
       const catalog = await import("../../../../src/catalog/index.js");
       if (warmFirst) data.generateColumns(q(catalog.endpointById("lifespan/Cvdd")!, at("2011-01-01"), at("2026-06-30")));
       return ids.map((id) =>
-        Array.from(data.generateColumns(q(catalog.endpointById(id)!, at("2025-12-01"), at("2025-12-10"), { entityName: "binance" })).values));
+        Array.from(
+          data.generateColumns(q(catalog.endpointById(id)!, at("2025-12-01"), at("2025-12-10"), { entityName: "binance" })).values,
+        ),
+      );
     };
     const cold = await valuesFor(false);
     const warm = await valuesFor(true);
@@ -135,7 +143,9 @@ describe("history bounds and bucket counts", () => {
   });
 
   it("buckets start on the timeframe grid and both bounds are inclusive", () => {
-    const { times } = generateColumns(q(ep("derivatives/Buy_trades"), at("2025-05-05T04:00:00Z"), at("2025-05-05T16:00:00Z"), { timeframe: "4h" }));
+    const { times } = generateColumns(
+      q(ep("derivatives/Buy_trades"), at("2025-05-05T04:00:00Z"), at("2025-05-05T16:00:00Z"), { timeframe: "4h" }),
+    );
     expect(Array.from(times)).toEqual([4, 8, 12, 16].map((h) => at(`2025-05-05T${String(h).padStart(2, "0")}:00:00Z`)));
   });
 
@@ -166,7 +176,10 @@ describe("record shape", () => {
   });
 
   it("the open set (TxTfrValMedNtv) serves every known ticker, within its history", () => {
-    const values = generateColumns({ ...q(ep("transactions/TxTfrValMedNtv"), at("2025-01-01"), at("2025-01-31")), asset: "usdt_omni" }).values;
+    const values = generateColumns({
+      ...q(ep("transactions/TxTfrValMedNtv"), at("2025-01-01"), at("2025-01-31")),
+      asset: "usdt_omni",
+    }).values;
     expect(values.length).toBe(31);
     values.forEach((v) => expect(v).toBeGreaterThan(0));
   });

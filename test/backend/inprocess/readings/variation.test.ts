@@ -45,7 +45,11 @@ describe("generateVariation", () => {
     const entry = generateVariation("eth", NOW).find((e) => e.field === "revHashRateUSD")!;
     const endpoint = endpointsForAsset("eth").find((e) => e.field === "revHashRateUSD")!;
     const records = generateRecords({
-      endpoint, asset: "eth", timeframe: "1d", startMs: Date.parse("2022-09-09"), endMs: Date.parse("2022-09-15"),
+      endpoint,
+      asset: "eth",
+      timeframe: "1d",
+      startMs: Date.parse("2022-09-09"),
+      endMs: Date.parse("2022-09-15"),
     });
     expect(entry.sparkline_7d).toEqual(records.map((r) => r.revHashRateUSD));
   });

@@ -28,7 +28,12 @@ describe("stablecoins", () => {
   }
 
   it("print the published depeg lows on the days they happened", () => {
-    for (const [asset, date, low] of [["usdc", "2023-03-11", 0.8774], ["dai", "2023-03-11", 0.8982], ["usdt", "2022-05-12", 0.95], ["usdt", "2018-10-15", 0.925284]] as const) {
+    for (const [asset, date, low] of [
+      ["usdc", "2023-03-11", 0.8774],
+      ["dai", "2023-03-11", 0.8982],
+      ["usdt", "2022-05-12", 0.95],
+      ["usdt", "2018-10-15", 0.925284],
+    ] as const) {
       const day = dayOf(date);
       expect(dayLow(asset, day), `${asset} ${date}`).toBeLessThan(low * 1.01);
       expect(dayLow(asset, day), `${asset} ${date}`).toBeGreaterThan(low * 0.99);
@@ -47,7 +52,11 @@ describe("stablecoins", () => {
 });
 
 describe("wrapped coins", () => {
-  for (const [asset, base] of [["wbtc", "btc"], ["weth", "eth"], ["hbtc", "btc"]] as const) {
+  for (const [asset, base] of [
+    ["wbtc", "btc"],
+    ["weth", "eth"],
+    ["hbtc", "btc"],
+  ] as const) {
     it(`${asset} closes within its basis band of ${base} outside its dated discounts, and is not ${base} itself`, () => {
       const event = wrapEventOfAsset(asset);
       let worst = 0;

@@ -60,10 +60,12 @@ const crashLows = new Map<string, Map<number, CrashLow>>();
 function crashLowsOf(base: string): Map<number, CrashLow> {
   let lows = crashLows.get(base);
   if (!lows) {
-    lows = new Map(lowsOf(base).map(([t, price]) => {
-      const ms = Date.parse(`${t}:00Z`);
-      return [Math.floor(ms / DAY_MS), { minute: Math.round((ms % DAY_MS) / 60_000), log: Math.log(price) }] as const;
-    }));
+    lows = new Map(
+      lowsOf(base).map(([t, price]) => {
+        const ms = Date.parse(`${t}:00Z`);
+        return [Math.floor(ms / DAY_MS), { minute: Math.round((ms % DAY_MS) / 60_000), log: Math.log(price) }] as const;
+      }),
+    );
     crashLows.set(base, lows);
   }
   return lows;

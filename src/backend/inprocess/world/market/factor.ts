@@ -71,7 +71,8 @@ const MEMES = new Set(["doge", "shib", "pepe", "bonk", "floki", "wif", "brett", 
 
 export function loadingsOf(p: LoadingInput, btcSigma: number): Loadings {
   if (p.model === "btc") return { rho: 1, beta: 1, alt: 0, sector: 0, sectorSeed: 0, noise: 0 };
-  if (p.model === "stable" || p.model === "gold" || p.sigma < MIN_MARKET_SIGMA) return { rho: 0, beta: 0, alt: 0, sector: 0, sectorSeed: 0, noise: p.sigma };
+  if (p.model === "stable" || p.model === "gold" || p.sigma < MIN_MARKET_SIGMA)
+    return { rho: 0, beta: 0, alt: 0, sector: 0, sectorSeed: 0, noise: p.sigma };
   let rho: number;
   let gamma: number;
   const nature = NATURE[p.base];
@@ -86,7 +87,11 @@ export function loadingsOf(p: LoadingInput, btcSigma: number): Loadings {
   }
   const kappa = MEMES.has(p.base) ? KAPPA_MEME : 0;
   return {
-    rho, beta: (rho * p.sigma) / btcSigma, alt: gamma * p.sigma, sector: kappa * p.sigma, sectorSeed: kappa ? MEME_FACTOR_SEED : 0,
+    rho,
+    beta: (rho * p.sigma) / btcSigma,
+    alt: gamma * p.sigma,
+    sector: kappa * p.sigma,
+    sectorSeed: kappa ? MEME_FACTOR_SEED : 0,
     noise: p.sigma * Math.sqrt(1 - rho * rho - gamma * gamma - kappa * kappa),
   };
 }
@@ -123,7 +128,11 @@ export class MinuteFactor {
   private readonly days: Float64Array;
   private readonly walks: Float64Array[];
 
-  constructor(private readonly seed: number, private readonly minuteSigma: number, private readonly slots = 256) {
+  constructor(
+    private readonly seed: number,
+    private readonly minuteSigma: number,
+    private readonly slots = 256,
+  ) {
     this.days = new Float64Array(slots).fill(NaN);
     this.walks = Array.from({ length: slots }, () => new Float64Array(MINUTES + 1));
   }

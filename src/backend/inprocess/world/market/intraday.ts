@@ -5,7 +5,16 @@ import { DAY_MS } from "../../../../catalog/index.js";
 import { hash2 } from "../../util/hash.js";
 import { Memo } from "../../util/memo.js";
 import {
-  capitulationMinute, fillMinuteLogs, floorOf, HOUR_MS, MINUTE_MS, MINUTES, minuteDay, scratch, wickScale, type IntradaySource,
+  capitulationMinute,
+  fillMinuteLogs,
+  floorOf,
+  HOUR_MS,
+  MINUTE_MS,
+  MINUTES,
+  minuteDay,
+  scratch,
+  wickScale,
+  type IntradaySource,
 } from "./minute-path.js";
 
 export type { IntradaySource } from "./minute-path.js";

@@ -171,4 +171,3 @@ export function fillMinuteLogs(src: IntradaySource, day: number, logs: Float64Ar
   logs[0] = a;
   logs[MINUTES] = b;
 }
-

@@ -40,7 +40,10 @@ export class DailyPath {
   readonly firstDay: number;
   private logs: Float64Array;
 
-  constructor(private readonly spec: PathSpec, private readonly btc?: DailyPath) {
+  constructor(
+    private readonly spec: PathSpec,
+    private readonly btc?: DailyPath,
+  ) {
     this.firstDay = spec.firstDay;
     this.logs = new Float64Array(0);
   }

@@ -7,16 +7,24 @@ import { depegOf, wrapEventOf } from "./calendar.js";
 
 /** A USD stablecoin: $1 within a few tenths of a percent, mean-reverting. */
 export const PEG_OCTAVES: readonly Octave[] = [
-  { period: 30, amplitude: 0.0012 }, { period: 5, amplitude: 0.0008 }, { period: 1, amplitude: 0.0006 },
+  { period: 30, amplitude: 0.0012 },
+  { period: 5, amplitude: 0.0008 },
+  { period: 1, amplitude: 0.0006 },
 ];
 /** A gold token's basis to gold (custody, redemption fees): a tenth of a percent or two. */
-export const BASIS_OCTAVES: readonly Octave[] = [{ period: 20, amplitude: 0.0015 }, { period: 2, amplitude: 0.0008 }];
+export const BASIS_OCTAVES: readonly Octave[] = [
+  { period: 20, amplitude: 0.0015 },
+  { period: 2, amplitude: 0.0008 },
+];
 /**
  * A custodial wrap's basis to its coin (minting and redeeming go through a custodian and take a
  * day or more): a few hundredths of a percent to a tenth. A contract wrap (WETH) redeems in the
  * same block, so its basis is a quarter of that.
  */
-const WRAP_OCTAVES: readonly Octave[] = [{ period: 15, amplitude: 0.0008 }, { period: 2, amplitude: 0.0004 }];
+const WRAP_OCTAVES: readonly Octave[] = [
+  { period: 15, amplitude: 0.0008 },
+  { period: 2, amplitude: 0.0004 },
+];
 const CONTRACT_WRAPS = new Set(["weth"]);
 
 /** Largest log basis a wrapped coin's own wobble reaches (its octaves' amplitudes summed). */
@@ -44,7 +52,12 @@ const EPISODE_GAP_DAYS = 2;
 
 function episodeOf(points: ReadonlyArray<readonly [string, number]>): Episode {
   const times = Float64Array.from(points, ([t]) => Date.parse(`${t}:00Z`));
-  return { times, logs: Float64Array.from(points, ([, p]) => Math.log(p)), firstDay: Math.floor(times[0]! / DAY_MS), lastDay: Math.floor(times.at(-1)! / DAY_MS) };
+  return {
+    times,
+    logs: Float64Array.from(points, ([, p]) => Math.log(p)),
+    firstDay: Math.floor(times[0]! / DAY_MS),
+    lastDay: Math.floor(times.at(-1)! / DAY_MS),
+  };
 }
 
 /** Log of an episode's price at an instant (0 outside it). */

@@ -89,8 +89,15 @@ function build(ticker: string, raw: AnchorEntry, names: readonly string[]): Refe
   const months = Object.keys(raw.closes).length;
   const span = Math.max(1, Math.round((lastDay - listedDay) / 30.44));
   const ref: Reference = {
-    ticker, name: raw.name, listedDay, closes: points(closeEntries), refPrice: raw.ref[0], refSupply: raw.ref[1],
-    supply: points(supplyEntries), confidence: raw.confidence, monthly: months >= 0.8 * span && months >= 3,
+    ticker,
+    name: raw.name,
+    listedDay,
+    closes: points(closeEntries),
+    refPrice: raw.ref[0],
+    refSupply: raw.ref[1],
+    supply: points(supplyEntries),
+    confidence: raw.confidence,
+    monthly: months >= 0.8 * span && months >= 3,
     sources: raw.sources.map((i) => names[i] ?? "unnamed"),
   };
   if (delistedDay !== undefined) ref.delistedDay = delistedDay;
@@ -102,7 +109,11 @@ function build(ticker: string, raw: AnchorEntry, names: readonly string[]): Refe
   return ref;
 }
 
-const RAW = file as unknown as { assets: Record<string, AnchorEntry>; sources: string[]; supply: Record<string, Array<[string, number, number]>> };
+const RAW = file as unknown as {
+  assets: Record<string, AnchorEntry>;
+  sources: string[];
+  supply: Record<string, Array<[string, number, number]>>;
+};
 const built = new Map<string, Reference>();
 
 /** The reference of a base ticker, or undefined when the anchors name none. */
