@@ -4,7 +4,8 @@ import { readFileSync } from "node:fs";
 import { KeysFileError } from "./backend/inprocess/keys.js";
 import { sqliteDriverProblem } from "./backend/inprocess/metering/sqlite-driver.js";
 import { StoreConfigError, StoreUnavailableError } from "./backend/inprocess/metering/store.js";
-import { ConfigError, describeConfig, loadConfig, storeDirProblem, type Config } from "./config.js";
+import { ConfigError, describeConfig, loadConfig, type Config } from "./config.js";
+import { storeDirProblem } from "./state-dir.js";
 import { log, setLogLevel } from "./log.js";
 import { errorJson, wantsJson } from "./call/json-mode.js";
 

@@ -1,17 +1,17 @@
 // One loadConfig(env, argv): defaults, then environment, then command-line flags. Errors name the
 // flag or variable at fault and the fix; the API key is read but never printed.
-import { dirname, join, resolve, sep } from "node:path";
+import { resolve } from "node:path";
 import { parseDateInput } from "./catalog/dates.js";
 import { parseStoreSetting, StoreConfigError, type StoreSpec } from "./store-setting.js";
 import { isLogLevel, log, LOG_LEVELS, type LogLevel } from "./log.js";
 import { allowedHostName, isLoopback } from "./transports/host-check.js";
+import { defaultStateDir } from "./state-dir.js";
 
 export const COMMANDS = ["stdio", "http", "api", "call"] as const;
 export type Command = (typeof COMMANDS)[number];
 
 export const DEFAULT_PORTS: Record<Command, number> = { stdio: 0, http: 3000, api: 8080, call: 0 };
 export const DEFAULT_HOST = "127.0.0.1";
-export const APP_DIR = "crypto-metrics-mcp";
 
 export interface CallSpec {
   /**
@@ -53,15 +53,6 @@ export class ConfigError extends Error {
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
-
-/** Per-user state directory, following each platform's convention. */
-export function defaultStateDir(env: Env, platform: NodeJS.Platform = process.platform): string {
-  const home = env["HOME"] || env["USERPROFILE"] || process.getBuiltinModule("node:os").homedir();
-  if (platform === "win32") return join(env["LOCALAPPDATA"] || join(home, "AppData", "Local"), APP_DIR, "state");
-  if (platform === "darwin") return join(home, "Library", "Application Support", APP_DIR);
-  const xdg = env["XDG_STATE_HOME"];
-  return join(xdg && xdg.startsWith("/") ? xdg : join(home, ".local", "state"), APP_DIR);
-}
 
 function parseBaseUrl(raw: string): string {
   let url: URL;
@@ -296,21 +287,4 @@ export function describeConfig(config: Config): string {
   ]
     .filter(Boolean)
     .join(" ");
-}
-
-/** Kernel file systems: a directory there cannot hold a file (and Node's recursive mkdir loops on /proc). */
-const VIRTUAL_ROOTS = ["/proc", "/sys", "/dev"];
-
-/**
- * Why the embedded store's directory cannot hold its file, when opening it would not say so at
- * once: a directory on a kernel file system, where creating it spins instead of failing. Other
- * unusable paths (below a file, not writable) fail on opening with exit 2 and the reason.
- */
-export function storeDirProblem(config: Pick<Config, "baseUrl" | "store" | "stateDir">): string | undefined {
-  if (config.baseUrl || config.store.kind !== "sqlite" || process.platform === "win32") return undefined;
-  const dir = dirname(config.store.path);
-  if (!VIRTUAL_ROOTS.some((root) => dir === root || dir.startsWith(root + sep))) return undefined;
-  return dir === config.stateDir
-    ? `--state-dir / CRYPTO_METRICS_STATE_DIR (${dir}) is on a kernel file system, which cannot hold the metering store; point it at a writable directory, e.g. --state-dir ~/.local/state/crypto-metrics-mcp`
-    : `--store / CRYPTO_METRICS_STORE (directory ${dir}) is on a kernel file system, which cannot hold the metering store; name a file in a writable directory, e.g. --store sqlite:/var/lib/crypto-metrics/metering.sqlite`;
 }

@@ -11,8 +11,9 @@ import type { Config } from "../config.js";
 import { log } from "../log.js";
 import { createBackend, createServer } from "../server.js";
 import { hostAllowed, isLoopback, originAllowed } from "./host-check.js";
-import { afterPoll, clientGone, Delivery } from "./delivery.js";
+import { Delivery } from "./delivery.js";
 import { honourClose, onlyProbes, PendingRequests, readBody } from "./http-gate.js";
+import { sendError, writeResponse } from "./http-response.js";
 
 export const MCP_PATH = "/mcp";
 /** Cap on a request body (413 beyond it). */
@@ -204,65 +205,6 @@ async function handle(
 /** Headers besides the Mcp-* ones that the SDK's entry reads. */
 const SDK_HEADERS = new Set(["content-type", "accept", "last-event-id"]);
 
-/**
- * Before the last write of a charged answer the event loop polls once, so that a client which left
- * while the answer was built is seen gone: the answer is then not written and its charges are
- * refunded (a write would succeed into the closed connection and count as delivered).
- */
-async function stillThere(res: ServerResponse, delivery: Delivery): Promise<boolean> {
-  if (delivery.charged) await afterPoll();
-  if (!clientGone(res)) return true;
-  res.destroy();
-  return false;
-}
-
-/**
- * A web Response onto the node response: a JSON body at once; an SSE stream as it comes, except
- * that an event is held until the next one or the end is known (never past the current turn of
- * the event loop, nor once a charge was made: the last event carries the result), so that a
- * stream of one event (a 2025-era answer) goes out as one write with its headers instead of three.
- */
-async function writeResponse(res: ServerResponse, response: Response, delivery: Delivery): Promise<void> {
-  res.statusCode = response.status;
-  response.headers.forEach((value, name) => res.setHeader(name, value));
-  if (!response.body) return void res.end();
-  const type = response.headers.get("content-type") ?? "";
-  if (!type.startsWith("text/event-stream")) {
-    const bytes = Buffer.from(await response.arrayBuffer());
-    if (await stillThere(res, delivery)) res.end(bytes);
-    return;
-  }
-  const reader = response.body.getReader();
-  res.on("close", () => void reader.cancel().catch(() => undefined));
-  let held: Uint8Array | undefined;
-  let timer: NodeJS.Immediate | undefined;
-  const release = () => {
-    if (held && !res.destroyed) res.write(held);
-    held = undefined;
-  };
-  const releaseUncharged = () => {
-    if (!delivery.charged) release();
-  };
-  for (;;) {
-    const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-    if (done) break;
-    if (!value) continue;
-    release();
-    held = value;
-    clearImmediate(timer);
-    timer = setImmediate(releaseUncharged);
-  }
-  clearImmediate(timer);
-  if (!(await stillThere(res, delivery))) return;
-  if (held && !res.headersSent) {
-    res.setHeader("content-length", held.byteLength);
-    res.end(held);
-  } else {
-    release();
-    res.end();
-  }
-}
-
 /** False only when the backend knows its keys (the simulated service) and this is not one; the real service decides for itself. */
 function keyKnown(backend: Backend, key: string): boolean {
   return backend.kind !== "inprocess" || backend.entitlements?.({ apiKey: key }) !== undefined;
@@ -273,12 +215,6 @@ function bearer(header: string | undefined): string | undefined | "malformed" {
   if (header === undefined) return undefined;
   const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
   return m && API_KEY_PATTERN.test(m[1]!) ? m[1] : "malformed";
-}
-
-function sendError(res: ServerResponse, status: number, code: number, message: string): void {
-  res.statusCode = status;
-  res.setHeader("Content-Type", "application/json");
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
 
 export async function runHttp(config: Config): Promise<void> {
