@@ -6,9 +6,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { log } from "../../../log.js";
-import { readLegacyUsage, retireLegacyUsage } from "./legacy-usage.js";
-import { migration, PG_SCHEMA_VERSION } from "./postgres-sql.js";
-import type { StoreSpec } from "../../../store-setting.js";
+import { importLegacyUsage, migrateSchema, type PgSpec } from "./postgres-prepare.js";
 import {
   StoreConfigError,
   StoreUnavailableError,
@@ -17,8 +15,6 @@ import {
   type MeteringStore,
   type MeterStatus,
 } from "./store.js";
-
-type PgSpec = Extract<StoreSpec, { kind: "postgres" }>;
 
 const POOL_SIZE = 8;
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -103,8 +99,8 @@ export class PostgresStore implements MeteringStore {
     );
     const store = new PostgresStore(pool, spec);
     try {
-      await store.migrate(spec);
-      if (options.legacyDir) await store.importLegacy(options.legacyDir);
+      await migrateSchema(pool, store.s, spec);
+      if (options.legacyDir) await importLegacyUsage(pool, store.s, options.legacyDir);
       return store;
     } catch (err) {
       await pool.end().catch(() => undefined);
@@ -118,70 +114,6 @@ export class PostgresStore implements MeteringStore {
       throw new StoreUnavailableError(
         `the PostgreSQL store ${spec.display} cannot be reached (${reason(err)}); start the database or ${fix}. Metering never falls back to a local store when a shared one is configured`,
       );
-    }
-  }
-
-  private async migrate(spec: PgSpec): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query("BEGIN");
-      // One process migrates at a time; the others wait and find the schema current.
-      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`crypto-metrics-mcp:${spec.schema}`]);
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.s}`);
-      await client.query(
-        `CREATE TABLE IF NOT EXISTS ${this.s}.schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
-      );
-      const { rows } = await client.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${this.s}.schema_version`);
-      const current = rows[0]?.v ?? 0;
-      if (current > PG_SCHEMA_VERSION) {
-        throw new StoreConfigError(
-          `the PostgreSQL store ${spec.display} has schema version ${current}, newer than this release understands (${PG_SCHEMA_VERSION}); upgrade every crypto-metrics-mcp that shares it, or point --store (CRYPTO_METRICS_STORE) at another schema`,
-        );
-      }
-      for (let v = current + 1; v <= PG_SCHEMA_VERSION; v++) {
-        await client.query(migration(v, this.s));
-        await client.query(`INSERT INTO ${this.s}.schema_version (version) VALUES ($1)`, [v]);
-        log.info("metering store migrated", { store: spec.display, version: v });
-      }
-      await client.query("COMMIT");
-    } catch (err) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
-  }
-
-  /** Under an advisory lock, files renamed before commit: each file's usage is counted once. */
-  private async importLegacy(dir: string): Promise<void> {
-    const client = await this.pool.connect();
-    let undo: (() => void) | undefined;
-    try {
-      await client.query("BEGIN");
-      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`crypto-metrics-mcp:import:${this.s}`]);
-      const legacy = readLegacyUsage(dir);
-      if (!legacy) return void (await client.query("ROLLBACK"));
-      const inserted = await client.query(`INSERT INTO ${this.s}.imports (source, credits) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [
-        legacy.id,
-        legacy.total,
-      ]);
-      if (inserted.rowCount === 1) {
-        for (const [id, n] of legacy.spent) {
-          await client.query(
-            `INSERT INTO ${this.s}.meter (key_id, spent) VALUES ($1, $2) ON CONFLICT (key_id) DO UPDATE SET spent = ${this.s}.meter.spent + excluded.spent`,
-            [id, n],
-          );
-        }
-      }
-      undo = retireLegacyUsage(dir, legacy.files);
-      await client.query("COMMIT");
-      undo = undefined;
-    } catch (err) {
-      undo?.();
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
     }
   }
 

@@ -1,7 +1,8 @@
 // One open SQLite store file: its statements and the ledger's arithmetic (rate window, balance,
 // refund), each operation one transaction. sqlite-store.ts decides when a file is opened, watched
 // and given up; this file only reads and writes the one it was handed.
-import { type SqlDatabase, sqliteCode } from "./sqlite-driver.js";
+import { sqliteCode } from "./sqlite-codes.js";
+import type { SqlDatabase } from "./sqlite-driver.js";
 import { HEAD, MIGRATIONS, SQLITE_SCHEMA_VERSION } from "./sqlite-schema.js";
 import { hasLegacyUsage, readLegacyUsage, retireLegacyUsage } from "./legacy-usage.js";
 import { ceilSeconds, StoreConfigError, StoreUnavailableError, type ChargeOutcome, type MeterKey, type MeterStatus } from "./store.js";

@@ -3,13 +3,13 @@
 // need to know of each other; a killed process leaves nothing half-written. The store is the
 // file at its path: one deleted or replaced under a running process is noticed at the next
 // charge, never written to unseen. Waiting for another connection's lock never blocks the event loop.
-import { dirname } from "node:path";
 import { log } from "../../../log.js";
 import { startCheckpointer, type Checkpointer } from "./checkpointer.js";
-import { openSqlite, SqliteDriverError, sqliteCode, type SqlDatabase } from "./sqlite-driver.js";
-import { createFile, identityOf, sameFile, trustDirectory, trustedFile, writeWitness, type FileIdentity } from "./sqlite-file.js";
-import { ForeignLogError, letGo, takeUpCheck } from "./sqlite-handover.js";
-import { BUSY_TIMEOUT_MS, isBusy, SQLITE_SCHEMA_VERSION, SqliteLedger, unavailable, type ChargeRequest } from "./sqlite-ledger.js";
+import { sqliteCode } from "./sqlite-codes.js";
+import { identityOf, sameFile, type FileIdentity } from "./sqlite-file.js";
+import { ForeignLogError, letGo } from "./sqlite-handover.js";
+import { BUSY_TIMEOUT_MS, isBusy, SQLITE_SCHEMA_VERSION, type SqliteLedger, unavailable, type ChargeRequest } from "./sqlite-ledger.js";
+import { openLedger, type LedgerOptions } from "./sqlite-open.js";
 import {
   StoreConfigError,
   StoreUnavailableError,
@@ -30,10 +30,6 @@ interface Pending extends ChargeRequest {
   resolve(outcome: ChargeOutcome): void;
   reject(err: Error): void;
 }
-interface Options {
-  legacyDir?: string;
-  checkpointInWorker?: boolean;
-}
 
 /** Thrown by current() while a file let go is still being closed: the caller waits for it, then tries again. */
 const SETTLING = new Error("the metering store's previous file is still closing");
@@ -41,66 +37,6 @@ const SETTLING = new Error("the metering store's previous file is still closing"
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 /** Backoff while another connection holds the lock: short at first, never long, jittered. */
 const busyDelay = (attempt: number) => Math.min(25, 2 ** attempt) * (0.5 + Math.random());
-
-/** Opens a ledger on the file at `path`; `start`: the process is starting (may create the file, waits for locks). */
-function openLedger(path: string, start: boolean, options: Options): { ledger: SqliteLedger; identity: FileIdentity } {
-  let db: SqlDatabase | undefined;
-  let identity: FileIdentity | undefined;
-  try {
-    trustDirectory(dirname(path));
-    identity = trustedFile(path);
-    if (!identity) {
-      if (!start) throw new StoreConfigError(`nothing is at ${path}`);
-      createFile(path);
-      identity = trustedFile(path);
-      if (!identity) throw new StoreConfigError(`the metering store ${path} was removed while it was being created`, true);
-    }
-    // At a start the log at the path is the file's own (commits of a process that stopped); a file
-    // taken up while running brought none, and one found there is the replaced file's.
-    if (!start) takeUpCheck(path);
-    db = openSqlite(path, { busyTimeoutMs: start ? BUSY_TIMEOUT_MS : 0 });
-    // The file SQLite opened is the one checked: a swap in between is seen here and tried again.
-    if (!sameFile(trustedFile(path), identity))
-      throw new StoreConfigError(`the metering store ${path} was replaced while it was being opened`, true);
-    // A file taken up while running is read before anything is written to it: one that is not a store stays as it is.
-    if (!start && !db.prepare<{ user_version: number }>("PRAGMA user_version").get()?.user_version) {
-      throw new StoreConfigError(
-        `the file at ${path} holds no metering store (no schema); put the store's file back, or point --store (CRYPTO_METRICS_STORE) at it`,
-      );
-    }
-    db.exec("PRAGMA journal_mode = WAL");
-    // In WAL mode NORMAL survives any process crash (kill -9); only a power cut or a file-system
-    // failure may lose the last commits before a checkpoint, against an fsync per charge with FULL.
-    db.exec("PRAGMA synchronous = NORMAL");
-    // The WAL is cut back to 4 MB after a checkpoint that reaches its end. Servers under load
-    // checkpoint in a worker thread (checkpointer.ts) instead of inline on the request path.
-    db.exec("PRAGMA journal_size_limit = 4194304");
-    if (options.checkpointInWorker) db.exec("PRAGMA wal_autocheckpoint = 0");
-  } catch (err) {
-    // A connection opened before a pragma failed is closed: a start tried again must not leak it.
-    db?.close();
-    if (err instanceof StoreConfigError) throw err;
-    if (err instanceof SqliteDriverError) throw new StoreConfigError(`the metering store ${path} cannot be opened: ${err.message}`);
-    const code = sqliteCode(err) ?? (err as { code?: string }).code ?? (err as Error).message;
-    throw new StoreConfigError(
-      `the metering store ${path} cannot be opened for writing (${code}); make its directory writable, or set CRYPTO_METRICS_STATE_DIR or --store (CRYPTO_METRICS_STORE) to a writable place`,
-      isBusy(code),
-    );
-  }
-  try {
-    SqliteLedger.migrate(db, path, start);
-    writeWitness(path);
-    const ledger = new SqliteLedger(path, db);
-    if (start && options.legacyDir) ledger.importLegacy(options.legacyDir);
-    // From here on a lock held elsewhere is waited for asynchronously (SqliteStore), never inside SQLite.
-    db.exec("PRAGMA busy_timeout = 0");
-    return { ledger, identity };
-  } catch (err) {
-    db.close();
-    if (err instanceof StoreConfigError) throw err;
-    throw new StoreConfigError(`the metering store ${path} cannot be prepared: ${unavailable(err, path).message}`, isBusy(sqliteCode(err)));
-  }
-}
 
 export class SqliteStore implements MeteringStore {
   readonly kind = "sqlite" as const;
@@ -120,7 +56,7 @@ export class SqliteStore implements MeteringStore {
 
   private constructor(
     readonly path: string,
-    private readonly options: Options,
+    private readonly options: LedgerOptions,
     opened: { ledger: SqliteLedger; identity: FileIdentity },
   ) {
     this.location = `sqlite:${path}`;
@@ -128,7 +64,7 @@ export class SqliteStore implements MeteringStore {
   }
 
   /** Opens (creating if needed) the store file; imports an earlier version's usage from `legacyDir` once. */
-  static open(path: string, options: Options = {}): SqliteStore {
+  static open(path: string, options: LedgerOptions = {}): SqliteStore {
     // Some lock conflicts while a connection opens a WAL file are answered with SQLITE_BUSY at once,
     // without waiting on the busy timeout (another process running WAL recovery, or its last
     // connection checkpointing and removing the WAL as it closes): those starts are tried again.

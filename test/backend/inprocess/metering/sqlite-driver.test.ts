@@ -3,7 +3,8 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openSqlite, sqliteCode } from "../../../../src/backend/inprocess/metering/sqlite-driver.js";
+import { sqliteCode } from "../../../../src/backend/inprocess/metering/sqlite-codes.js";
+import { openSqlite } from "../../../../src/backend/inprocess/metering/sqlite-driver.js";
 import { tempDir } from "../../../../harness/service.js";
 import { ROOT } from "../../../../harness/spawn.js";
 
