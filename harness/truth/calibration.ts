@@ -2,7 +2,8 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
-import { checkFile, serialize, type AnchorFile } from "../../scripts/market-anchors.js";
+import { checkFile } from "../../scripts/anchor-checks.js";
+import { serialize, type AnchorFile } from "../../scripts/anchor-file.js";
 import { DAY_MS, SET_A, SET_M1 } from "../../src/catalog/index.js";
 import { generateColumns, generateHeatmap, inceptionMs } from "../../src/backend/inprocess/readings/index.js";
 import { candleColumns } from "../../src/backend/inprocess/readings/candles.js";

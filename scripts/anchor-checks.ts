@@ -1,0 +1,203 @@
+// The checks of the market's reference anchors (anchors.json): the findings on a stored entry and on the
+// calendar rows, and the month, spike, supply and cap rules a merge applies to a part file's entry.
+import type { AnchorEntry } from "../src/backend/inprocess/world/market/reference.js";
+import type { AnchorFile } from "./anchor-file.js";
+
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+export const DATE = /^\d{4}-\d{2}-\d{2}$/;
+export const ALGORITHMS = new Set(["sha256", "scrypt", "x11", "equihash", "randomx", "etchash", "kheavyhash", "blake3", "other-pow"]);
+export const PEGS = new Set(["usd", "eur", "gold"]);
+/** The month of the reference day: nothing is anchored after it. */
+export const END_MONTH = "2025-12";
+
+/** A finding: an error is what a merge fixes or refuses; "check" is printed for review. */
+export interface Finding {
+  level: "error" | "check";
+  text: string;
+}
+
+const monthsBetween = (a: string, b: string) => {
+  const [ya, ma] = a.split("-").map(Number);
+  const [yb, mb] = b.split("-").map(Number);
+  return (yb! - ya!) * 12 + (mb! - ma!);
+};
+export const positive = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v > 0;
+
+/** Months of a series that are malformed, not positive, before the listing (closes) or after the end: each with why. */
+export function badMonths(
+  ticker: string,
+  label: string,
+  series: Record<string, number>,
+  listedMonth: string,
+  endMonth: string,
+): Map<string, string> {
+  const bad = new Map<string, string>();
+  for (const [month, value] of Object.entries(series)) {
+    if (!MONTH.test(month)) bad.set(month, `${ticker}: ${label} ${month} is not a month`);
+    else if (!positive(value)) bad.set(month, `${ticker}: ${label} ${month} = ${value} is not a positive number`);
+    else if (label === "close" && month < listedMonth) bad.set(month, `${ticker}: close ${month} precedes the listing (${listedMonth})`);
+    else if (month > endMonth) bad.set(month, `${ticker}: ${label} ${month} is after ${endMonth}`);
+  }
+  return bad;
+}
+
+/**
+ * Closes that jump by more than `limit`× from both neighbours in opposite directions (a typo, not a
+ * market: 8× for a market, 1.5× for a pegged token), and month-to-month moves over 100× (kept:
+ * real listings can do 10×, review anything beyond).
+ */
+export function spikes(
+  ticker: string,
+  closes: Record<string, number>,
+  peg: string | undefined,
+): { spikes: Map<string, string>; moves: string[] } {
+  const months = Object.keys(closes)
+    .filter((m) => MONTH.test(m) && positive(closes[m]))
+    .sort();
+  const limit = peg ? 1.5 : 8;
+  const found = new Map<string, string>();
+  for (let i = 1; i < months.length - 1; i++) {
+    const [a, b, c] = [closes[months[i - 1]!]!, closes[months[i]!]!, closes[months[i + 1]!]!];
+    if (monthsBetween(months[i - 1]!, months[i]!) !== 1 || monthsBetween(months[i]!, months[i + 1]!) !== 1) continue;
+    const up = b / a;
+    const back = b / c;
+    if ((up > limit && back > limit) || (up < 1 / limit && back < 1 / limit)) {
+      found.set(months[i]!, `${ticker}: close ${months[i]} = ${b} jumps ${up.toPrecision(3)}× and back (${a} → ${b} → ${c})`);
+    }
+  }
+  const kept = months.filter((m) => !found.has(m));
+  const moves: string[] = [];
+  for (let i = 1; i < kept.length; i++) {
+    const r = closes[kept[i]!]! / closes[kept[i - 1]!]!;
+    if (monthsBetween(kept[i - 1]!, kept[i]!) === 1 && (r > 100 || r < 0.01))
+      moves.push(`${ticker}: close ${kept[i - 1]} → ${kept[i]} moves ${r.toPrecision(3)}×`);
+  }
+  return { spikes: found, moves };
+}
+
+/** The reference price far from the last close of 2025's second half (review only). */
+export function refVsClose(
+  ticker: string,
+  price: number,
+  closes: Record<string, number>,
+  delisted: string | undefined,
+): string | undefined {
+  const last = Object.entries(closes)
+    .filter(([m]) => MONTH.test(m))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .at(-1);
+  if (!last || delisted || last[0] < "2025-06") return undefined;
+  const r = price / last[1];
+  return r > 4 || r < 0.25 ? `${ticker}: reference price ${price} is ${r.toPrecision(3)}× the ${last[0]} close ${last[1]}` : undefined;
+}
+
+/** The last supply point more than 5× from the reference supply: the path cannot be right. */
+export function supplyFar(ticker: string, supply: Record<string, number>, refSupply: number): string | undefined {
+  const last = Object.entries(supply)
+    .filter(([m]) => MONTH.test(m))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .at(-1);
+  if (!last || !(last[1] / refSupply > 5 || refSupply / last[1] > 5)) return undefined;
+  return `${ticker}: supply ${last[0]} = ${last[1]} vs reference ${refSupply}`;
+}
+
+/** A market cap above a trillion USD for anything but BTC, a pegged or a dead token (review only). */
+export function capHigh(
+  ticker: string,
+  price: number,
+  refSupply: number,
+  peg: string | undefined,
+  delisted: string | undefined,
+): string | undefined {
+  const cap = price * refSupply;
+  return !peg && !delisted && ticker !== "btc" && cap > 1e12
+    ? `${ticker}: market cap ${cap.toPrecision(3)} USD is above a trillion`
+    : undefined;
+}
+
+/** Every finding on a stored entry. */
+export function checkEntry(ticker: string, e: AnchorEntry, sourceCount: number): Finding[] {
+  const out: Finding[] = [];
+  const error = (text: string) => out.push({ level: "error", text });
+  const check = (text: string | undefined) => text && out.push({ level: "check", text });
+  if (ticker !== ticker.toLowerCase()) error(`${ticker}: ticker is not lowercase`);
+  if (typeof e.name !== "string" || !e.name) error(`${ticker}: no name`);
+  if (!DATE.test(e.listed ?? "")) error(`${ticker}: listing date ${e.listed} is not a date`);
+  if (e.delisted !== undefined && (!DATE.test(e.delisted) || e.delisted < e.listed))
+    error(`${ticker}: delisting date ${e.delisted} is not a date after the listing`);
+  if (!Array.isArray(e.ref) || !positive(e.ref[0]) || !positive(e.ref[1])) {
+    error(`${ticker}: no reference price and supply`);
+    return out;
+  }
+  const endMonth = e.delisted ? e.delisted.slice(0, 7) : END_MONTH;
+  for (const text of badMonths(ticker, "close", e.closes ?? {}, (e.listed ?? "").slice(0, 7), endMonth).values()) error(text);
+  for (const text of badMonths(ticker, "supply", e.supply ?? {}, "0000-00", END_MONTH).values()) error(text);
+  const { spikes: found, moves } = spikes(ticker, e.closes ?? {}, e.peg);
+  for (const text of found.values()) error(text);
+  moves.forEach(check);
+  const far = supplyFar(ticker, e.supply ?? {}, e.ref[1]);
+  if (far) error(far);
+  check(refVsClose(ticker, e.ref[0], e.closes ?? {}, e.delisted));
+  check(capHigh(ticker, e.ref[0], e.ref[1], e.peg, e.delisted));
+  if (e.maxSupply !== undefined && !positive(e.maxSupply)) error(`${ticker}: maxSupply ${e.maxSupply} is not a positive number`);
+  else if (e.maxSupply !== undefined) {
+    // The maximum is today's: burns (SHIB 2021, OKB 2025) lowered it under earlier supply.
+    if (e.ref[1] > e.maxSupply * 1.001) error(`${ticker}: reference supply ${e.ref[1]} is above the maximum supply ${e.maxSupply}`);
+    const over = Object.entries(e.supply ?? {}).filter(([, v]) => v > e.maxSupply! * 1.001);
+    if (over.length)
+      check(`${ticker}: supply above today's maximum ${e.maxSupply} (${over.map(([m, v]) => `${m} ${v}`).join(", ")}): a burn since?`);
+  }
+  if (e.peg === "usd") {
+    const off = Object.entries(e.closes ?? {}).filter(([, v]) => Math.abs(v - 1) > 0.03);
+    if (off.length) check(`${ticker}: USD-pegged closes off the peg by more than 3 % (${off.map(([m, v]) => `${m} ${v}`).join(", ")})`);
+  }
+  if (e.mined !== undefined && !ALGORITHMS.has(e.mined)) error(`${ticker}: unknown mining algorithm "${e.mined}"`);
+  if (e.minedUntil !== undefined && !DATE.test(e.minedUntil)) error(`${ticker}: minedUntil ${e.minedUntil} is not a date`);
+  if (e.peg !== undefined && !PEGS.has(e.peg)) error(`${ticker}: unknown peg "${e.peg}"`);
+  if (!["high", "medium", "low"].includes(e.confidence)) error(`${ticker}: confidence "${e.confidence}" is not high, medium or low`);
+  if (!Array.isArray(e.sources) || e.sources.some((i) => !Number.isInteger(i) || i < 0 || i >= sourceCount))
+    error(`${ticker}: a source index is outside the file's sources`);
+  return out;
+}
+
+/** Where each calendar section's rows name their source: the index of a row's source, or a row's list of sources. */
+const CALENDAR_SOURCE: Record<string, number | "sources"> = {
+  fees: 2,
+  congestion: "sources",
+  difficulty: 2,
+  hashrate: 2,
+  highs: 2,
+  closes: 2,
+  ranges: 3,
+  lows: 2,
+  depegs: 2,
+};
+
+/** Every calendar row is dated and names a source of the file. */
+function checkCalendar(file: AnchorFile): Finding[] {
+  const findings: Finding[] = [];
+  const sections = file as unknown as Record<string, Record<string, unknown>>;
+  for (const [section, at] of Object.entries(CALENDAR_SOURCE)) {
+    for (const [asset, rows] of Object.entries(sections[section] ?? {})) {
+      if (!Array.isArray(rows)) continue;
+      rows.forEach((row: unknown, i: number) => {
+        const r = row as Record<string | number, unknown>;
+        const date = String(Array.isArray(row) ? row[0] : r.peak);
+        const sources = at === "sources" ? (r.sources as unknown[]) : [r[at]];
+        const bad =
+          !Array.isArray(sources) ||
+          sources.length === 0 ||
+          sources.some((x) => !Number.isInteger(x) || (x as number) < 0 || (x as number) >= file.sources.length);
+        if (!/^\d{4}-\d{2}(-\d{2})?/.test(date)) findings.push({ level: "error", text: `${section}.${asset}[${i}]: no date` });
+        if (bad)
+          findings.push({ level: "error", text: `${section}.${asset}[${i}] (${date}): a source index is outside the file's sources` });
+      });
+    }
+  }
+  return findings;
+}
+
+/** Every finding on every entry and every calendar row of a file. */
+export function checkFile(file: AnchorFile): Finding[] {
+  return [...Object.entries(file.assets).flatMap(([t, e]) => checkEntry(t, e, file.sources.length)), ...checkCalendar(file)];
+}
