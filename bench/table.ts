@@ -1,5 +1,6 @@
 // The bench's one table: rows of (metric, ours, baseline, ratio, target, ok?), judged and printed
 // as a Markdown table so the same text goes to the terminal and to the README.
+import type { Sandbox } from "./proc.js";
 import { human } from "./stats.js";
 
 export interface Target {
@@ -22,6 +23,13 @@ export interface Row {
   oursDetail?: string;
   baselineDetail?: string;
   target?: Target;
+}
+
+/** One part of the bench: what it prints while running and the rows it measures, with its raw figures. */
+export interface Section {
+  name: string;
+  progress: string;
+  run(sandbox: Sandbox): Promise<{ rows: Row[]; detail: unknown }>;
 }
 
 export interface JudgedRow extends Row {
