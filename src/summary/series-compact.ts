@@ -6,7 +6,7 @@ import { defined, groupedPoints, num, pair, pairSchema, pointsSchema, timeField,
 import type { CandleFacts } from "./candles.js";
 import { isDaily } from "./format.js";
 import type { Change } from "./nature.js";
-import { NATURES, type SeriesDigest } from "./series-schema.js";
+import { NATURES, resampleSchema, type SeriesDigest } from "./series-schema.js";
 
 const changeSchema = z
   .object({
@@ -69,16 +69,7 @@ export const compactSeriesDigestSchema = z.object({
     })
     .optional()
     .describe("absent when no bucket is missing"),
-  resample: z
-    .object({
-      period: z.enum(["1w", "1M"]),
-      rule: z.enum(["sum", "last"]),
-      partialFirst: z.boolean(),
-      partialLast: z.boolean(),
-      sourceCount: z.number().int(),
-    })
-    .optional()
-    .describe("re-bucketed into UTC weeks (from Monday) or calendar months"),
+  resample: resampleSchema.optional().describe("re-bucketed into UTC weeks (from Monday) or calendar months"),
   sampling: z.enum(["all", "lttb"]).describe("all points, or LTTB keeping the shape with first, last, min and max"),
   pointScale: z
     .number()

@@ -8,6 +8,15 @@ export const NATURES = ["level", "flow", "signed", "cumulative", "ratio", "count
 export const timedValueSchema = z.object({ time: z.string(), value: z.number() });
 export type TimedValue = z.infer<typeof timedValueSchema>;
 
+/** How a series was re-bucketed into weeks or months; the digest and its compact form share it. */
+export const resampleSchema = z.object({
+  period: z.enum(["1w", "1M"]),
+  rule: z.enum(["sum", "last"]),
+  partialFirst: z.boolean(),
+  partialLast: z.boolean(),
+  sourceCount: z.number().int(),
+});
+
 const changeSchema = z.object({
   absolute: z.number().describe("last − first in the series' unit (points for ratios)"),
   percent: z.number().nullable().describe("% of first, only where a percentage means something"),
@@ -70,16 +79,7 @@ export const seriesDigestSchema = z.object({
     })
     .nullable(),
   coverage: coverageSchema,
-  resample: z
-    .object({
-      period: z.enum(["1w", "1M"]),
-      rule: z.enum(["sum", "last"]),
-      partialFirst: z.boolean(),
-      partialLast: z.boolean(),
-      sourceCount: z.number().int(),
-    })
-    .optional()
-    .describe("present when the series was re-bucketed into UTC weeks (from Monday) or calendar months"),
+  resample: resampleSchema.optional().describe("present when the series was re-bucketed into UTC weeks (from Monday) or calendar months"),
   points: z.array(timedValueSchema),
   sampling: z.object({
     returned: z.number().int(),
