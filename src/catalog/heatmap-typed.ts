@@ -24,7 +24,7 @@ export function typedHeatmap(h: Heatmap | TypedHeatmap): TypedHeatmap {
     times[j] = Date.parse(h.x[j]!);
     if (Number.isNaN(times[j])) undated = true;
   }
-  const cells = new Float64Array(rows * cols);
+  const cells = cellMatrix(rows * cols);
   for (let i = 0; i < rows; i++) {
     const row = h.z[i];
     if (!row) continue;
@@ -66,18 +66,41 @@ export function typedHeatmap(h: Heatmap | TypedHeatmap): TypedHeatmap {
 }
 
 /**
- * Gives a heatmap's matrix memory back now, not at the next full collection, once its reader is done
- * with it: the matrix is the heatmap's one large buffer (3.7 MB at 6h over 2 years), and one that
- * survived a call's worth of allocation waits in the old generation until a full collection, so a
- * stdio server answering heatmaps back to back held several dead ones at once (`npm run bench`:
- * peak RSS of the tool run ~122 → ~115 MB). The buffer is transferred to a clone that nothing
- * holds, which the next young-generation collection frees; `cells` is empty afterwards. Only for a
- * matrix that owns its whole buffer, as every backend's does (each fetch hands its caller its own).
+ * The matrix memory last given back by releaseCells, lent to the next heatmap instead of a new one.
+ * A heatmap's matrix is its one large buffer (3.7 MB at 6h over 2 years). Freed and allocated anew
+ * on every call, such blocks made the C heap keep each one it had held (glibc raises its mmap
+ * threshold past a block once one is freed, and serves later ones from a heap it does not return):
+ * a stdio server answering heatmaps back to back grew by about 20 MB (`npm run bench`, peak RSS of
+ * the tool run). Lending the one buffer out again costs a fill, and the process holds at most one.
+ */
+let spare: ArrayBuffer | undefined;
+/** Buffers this module lent: a matrix over one may be a prefix view of it, and still own all of it. */
+const LENT = new WeakSet<ArrayBuffer>();
+
+/** A zeroed matrix of `length` cells, on the spare buffer when it is large enough. */
+export function cellMatrix(length: number): Float64Array {
+  if (spare === undefined || spare.byteLength < length * Float64Array.BYTES_PER_ELEMENT) return new Float64Array(length);
+  const cells = new Float64Array(spare, 0, length).fill(0);
+  spare = undefined;
+  return cells;
+}
+
+/**
+ * Takes a heatmap's matrix back once its reader is done with it: `cells` is empty afterwards (its
+ * buffer is moved, not copied, so that no view of it can read the next heatmap's cells), and the
+ * memory is lent to the next matrix (cellMatrix), or freed when the spare is larger. Only for a
+ * matrix that owns its whole buffer, as every backend's does (each fetch hands its caller its own,
+ * from cellMatrix or whole); a view into a buffer shared with anything else is left alone.
  */
 export function releaseCells(h: TypedHeatmap): void {
   const { buffer, byteOffset, byteLength } = h.cells;
-  if (!(buffer instanceof ArrayBuffer) || byteOffset !== 0 || byteLength !== buffer.byteLength || byteLength === 0) return;
-  structuredClone(buffer, { transfer: [buffer] });
+  if (!(buffer instanceof ArrayBuffer) || byteOffset !== 0 || byteLength === 0) return;
+  if (byteLength !== buffer.byteLength && !LENT.has(buffer)) return;
+  const moved = structuredClone(buffer, { transfer: [buffer] });
+  if (spare === undefined || moved.byteLength > spare.byteLength) {
+    LENT.add(moved);
+    spare = moved;
+  }
 }
 
 /**

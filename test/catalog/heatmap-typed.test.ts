@@ -3,7 +3,7 @@
 // are the same whichever form they read.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { releaseCells, typedHeatmap } from "../../src/catalog/heatmap-typed.js";
+import { cellMatrix, releaseCells, typedHeatmap } from "../../src/catalog/heatmap-typed.js";
 import type { TypedHeatmap } from "../../src/backend/types.js";
 import { buildHeatmap, generateHeatmap, heatmapBody, heatmapJson, type HeatmapQuery } from "../../src/backend/inprocess/readings/index.js";
 import { round } from "../../src/backend/inprocess/readings/heatmap.js";
@@ -118,5 +118,22 @@ describe("releaseCells", () => {
     const view = { ...h, cells: shared.subarray(1) };
     releaseCells(view);
     expect(view.cells).toEqual(h.cells);
+  });
+
+  it("lends a released matrix's memory to the next one, zeroed, so that a heatmap never reads another's cells", () => {
+    const expected = buildHeatmap(QUERIES[1]!).cells.slice();
+    const large = buildHeatmap(QUERIES[0]!);
+    const bytes = large.cells.buffer.byteLength;
+    releaseCells(large);
+    expect(large.cells.length).toBe(0); // moved, not copied: no view of it reads what comes next
+    const next = buildHeatmap(QUERIES[1]!);
+    expect(next.cells.buffer.byteLength).toBeGreaterThanOrEqual(bytes); // the large map's memory, a prefix of it
+    expect(next.cells).toEqual(expected);
+    expect(cellMatrix(1).buffer.byteLength).toBe(8); // the spare is lent out: a new buffer
+    releaseCells(next); // a prefix of a lent buffer owns all of it
+    expect(next.cells.length).toBe(0);
+    const lent = cellMatrix(4);
+    expect(lent.buffer.byteLength).toBeGreaterThanOrEqual(bytes);
+    expect([...lent]).toEqual([0, 0, 0, 0]);
   });
 });

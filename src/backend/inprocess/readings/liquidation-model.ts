@@ -1,6 +1,7 @@
 // Leverage-tier liquidation model: positions open at each candle's close, split over leverage
 // tiers, each tier's liquidation price holds notional until a later candle trades through it.
 // One pass over the columns with incremental state: O(columns × levels).
+import { cellMatrix } from "../../../catalog/heatmap-typed.js";
 
 /** Leverage tiers and their share of new notional (the common open reconstruction's defaults). */
 export const TIERS: ReadonlyArray<readonly [leverage: number, weight: number]> = [
@@ -62,7 +63,7 @@ export function liquidationMatrix(input: LiquidationInput, sides: Sides = "both"
   // × 1 and + 0 are exact: a one-sided matrix holds that side's values bit for bit.
   const wl = sides === "short" ? 0 : 1;
   const ws = sides === "long" ? 0 : 1;
-  const cells = new Float64Array(n * cols);
+  const cells = cellMatrix(n * cols);
   let peak = 0;
   const long = new Float64Array(n);
   const short = new Float64Array(n);
