@@ -4,9 +4,11 @@
 // and capabilities in every request's _meta, the Mcp-* headers the specification asks for).
 import { join } from "node:path";
 import { compare, type LoadFigure, type Target } from "./load.js";
-import { BENCH_DIR, CLI, KEY, spawnListening, stop, type Sandbox } from "./proc.js";
+import { BENCH_DIR, CLI, KEY, peakRssMb, spawnListening, stop, type Sandbox } from "./proc.js";
 
-const ROUNDS = 4;
+const ROUNDS = 6;
+/** Load at each concurrency before its rounds, per target: a fresh server's JIT and heap settle first. */
+const SETTLE_MS = 1_500;
 
 export type Era = "2025" | "2026-07-28";
 
@@ -88,7 +90,13 @@ async function bodyBytes(t: Target): Promise<number> {
  * the size of ours (`sized`): the first measures the whole difference, the second what remains
  * once both write as many bytes.
  */
-export async function measureHttp(sandbox: Sandbox, concurrencies: readonly number[], durationMs: number): Promise<HttpLoad[]> {
+export interface HttpRun {
+  cases: HttpLoad[];
+  /** Peak RSS (VmHWM, MB) of our server and of the minimal one once every case has run. */
+  peakRssMb: { ours: number; minimal: number };
+}
+
+export async function measureHttp(sandbox: Sandbox, concurrencies: readonly number[], durationMs: number): Promise<HttpRun> {
   const ours = await spawnListening([CLI, "http", "--port", "0"], sandbox.env);
   let minimal: Awaited<ReturnType<typeof spawnListening>> | undefined;
   try {
@@ -104,15 +112,17 @@ export async function measureHttp(sandbox: Sandbox, concurrencies: readonly numb
       try {
         targets.push(target("sized", padded.url, "echo", { text: "hello" }, c.era));
         bytes.sized = await bodyBytes(targets[2]!);
-        await compare(targets, 4, 600, 2); // warm-up: JIT, sockets
         const figures: LoadFigure[] = [];
-        for (const n of concurrencies) figures.push(...(await compare(targets, n, durationMs, ROUNDS)));
+        for (const n of concurrencies) {
+          await compare(targets, n, SETTLE_MS, 1); // not counted: JIT, heap, sockets
+          figures.push(...(await compare(targets, n, durationMs, ROUNDS)));
+        }
         out.push({ case: c, figures, bytes });
       } finally {
         await stop(padded.child);
       }
     }
-    return out;
+    return { cases: out, peakRssMb: { ours: peakRssMb(ours.child.pid!), minimal: peakRssMb(minimal.child.pid!) } };
   } finally {
     await stop(ours.child);
     if (minimal) await stop(minimal.child);

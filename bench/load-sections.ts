@@ -9,6 +9,8 @@ import type { Row, Section } from "./table.js";
 
 const LOAD_CONCURRENCY = [8, 32] as const;
 const LOAD_SECONDS = 3.6;
+/** MCP over HTTP: six rounds of a second per server and concurrency, each concurrency after a settling load. */
+const HTTP_SECONDS = 6;
 
 /** "p50 …, p99 … ms; client CPU …" and whether the load generator, not the server, set the pace. */
 function loadDetail(f: LoadFigure): string {
@@ -18,10 +20,10 @@ function loadDetail(f: LoadFigure): string {
 
 export const HTTP: Section = {
   name: "http",
-  progress: `MCP over Streamable HTTP vs the minimal stateless SDK server, ${LOAD_SECONDS} s per case`,
+  progress: `MCP over Streamable HTTP vs the minimal stateless SDK server, ${HTTP_SECONDS} s per case`,
   async run(sandbox) {
     const pin = pinLoadGenerator();
-    const cases = await measureHttp(sandbox, LOAD_CONCURRENCY, LOAD_SECONDS * 1000);
+    const { cases, peakRssMb } = await measureHttp(sandbox, LOAD_CONCURRENCY, HTTP_SECONDS * 1000);
     const rows: Row[] = [];
     for (const { case: c, figures, bytes } of cases) {
       for (const n of LOAD_CONCURRENCY) {
@@ -48,7 +50,14 @@ export const HTTP: Section = {
         });
       }
     }
-    return { rows, detail: cases };
+    rows.push({
+      metric: "peak RSS of the HTTP server after these cases (VmHWM)",
+      unit: "MB",
+      ours: peakRssMb.ours,
+      baseline: peakRssMb.minimal,
+      baselineNote: "the minimal stateless SDK v2 server after the same cases",
+    });
+    return { rows, detail: { cases, peakRssMb } };
   },
 };
 
