@@ -1,6 +1,7 @@
 // The model's view of a heatmap digest: the liquidation map around the price in a few lines, and
 // the optional coarse matrix as one digit per cell (≤ 2,000 tokens in all).
 import { formatDuration, formatPercent, formatPrice, formatSigned, formatTime, levelPriceFormatter } from "./format.js";
+import { formatCount } from "./grouped.js";
 import { amountScale } from "./scale.js";
 import type { HeatmapCluster, HeatmapDigest } from "./heatmap-schema.js";
 import { sanitizeText } from "./text.js";
@@ -39,11 +40,11 @@ export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): stri
   // Level prices (bands, clusters, bins) get the precision of the price step; closes stay exact.
   const level = levelPriceFormatter(sh.priceStep ?? Number.NaN);
   if (sh.rows === 0 || sh.cols === 0) {
-    lines.push(`Empty matrix (${sh.rows} price levels × ${sh.cols} columns): no liquidation levels to report.`);
+    lines.push(`Empty matrix (${sh.rows} price levels × ${formatCount(sh.cols)} columns): no liquidation levels to report.`);
   } else {
     lines.push(
       `Matrix ${sh.rows} price levels ${level(sh.priceLow!)}–${level(sh.priceHigh!)} (step ${sh.priceStep === null ? "n/a" : level(sh.priceStep)}) × ` +
-        `${sh.cols.toLocaleString("en-US")} columns ${time(sh.timeFrom)} → ${time(sh.timeTo)} UTC`,
+        `${formatCount(sh.cols)} columns ${time(sh.timeFrom)} → ${time(sh.timeTo)} UTC`,
     );
     const t = sh.columnTotals;
     // Each column is the whole map at one time: totals are per column, never summed over time.
@@ -73,7 +74,7 @@ export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): stri
   const l = d.topTraderLsr;
   lines.push(
     l
-      ? `${venueName(l.venue)} top-trader long/short ratio: latest ${l.latest.toFixed(2)}${l.latestTime !== null && l.latestTime === d.latest?.time ? "" : ` (${time(l.latestTime)})`}; range ${l.min.toFixed(2)}–${l.max.toFixed(2)}, mean ${l.mean.toFixed(2)} over ${l.count} readings`
+      ? `${venueName(l.venue)} top-trader long/short ratio: latest ${l.latest.toFixed(2)}${l.latestTime !== null && l.latestTime === d.latest?.time ? "" : ` (${time(l.latestTime)})`}; range ${l.min.toFixed(2)}–${l.max.toFixed(2)}, mean ${l.mean.toFixed(2)} over ${formatCount(l.count)} readings`
       : "Top-trader long/short ratio: no readings",
   );
   const c = d.candles;
