@@ -68,10 +68,10 @@ export function typedHeatmap(h: Heatmap | TypedHeatmap): TypedHeatmap {
 /**
  * The matrix memory last given back by releaseCells, lent to the next heatmap instead of a new one.
  * A heatmap's matrix is its one large buffer (3.7 MB at 6h over 2 years). Freed and allocated anew
- * on every call, such blocks made the C heap keep each one it had held (glibc raises its mmap
- * threshold past a block once one is freed, and serves later ones from a heap it does not return):
- * a stdio server answering heatmaps back to back grew by about 20 MB (`npm run bench`, peak RSS of
- * the tool run). Lending the one buffer out again costs a fill, and the process holds at most one.
+ * on every call, such blocks stayed resident: once one is freed, glibc raises its mmap threshold
+ * past that size and serves the next ones from a heap it does not give back (`npm run bench`, peak
+ * RSS of the stdio tool run: 122 MB, 113 MB with the buffer lent again). Lending it costs a fill;
+ * the process holds at most one spare.
  */
 let spare: ArrayBuffer | undefined;
 /** Buffers this module lent: a matrix over one may be a prefix view of it, and still own all of it. */
