@@ -11,6 +11,7 @@ import type { CallToolResult, JSONRPCMessage } from "@modelcontextprotocol/sdk/t
 import { InProcessBackend } from "../src/backend/inprocess/backend.js";
 import type { Backend } from "../src/backend/types.js";
 import { createServer } from "../src/server.js";
+import type { ViewStore } from "../src/tools/view-data.js";
 
 export const NOW_ISO = "2025-12-28T12:00:00Z";
 export const NOW = Date.parse(NOW_ISO);
@@ -45,12 +46,14 @@ export interface RigOptions {
   ui?: boolean;
   /** Keep every message the server sends in `wire`. */
   record?: boolean;
+  /** Where the server keeps views' data and signs their handles (default: the process's own). */
+  views?: ViewStore;
 }
 
 /** A client linked to a server over `backend`; closing it leaves the backend open. */
 export async function mcpRig(backend: Backend, options: RigOptions = {}): Promise<McpRig> {
   const config = options.configuredKey !== undefined && { apiKey: options.configuredKey, ...(options.now && { now: options.now }) };
-  const server = createServer({ backend, ...(config && { config }) });
+  const server = createServer({ backend, ...(config && { config }), ...(options.views && { views: options.views }) });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const wire: string[] = [];
   if (options.record) {
@@ -145,4 +148,24 @@ export function errorOf(result: CallToolResult): {
   suggestions?: string[];
 } {
   return (result.structuredContent as { error: ReturnType<typeof errorOf> }).error;
+}
+
+/**
+ * The chart data a result's view draws, loaded as a view does: inline from `_meta`, else through
+ * view_data chunk by chunk; undefined when the result carries none.
+ */
+export async function loadView<V = Record<string, unknown>>(rig: Pick<McpRig, "call">, result: CallToolResult): Promise<V | undefined> {
+  const meta = (result._meta as Record<string, { view?: unknown; handle?: string }> | undefined)?.["io.github.crypto-metrics-mcp/view"];
+  if (!meta) return undefined;
+  if (meta.view !== undefined) return meta.view as V;
+  let json = "";
+  let offset: number | null = 0;
+  while (offset !== null) {
+    const chunk = await rig.call("view_data", { handle: meta.handle, offset });
+    if (chunk.isError) throw new Error(textOf(chunk));
+    const s = chunk.structuredContent as { data: string; next: number | null };
+    json += s.data;
+    offset = s.next;
+  }
+  return JSON.parse(json) as V;
 }

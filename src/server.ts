@@ -27,7 +27,8 @@ import { DATES_NOTE } from "./tools/params.js";
 import { answerCallerErrors } from "./caller-errors.js";
 import { NO_JSON_SCHEMA_VALIDATION } from "./json-schema.js";
 import { installLogging, type McpLogChannel } from "./mcp-logging.js";
-import { registerViews, rendersViews, viewUri } from "./resources/views.js";
+import { registerViews, rendersViews, UI_EXTENSION, viewUri } from "./resources/views.js";
+import { createViewStore, VIEW_DATA_TOOL, viewData, viewDataListing, type ViewStore } from "./tools/view-data.js";
 
 export const SERVER_NAME = "crypto-metrics-mcp";
 
@@ -60,6 +61,11 @@ export interface CreateServerOptions {
    * only with the answers that introduce the server (see INTRODUCTIONS).
    */
   method?: string;
+  /**
+   * Where views' data is kept and its handles signed: one per process (stdio) or per HTTP server,
+   * whose secret every instance answering the same clients shares. Default: this process's own.
+   */
+  views?: ViewStore;
 }
 
 /**
@@ -129,10 +135,15 @@ function listedTools(openWorld: boolean, ui: boolean, era: "legacy" | "modern"):
       const listing = era === "modern" ? withAssetHeader(base) : base;
       return ui && tool.view ? { ...listing, _meta: { ui: { resourceUri: viewUri(tool.view) } } } : listing;
     });
+    // The views' own tool, hidden from the model by the hosts that render views; others never see it.
+    if (ui) listed.push(viewDataListing());
     LISTINGS.set(key, listed);
   }
   return listed;
 }
+
+/** This process's view store, for servers created without one (tests, the library): its own secret. */
+let processViews: ViewStore | undefined;
 
 const LOGGING = new WeakMap<McpServer, McpLogChannel>();
 
@@ -154,7 +165,8 @@ function toolRunner(backend: Backend): ToolRunner {
   };
 }
 
-export function createServer({ backend, config, era = "legacy", method }: CreateServerOptions): McpServer {
+export function createServer({ backend, config, era = "legacy", method, views }: CreateServerOptions): McpServer {
+  const viewStore = views ?? (processViews ??= createViewStore());
   const server = new McpServer(
     {
       name: SERVER_NAME,
@@ -183,6 +195,20 @@ export function createServer({ backend, config, era = "legacy", method }: Create
   // What the SDK's HTTP entry checks Mcp-Param-* headers against: the schema this era lists.
   server.toolInputSchemaJson = (name) => listedTools(openWorld, false, era).find((t) => t.name === name)?.inputSchema;
   server.server.setRequestHandler("tools/call", { params: CALL_PARAMS }, async (params, ctx): Promise<CallToolResult> => {
+    if (params.name === VIEW_DATA_TOOL) {
+      const call = toolContext(backend, ctx, config?.apiKey);
+      const result = rendersViews(server, ctx)
+        ? await viewData(params.arguments, { store: viewStore, backend, call: call.call, key: call.secret, tools: allTools })
+        : errorResult(
+            new ToolInputError(
+              "invalid_arguments",
+              `${VIEW_DATA_TOOL} serves the chart views of clients that render MCP Apps views (capability extensions["${UI_EXTENSION}"]), which this client did not declare. The answers' text holds their data. Nothing was charged.`,
+              { parameter: "name" },
+            ),
+            { tool: VIEW_DATA_TOOL },
+          );
+      return server.server.projectCallToolResult(result, { type: "object" });
+    }
     const tool = allTools.find((t) => t.name === params.name);
     if (!tool) {
       // An error result the model can read and act on, in both eras (the spec allows it beside -32602).
@@ -195,7 +221,11 @@ export function createServer({ backend, config, era = "legacy", method }: Create
     const refused = oversized(tool.name, params.arguments) ?? droppedArgument(tool, params.arguments);
     const result = refused
       ? errorResult(refused, { tool: tool.name })
-      : await runTool(tool, params.arguments ?? {}, { ...toolContext(backend, ctx, config?.apiKey), ui: rendersViews(server, ctx) });
+      : await runTool(tool, params.arguments ?? {}, {
+          ...toolContext(backend, ctx, config?.apiKey),
+          ui: rendersViews(server, ctx),
+          views: viewStore,
+        });
     return server.server.projectCallToolResult(result, { type: "object" });
   });
   if (method !== "tools/call" && method !== "tools/list") {

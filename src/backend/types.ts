@@ -173,6 +173,13 @@ export interface Backend {
    * serving would refuse (it then says why). Asking costs nothing.
    */
   span?(request: BackendRequest): RequestSpan | undefined;
+  /**
+   * The request answered again as it was at `asOfMs` (epoch ms, the service's "now" of an earlier,
+   * charged answer), for a view loading that answer's data: nothing is charged and the rate window
+   * is not touched. The key must still be valid and entitled. The embedded service recomputes the
+   * answer; the real service's client reads its response cache only (a miss is refused).
+   */
+  replay?(request: BackendRequest, asOfMs: number, context?: BackendContext): Promise<BackendResult>;
   close(): Promise<void>;
 }
 

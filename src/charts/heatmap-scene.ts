@@ -19,8 +19,11 @@ export interface HeatmapLayout {
   colorBar: { x: number; y0: number; y1: number; w: number };
 }
 
+/** Pixels below the time axis for the picture's source caption (see charts/model/caption.ts). */
+export const CAPTION_ROW = 14;
+
 export function heatmapLayout(view: HeatmapView, width: number, height: number): HeatmapLayout {
-  const plot = { x0: 8, y0: 34, x1: width - 132, y1: height - 24 };
+  const plot = { x0: 8, y0: 34, x1: width - 132, y1: height - CAPTION_ROW - 24 };
   const lo = view.priceLow - view.priceStep / 2;
   const hi = view.priceLow + (view.rows - 1) * view.priceStep + view.priceStep / 2;
   const t0 = view.times[0] ?? 0;
@@ -99,9 +102,11 @@ export interface HeatmapTexts {
   last: ChartText[];
   labels: ChartText[];
   colorBar: ChartText[];
+  /** Where the figures come from, in the last row. */
+  caption: ChartText[];
 }
 
-export function heatmapTexts(view: HeatmapView, S: HeatmapScene, theme: Theme): HeatmapTexts {
+export function heatmapTexts(view: HeatmapView, S: HeatmapScene, theme: Theme, caption = ""): HeatmapTexts {
   const L = S.layout;
   const { plot, colorBar: bar } = L;
   const where = view.scope === "exchange" ? view.exchange : "all venues";
@@ -150,6 +155,7 @@ export function heatmapTexts(view: HeatmapView, S: HeatmapScene, theme: Theme): 
       muted(bar.x, bar.y0 - 8, 10, "start", "USD"),
       ...S.colorTicks.map((t) => muted(bar.x + bar.w + 5, r(t.y + 4), 10, "start", t.label)),
     ],
+    caption: caption ? [muted(plot.x0, L.height - 5, 10, "start", caption)] : [],
   };
 }
 

@@ -23,12 +23,14 @@ export interface HeatmapSvgOptions {
    * the caller paints the background and the matrix itself beneath a transparent SVG.
    */
   imageHref: string | null;
+  /** Where the figures come from, drawn in the last row (charts/model/caption.ts). */
+  caption?: string;
 }
 
 export function heatmapSvg(view: HeatmapView, opts: HeatmapSvgOptions): string {
   const { theme } = opts;
   const S = heatmapScene(view, opts.width, opts.height, theme);
-  const T = heatmapTexts(view, S, theme);
+  const T = heatmapTexts(view, S, theme, opts.caption);
   const L = S.layout;
   const { plot } = L;
   const svg = (texts: Array<{ svg: string }>) => texts.map((t) => t.svg).join("");
@@ -78,6 +80,7 @@ export function heatmapSvg(view: HeatmapView, opts: HeatmapSvgOptions): string {
   parts.push(`<rect x="${x}" y="${y0}" width="${w}" height="${y1 - y0}" fill="url(#cbar)"/>`);
   for (const t of S.colorTicks) parts.push(`<line x1="${x + w}" x2="${x + w + 3}" y1="${t.y}" y2="${t.y}" stroke="${theme.muted}"/>`);
   parts.push(svg(T.colorBar));
+  parts.push(svg(T.caption));
   return svgDocument(L.width, L.height, theme.font, parts.join(""));
 }
 

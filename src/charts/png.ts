@@ -53,7 +53,7 @@ function load(): Promise<{ mod: ResvgModule; fonts: Uint8Array[] }> {
  * half of a heatmap chart's time. A series chart goes through resvg whole (its lines need a real
  * stroker).
  */
-export async function chartPng(view: ChartView, theme: Theme = LIGHT): Promise<Uint8Array> {
+export async function chartPng(view: ChartView, caption = "", theme: Theme = LIGHT): Promise<Uint8Array> {
   const { mod, fonts } = await load();
   const width = PNG_WIDTH;
   const height = PNG_HEIGHT;
@@ -71,12 +71,12 @@ export async function chartPng(view: ChartView, theme: Theme = LIGHT): Promise<U
     }
   };
   if (view.kind === "series")
-    return encodePng(render(seriesSvg(thinned(view, PNG_LINE_POINTS), { width, height, theme })).pixels, width, height);
+    return encodePng(render(seriesSvg(thinned(view, PNG_LINE_POINTS), { width, height, theme, caption })).pixels, width, height);
   const scene = heatmapScene(view, width, height, theme);
   const canvas: Canvas = { width, height, pixels: scratch("canvas", width * height * 4) };
   paintHeatmap(canvas, view, scene, theme);
-  const T = heatmapTexts(view, scene, theme);
-  const texts = [...T.title, ...T.price, ...T.time, ...T.last, ...T.labels, ...T.colorBar];
+  const T = heatmapTexts(view, scene, theme, caption);
+  const texts = [...T.title, ...T.price, ...T.time, ...T.last, ...T.labels, ...T.colorBar, ...T.caption];
   // The document's font family is the one style a text's own element does not carry.
   const keyOf = (t: { key: string }) => `${theme.font}\n${t.key}`;
   // Texts not drawn before go to resvg together, packed in one small atlas (each once).

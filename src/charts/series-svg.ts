@@ -1,7 +1,7 @@
 // Line and candle charts as SVG: one series, several rebased to 100, or two units on twin axes.
 // Used for the PNG and by the view, which adds hover on top.
 import { esc, priceLabel, timeTickLabels, valueLabel } from "./format.js";
-import { bucketCandles } from "./heatmap-scene.js";
+import { bucketCandles, CAPTION_ROW } from "./heatmap-scene.js";
 import { svgDocument } from "./heatmap-svg.js";
 import { linear, niceTicks, padded, timeTicks, type Linear } from "./scale.js";
 import type { SeriesView, Theme } from "./model/types.js";
@@ -70,7 +70,7 @@ function rebaseStart(view: SeriesView): number {
 
 export function seriesLayout(view: SeriesView, width: number, height: number, palette: string[]): SeriesLayout {
   const twin = view.layout === "twin" && view.series.length >= 2;
-  const plot = { x0: twin ? 64 : 10, y0: 38, x1: width - 68, y1: height - 24 };
+  const plot = { x0: twin ? 64 : 10, y0: 38, x1: width - 68, y1: height - CAPTION_ROW - 24 };
   const maxTitle = Math.max(8, Math.floor((width - 20) / TITLE_CHAR));
   const title = view.title.length > maxTitle ? `${view.title.slice(0, maxTitle - 1)}…` : view.title;
   const start = view.layout === "rebased" ? rebaseStart(view) : -Infinity;
@@ -157,6 +157,8 @@ export interface SeriesSvgOptions {
   width: number;
   height: number;
   theme: Theme;
+  /** Where the figures come from, drawn in the last row (charts/model/caption.ts). */
+  caption?: string;
 }
 
 export function seriesSvg(view: SeriesView, opts: SeriesSvgOptions): string {
@@ -176,6 +178,7 @@ export function seriesSvg(view: SeriesView, opts: SeriesSvgOptions): string {
   parts.push(axes(L, theme));
   if (view.candles) parts.push(candles(view.candles, L, theme));
   for (const l of L.lines) parts.push(linePath(l, L));
+  if (opts.caption) parts.push(`<text x="${plot.x0}" y="${L.height - 5}" font-size="10" fill="${theme.muted}">${esc(opts.caption)}</text>`);
   return svgDocument(L.width, L.height, theme.font, parts.join(""));
 }
 

@@ -6,7 +6,9 @@ import type { Backend, BackendContext } from "../backend/types.js";
 import type { ChartView } from "../charts/model/types.js";
 import { log } from "../log.js";
 import { errorResult } from "../mcp/errors.js";
-import { recordingBackend, sourceLine, sourceOf, sourceSchema } from "./provenance.js";
+import { recordingBackend, sourceLine, sourceOf, sourceSchema, type Source } from "./provenance.js";
+import { sourceCaption } from "../charts/model/caption.js";
+import { VIEW_META_KEY, viewMeta, type ViewStore } from "./view-data.js";
 import { parseArgs } from "./validation.js";
 
 export interface ToolContext {
@@ -15,8 +17,10 @@ export interface ToolContext {
   call: BackendContext;
   /** A key to redact from any error text (the caller's, else the server's configured one). */
   secret?: string;
-  /** The client renders MCP Apps views: results carry the chart data in structuredContent.view. */
+  /** The client renders MCP Apps views: results carry the chart data in `_meta`, never in the model's fields. */
   ui?: boolean;
+  /** Where views' data is kept and its handles signed (with `ui`). */
+  views?: ViewStore;
   /** Set by runTool: build `view` (for the client's view or a PNG requested with `chart`). */
   wantView?: boolean;
 }
@@ -62,12 +66,18 @@ export async function runTool(tool: Tool, rawArgs: unknown, context: ToolContext
     const chart = (args as { chart?: unknown }).chart === true;
     const { backend, reach } = recordingBackend(context.backend);
     const out = await tool.handle(args, { ...context, backend, wantView: context.ui === true || chart });
-    const source = sourceOf(context.backend.origin, reach, Date.now());
+    const nowMs = Date.now();
+    const source = sourceOf(context.backend.origin, reach, nowMs);
     const structured: Record<string, unknown> = { ...(out.structured as Record<string, unknown>), source };
-    if (context.ui && out.view) structured.view = out.view;
     const text = `${out.text}\n${sourceLine(source)}`;
     const result: CallToolResult = { content: [{ type: "text", text }], structuredContent: structured };
-    if (chart && out.view) result.content.push(await chartContent(out.view));
+    if (chart && out.view) result.content.push(await chartContent(out.view, source));
+    if (context.ui && context.views && out.view) {
+      const { chart: _, ...own } = args as Record<string, unknown>;
+      const asOfMs = reach.asOfMs ?? (Number.isFinite(reach.receivedMs) ? reach.receivedMs : nowMs);
+      const call = { tool: tool.name, args: own, asOfMs, key: context.secret, backendKind: context.backend.kind };
+      result._meta = { [VIEW_META_KEY]: viewMeta(context.views, out.view, call) };
+    }
     return result;
   } catch (error) {
     const metric = (rawArgs as { metric?: unknown } | undefined)?.metric;
@@ -80,10 +90,10 @@ export async function runTool(tool: Tool, rawArgs: unknown, context: ToolContext
  * The PNG block of a result. The renderer is imported on the first chart only; a failure to draw
  * becomes a line of text, since the data the model asked for is still there.
  */
-async function chartContent(view: ChartView): Promise<CallToolResult["content"][number]> {
+async function chartContent(view: ChartView, source: Source): Promise<CallToolResult["content"][number]> {
   try {
     const { chartPng } = await import("../charts/png.js");
-    const png = await chartPng(view);
+    const png = await chartPng(view, sourceCaption(source));
     return { type: "image", data: Buffer.from(png.buffer, png.byteOffset, png.byteLength).toString("base64"), mimeType: "image/png" };
   } catch (error) {
     log.warn(`chart rendering failed: ${error instanceof Error ? error.message : String(error)}`);

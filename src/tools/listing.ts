@@ -10,8 +10,8 @@ export interface ListedTool {
   title: string;
   description: string;
   inputSchema: JsonSchema & { type: "object" };
-  /** MCP Apps: the view that draws the results (only listed for clients that render views). */
-  _meta?: { ui: { resourceUri: string } };
+  /** MCP Apps (only listed for clients that render views): the view that draws the results, or app-only visibility. */
+  _meta?: { ui: { resourceUri: string } | { visibility: Array<"app" | "model"> } };
   outputSchema: JsonSchema & { type: "object" };
   annotations: {
     readOnlyHint: boolean;

@@ -22,6 +22,8 @@ export interface Reach {
   latestMs: number;
   /** Earliest time a real service answered among the results (a cached answer keeps its time). */
   receivedMs: number;
+  /** The service's "now" of the first result that states one (what a replay of the call runs as of). */
+  asOfMs?: number;
 }
 
 /** The backend as the tool sees it, noting the reach of each result on the way. */
@@ -38,6 +40,7 @@ export function recordingBackend(backend: Backend): { backend: Backend; reach: R
       const result = await backend.fetch(request, context);
       reach.latestMs = Math.max(reach.latestMs, latestOf(result));
       if (result.receivedMs !== undefined) reach.receivedMs = Math.min(reach.receivedMs, result.receivedMs);
+      reach.asOfMs ??= result.asOfMs;
       return result;
     },
   };

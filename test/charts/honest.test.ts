@@ -7,11 +7,13 @@ import { heatmapScene } from "../../src/charts/heatmap-scene.js";
 import { seriesSvg } from "../../src/charts/series-svg.js";
 import { LIGHT, type ChartView, type HeatmapView, type SeriesView } from "../../src/charts/model/types.js";
 import { metricTitle, seriesLine, seriesView } from "../../src/charts/model/view-data.js";
-import { connect, type Fixture } from "../../harness/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { connect, loadView, type Fixture } from "../../harness/mcp.js";
 
 const DAY = 86_400_000;
 const at = (iso: string) => Date.parse(iso);
-const viewOf = (r: { structuredContent?: unknown }) => (r.structuredContent as { view: ChartView }).view;
+/** The view a UI client's chart draws for a result. */
+const viewOf = async (rig: Fixture, r: CallToolResult) => (await loadView<ChartView>(rig, r))!;
 /** The x-axis labels of an SVG: texts drawn just below the plot, left to right. */
 const axisTexts = (svg: string) =>
   [
@@ -45,7 +47,7 @@ describe("time axis labels", () => {
     expect(labels.some((l) => / 2024$/.test(l))).toBe(true);
     const f = await connect({ ui: true });
     try {
-      const heat = viewOf(await f.call("get_liquidation_heatmap", { asset: "btc" })) as HeatmapView;
+      const heat = (await viewOf(f, await f.call("get_liquidation_heatmap", { asset: "btc" }))) as HeatmapView;
       const ticks = heatmapScene(heat, 800, 500, LIGHT).timeTicks.map((t) => t.label);
       // 2y to 2025-12-28: the first tick names 2023 or 2024, and 2025's first names it.
       expect(ticks[0]).toMatch(/^[A-Z][a-z]{2}( \d{1,2})? 202[34]$/);
@@ -70,23 +72,24 @@ describe("series charts", () => {
     expect(metricTitle("btc", "mean fee per transaction in USD", "USD", "1d", "binance")).toBe(
       "BTC · Mean fee per transaction in USD · 1d · binance",
     );
-    const fees = viewOf(await f.call("get_series", { metric: "lifespan/Lth_mvrv", asset: "btc" })) as SeriesView;
+    const fees = (await viewOf(f, await f.call("get_series", { metric: "lifespan/Lth_mvrv", asset: "btc" }))) as SeriesView;
     expect(fees.title).toBe("BTC · Long-term holder MVRV: price over LTH realized price (ratio) · 1d");
-    const price = viewOf(await f.call("get_ohlcv", { metric: "price", asset: "eth", startDate: "2025-12-01" })) as SeriesView;
+    const price = (await viewOf(f, await f.call("get_ohlcv", { metric: "price", asset: "eth", startDate: "2025-12-01" }))) as SeriesView;
     expect(price.title).toBe("ETH · Price, OHLC candles (USD) · 1d");
   });
 
   it("draw an amount per bucket as bars and a level as a line", async () => {
-    const volume = viewOf(
+    const volume = (await viewOf(
+      f,
       await f.call("get_ohlcv", { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1h", startDate: "2025-12-27" }),
-    ) as SeriesView;
+    )) as SeriesView;
     expect(volume.series[0]!.bars).toBe(true);
     const svg = seriesSvg(volume, { width: 800, height: 500, theme: LIGHT });
     // One closed bar per bucket from the zero line, and no line path.
     const bars = svg.match(/<path d="([^"]+)" fill="#2f6fed" fill-opacity="0.85"\/>/)![1]!;
     expect(bars.match(/z/g)!.length).toBe(volume.series[0]!.times.length);
     expect(svg).not.toContain('fill="none" stroke="#2f6fed"');
-    const level = viewOf(await f.call("get_series", { metric: "exchange_flow/exchange_reserve", asset: "btc" })) as SeriesView;
+    const level = (await viewOf(f, await f.call("get_series", { metric: "exchange_flow/exchange_reserve", asset: "btc" }))) as SeriesView;
     expect(level.series[0]!.bars).toBeUndefined();
     expect(seriesSvg(level, { width: 800, height: 500, theme: LIGHT })).toContain('fill="none" stroke="#2f6fed"');
   });

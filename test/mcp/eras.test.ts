@@ -117,11 +117,18 @@ describe.each([
     const withUi = await open("modern", UI);
     const plain = await open("modern");
     try {
-      const viewed = (await withUi.listTools()).tools.filter((t) => t._meta?.ui).map((t) => t.name);
+      const listed = (await withUi.listTools()).tools;
+      const viewed = listed.filter((t) => (t._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri).map((t) => t.name);
       expect(viewed).toEqual(["get_series", "get_ohlcv", "get_liquidation_heatmap", "compare"]);
-      expect((await plain.listTools()).tools.some((t) => t._meta?.ui)).toBe(false);
+      expect(listed.find((t) => t.name === "view_data")?._meta?.ui).toEqual({ visibility: ["app"] });
+      expect((await plain.listTools()).tools.some((t) => t._meta?.ui || t.name === "view_data")).toBe(false);
       const heat = (await withUi.callTool({ name: "get_liquidation_heatmap", arguments: { asset: "btc" } })) as CallToolResult;
-      expect((heat.structuredContent as { view?: unknown }).view).toBeTypeOf("object");
+      expect((heat.structuredContent as { view?: unknown }).view).toBeUndefined();
+      // The view's data by handle, in the same era and transport; a client without the extension is refused it.
+      const handle = (heat._meta as Record<string, { handle: string }>)["io.github.crypto-metrics-mcp/view"]!.handle;
+      const data = (await withUi.callTool({ name: "view_data", arguments: { handle } })) as CallToolResult;
+      expect(JSON.parse((data.structuredContent as { data: string }).data)).toMatchObject({ kind: "heatmap", asset: "btc" });
+      expect(((await plain.callTool({ name: "view_data", arguments: { handle } })) as CallToolResult).isError).toBe(true);
       const view = await withUi.readResource({ uri: "ui://crypto-metrics/heatmap.html" });
       expect(view.contents[0]!.mimeType).toBe("text/html;profile=mcp-app");
     } finally {
@@ -134,7 +141,9 @@ describe("2025-era views", () => {
   it("over stdio, from the capabilities declared at initialize", async () => {
     const client = await overStdio("legacy", UI);
     try {
-      expect((await client.listTools()).tools.filter((t) => t._meta?.ui).length).toBe(4);
+      const tools = (await client.listTools()).tools;
+      expect(tools.filter((t) => (t._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri).length).toBe(4);
+      expect(tools.some((t) => t.name === "view_data")).toBe(true);
     } finally {
       await client.close();
     }

@@ -1,9 +1,9 @@
 // MCP Apps and PNG charts through a real client: tools/list's _meta only for clients that render
-// views, the ui:// resources, structuredContent.view, the image block on `chart: true`, and the
-// PNG resources.
+// views, the ui:// resources, the views' data (outside the model's fields), the image block on
+// `chart: true`, and the PNG resources.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { connect, textOf, type Fixture } from "../../harness/mcp.js";
+import { connect, loadView, textOf, type Fixture } from "../../harness/mcp.js";
 import { decodePng } from "../../harness/png.js";
 
 let plain: Fixture;
@@ -46,21 +46,22 @@ describe("MCP Apps declaration", () => {
   });
 });
 
-describe("structuredContent.view", () => {
-  it("carries the heatmap matrix for a UI client and not for others; the text is the same", async () => {
+describe("the view's data", () => {
+  it("reaches a UI client's view outside the model's fields; the text and structuredContent are the same as for others", async () => {
     const args = { asset: "btc", timeframe: "1h" };
     const a = await ui.call("get_liquidation_heatmap", args);
     const b = await plain.call("get_liquidation_heatmap", args);
-    const view = (a.structuredContent as { view?: { kind: string; rows: number; cols: number; z: string; zMax: number } }).view!;
+    const view = (await loadView<{ kind: string; rows: number; cols: number; z: string; zMax: number }>(ui, a))!;
     expect(view.kind).toBe("heatmap");
     expect(Buffer.from(view.z, "base64").length).toBe(view.rows * view.cols * 2);
-    expect((b.structuredContent as { view?: unknown }).view).toBeUndefined();
+    expect(b._meta).toBeUndefined();
     expect(textOf(a)).toBe(textOf(b));
+    expect(a.structuredContent).toEqual(b.structuredContent);
   });
 
   it("carries the series for a UI client", async () => {
     const r = await ui.call("get_series", { metric: "lifespan/Lth_mvrv", asset: "btc", startDate: "2025-01-01" });
-    const view = (r.structuredContent as { view?: { kind: string; series: Array<{ times: number[]; values: number[] }> } }).view!;
+    const view = (await loadView<{ kind: string; series: Array<{ times: number[]; values: number[] }> }>(ui, r))!;
     expect(view.kind).toBe("series");
     expect(view.series[0]!.times.length).toBe(view.series[0]!.values.length);
     expect(view.series[0]!.times.length).toBeGreaterThan(300);
@@ -101,14 +102,17 @@ describe("chart: true", () => {
     const cmp = await plain.call("compare", { metric: "price", assets: ["btc", "eth", "sol"], startDate: "2025-06-01", chart: true });
     expect(cmp.isError).toBeFalsy();
     expect(imageOf(cmp)).toHaveLength(1);
-    const p = (await ui.call("get_ohlcv", { metric: "price", asset: "btc", startDate: "2025-10-01" })).structuredContent as {
-      view: { candles: { times: number[]; close: number[] } };
-    };
-    expect(p.view.candles.times.length).toBeGreaterThan(80);
-    const c = (await ui.call("compare", { asset: "btc", metrics: ["price", "lifespan/Lth_mvrv"], startDate: "2025-06-01" }))
-      .structuredContent as { view: { layout: string; series: unknown[] } };
-    expect(c.view.layout).toBe("twin");
-    expect(c.view.series).toHaveLength(2);
+    const p = (await loadView<{ candles: { times: number[]; close: number[] } }>(
+      ui,
+      await ui.call("get_ohlcv", { metric: "price", asset: "btc", startDate: "2025-10-01" }),
+    ))!;
+    expect(p.candles.times.length).toBeGreaterThan(80);
+    const c = (await loadView<{ layout: string; series: unknown[] }>(
+      ui,
+      await ui.call("compare", { asset: "btc", metrics: ["price", "lifespan/Lth_mvrv"], startDate: "2025-06-01" }),
+    ))!;
+    expect(c.layout).toBe("twin");
+    expect(c.series).toHaveLength(2);
   });
 
   it("answers a range outside the history with the span that exists and no image", async () => {

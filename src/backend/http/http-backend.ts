@@ -90,7 +90,20 @@ export class HttpBackend implements Backend {
   }
 
   async fetch(request: BackendRequest, context: BackendContext = {}): Promise<BackendResult> {
-    if (request.endpoint === PRICE_ID) return this.fetchPrice(request, context);
+    return this.read(request, context);
+  }
+
+  /**
+   * An earlier answer for a view loading its data, from the response cache only: the upstream is
+   * not asked again (it would charge), so an answer no longer cached is refused (410).
+   */
+  async replay(request: BackendRequest, asOfMs: number, context: BackendContext = {}): Promise<BackendResult> {
+    return this.read(request, context, asOfMs);
+  }
+
+  /** `replayAsOfMs`: read the cache only, planning windows as of that time. */
+  private async read(request: BackendRequest, context: BackendContext, replayAsOfMs?: number): Promise<BackendResult> {
+    if (request.endpoint === PRICE_ID) return this.fetchPrice(request, context, replayAsOfMs);
     const endpoint = endpointById(request.endpoint);
     if (!endpoint) {
       throw new ServiceError(404, "not_found", `Unknown endpoint "${request.endpoint.slice(0, 80)}"; list_assets shows the endpoint ids.`, {
@@ -103,8 +116,8 @@ export class HttpBackend implements Backend {
       throw new ServiceError(401, "unauthorized", "The API key contains characters a header cannot carry; check CRYPTO_METRICS_API_KEY.");
     }
     const digest = keyDigest(apiKey);
-    const windows = planWindows(endpoint, request.query, this.options.now(), this.options.perWindow);
-    if (!windows) return this.fetchOne(endpoint, request, apiKey, digest, context.signal);
+    const windows = planWindows(endpoint, request.query, replayAsOfMs ?? this.options.now(), this.options.perWindow);
+    if (!windows) return this.fetchOne(endpoint, request, apiKey, digest, context.signal, replayAsOfMs !== undefined);
 
     if (windows.length * this.options.perWindow > this.options.maxTotal) {
       throw new ServiceError(
@@ -123,7 +136,8 @@ export class HttpBackend implements Backend {
     let charged = 0;
     let creditsRemaining: number | undefined;
     for (const [i, window] of windows.entries()) {
-      const part = await this.fetchOne(endpoint, { ...request, query: { ...request.query, ...window } }, apiKey, digest, context.signal);
+      const windowed = { ...request, query: { ...request.query, ...window } };
+      const part = await this.fetchOne(endpoint, windowed, apiKey, digest, context.signal, replayAsOfMs !== undefined);
       parts.push(part.body as TimeRecord[]);
       receivedMs = Math.min(receivedMs, part.receivedMs ?? Infinity);
       charged += part.usage.charged;
@@ -139,11 +153,11 @@ export class HttpBackend implements Backend {
   }
 
   /** Price candles read from the heatmap view that covers the range (one heatmap call, its cost). */
-  private async fetchPrice(request: BackendRequest, context: BackendContext): Promise<BackendResult> {
-    const asOfMs = this.options.now();
+  private async fetchPrice(request: BackendRequest, context: BackendContext, replayAsOfMs?: number): Promise<BackendResult> {
+    const asOfMs = replayAsOfMs ?? this.options.now();
     const plan = planPrice(request.query, asOfMs);
     const { timeframe, lookback } = plan;
-    const result = await this.fetch({ endpoint: HEATMAP_ID, asset: request.asset, query: { timeframe, lookback } }, context);
+    const result = await this.read({ endpoint: HEATMAP_ID, asset: request.asset, query: { timeframe, lookback } }, context, replayAsOfMs);
     const candles = candlesFromHeatmap(result.body as Heatmap, plan);
     // Our clock stands in for the service's: the heatmap's last column is the candle open at its "now".
     return {
@@ -167,10 +181,20 @@ export class HttpBackend implements Backend {
     apiKey: string | undefined,
     digest: string,
     signal?: AbortSignal,
+    cacheOnly = false,
   ): Promise<BackendResult> {
     const upstream = buildUpstreamRequest(endpoint, request);
     const cached = this.cache.lookup(digest, endpoint.id, upstream.cacheKey);
     if (cached) return resultOfBody(endpoint, own(cached.body), { usage: { charged: 0 }, receivedMs: cached.receivedMs });
+    if (cacheOnly)
+      throw new ServiceError(
+        410,
+        "not_found",
+        `The service's answer for ${endpoint.id} is no longer cached; ask again (a new, charged call).`,
+        {
+          endpoint: endpoint.id,
+        },
+      );
     // Coalesce only among callers of the same key: each key's entitlement is its own.
     const { value, leader } = await this.flights.run(`${digest}\n${upstream.cacheKey}`, signal, (shared) =>
       this.load(upstream, request.query, apiKey, digest, shared),

@@ -1,6 +1,6 @@
 // The in-process Backend: builds the service path of a request and runs it through the same
 // pipeline as the REST face, handing body objects on without serializing them.
-import { HEATMAP_ID, metricById, nearestEndpoints, pathOf, PRICE } from "../../catalog/index.js";
+import { HEATMAP_ID, metricById, nearestEndpoints, pathOf, PRICE, type Endpoint } from "../../catalog/index.js";
 import type { Config } from "../../config.js";
 import type { ServiceResponse } from "./service.js";
 import { ServiceError, type Backend, type BackendContext, type BackendRequest, type BackendResult, type RequestSpan } from "../types.js";
@@ -59,6 +59,29 @@ export class InProcessBackend implements Backend {
   async fetch(request: BackendRequest, context: BackendContext = {}): Promise<BackendResult> {
     context.signal?.throwIfAborted();
     const headers = { "x-api-key": context.apiKey ?? this.defaultKey };
+    const { endpoint, query } = this.resolve(request);
+    const started = performance.now();
+    const res =
+      endpoint === PRICE
+        ? await this.service.handlePrice({ asset: request.asset, query, headers })
+        : await this.service.handle({ method: "GET", path: pathOf(endpoint, encodeURIComponent(request.asset)), query, headers });
+    this.throwIfFailed(res, endpoint.id, request.asset);
+    await refundIfAbandoned(res, context, started);
+    return resultOf(res, endpoint.id);
+  }
+
+  /** The simulation is a pure function of the request and its "now": an earlier answer is recomputed, uncharged. */
+  async replay(request: BackendRequest, asOfMs: number, context: BackendContext = {}): Promise<BackendResult> {
+    context.signal?.throwIfAborted();
+    const headers = { "x-api-key": context.apiKey ?? this.defaultKey };
+    const { endpoint, query } = this.resolve(request);
+    const res = await this.service.replay({ endpoint, asset: request.asset, query, headers }, asOfMs);
+    this.throwIfFailed(res, endpoint.id, request.asset);
+    return resultOf(res, endpoint.id);
+  }
+
+  /** The catalog entry and the service's query of a request (the heatmap takes its asset as a parameter). */
+  private resolve(request: BackendRequest): { endpoint: Endpoint; query: URLSearchParams } {
     const endpoint = metricById(request.endpoint);
     if (!endpoint) {
       const near = nearestEndpoints(request.endpoint);
@@ -74,17 +97,7 @@ export class InProcessBackend implements Backend {
     for (const [name, value] of Object.entries(request.query)) {
       if (value !== undefined && !(endpoint.id === HEATMAP_ID && name === "asset")) query.append(name, value);
     }
-    const started = performance.now();
-    const res =
-      endpoint === PRICE
-        ? await this.service.handlePrice({ asset: request.asset, query, headers })
-        : await this.service.handle({ method: "GET", path: pathOf(endpoint, encodeURIComponent(request.asset)), query, headers });
-    this.throwIfFailed(res, endpoint.id, request.asset);
-    await refundIfAbandoned(res, context, started);
-    // Handed on as the service made it: its body is built only if something reads it.
-    if (!res.result)
-      throw new ServiceError(500, "internal", `The service answered ${endpoint.id} without a result. Retry, and report it if it persists.`);
-    return res.result;
+    return { endpoint, query };
   }
 
   entitlements(context: BackendContext = {}): readonly string[] | null | undefined {
@@ -105,6 +118,13 @@ export class InProcessBackend implements Backend {
   async close(): Promise<void> {
     await this.service.close();
   }
+}
+
+/** A success handed on as the service made it: its body is built only if something reads it. */
+function resultOf(res: ServiceResponse, endpoint: string): BackendResult {
+  if (!res.result)
+    throw new ServiceError(500, "internal", `The service answered ${endpoint} without a result. Retry, and report it if it persists.`);
+  return res.result;
 }
 
 /**

@@ -2,7 +2,7 @@
 // credits → data. The rate window and credit checks and the debit are one atomic step of the
 // metering store, shared by every process that uses it. The REST face and InProcessBackend both
 // call handle(); neither has another path to the data.
-import { covers, gateOf, metricById, PRICE, readThrough, type Endpoint } from "../../catalog/index.js";
+import { covers, gateOf, HEATMAP_ID, metricById, PRICE, readThrough, type Endpoint } from "../../catalog/index.js";
 import { log } from "../../log.js";
 import { resultOfBody, ServiceError, withLazy, type BackendBody, type BackendResult, type RequestSpan } from "../types.js";
 import { bodyKey, type BodyCache } from "./body-cache.js";
@@ -160,8 +160,8 @@ export class InProcessService {
     }
   }
 
-  /** The pipeline after authentication: gate, params, coverage, then the charge, the producer, and a refund when it fails. */
-  private async serve(key: KeyRecord, endpoint: Endpoint, pathAsset: string | undefined, query: URLSearchParams): Promise<ServiceResponse> {
+  /** The pipeline after authentication up to the charge: gate, params, coverage; the producer of the answer. */
+  private prepare(key: KeyRecord, endpoint: Endpoint, pathAsset: string | undefined, query: URLSearchParams, nowMs: number) {
     const gate = gateOf(endpoint);
     if (key.metrics && !key.metrics.has(gate)) {
       const allowed = [...key.metrics];
@@ -172,7 +172,6 @@ export class InProcessService {
         { endpoint: gate, allowed, ...(gate !== endpoint.id && { through: endpoint.id }) },
       );
     }
-    const nowMs = this.options.now();
     const params = parseParams(endpoint, query, nowMs);
     const asset = pathAsset ?? (params.kind === "heatmap" ? params.asset : "");
     if (!covers(endpoint, asset)) throw assetNotSupported(endpoint, asset);
@@ -187,7 +186,33 @@ export class InProcessService {
         { endpoint: endpoint.id, asset },
       );
     }
-    const producer = producerFor(endpoint, asset, params, nowMs);
+    return { producer: producerFor(endpoint, asset, params, nowMs), asset, params };
+  }
+
+  /**
+   * An answer made again as of its own "now" (an earlier charged answer's), for a view loading its
+   * data: the checks up to the charge run as for any request (key, restriction, params, coverage),
+   * then the data; nothing is charged and the rate window is not touched.
+   */
+  async replay(
+    req: { endpoint: Endpoint; asset: string; query: URLSearchParams; headers: HeaderBag },
+    nowMs: number,
+  ): Promise<ServiceResponse> {
+    return this.guarded(req.endpoint.id, async (keyed) => {
+      const key = keyed(req.headers);
+      const pathAsset = req.endpoint.id === HEATMAP_ID ? undefined : req.asset;
+      const { producer } = this.prepare(key, req.endpoint, pathAsset, req.query, nowMs);
+      const meter = await this.statusOf(key);
+      const usage = { charged: 0, creditsRemaining: meter?.creditsRemaining ?? 0 };
+      const answer = producer.produce(usage);
+      return withLazy({ status: 200, headers: {}, usage, result: answer }, "body", () => answer.body);
+    });
+  }
+
+  /** The pipeline after authentication: gate, params, coverage, then the charge, the producer, and a refund when it fails. */
+  private async serve(key: KeyRecord, endpoint: Endpoint, pathAsset: string | undefined, query: URLSearchParams): Promise<ServiceResponse> {
+    const nowMs = this.options.now();
+    const { producer, asset, params } = this.prepare(key, endpoint, pathAsset, query, nowMs);
     const cost = producer.cost;
 
     const outcome = await this.chargeOf(key, cost);
