@@ -39,6 +39,12 @@ export interface HostOptions {
   width?: number;
   /** Answers the view's tools/call. */
   callTool?: (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
+  /**
+   * The host played: "full" grants serverTools and passes the whole result; "strips-meta" drops the
+   * result's _meta and refuses every tool call of the view (as Cursor does today); "no-server-tools"
+   * passes _meta but grants no serverTools and fails the view's calls (as the Codex app does today).
+   */
+  host?: "full" | "strips-meta" | "no-server-tools";
 }
 
 export interface HostedView {
@@ -60,7 +66,7 @@ window.addEventListener("message", async (event) => {
   if (!m || m.jsonrpc !== "2.0") return;
   if (m.method === "ui/initialize") {
     send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2026-01-26", hostInfo: { name: "test-host", version: "1" },
-      hostCapabilities: { serverTools: {} }, hostContext: window.__context } });
+      hostCapabilities: window.__host === "full" ? { serverTools: {} } : {}, hostContext: window.__context } });
   } else if (m.method === "ui/notifications/initialized") {
     send({ jsonrpc: "2.0", method: "ui/notifications/tool-input", params: { arguments: window.__args } });
     send({ jsonrpc: "2.0", method: "ui/notifications/tool-result", params: window.__result });
@@ -68,6 +74,8 @@ window.addEventListener("message", async (event) => {
     window.__sizes.push(m.params);
   } else if (m.method === "tools/call") {
     window.__calls.push(m.params);
+    if (window.__host === "strips-meta") { send({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Tool not found" } }); return; }
+    if (window.__host === "no-server-tools") { send({ jsonrpc: "2.0", id: m.id, error: { code: -32000, message: "proxy error" } }); return; }
     try { send({ jsonrpc: "2.0", id: m.id, result: await window.hostCallTool(m.params.name, m.params.arguments) }); }
     catch (e) { send({ jsonrpc: "2.0", id: m.id, error: { code: -32000, message: String(e) } }); }
   } else if (m.id !== undefined) {
@@ -93,6 +101,9 @@ export async function hostView(browser: Browser, opts: HostOptions): Promise<Hos
     if (!opts.callTool) throw new Error("no tool calls in this test");
     return opts.callTool(name, args);
   });
+  const host = opts.host ?? "full";
+  // What this host hands the view of the result: all of it, or all but _meta.
+  const passed = host === "strips-meta" ? stripMeta(opts.result) : opts.result;
   const context = {
     theme: opts.theme ?? "light",
     styles: { variables: opts.variables ?? {} },
@@ -100,7 +111,7 @@ export async function hostView(browser: Browser, opts: HostOptions): Promise<Hos
     displayMode: "inline",
   };
   await page.setContent(`<!doctype html><html><body style="margin:0;background:#888"><iframe id="view" style="width:${width}px;height:660px;border:0"></iframe>
-<script>window.__context = ${JSON.stringify(context)}; window.__args = ${JSON.stringify(opts.args)}; window.__result = ${JSON.stringify(opts.result)};${HOST_SCRIPT}</script></body></html>`);
+<script>window.__context = ${JSON.stringify(context)}; window.__args = ${JSON.stringify(opts.args)}; window.__result = ${JSON.stringify(passed)}; window.__host = ${JSON.stringify(host)};${HOST_SCRIPT}</script></body></html>`);
   // srcdoc after the host script listens: the view's first message must find it.
   await page.evaluate((html) => {
     (document.getElementById("view") as HTMLIFrameElement).srcdoc = html;
@@ -121,4 +132,10 @@ export async function collect(h: HostedView): Promise<void> {
   h.toolCalls = await h.page.evaluate(
     () => (window as unknown as { __calls: Array<{ name: string; arguments: Record<string, unknown> }> }).__calls,
   );
+}
+
+function stripMeta(result: unknown): unknown {
+  if (!result || typeof result !== "object") return result;
+  const { _meta: _, ...rest } = result as Record<string, unknown>;
+  return rest;
 }

@@ -81,13 +81,14 @@ export class Bridge {
   }
 
   /** The handshake: ui/initialize, then ui/notifications/initialized. */
-  async connect(name: string): Promise<HostContext> {
-    const result = await this.request<{ hostContext?: HostContext }>("ui/initialize", {
+  async connect(name: string): Promise<{ context: HostContext; serverTools: boolean }> {
+    const result = await this.request<{ hostContext?: HostContext; hostCapabilities?: { serverTools?: unknown } }>("ui/initialize", {
       appCapabilities: { availableDisplayModes: ["inline", "fullscreen"] },
       appInfo: { name, version: "1.0.0" },
       protocolVersion: "2026-01-26",
     });
     this.notify("ui/notifications/initialized", {});
-    return result?.hostContext ?? {};
+    // A host that does not grant serverTools refuses a view's tools/call: the view then asks nothing of it.
+    return { context: result?.hostContext ?? {}, serverTools: !!result?.hostCapabilities?.serverTools };
   }
 }

@@ -1,8 +1,9 @@
-// Series view: line or candle chart from structuredContent.view; several series rebased to 100 or
-// on twin axes (switchable), hover for the values at a time.
+// Series view: line or candle chart of the result's chart data (views/data.ts says where it comes
+// from); several series rebased to 100 or on twin axes (switchable), hover for the values at a time.
 import { priceLabel, timeFull, valueLabel } from "../src/charts/format.js";
 import { seriesLayout, seriesSvg } from "../src/charts/series-svg.js";
 import type { SeriesView } from "../src/charts/model/types.js";
+import { seriesPreview } from "./preview.js";
 import { plotHover, start, viewOf, type Accepted, type ToolResult } from "./shell.js";
 
 function check(v: Record<string, unknown>): string | null {
@@ -33,7 +34,8 @@ let chosenLayout: SeriesView["layout"] | null = null;
 start<SeriesView>({
   name: "crypto-metrics chart",
   accept,
-  render(root, original, size, theme) {
+  preview: (result) => seriesPreview(result.structuredContent),
+  render(root, original, size, theme, _shell, caption) {
     const view =
       chosenLayout && original.series.length >= 2 && (chosenLayout !== "twin" || original.series.length === 2)
         ? { ...original, layout: chosenLayout }
@@ -50,7 +52,7 @@ start<SeriesView>({
         b.className = view.layout === mode ? "on" : "";
         b.addEventListener("click", () => {
           chosenLayout = mode;
-          this.render(root, original, size, theme, undefined as never);
+          this.render(root, original, size, theme, undefined as never, caption);
         });
         bar.append(b);
       }
@@ -59,7 +61,7 @@ start<SeriesView>({
     const chart = document.createElement("div");
     chart.className = "chart";
     chart.style.height = `${size.height}px`;
-    chart.innerHTML = seriesSvg(view, { width: size.width, height: size.height, theme });
+    chart.innerHTML = seriesSvg(view, { width: size.width, height: size.height, theme, caption });
     root.append(chart);
 
     const L = seriesLayout(view, size.width, size.height, theme.palette);

@@ -1,17 +1,16 @@
-// Liquidation heatmap view: the chart drawn from structuredContent.view, hover for price, time and
-// notional, and controls that ask the server for another timeframe, lookback or venue.
+// Liquidation heatmap view: the matrix drawn from the result's chart data (views/data.ts says where
+// it comes from), hover for price, time and notional, and controls that ask the server for another
+// timeframe, lookback or venue; where the host passes no detail, the digest's clusters as a ladder.
 import { matrixPixels } from "../src/charts/colormap.js";
 import { priceLabel, timeFull, usdCompact } from "../src/charts/format.js";
 import { heatmapLayout } from "../src/charts/heatmap-scene.js";
 import { heatmapSvg } from "../src/charts/heatmap-svg.js";
 import { decodeCells, type HeatmapView } from "../src/charts/model/types.js";
+import { heatmapPreview, type HeatmapPreview } from "./preview.js";
+import { ladderSvg } from "./ladder.js";
 import { decodeBase64, plotHover, start, viewOf, type Accepted, type ToolResult } from "./shell.js";
 
-interface Prepared {
-  view: HeatmapView;
-  cells: Float64Array;
-  image: string;
-}
+type Prepared = { kind: "matrix"; view: HeatmapView; cells: Float64Array; image: string } | HeatmapPreview;
 
 function check(v: Record<string, unknown>): string | null {
   const int = (k: string) => Number.isInteger(v[k]) && (v[k] as number) > 0;
@@ -37,7 +36,7 @@ function accept(result: ToolResult): Accepted<Prepared> {
   canvas.height = view.rows;
   const ctx = canvas.getContext("2d")!;
   ctx.putImageData(new ImageData(new Uint8ClampedArray(matrixPixels(cells, view.rows, view.cols, view.zMax)), view.cols, view.rows), 0, 0);
-  return { view: { view, cells, image: canvas.toDataURL("image/png") } };
+  return { view: { kind: "matrix", view, cells, image: canvas.toDataURL("image/png") } };
 }
 
 function select(label: string, options: string[], value: string, onChange: (v: string) => void): HTMLElement {
@@ -53,8 +52,18 @@ function select(label: string, options: string[], value: string, onChange: (v: s
 start<Prepared>({
   name: "crypto-metrics heatmap",
   accept,
-  render(root, { view, cells, image }, size, theme, shell) {
+  preview: (result) => heatmapPreview(result.structuredContent),
+  render(root, prepared, size, theme, shell, caption) {
     root.replaceChildren();
+    if (prepared.kind === "ladder") {
+      const chart = document.createElement("div");
+      chart.className = "chart";
+      chart.style.height = `${size.height}px`;
+      chart.innerHTML = ladderSvg(prepared, { width: size.width, height: size.height, theme, caption });
+      root.append(chart);
+      return;
+    }
+    const { view, cells, image } = prepared;
     const call = (args: { timeframe: string; lookback?: string; exchange?: string }) => {
       for (const el of root.querySelectorAll("select")) el.disabled = true;
       const scoped = args.exchange && args.exchange !== "all venues";
@@ -87,7 +96,7 @@ start<Prepared>({
     const chart = document.createElement("div");
     chart.className = "chart";
     chart.style.height = `${size.height}px`;
-    chart.innerHTML = heatmapSvg(view, { width: size.width, height: size.height, theme, imageHref: image });
+    chart.innerHTML = heatmapSvg(view, { width: size.width, height: size.height, theme, imageHref: image, caption });
     root.append(bar, chart);
 
     const L = heatmapLayout(view, size.width, size.height);

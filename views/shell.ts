@@ -1,11 +1,14 @@
 // What both views share: the handshake, host theme and size, turning a tool result into something
 // to draw or a clear message, re-drawing on resize, and tool calls back through the host.
+import { captionSourceOf, sourceCaption } from "../src/charts/model/caption.js";
 import { DARK, LIGHT, type Theme } from "../src/charts/model/types.js";
 import { Bridge, type HostContext } from "./bridge.js";
+import { loadViewData } from "./data.js";
 
 export interface ToolResult {
   content?: Array<{ type: string; text?: string }>;
   structuredContent?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
   isError?: boolean;
 }
 
@@ -18,13 +21,23 @@ export interface Size {
 
 export interface ViewApp<V> {
   name: string;
+  /** What to draw from a result whose `structuredContent.view` holds the loaded data. */
   accept(result: ToolResult): Accepted<V>;
-  render(root: HTMLElement, view: V, size: Size, theme: Theme, shell: Shell): void;
+  /** A coarse drawing from the digest alone, for hosts that pass no detail; null when it has nothing to draw. */
+  preview(result: ToolResult): V | null;
+  /** `caption`: where the figures come from, drawn on the picture (it is screenshotted without the text). */
+  render(root: HTMLElement, view: V, size: Size, theme: Theme, shell: Shell, caption: string): void;
 }
 
 export interface Shell {
   callTool(name: string, args: Record<string, unknown>): Promise<void>;
   status(text: string): void;
+}
+
+/** The picture's source line, from the answer's `source` (every answer of ours carries one). */
+function sourceLabel(result: ToolResult): string {
+  const source = captionSourceOf(result.structuredContent?.["source"]);
+  return source ? sourceCaption(source) : "";
 }
 
 /** The first line of a result's text: the model's view says why there is nothing to draw. */
@@ -106,6 +119,10 @@ export function start<V>(app: ViewApp<V>): void {
   let context: HostContext = {};
   let theme = hostTheme(context);
   let current: V | null = null;
+  let caption = "";
+  let note = "";
+  let serverTools = false;
+  let shown = 0;
   let lastSize = "";
 
   const size = (): Size => {
@@ -136,7 +153,13 @@ export function start<V>(app: ViewApp<V>): void {
   const draw = () => {
     if (current === null) return reportSize();
     try {
-      app.render(root, current, size(), theme, shell);
+      app.render(root, current, size(), theme, shell, caption);
+      if (note) {
+        const box = document.createElement("div");
+        box.className = "note";
+        box.textContent = note;
+        root.prepend(box);
+      }
     } catch (error) {
       current = null;
       showMessage(root, `This result cannot be drawn: ${error instanceof Error ? error.message : String(error)}`, "error");
@@ -144,19 +167,32 @@ export function start<V>(app: ViewApp<V>): void {
     reportSize();
   };
 
-  const show = (result: unknown) => {
+  const show = async (received: unknown) => {
+    const seq = ++shown;
+    const result = (received && typeof received === "object" ? received : {}) as ToolResult;
     let accepted: Accepted<V>;
+    let why = "";
     try {
-      accepted = app.accept((result && typeof result === "object" ? result : {}) as ToolResult);
+      caption = sourceLabel(result);
+      let loaded = result;
+      if (!result.isError) {
+        const got = await loadViewData(result, bridge, serverTools);
+        if (seq !== shown) return;
+        if ("view" in got) loaded = { ...result, structuredContent: { ...result.structuredContent, view: got.view } };
+        else why = got.note;
+      }
+      const preview = why ? app.preview(result) : null;
+      accepted = preview ? { view: preview } : app.accept(loaded);
     } catch (error) {
       accepted = { message: `This result cannot be drawn: ${error instanceof Error ? error.message : String(error)}.` };
     }
     if ("message" in accepted) {
       current = null;
-      showMessage(root, accepted.message, (result as ToolResult | null)?.isError ? "error" : "info");
+      showMessage(root, why && !result.isError ? `${accepted.message} ${why}` : accepted.message, result.isError ? "error" : "info");
       reportSize();
       return;
     }
+    note = why;
     current = accepted.view;
     draw();
   };
@@ -165,7 +201,7 @@ export function start<V>(app: ViewApp<V>): void {
     async callTool(name, args) {
       shell.status("Loading…");
       try {
-        show(await bridge.request("tools/call", { name, arguments: args }));
+        await show(await bridge.request("tools/call", { name, arguments: args }));
       } catch (error) {
         shell.status(`The host could not run ${name}: ${error instanceof Error ? error.message : String(error)}`);
       }
@@ -179,7 +215,7 @@ export function start<V>(app: ViewApp<V>): void {
   bridge.on("ui/notifications/tool-input", () => {
     if (current === null) showMessage(root, "Loading…");
   });
-  bridge.on("ui/notifications/tool-result", (params) => show(params));
+  bridge.on("ui/notifications/tool-result", (params) => void show(params));
   bridge.on("ui/notifications/tool-cancelled", (params) => {
     current = null;
     const reason = typeof params?.["reason"] === "string" ? `: ${params["reason"]}` : "";
@@ -207,8 +243,9 @@ export function start<V>(app: ViewApp<V>): void {
   showMessage(root, "Waiting for the tool result…");
   bridge
     .connect(app.name)
-    .then((hostContext) => {
-      context = hostContext;
+    .then((connected) => {
+      context = connected.context;
+      serverTools = connected.serverTools;
       theme = hostTheme(context);
       draw();
     })

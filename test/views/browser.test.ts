@@ -12,8 +12,9 @@ import { heatmapLayout } from "../../src/charts/heatmap-scene.js";
 import type { HeatmapView } from "../../src/charts/model/types.js";
 import { candleColumns } from "../../src/backend/inprocess/readings/candles.js";
 import { seriesLine, seriesView, viewCandles } from "../../src/charts/model/view-data.js";
-import { connect, NOW, type Fixture } from "../../harness/mcp.js";
-import { browserUnavailable, collect, hostView, launch, type HostedView } from "../../harness/browser-host.js";
+import { connect, loadView, NOW, type Fixture } from "../../harness/mcp.js";
+import { VIEW_META_KEY } from "../../views/data.js";
+import { browserUnavailable, collect, hostView, launch, type HostedView, type HostOptions } from "../../harness/browser-host.js";
 import { decodePng, type Decoded } from "../../harness/png.js";
 
 const OUT = join(import.meta.dirname, "..", "..", "test-output", "views");
@@ -42,6 +43,9 @@ afterAll(async () => {
   await browser?.close();
   await f?.close();
 });
+
+/** The view in a host whose tool calls reach this file's server. */
+const host = (opts: HostOptions) => hostView(browser, { callTool: (name, a) => f.call(name, a), ...opts });
 
 async function drawn(h: HostedView, selector = ".chart svg"): Promise<void> {
   await h.frame.waitForSelector(`${selector}, .msg`, { timeout: 15_000 });
@@ -82,7 +86,7 @@ run("heatmap view in Chromium", () => {
   });
 
   it("draws the matrix with the hottest cell where the digest puts the peak, no errors, no requests", async () => {
-    const h = await hostView(browser, { html: html["heatmap"]!, result, args });
+    const h = await host({ html: html["heatmap"]!, result, args });
     await drawn(h);
     const img = await shot(h, "heatmap-light");
     await collect(h);
@@ -90,7 +94,10 @@ run("heatmap view in Chromium", () => {
     expect(h.requests).toEqual([]);
     expect(h.sizes.length).toBeGreaterThan(0);
 
-    const s = result.structuredContent as { view: HeatmapView; digest: { peak: { price: number; time: string } } };
+    const s = {
+      ...(result.structuredContent as { digest: { peak: { price: number; time: string } } }),
+      view: (await loadView<HeatmapView>(f, result))!,
+    };
     const box = (await (await h.page.$("#view"))!.boundingBox())!;
     const chart = (await h.frame.locator(".chart").boundingBox())!;
     const L = heatmapLayout(s.view, Math.round(chart.width), Math.round(chart.height));
@@ -109,7 +116,7 @@ run("heatmap view in Chromium", () => {
   });
 
   it("shows price, time and notional on hover", async () => {
-    const h = await hostView(browser, { html: html["heatmap"]!, result, args });
+    const h = await host({ html: html["heatmap"]!, result, args });
     await drawn(h);
     const chart = (await h.frame.locator(".chart").boundingBox())!;
     const box = (await (await h.page.$("#view"))!.boundingBox())!;
@@ -126,21 +133,23 @@ run("heatmap view in Chromium", () => {
   });
 
   it("switching the timeframe calls the tool through the host and redraws", async () => {
-    const h = await hostView(browser, { html: html["heatmap"]!, result, args, callTool: (name, a) => f.call(name, a) });
+    const h = await host({ html: html["heatmap"]!, result, args, callTool: (name, a) => f.call(name, a) });
     await drawn(h);
     await h.frame.locator("select").first().selectOption("1h");
     await h.frame.waitForFunction(() => document.querySelector("svg text")?.textContent?.includes("· 1h ·"), undefined, {
       timeout: 20_000,
     });
     await collect(h);
-    expect(h.toolCalls).toEqual([{ name: "get_liquidation_heatmap", arguments: { asset: "btc", timeframe: "1h" } }]);
+    expect(h.toolCalls.filter((c) => c.name !== "view_data")).toEqual([
+      { name: "get_liquidation_heatmap", arguments: { asset: "btc", timeframe: "1h" } },
+    ]);
     expect(h.errors).toEqual([]);
     await shot(h, "heatmap-1h");
     await h.page.close();
   });
 
   it("follows a dark host theme and its variables", async () => {
-    const h = await hostView(browser, {
+    const h = await host({
       html: html["heatmap"]!,
       result,
       args,
@@ -162,7 +171,7 @@ run("chart view in Chromium", () => {
   it("draws a series with hover, no errors, no requests", async () => {
     const args = { metric: "lifespan/Lth_mvrv", asset: "btc", startDate: "2025-01-01" };
     const result = await f.call("get_series", args);
-    const h = await hostView(browser, { html: html["chart"]!, result, args });
+    const h = await host({ html: html["chart"]!, result, args });
     await drawn(h);
     const d = await h.frame.locator(".chart svg path").last().getAttribute("d");
     expect((d ?? "").split("L").length).toBeGreaterThan(300);
@@ -181,7 +190,7 @@ run("chart view in Chromium", () => {
   it("draws an hourly OHLCV series in dark mode", async () => {
     const args = { metric: "derivatives/Volume_usd", asset: "eth", timeframe: "1h" };
     const result = await f.call("get_ohlcv", args);
-    const h = await hostView(browser, { html: html["chart"]!, result, args, theme: "dark" });
+    const h = await host({ html: html["chart"]!, result, args, theme: "dark" });
     await drawn(h);
     await shot(h, "ohlcv-dark");
     await collect(h);
@@ -192,7 +201,7 @@ run("chart view in Chromium", () => {
 
 /** A result as a tool returns it, around a view built from real generated data. */
 function resultOf(view: unknown, text: string): CallToolResult {
-  return { content: [{ type: "text", text }], structuredContent: { view } };
+  return { content: [{ type: "text", text }], _meta: { [VIEW_META_KEY]: { view } } };
 }
 
 run("chart view: candles and several series", () => {
@@ -203,7 +212,7 @@ run("chart view: candles and several series", () => {
 
   it("draws price candles with OHLC on hover", async () => {
     const view = seriesView("BTC price · 1d", [], viewCandles(btc));
-    const h = await hostView(browser, { html: html["chart"]!, result: resultOf(view, "BTC price"), args: {} });
+    const h = await host({ html: html["chart"]!, result: resultOf(view, "BTC price"), args: {} });
     await drawn(h);
     const chart = (await h.frame.locator(".chart").boundingBox())!;
     const box = (await (await h.page.$("#view"))!.boundingBox())!;
@@ -220,7 +229,7 @@ run("chart view: candles and several series", () => {
     const lines = [seriesLine("btc close", "USD", btc.times, btc.close), seriesLine("eth close", "USD", eth.times, eth.close)];
     const rebased = seriesView("BTC vs ETH price", lines)!;
     expect(rebased.layout).toBe("rebased");
-    const h = await hostView(browser, { html: html["chart"]!, result: resultOf(rebased, "compare"), args: {} });
+    const h = await host({ html: html["chart"]!, result: resultOf(rebased, "compare"), args: {} });
     await drawn(h);
     expect(await h.frame.locator("svg").innerHTML()).toContain("rebased: 100 at first common date");
     expect(await h.frame.locator(".chart svg path").count()).toBeGreaterThanOrEqual(2);
@@ -240,7 +249,7 @@ run("bad input", () => {
     [
       "heatmap",
       "malformed matrix",
-      { content: [{ type: "text", text: "x" }], structuredContent: { view: { kind: "heatmap", rows: 3, cols: 2, times: [1] } } },
+      { content: [{ type: "text", text: "x" }], _meta: { [VIEW_META_KEY]: { view: { kind: "heatmap", rows: 3, cols: 2, times: [1] } } } },
       /cannot be drawn/,
     ],
     [
@@ -286,11 +295,11 @@ run("bad input", () => {
       },
       /cannot be drawn/,
     ],
-    ["chart", "wrong kind", { content: [], structuredContent: { view: { kind: "heatmap" } } }, /not a series chart/],
+    ["chart", "wrong kind", { content: [], _meta: { [VIEW_META_KEY]: { view: { kind: "heatmap" } } } }, /not a series chart/],
   ];
   for (const [view, name, result, message] of cases) {
     it(`${view}: ${name} → a clear message`, async () => {
-      const h = await hostView(browser, { html: html[view]!, result, args: {} });
+      const h = await host({ html: html[view]!, result, args: {} });
       await h.frame.waitForFunction(
         () => /Nothing|cannot|not |covered/.test(document.querySelector(".msg")?.textContent ?? ""),
         undefined,
@@ -345,7 +354,7 @@ run("views fit any pane (Chromium, 360, 380 and 800 px, light and dark)", () => 
     for (const width of [360, 380, 800]) {
       for (const theme of ["light", "dark"] as const) {
         it(`${view} at ${width} px, ${theme}: every text inside the pane, none over another; the size reported is the content's`, async () => {
-          const h = await hostView(browser, {
+          const h = await host({
             html: html[view]!,
             result: results[view]!,
             args: view === "heatmap" ? heatmapArgs : compareArgs,
@@ -379,7 +388,7 @@ run("views fit any pane (Chromium, 360, 380 and 800 px, light and dark)", () => 
 
   it("reports a smaller size when a message replaces a chart, and a short one for an error", async () => {
     const error = { isError: true, content: [{ type: "text", text: 'Asset "btcc" is not covered. Did you mean "btc"?' }] };
-    const h = await hostView(browser, { html: html["chart"]!, result: error, args: {} });
+    const h = await host({ html: html["chart"]!, result: error, args: {} });
     await h.frame.waitForSelector(".msg.error");
     expect(await reportedHeight(h)).toBeLessThan(150);
     await h.page.close();
