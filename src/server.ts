@@ -77,6 +77,7 @@ export interface CreateServerOptions {
 const INTRODUCTIONS: ReadonlySet<string> = new Set(["initialize", "server/discover"]);
 
 export { createBackend } from "./backend/create.js";
+export { createViewStore } from "./tools/view-data.js";
 
 /** Lists change only with a new release of this server: clients may keep them for an hour. */
 export const LIST_TTL_MS = 3_600_000;

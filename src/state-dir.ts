@@ -30,3 +30,33 @@ export function storeDirProblem(config: Pick<Config, "baseUrl" | "store" | "stat
     ? `--state-dir / CRYPTO_METRICS_STATE_DIR (${dir}) is on a kernel file system, which cannot hold the metering store; point it at a writable directory, e.g. --state-dir ~/.local/state/crypto-metrics-mcp`
     : `--store / CRYPTO_METRICS_STORE (directory ${dir}) is on a kernel file system, which cannot hold the metering store; name a file in a writable directory, e.g. --store sqlite:/var/lib/crypto-metrics/metering.sqlite`;
 }
+
+const VIEW_SECRET_FILE = "view-secret";
+
+/**
+ * The key views' handles are signed with: CRYPTO_METRICS_VIEW_SECRET when set (the same value on
+ * every machine behind one address), else a random key kept in the state directory, created once
+ * and readable by its owner only, so every process sharing that directory, and the same server
+ * after a restart, honours the handles the others gave. A directory that cannot hold it leaves the
+ * process a key of its own (its handles then last as long as it does).
+ */
+export function viewSecret(env: Env, stateDir: string): Buffer {
+  const { createHash, randomBytes } = process.getBuiltinModule("node:crypto");
+  const fs = process.getBuiltinModule("node:fs");
+  const given = env["CRYPTO_METRICS_VIEW_SECRET"]?.trim();
+  if (given) return createHash("sha256").update(given).digest();
+  const file = join(stateDir, VIEW_SECRET_FILE);
+  try {
+    fs.mkdirSync(stateDir, { recursive: true });
+    try {
+      fs.writeFileSync(file, randomBytes(32).toString("hex"), { flag: "wx", mode: 0o600 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+    const key = Buffer.from(fs.readFileSync(file, "utf8").trim(), "hex");
+    if (key.length >= 32) return key;
+  } catch {
+    // Read-only or unusable directory: below.
+  }
+  return randomBytes(32);
+}

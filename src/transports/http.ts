@@ -9,7 +9,8 @@ import { listen } from "../listen.js";
 import { API_KEY_PATTERN, type Backend } from "../backend/types.js";
 import type { Config } from "../config.js";
 import { log } from "../log.js";
-import { createBackend, createServer } from "../server.js";
+import { createBackend, createServer, createViewStore } from "../server.js";
+import { viewSecret } from "../state-dir.js";
 import { hostAllowed, isLoopback, originAllowed } from "./host-check.js";
 import { Delivery } from "./delivery.js";
 import { honourClose, onlyProbes, PendingRequests, readBody } from "./http-gate.js";
@@ -33,6 +34,8 @@ export interface HttpServerOptions {
   apiKey?: string | undefined;
   /** "Now" of the data (CRYPTO_METRICS_NOW when pinned), for the prompts' dates. */
   now?: () => number;
+  /** The key views' handles are signed with (default: this process's own); read on the first view. */
+  viewSecret?: () => Buffer;
 }
 
 export interface RunningHttpServer {
@@ -47,13 +50,14 @@ const METHODS = new WeakMap<Request, string>();
 const DELIVERIES = new WeakMap<Request, Delivery>();
 
 /** The SDK's dual-era handler over our server factory: one instance per request, of the request's era. */
-export function mcpHandler(options: Pick<HttpServerOptions, "backend" | "apiKey" | "now">): McpHttpHandler {
+export function mcpHandler(options: Pick<HttpServerOptions, "backend" | "apiKey" | "now" | "viewSecret">): McpHttpHandler {
   const config = { apiKey: options.apiKey, ...(options.now && { now: options.now }) };
+  const views = createViewStore(options.viewSecret);
   const factory = ({ era, requestInfo }: { era: "legacy" | "modern"; requestInfo?: Request }) => {
     const method = requestInfo && METHODS.get(requestInfo);
     const delivery = requestInfo && DELIVERIES.get(requestInfo);
     const backend = delivery ? delivery.meter(options.backend) : options.backend;
-    return createServer({ backend, config, era, ...(method !== undefined && { method }) });
+    return createServer({ backend, config, era, views, ...(method !== undefined && { method }) });
   };
   return createMcpHandler(factory, {
     legacy: "stateless",
@@ -229,6 +233,7 @@ export async function runHttp(config: Config): Promise<void> {
       requireKey: config.requireKey,
       apiKey: config.apiKey,
       now: config.now,
+      viewSecret: () => viewSecret(process.env, config.stateDir),
     });
   } catch (err) {
     await backend.close();

@@ -6,6 +6,7 @@
 import type { Backend } from "../backend/types.js";
 import type { Config } from "../config.js";
 import { log } from "../log.js";
+import { viewSecret } from "../state-dir.js";
 import { precomputedHandshake } from "./handshake.js";
 import { StdioFront } from "./stdio-front.js";
 
@@ -38,18 +39,20 @@ export async function runStdio(config: Config): Promise<void> {
   const load = (): Promise<Running> => {
     if (ready) return ready;
     const loading = (async () => {
-      const [{ createBackend, createServer, loggingOf }, { deserializeMessage }, { serveStdio }] = await Promise.all([
+      const [{ createBackend, createServer, createViewStore, loggingOf }, { deserializeMessage }, { serveStdio }] = await Promise.all([
         import("../server.js"),
         import("@modelcontextprotocol/server"),
         import("@modelcontextprotocol/server/stdio"),
       ]);
       const backend = await createBackend(config);
+      // Handles signed with the state directory's key outlive this process: a view reopened after a restart still loads.
+      const views = createViewStore(() => viewSecret(process.env, config.stateDir));
       let forwarding: (() => void) | undefined;
       // One instance per connection, of the era its first message opens (a discarded one may
       // answer a server/discover probe first).
       const handle = serveStdio(
         ({ era }) => {
-          const server = createServer({ backend, config, era });
+          const server = createServer({ backend, config, era, views });
           // One 2025-era client per process: what the server logs goes to it too, once it sets a level.
           forwarding?.();
           forwarding = loggingOf(server).forward(config.apiKey);

@@ -3,11 +3,14 @@
 // app-only view_data tool, and a handle is stateless, tamper-proof, bound to its caller, expiring
 // and never charged. Token counts are o200k, as hosts' models see them.
 import { randomBytes } from "node:crypto";
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import { countTokens } from "gpt-tokenizer";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
 import { callerTag, contentSha, signHandle } from "../../src/mcp/view-handle.js";
+import { viewSecret } from "../../src/state-dir.js";
 import { CHUNK_BYTES, createViewStore, INLINE_MAX_BYTES, VIEW_META_KEY, type ViewStore } from "../../src/tools/view-data.js";
 import { connect, errorOf, loadView, mcpRig, NOW, tempDir, textOf, writeKeys, type Fixture, type McpRig } from "../../harness/mcp.js";
 
@@ -192,5 +195,18 @@ describe("view_data", () => {
     expect(r.isError).toBe(true);
     expect(textOf(r)).toMatch(/io\.modelcontextprotocol\/ui/);
     expect(textOf(r)).toMatch(/Nothing was charged/);
+  });
+});
+
+describe("the handles' key", () => {
+  it("is kept in the state directory, owner-readable, the same for every process sharing it; the environment overrides it", () => {
+    const dir = `${tempDir()}/state`;
+    const a = viewSecret({}, dir);
+    expect(a.length).toBe(32);
+    expect(viewSecret({}, dir).equals(a)).toBe(true);
+    if (process.platform !== "win32") expect(statSync(join(dir, "view-secret")).mode & 0o777).toBe(0o600);
+    const shared = viewSecret({ CRYPTO_METRICS_VIEW_SECRET: "one value on every machine" }, dir);
+    expect(shared.equals(a)).toBe(false);
+    expect(viewSecret({ CRYPTO_METRICS_VIEW_SECRET: "one value on every machine" }, `${tempDir()}/other`).equals(shared)).toBe(true);
   });
 });
