@@ -11,6 +11,21 @@ import type { Row } from "./table.js";
 
 const UI_CAPABILITIES = { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } };
 
+const EIGHT = ["btc", "eth", "sol", "xrp", "bnb", "doge", "ada", "link"];
+/** The answers whose views carried the most data: each default call, the 30m/30d heatmap, 1m × 1 day, an 8-asset compare. */
+const VIEW_CASES = [
+  { label: "heatmap btc (default)", tool: "get_liquidation_heatmap", args: { asset: "btc" } },
+  { label: "heatmap eth 30m/30d", tool: "get_liquidation_heatmap", args: { asset: "eth", timeframe: "30m", lookback: "30d" } },
+  { label: "compare price of 8 assets (default)", tool: "compare", args: { metric: "price", assets: EIGHT } },
+  { label: "get_ohlcv price btc (default)", tool: "get_ohlcv", args: { metric: "price", asset: "btc" } },
+  { label: "get_series lth_mvrv btc (default)", tool: "get_series", args: { metric: "lifespan/Lth_mvrv", asset: "btc" } },
+  {
+    label: "get_ohlcv volume_usd 1m × 1 day",
+    tool: "get_ohlcv",
+    args: { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1m", startDate: "2025-12-30", endDate: "2025-12-30" },
+  },
+] as const;
+
 const CASES = [
   { label: "get_liquidation_heatmap btc 6h/2y", tool: "get_liquidation_heatmap", args: { asset: "btc" } },
   { label: "get_series lth_mvrv btc", tool: "get_series", args: { metric: "lifespan/Lth_mvrv", asset: "btc" } },
@@ -115,13 +130,43 @@ export async function chartsSection(sandbox: Sandbox, rows: Row[], calls: number
     rows.push({ metric: `${f.label}: PNG size`, unit: "bytes", ours: f.pngBytes, target: { on: "ours", op: "<=", value: 150 * 1024 } });
   }
 
-  // A client that renders views: _meta.ui on three tools, and the view data in structuredContent.
+  // A client that renders views: the model's fields must be the same as without the extension; the
+  // view's data rides in _meta (inline when small, else a handle read through view_data).
   const listed = async (client: Client) => countTokens(JSON.stringify(await client.listTools()));
-  const plainTokens = await session(sandbox, false, listed);
+  const answers = async (client: Client) => {
+    const out: Array<{ label: string; text: number; structured: number; meta: number }> = [];
+    for (const c of VIEW_CASES) {
+      const r = await client.callTool({ name: c.tool, arguments: c.args });
+      const text = (r.content as Array<{ type: string; text?: string }>)
+        .filter((x) => x.type === "text")
+        .map((x) => x.text)
+        .join("\n");
+      out.push({
+        label: c.label,
+        text: countTokens(text),
+        structured: countTokens(JSON.stringify(r.structuredContent ?? null)),
+        meta: r._meta ? countTokens(JSON.stringify(r._meta)) : 0,
+      });
+    }
+    return out;
+  };
+  const plain = await session(sandbox, false, async (client) => ({ tokens: await listed(client), answers: await answers(client) }));
+  const plainTokens = plain.tokens;
   const ui = await session(sandbox, true, async (client) => {
     const tokens = await listed(client);
-    const r = await client.callTool({ name: "get_liquidation_heatmap", arguments: { asset: "btc" } });
-    return { tokens, viewBytes: Buffer.byteLength(JSON.stringify((r.structuredContent as { view?: unknown }).view ?? null)) };
+    const got = await answers(client);
+    // The largest view: the 30m/30d heatmap, its data read back through view_data.
+    const heat = await client.callTool({ name: "get_liquidation_heatmap", arguments: { asset: "eth", timeframe: "30m", lookback: "30d" } });
+    const handle = (heat._meta as Record<string, { handle: string }>)["io.github.crypto-metrics-mcp/view"]!.handle;
+    const samples: number[] = [];
+    let bytes = 0;
+    for (let i = 0; i < 3 + calls; i++) {
+      const t0 = process.hrtime.bigint();
+      const r = await client.callTool({ name: "view_data", arguments: { handle } });
+      if (i >= 3) samples.push(msSince(t0));
+      bytes = (r.structuredContent as { total: number }).total;
+    }
+    return { tokens, answers: got, viewData: { bytes, latency: latency(samples) } };
   });
   rows.push({
     metric: "the full tools/list response, client rendering MCP Apps views",
@@ -130,6 +175,29 @@ export async function chartsSection(sandbox: Sandbox, rows: Row[], calls: number
     baseline: plainTokens,
     baselineNote: "client without the UI extension (unchanged by views)",
   });
-  rows.push({ metric: "heatmap 6h/2y structuredContent.view (UI clients only; not model context)", unit: "bytes", ours: ui.viewBytes });
+  for (const [i, a] of ui.answers.entries()) {
+    const b = plain.answers[i]!;
+    rows.push({
+      metric: `${a.label}, UI client: structuredContent vs the text`,
+      unit: "tokens",
+      ours: a.structured,
+      oursDetail: `without the extension ${human(b.structured)} (text ${human(b.text)}); _meta ${human(a.meta)} tokens`,
+      baseline: a.text,
+      baselineNote: "text content",
+      target: { on: "ratio", op: "<=", value: 1.3 },
+    });
+    rows.push({
+      metric: `${a.label}, UI client: _meta (the view's data or its handle)`,
+      unit: "tokens",
+      ours: a.meta,
+      target: { on: "ours", op: "<=", value: 8_000 },
+    });
+  }
+  rows.push({
+    metric: "view_data for the largest view (heatmap eth 30m/30d), p50",
+    unit: "ms",
+    ours: ui.viewData.latency.p50,
+    oursDetail: `${human(ui.viewData.bytes / 1024)} KB in one chunk; p95 ${human(ui.viewData.latency.p95)}`,
+  });
   return { figures, plainTokens, ui };
 }
