@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { listen } from "../listen.js";
 import { log } from "../log.js";
-import { clientGone } from "../transports/delivery.js";
+import { clientGone, whenDelivered } from "../transports/delivery.js";
 import { hostAllowed, originAllowed } from "../transports/host-check.js";
 import type { InProcessService, ServiceResponse } from "./inprocess/service.js";
 import { ServiceError } from "./types.js";
@@ -92,9 +92,7 @@ export function restHandler(service: InProcessService, bindHost?: string): (req:
       if (refund) {
         // A client gone before its body was written is not charged for it.
         if (clientGone(res)) return void refund();
-        res.once("close", () => {
-          if (!res.writableFinished) void refund();
-        });
+        void whenDelivered(res).then((delivered) => (delivered ? undefined : refund()));
       }
       // Bodies the service has serialized already (its cache) go out as they are.
       if (out.bytes) sendBytes(res, out.status, out.headers, out.bytes);

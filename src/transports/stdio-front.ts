@@ -5,7 +5,8 @@
 // then on every message goes to the server. No SDK import here: this is what runs before it loads.
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
 import { LIST_METHODS, MODERN_METHODS, type Handshake, type ListMethod, type ModernMethod } from "./handshake.js";
-import { invalidLineReply, Utf8Lines } from "./stdio-lines.js";
+import { invalidLineReply, LineSplitter, tooLongReply, Utf8Lines } from "./stdio-lines.js";
+import { Outstanding } from "./stdio-pending.js";
 
 type Answers = Handshake["byKind"]["inprocess"];
 
@@ -46,8 +47,10 @@ export class StdioFront implements Transport {
   /** The front answered a message of the handshake (the server may load once they stop coming). */
   onhandshake?: () => void;
 
-  private buffer = "";
   private readonly text = new Utf8Lines();
+  private readonly lines = new LineSplitter(MAX_LINE_BYTES);
+  /** Requests handed to the server and not answered yet. */
+  readonly outstanding = new Outstanding();
   private queued: string[] = [];
   private initialize: Message | undefined;
   private parse: ((line: string) => JSONRPCMessage) | undefined;
@@ -81,15 +84,30 @@ export class StdioFront implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    if ("id" in message && message.id === REPLAY_ID) return;
-    return this.write(message);
+    if ("id" in message && message.id === REPLAY_ID) return this.outstanding.settled(REPLAY_ID);
+    const answered = ("result" in message || "error" in message) && "id" in message ? message.id : undefined;
+    try {
+      return await this.write(message);
+    } finally {
+      if (typeof answered === "string" || typeof answered === "number") this.outstanding.settled(answered);
+    }
+  }
+
+  /** Messages still waiting for the server to load. */
+  get waiting(): number {
+    return this.queued.length;
+  }
+
+  /** The input ended: a last line without a line break is still a message; nothing more is read. */
+  end(): void {
+    this.stdin.off("data", this.ondata);
+    this.take(this.lines.end());
   }
 
   async close(): Promise<void> {
     this.stdin.off("data", this.ondata);
     this.stdin.off("error", this.onstreamerror);
     if (this.stdin.listenerCount("data") === 0) this.stdin.pause();
-    this.buffer = "";
     this.onclose?.();
     this.onclosed?.();
   }
@@ -103,26 +121,21 @@ export class StdioFront implements Transport {
 
   private readonly onstreamerror = (error: Error) => this.onerror?.(error);
 
-  private readonly ondata = (chunk: Buffer | string) => {
-    this.buffer += this.text.decode(chunk);
-    if (this.buffer.length > MAX_LINE_BYTES) {
-      // As the SDK's own transport: report and close (stdin released, so the process can end).
-      this.buffer = "";
-      this.onerror?.(new Error(`the input exceeded maximum size of ${MAX_LINE_BYTES} bytes without a line break`));
-      void this.close();
-      return;
-    }
-    let nl: number;
-    while ((nl = this.buffer.indexOf("\n")) >= 0) {
-      const line = this.buffer.slice(0, nl).replace(/\r$/, "");
-      this.buffer = this.buffer.slice(nl + 1);
-      if (this.parse) this.deliver(line);
+  private readonly ondata = (chunk: Buffer | string) => this.take(this.lines.push(this.text.decode(chunk)));
+
+  private take(lines: ReturnType<LineSplitter["push"]>): void {
+    for (const line of lines) {
+      if (typeof line !== "string") {
+        // Too long to read: answered at once under its id, and the session goes on.
+        this.onerror?.(new Error(`a line exceeded the maximum size of ${MAX_LINE_BYTES} bytes; it was answered with an error`));
+        void this.write(tooLongReply(line.id, MAX_LINE_BYTES));
+      } else if (this.parse) this.deliver(line);
       else if (!this.answer(line)) {
         this.queued.push(line);
         this.onwait?.();
       }
     }
-  };
+  }
 
   private deliver(line: string): void {
     let message: JSONRPCMessage;
@@ -133,6 +146,11 @@ export class StdioFront implements Transport {
       const answer = invalidLineReply(line);
       if (answer) void this.write(answer);
       return;
+    }
+    if ("method" in message && "id" in message) this.outstanding.received(message.id);
+    else if ("method" in message && message.method === "notifications/cancelled") {
+      const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      if (typeof id === "string" || typeof id === "number") this.outstanding.settled(id);
     }
     this.onmessage?.(message);
   }

@@ -45,3 +45,147 @@ export function invalidLineReply(line: string): ErrorReply | undefined {
   if (id === null && typeof m.method === "string" && !("id" in m)) return undefined;
   return reply(id, -32600, `Invalid Request: not a JSON-RPC 2.0 message (it needs "jsonrpc": "2.0", and "method" or "result"/"error")`);
 }
+
+/** A line longer than the cap: skipped as it streams, never held; `id` is the request's when it could be read. */
+export interface TooLong {
+  tooLong: true;
+  id: string | number | null;
+}
+
+/**
+ * Finds the top-level "id" of a JSON object fed in pieces, without keeping the text: what lets a line
+ * over the size cap be answered under its own id. Keys are compared as written (an escaped "\u0069d"
+ * is not seen); an id that is not a string or a number is null, as JSON-RPC answers it.
+ */
+class IdScanner {
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  private expectKey = false;
+  private text = "";
+  private key: string | undefined;
+  private capture: "none" | "await" | "string" | "number" = "none";
+  id: string | number | null = null;
+
+  feed(chunk: string): void {
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk[i]!;
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (c === "\\") this.escaped = true;
+        else if (c === '"') {
+          this.inString = false;
+          this.endString();
+          continue;
+        }
+        if (this.text.length < 256) this.text += c;
+        continue;
+      }
+      if (this.capture === "number") {
+        if (/[-+0-9.eE]/.test(c)) {
+          this.text += c;
+          continue;
+        }
+        const n = Number(this.text);
+        if (Number.isFinite(n)) this.id = n;
+        this.capture = "none";
+      }
+      if (c === " " || c === "\t" || c === "\r") continue;
+      if (this.capture === "await") {
+        this.capture = c === '"' ? "string" : /[-0-9]/.test(c) ? "number" : "none";
+        this.text = this.capture === "number" ? c : "";
+        if (c === '"') this.inString = true;
+        if (this.capture !== "none") continue;
+      }
+      if (c === '"') {
+        this.inString = true;
+        this.text = "";
+      } else if (c === "{" || c === "[") {
+        this.depth++;
+        this.expectKey = c === "{" && this.depth === 1;
+      } else if (c === "}" || c === "]") this.depth--;
+      else if (c === "," && this.depth === 1) this.expectKey = true;
+      else if (c === ":" && this.depth === 1 && this.key === "id") this.capture = "await";
+    }
+  }
+
+  private endString(): void {
+    if (this.capture === "string") {
+      try {
+        this.id = JSON.parse(`"${this.text}"`) as string;
+      } catch {
+        this.id = null;
+      }
+      this.capture = "none";
+    } else if (this.depth === 1 && this.expectKey) {
+      this.key = this.text;
+      this.expectKey = false;
+    }
+  }
+}
+
+/**
+ * Splits decoded stdin text into lines. A line longer than `max` characters is never held whole:
+ * once its unfinished part passes the cap it is read through to its line break while only its id
+ * is looked for, and it comes out as a TooLong in its place.
+ */
+export class LineSplitter {
+  private buffer = "";
+  private skipping: IdScanner | undefined;
+
+  constructor(private readonly max: number) {}
+
+  /** The lines this text completes, in order. */
+  push(text: string): (string | TooLong)[] {
+    const out: (string | TooLong)[] = [];
+    if (this.skipping) {
+      const nl = text.indexOf("\n");
+      if (nl < 0) {
+        this.skipping.feed(text);
+        return out;
+      }
+      this.skipping.feed(text.slice(0, nl));
+      out.push({ tooLong: true, id: this.skipping.id });
+      this.skipping = undefined;
+      text = text.slice(nl + 1);
+    }
+    this.buffer += text;
+    let nl: number;
+    while ((nl = this.buffer.indexOf("\n")) >= 0) {
+      const line = this.buffer.slice(0, nl).replace(/\r$/, "");
+      this.buffer = this.buffer.slice(nl + 1);
+      out.push(line.length > this.max ? tooLong(line) : line);
+    }
+    if (this.buffer.length > this.max) {
+      this.skipping = new IdScanner();
+      this.skipping.feed(this.buffer);
+      this.buffer = "";
+    }
+    return out;
+  }
+
+  /** The last line when the input ended without a line break (a client's final message is still one). */
+  end(): (string | TooLong)[] {
+    const out: (string | TooLong)[] = [];
+    if (this.skipping) out.push({ tooLong: true, id: this.skipping.id });
+    else if (this.buffer.trim()) out.push(this.buffer.length > this.max ? tooLong(this.buffer) : this.buffer.replace(/\r$/, ""));
+    this.skipping = undefined;
+    this.buffer = "";
+    return out;
+  }
+}
+
+function tooLong(line: string): TooLong {
+  const scanner = new IdScanner();
+  scanner.feed(line);
+  return { tooLong: true, id: scanner.id };
+}
+
+/** The answer to a line over the cap: the session goes on. */
+export function tooLongReply(id: string | number | null, max: number): ErrorReply {
+  return reply(
+    id,
+    -32600,
+    `Invalid Request: the message exceeded the maximum size of ${max} bytes per line and was not read; send smaller messages (one per line)`,
+  );
+}

@@ -1,7 +1,7 @@
 // MCP over stdio, both protocol eras (the SDK's serveStdio decides from the opening message: a
 // 2026-07-28 request or server/discover, or a 2025 initialize): stdout carries JSON-RPC only, logs
-// go to stderr; a signal or the end of stdin closes the server and the backend (flushing usage)
-// and exits 0. The front (stdio-front.ts) reads stdin from the start and answers the 2025
+// go to stderr. The end of stdin or a SIGTERM first answers every request already received (within
+// DRAIN_MS), then closes the server and the backend (flushing usage) and exits 0. The front (stdio-front.ts) reads stdin from the start and answers the 2025
 // handshake while the server below is still loading.
 import type { Backend } from "../backend/types.js";
 import type { Config } from "../config.js";
@@ -14,6 +14,8 @@ import { StdioFront } from "./stdio-front.js";
 const QUIET_MS = 150;
 /** After the front's last handshake answer, this long without another before the server loads. */
 const HANDSHAKE_GAP_MS = 15;
+/** How long a session that is ending waits for the answers it owes. */
+export const DRAIN_MS = 30_000;
 
 export async function runStdio(config: Config): Promise<void> {
   const handshake = precomputedHandshake();
@@ -77,11 +79,19 @@ export async function runStdio(config: Config): Promise<void> {
   };
 
   let closing: Promise<void> | undefined;
-  const shutdown = (reason: string): Promise<void> => {
+  /** `drain`: answer what was received first (a client gone from stdout cannot be answered). */
+  const shutdown = (reason: string, drain = true): Promise<void> => {
     closing ??= (async () => {
       log.debug("stdio session ending", { reason });
       clearTimeout(quiet);
       clearTimeout(settling);
+      if (drain) {
+        front.end();
+        // Requests that arrived before the server loaded wait for it: it loads now to answer them.
+        if (front.waiting > 0) await load().catch(() => undefined);
+        if (!(await front.outstanding.drained(DRAIN_MS)))
+          log.warn("stdio session ended with requests unanswered", { unanswered: front.outstanding.size, waitedMs: DRAIN_MS });
+      }
       const running = ready ? await ready.catch(() => undefined) : undefined;
       await running?.handle.close().catch(() => undefined);
       await running?.backend.close().catch((err: unknown) => log.warn("closing the backend failed", { error: String(err) }));
@@ -97,10 +107,10 @@ export async function runStdio(config: Config): Promise<void> {
   process.stdin.once("end", () => void shutdown("stdin ended"));
   process.stdin.once("close", () => void shutdown("stdin closed"));
   // A client that goes away leaves EPIPE on stdout: that is the end of the session, not a crash.
-  process.stdout.on("error", () => void shutdown("stdout closed"));
-  // The front closes itself on a line over its size cap; without this the process would stay up
-  // with stdin paused (and a database pool keeping it alive), answering nothing.
-  front.onclosed = () => void shutdown("transport closed");
+  process.stdout.on("error", () => void shutdown("stdout closed", false));
+  // The SDK may close the transport; without this the process would stay up with stdin paused (and a
+  // database pool keeping it alive), answering nothing.
+  front.onclosed = () => void shutdown("transport closed", false);
 
   const { backend } = await whenLoaded;
   log.info("ready on stdio", { backend: backend.kind });

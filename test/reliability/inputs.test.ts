@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { redact } from "../../src/backend/http/upstream-errors.js";
 import { loadConfig } from "../../src/config.js";
 import { addLogSink } from "../../src/log.js";
-import { invalidLineReply, Utf8Lines } from "../../src/transports/stdio-lines.js";
+import { invalidLineReply, LineSplitter, Utf8Lines } from "../../src/transports/stdio-lines.js";
 import { tempDir } from "../../harness/service.js";
 import { spawnCli, StdioPeer, type Spawned } from "../../harness/spawn.js";
 
@@ -70,6 +70,20 @@ describe("stdin lines", () => {
     expect(invalidLineReply('{"id":7,"method":"ping"}')).toMatchObject({ id: 7, error: { code: -32600 } });
     expect(invalidLineReply('{"method":"notifications/x"}')).toBeUndefined();
     expect(invalidLineReply("   ")).toBeUndefined();
+  });
+
+  it("skips a line over the cap as it streams, keeping only its top-level id, and splits the lines around it", () => {
+    const lines = new LineSplitter(32);
+    const pad = "a".repeat(40);
+    expect(lines.push(`{"jsonrpc":"2.0","id":1}\n{"params":{"id":"inner","x":"${pad.slice(0, 20)}`)).toEqual(['{"jsonrpc":"2.0","id":1}']);
+    expect(lines.push(`${pad}\\""},"id" : "outer\\"q"}\n{"id":2}\n`)).toEqual([{ tooLong: true, id: 'outer"q' }, '{"id":2}']);
+    expect(lines.push(`{"id":-1.5e3,"p":"${pad}"}\n[${pad}]\n{"id":{"a":1},"p":"${pad}"}`)).toEqual([
+      { tooLong: true, id: -1500 },
+      { tooLong: true, id: null },
+    ]);
+    expect(lines.end()).toEqual([{ tooLong: true, id: null }]);
+    expect(lines.push("{}")).toEqual([]);
+    expect(lines.end()).toEqual(["{}"]);
   });
 
   it("answers a stdio server's bad lines with JSON-RPC errors, and a split character arrives whole", async () => {

@@ -1,6 +1,7 @@
 // stdio purity and survival against a spawned server: a 500-call session (with a stray console.log
 // firing throughout) leaves nothing but JSON-RPC lines on stdout; 1,000 malformed lines and a 9 MB
-// line leave it answering; a line over the 10 MB limit closes it cleanly (exit 0, reason on stderr).
+// line leave it answering; a line over the 10 MB limit is answered with an error under its id, and the
+// session goes on.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -144,12 +145,16 @@ describe("stdio session", () => {
     expect(proc.stdoutText()).not.toContain("-32603");
   });
 
-  it("closes cleanly on a line over the 10 MB limit: exit code 0 and the reason on stderr", async () => {
-    peer.write(Buffer.alloc(11 * 1024 * 1024, "{"));
-    peer.write("\n");
-    const exit = await Promise.race([proc.exited, new Promise<"hung">((r) => setTimeout(() => r("hung"), 15_000))]);
-    expect(exit).toEqual({ code: 0, signal: null });
-    expect(proc.stderrText()).toMatch(/exceeded maximum size of 10485760 bytes/);
+  it("answers a line over the 10 MB limit with an error under its id, and goes on", async () => {
+    // The id comes after the oversized part: it is read as the line streams by.
+    peer.write('{"jsonrpc":"2.0","method":"tools/call","params":{"pad":"');
+    peer.write(Buffer.alloc(11 * 1024 * 1024, "a"));
+    peer.write('"},"id":"oversized"}\n');
+    const pong = await peer.request("ping", undefined, 30_000);
+    expect(pong["result"]).toEqual({});
+    const refused = peer.lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((m) => m["id"] === "oversized");
+    expect(refused?.["error"]).toMatchObject({ code: -32600, message: expect.stringMatching(/maximum size of 10485760 bytes/) });
+    expect(proc.child.exitCode).toBeNull();
     assertPureStdout();
   });
 });
