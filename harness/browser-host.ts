@@ -44,7 +44,27 @@ export interface HostOptions {
    * result's _meta and refuses every tool call of the view (as Cursor does today); "no-server-tools"
    * passes _meta but grants no serverTools and fails the view's calls (as the Codex app does today).
    */
-  host?: "full" | "strips-meta" | "no-server-tools";
+  host?: "full" | "strips-meta" | "no-server-tools" | "appbridge";
+}
+
+let appBridgeScript: Promise<string> | undefined;
+
+/** The official ext-apps AppBridge host page's script, bundled once for the browser. */
+function appBridgeBundle(): Promise<string> {
+  appBridgeScript ??= (async () => {
+    const esbuild = await import("esbuild");
+    const out = await esbuild.build({
+      entryPoints: [new URL("./app-bridge-page.ts", import.meta.url).pathname],
+      bundle: true,
+      write: false,
+      format: "iife",
+      platform: "browser",
+      target: "es2022",
+      logLevel: "warning",
+    });
+    return out.outputFiles[0]!.text.replace(/<\/(script)/gi, "<\\/$1");
+  })();
+  return appBridgeScript;
 }
 
 export interface HostedView {
@@ -110,12 +130,28 @@ export async function hostView(browser: Browser, opts: HostOptions): Promise<Hos
     containerDimensions: { width, maxHeight: 700 },
     displayMode: "inline",
   };
+  if (host === "appbridge") {
+    await page.setContent(
+      `<!doctype html><html><body style="margin:0;background:#888"><iframe id="view" style="width:${width}px;height:660px;border:0"></iframe><script>${await appBridgeBundle()}</script></body></html>`,
+    );
+    await page.evaluate((o) => (window as unknown as { startAppBridge(o: unknown): Promise<void> }).startAppBridge(o), {
+      html: opts.html,
+      args: opts.args,
+      result: opts.result,
+      context,
+    });
+    return framed(page, errors, requests);
+  }
   await page.setContent(`<!doctype html><html><body style="margin:0;background:#888"><iframe id="view" style="width:${width}px;height:660px;border:0"></iframe>
 <script>window.__context = ${JSON.stringify(context)}; window.__args = ${JSON.stringify(opts.args)}; window.__result = ${JSON.stringify(passed)}; window.__host = ${JSON.stringify(host)};${HOST_SCRIPT}</script></body></html>`);
   // srcdoc after the host script listens: the view's first message must find it.
   await page.evaluate((html) => {
     (document.getElementById("view") as HTMLIFrameElement).srcdoc = html;
   }, opts.html);
+  return framed(page, errors, requests);
+}
+
+async function framed(page: Page, errors: string[], requests: string[]): Promise<HostedView> {
   const handle = await page.waitForSelector("#view");
   let frame = await handle.contentFrame();
   for (let i = 0; i < 50 && (!frame || frame.url() !== "about:srcdoc"); i++) {
@@ -123,8 +159,7 @@ export async function hostView(browser: Browser, opts: HostOptions): Promise<Hos
     frame = await handle.contentFrame();
   }
   if (!frame) throw new Error("the view's frame did not load");
-  const hosted: HostedView = { page, frame, errors, requests, sizes: [], toolCalls: [] };
-  return hosted;
+  return { page, frame, errors, requests, sizes: [], toolCalls: [] };
 }
 
 export async function collect(h: HostedView): Promise<void> {

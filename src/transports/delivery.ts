@@ -141,6 +141,10 @@ export class Delivery {
       close: () => backend.close(),
       ...(backend.entitlements && { entitlements: (context?: BackendContext) => backend.entitlements!(context) }),
       ...(backend.span && { span: (request: BackendRequest) => backend.span!(request) }),
+      // A replay charges nothing: nothing to take back.
+      ...(backend.replay && {
+        replay: (request: BackendRequest, asOfMs: number, context?: BackendContext) => backend.replay!(request, asOfMs, context),
+      }),
       fetch: (request, context) => backend.fetch(request, withCharges(context)),
     };
   }

@@ -165,7 +165,8 @@ describe("the stdio front", () => {
     await settle();
     expect(r.out()).toEqual([]);
     await r.attach("serve");
-    expect((await r.waitFor(1)).result.tools.filter((t: { _meta?: unknown }) => t._meta).length).toBe(4);
+    // Four tools drawn by views, and the views' own app-only view_data.
+    expect((await r.waitFor(1)).result.tools.filter((t: { _meta?: unknown }) => t._meta).length).toBe(5);
     expect((await r.waitFor(2)).error).toMatchObject({ code: -32602 });
     expect((await r.waitFor(3)).error).toMatchObject({ code: -32022 });
   });

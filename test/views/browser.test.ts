@@ -395,51 +395,54 @@ run("views fit any pane (Chromium, 360, 380 and 800 px, light and dark)", () => 
   });
 });
 
-run("every host draws (full host, one that strips _meta and refuses the view's calls, one without serverTools)", () => {
-  const cases = {
-    heatmap: { tool: "get_liquidation_heatmap", args: { asset: "btc" } },
-    chart: { tool: "get_ohlcv", args: { metric: "price", asset: "btc" } },
-  } as const;
-  const results: Record<string, CallToolResult> = {};
-  beforeAll(async () => {
-    for (const [view, c] of Object.entries(cases)) results[view] = await f.call(c.tool, c.args);
-  });
-  const hosts = ["full", "strips-meta", "no-server-tools"] as const;
-  for (const view of ["heatmap", "chart"] as const) {
-    for (const kind of hosts) {
-      for (const width of [380, 800]) {
-        for (const theme of ["light", "dark"] as const) {
-          it(`${view} in a ${kind} host at ${width} px, ${theme}: drawn, captioned as simulated, no console error`, async () => {
-            const h = await host({ html: html[view]!, result: results[view]!, args: cases[view].args, host: kind, width, theme });
-            await drawn(h);
-            await h.page.waitForTimeout(100);
-            const png = await h.page.screenshot({ clip: { x: 0, y: 0, width: width + 20, height: 600 } });
-            writeFileSync(join(OUT, `host-${kind}-${view}-${width}-${theme}.png`), png);
-            expect(await h.frame.locator(".chart svg").count()).toBe(1);
-            const svgText = await h.frame.locator(".chart svg").textContent();
-            expect(svgText).toContain("Simulated · calibrated to real history through 2025-12-28");
-            const note = h.frame.locator(".note");
-            if (kind === "full") {
-              expect(await note.count()).toBe(0);
-              // The full detail: the heatmap's matrix image, the candles of the price chart.
-              if (view === "heatmap") expect(await h.frame.locator(".chart svg image").count()).toBe(1);
-            } else {
-              expect(await note.innerText()).toMatch(
-                kind === "strips-meta" ? /does not pass the chart's detail/ : /does not let views load the chart's detail/,
-              );
-              expect(await h.frame.locator(".chart svg image").count()).toBe(0);
-            }
-            await collect(h);
-            expect(h.errors).toEqual([]);
-            expect(h.requests).toEqual([]);
-            // A host without serverTools is never asked for view_data; the full host is, once.
-            const dataCalls = h.toolCalls.filter((c) => c.name === "view_data").length;
-            const byHandle = typeof (results[view]!._meta?.[VIEW_META_KEY] as { handle?: unknown }).handle === "string";
-            expect(dataCalls).toBe(kind === "full" && byHandle ? 1 : 0);
-            await h.page.close();
-          });
+run(
+  "every host draws (the official AppBridge, a full host, one that strips _meta and refuses the view's calls, one without serverTools)",
+  () => {
+    const cases = {
+      heatmap: { tool: "get_liquidation_heatmap", args: { asset: "btc" } },
+      chart: { tool: "get_ohlcv", args: { metric: "price", asset: "btc" } },
+    } as const;
+    const results: Record<string, CallToolResult> = {};
+    beforeAll(async () => {
+      for (const [view, c] of Object.entries(cases)) results[view] = await f.call(c.tool, c.args);
+    });
+    const hosts = ["appbridge", "full", "strips-meta", "no-server-tools"] as const;
+    for (const view of ["heatmap", "chart"] as const) {
+      for (const kind of hosts) {
+        for (const width of [380, 800]) {
+          for (const theme of ["light", "dark"] as const) {
+            it(`${view} in a ${kind} host at ${width} px, ${theme}: drawn, captioned as simulated, no console error`, async () => {
+              const h = await host({ html: html[view]!, result: results[view]!, args: cases[view].args, host: kind, width, theme });
+              await drawn(h);
+              await h.page.waitForTimeout(100);
+              const png = await h.page.screenshot({ clip: { x: 0, y: 0, width: width + 20, height: 600 } });
+              writeFileSync(join(OUT, `host-${kind}-${view}-${width}-${theme}.png`), png);
+              expect(await h.frame.locator(".chart svg").count()).toBe(1);
+              const svgText = await h.frame.locator(".chart svg").textContent();
+              expect(svgText).toContain("Simulated · calibrated to real history through 2025-12-28");
+              const note = h.frame.locator(".note");
+              if (kind === "full" || kind === "appbridge") {
+                expect(await note.count()).toBe(0);
+                // The full detail: the heatmap's matrix image, the candles of the price chart.
+                if (view === "heatmap") expect(await h.frame.locator(".chart svg image").count()).toBe(1);
+              } else {
+                expect(await note.innerText()).toMatch(
+                  kind === "strips-meta" ? /does not pass the chart's detail/ : /does not let views load the chart's detail/,
+                );
+                expect(await h.frame.locator(".chart svg image").count()).toBe(0);
+              }
+              await collect(h);
+              expect(h.errors).toEqual([]);
+              expect(h.requests).toEqual([]);
+              // A host without serverTools is never asked for view_data; the full host is, once.
+              const dataCalls = h.toolCalls.filter((c) => c.name === "view_data").length;
+              const byHandle = typeof (results[view]!._meta?.[VIEW_META_KEY] as { handle?: unknown }).handle === "string";
+              expect(dataCalls).toBe((kind === "full" || kind === "appbridge") && byHandle ? 1 : 0);
+              await h.page.close();
+            });
+          }
         }
       }
     }
-  }
-});
+  },
+);
