@@ -45,6 +45,34 @@ function cpuMs(pid: number | null): number {
   }
 }
 
+/** What the answers rows need of a client, in either SDK (the 2025-era v1 one, the 2026-07-28 v2 one). */
+interface Caller {
+  listTools(): Promise<unknown>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<{
+    content?: unknown;
+    structuredContent?: unknown;
+    _meta?: unknown;
+  }>;
+}
+
+/** A 2026-07-28 session over stdio (the SDK v2 client pinned to that version): per-request capabilities. */
+async function modernSession<T>(sandbox: Sandbox, ui: boolean, run: (client: Caller) => Promise<T>): Promise<T> {
+  const { Client: ModernClient } = await import("@modelcontextprotocol/client");
+  const { StdioClientTransport: ModernStdio } = await import("@modelcontextprotocol/client/stdio");
+  const client = new ModernClient(
+    { name: "crypto-metrics-bench", version: "1.0.0" },
+    { capabilities: ui ? UI_CAPABILITIES : {}, versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
+  await client.connect(
+    new ModernStdio({ command: process.execPath, args: [CLI], env: sandbox.env as Record<string, string>, stderr: "pipe" }),
+  );
+  try {
+    return await run(client as unknown as Caller);
+  } finally {
+    await client.close();
+  }
+}
+
 async function session<T>(sandbox: Sandbox, ui: boolean, run: (client: Client, cpu: () => number) => Promise<T>): Promise<T> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -133,7 +161,7 @@ export async function chartsSection(sandbox: Sandbox, rows: Row[], calls: number
   // A client that renders views: the model's fields must be the same as without the extension; the
   // view's data rides in _meta (inline when small, else a handle read through view_data).
   const listed = async (client: Client) => countTokens(JSON.stringify(await client.listTools()));
-  const answers = async (client: Client) => {
+  const answers = async (client: Caller) => {
     const out: Array<{ label: string; text: number; structured: number; meta: number }> = [];
     for (const c of VIEW_CASES) {
       const r = await client.callTool({ name: c.tool, arguments: c.args });
@@ -168,6 +196,9 @@ export async function chartsSection(sandbox: Sandbox, rows: Row[], calls: number
     }
     return { tokens, answers: got, viewData: { bytes, latency: latency(samples) } };
   });
+  // The same answers in the 2026-07-28 era, where the capabilities travel in each request.
+  const modernPlain = await modernSession(sandbox, false, answers);
+  const modernUi = await modernSession(sandbox, true, answers);
   rows.push({
     metric: "the full tools/list response, client rendering MCP Apps views",
     unit: "tokens",
@@ -193,11 +224,23 @@ export async function chartsSection(sandbox: Sandbox, rows: Row[], calls: number
       target: { on: "ours", op: "<=", value: 8_000 },
     });
   }
+  for (const [i, a] of modernUi.entries()) {
+    const b = modernPlain[i]!;
+    rows.push({
+      metric: `${a.label}, UI client, 2026-07-28: structuredContent vs the text`,
+      unit: "tokens",
+      ours: a.structured,
+      oursDetail: `without the extension ${human(b.structured)} (text ${human(b.text)}); _meta ${human(a.meta)} tokens`,
+      baseline: a.text,
+      baselineNote: "text content",
+      target: { on: "ratio", op: "<=", value: 1.3 },
+    });
+  }
   rows.push({
     metric: "view_data for the largest view (heatmap eth 30m/30d), p50",
     unit: "ms",
     ours: ui.viewData.latency.p50,
     oursDetail: `${human(ui.viewData.bytes / 1024)} KB in one chunk; p95 ${human(ui.viewData.latency.p95)}`,
   });
-  return { figures, plainTokens, ui };
+  return { figures, plainTokens, ui, modern: { plain: modernPlain, ui: modernUi } };
 }
