@@ -6,6 +6,9 @@ import { linear, niceTicks, padded } from "../src/charts/scale.js";
 import type { Theme } from "../src/charts/model/types.js";
 import type { HeatmapPreview } from "./preview.js";
 
+/** Pixels a character of the 11 px labels takes, at most. */
+const LABEL_CHAR = 6.4;
+
 export interface LadderOptions {
   width: number;
   height: number;
@@ -21,6 +24,8 @@ export function ladderSvg(p: HeatmapPreview, opts: LadderOptions): string {
   const y = linear([lo, hi], [plot.y1, plot.y0]);
   const maxI = Math.max(1, ...p.bands.map((b) => b.intensity));
   const step = (hi - lo) / 50;
+  const labels = p.bands.map((b) => `${priceLabel(b.low, step)}–${priceLabel(b.high, step)} · ${usdCompact(b.intensity)}`);
+  const longest = Math.max(0, ...labels.map((l) => l.length));
   const parts: string[] = [`<rect width="${width}" height="${height}" fill="${theme.background}"/>`];
   parts.push(`<text x="${plot.x0}" y="20" font-size="14" font-weight="600" fill="${theme.text}">${esc(p.title)}</text>`);
   for (const v of niceTicks(lo, hi, Math.max(3, Math.floor((plot.y1 - plot.y0) / 48)))) {
@@ -28,22 +33,24 @@ export function ladderSvg(p: HeatmapPreview, opts: LadderOptions): string {
     parts.push(`<line x1="${plot.x0}" x2="${plot.x1}" y1="${ty}" y2="${ty}" stroke="${theme.grid}"/>`);
     parts.push(`<text x="${plot.x1 + 6}" y="${ty + 4}" font-size="11" fill="${theme.muted}">${esc(priceLabel(v, step))}</text>`);
   }
-  for (const b of p.bands) {
+  for (const [i, b] of p.bands.entries()) {
     const top = y(b.high);
     const h = Math.max(3, y(b.low) - top);
-    const w = Math.max(4, ((plot.x1 - plot.x0) * 0.7 * b.intensity) / maxI);
+    // The bars share what the labels leave of the plot, so no label runs into the price axis.
+    const room = Math.max(20, plot.x1 - plot.x0 - longest * LABEL_CHAR - 10);
+    const w = Math.max(4, (room * b.intensity) / maxI);
     const color = b.side === "above" ? theme.markAbove : theme.markBelow;
     parts.push(
       `<rect x="${plot.x0}" y="${top.toFixed(1)}" width="${w.toFixed(1)}" height="${h.toFixed(1)}" fill="${color}" fill-opacity="0.75"/>`,
     );
-    const label = `${priceLabel(b.low, step)}–${priceLabel(b.high, step)} · ${usdCompact(b.intensity)}`;
+    const label = labels[i]!;
     parts.push(
       `<text x="${(plot.x0 + w + 6).toFixed(1)}" y="${(top + h / 2 + 4).toFixed(1)}" font-size="11" fill="${theme.text}">${esc(label)}</text>`,
     );
   }
   if (p.last) {
     const ly = y(p.last.price).toFixed(1);
-    parts.push(`<line x1="${plot.x0}" x2="${plot.x1}" y1="${ly}" y2="${ly}" stroke="${theme.last}" stroke-dasharray="4 3"/>`);
+    parts.push(`<line x1="${plot.x0}" x2="${plot.x1}" y1="${ly}" y2="${ly}" stroke="${theme.muted}" stroke-dasharray="4 3"/>`);
     parts.push(
       `<text x="${plot.x1 - 4}" y="${Number(ly) - 4}" font-size="11" text-anchor="end" fill="${theme.text}">last ${esc(priceLabel(p.last.price, step))}</text>`,
     );
