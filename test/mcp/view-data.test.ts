@@ -8,7 +8,10 @@ import { join } from "node:path";
 import { countTokens } from "gpt-tokenizer";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HttpBackend } from "../../src/backend/http/index.js";
 import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
+import { SILENT } from "../../harness/mock-upstream.js";
+import { startRest } from "../../harness/service.js";
 import { callerTag, contentSha, signHandle } from "../../src/mcp/view-handle.js";
 import { viewSecret } from "../../src/state-dir.js";
 import { CHUNK_BYTES, createViewStore, INLINE_MAX_BYTES, VIEW_META_KEY, type ViewStore } from "../../src/tools/view-data.js";
@@ -208,5 +211,48 @@ describe("the handles' key", () => {
     const shared = viewSecret({ CRYPTO_METRICS_VIEW_SECRET: "one value on every machine" }, dir);
     expect(shared.equals(a)).toBe(false);
     expect(viewSecret({ CRYPTO_METRICS_VIEW_SECRET: "one value on every machine" }, `${tempDir()}/other`).equals(shared)).toBe(true);
+  });
+});
+
+describe("view_data with the real service", () => {
+  it("replays from the response cache only: served while cached, refused (not re-bought) once the answer has left it", async () => {
+    const rest = await startRest();
+    let clock = NOW;
+    const remote = new HttpBackend({
+      baseUrl: rest.rest.url,
+      apiKey: "full-key",
+      timeouts: { callMs: 5_000 },
+      log: SILENT,
+      now: () => clock,
+    });
+    const key = randomBytes(32);
+    const a = await mcpRig(remote, { configuredKey: "full-key", ui: true, views: createViewStore(() => key) });
+    const b = await mcpRig(remote, { configuredKey: "full-key", ui: true, views: createViewStore(() => key) });
+    try {
+      const result = await a.call("get_liquidation_heatmap", { asset: "btc", timeframe: "4h" });
+      expect(result.isError).toBeFalsy();
+      const handle = metaOf(result)!.handle as string;
+      const spent = await rest.service.creditsRemaining("full-key");
+      // Another instance, which never saw the call: the cached upstream answer, no new upstream call.
+      const view = await loadView<{ kind: string }>(b, result);
+      expect(view!.kind).toBe("heatmap");
+      expect(await rest.service.creditsRemaining("full-key")).toBe(spent);
+      // Past the cache's time to live, a third instance cannot replay it and says so.
+      clock += 3_600_000;
+      const c = await mcpRig(remote, { configuredKey: "full-key", ui: true, views: createViewStore(() => key) });
+      try {
+        const r = await c.call("view_data", { handle });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/no longer held as it was answered: ask for the chart again/);
+      } finally {
+        await c.close();
+      }
+      expect(await rest.service.creditsRemaining("full-key")).toBe(spent);
+    } finally {
+      await a.close();
+      await b.close();
+      await remote.close();
+      await rest.stop();
+    }
   });
 });
