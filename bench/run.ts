@@ -7,6 +7,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { MAX_RECORDS } from "../src/catalog/index.js";
+import { SIZES } from "./answer-sizes.js";
 import { measureBatch } from "./batch.js";
 import { measureInChild } from "./generators.js";
 import { HTTP, REST } from "./load-sections.js";
@@ -23,6 +24,7 @@ const SECTIONS: Section[] = [
   COLD,
   STDIO,
   CHARTS,
+  SIZES,
   {
     name: "generators",
     progress: "generators and heatmap digests (in-process, a fresh process with the server's V8 flags)",

@@ -40,7 +40,7 @@ export type GetSeriesArgs = {
   endDate?: string;
   /** Venue id or all. Only for metric exchange_reserve or running_total_usd */
   entity_name?: string;
-  /** Default 120 */
+  /** Default up to 120, fewer for long values */
   max_points?: number;
   resample?: "1w" | "1M";
   chart?: boolean;
@@ -80,7 +80,7 @@ export type GetOhlcvArgs = {
   market_type?: "future" | "spot" | "swap";
   startDate?: string;
   endDate?: string;
-  /** Default 120 */
+  /** Default up to 120, fewer for long values */
   max_points?: number;
   resample?: "1w" | "1M";
   chart?: boolean;
@@ -357,9 +357,7 @@ export type CompareResult = {
     sampling: "all" | "lttb";
     /** what each points row holds: the time, then each member's label */
     pointColumns: Array<string>;
-    /** per member, the multiple its point values are in (1000000: millions); absent: all 1 */
-    pointScales?: Array<number>;
-    /** rows grouped under their UTC month "YYYY-MM": ["DD" (daily) or "DD HH:MM", one value per member in member order] */
+    /** rows grouped under their UTC month "YYYY-MM": ["DD" (daily) or "DD HH:MM", one value per member in member order, in its unit (rebased members: 1,000 at the first time)] */
     points: Record<string, Array<Array<string | number>>>;
   };
   credits: Credits;
@@ -413,6 +411,7 @@ export type SeriesDigest = {
   windows?: Record<string, {
     /** start of a YTD window (the others reach back their own length from the last point) */
     since?: string;
+    /** last − the window's start, where no percent applies (ratios, signed series) */
     by?: number;
     percent?: number;
     /** flows: total over the window */
@@ -462,8 +461,6 @@ export type SeriesDigest = {
   };
   /** all points, or LTTB keeping the shape with first, last, min and max */
   sampling: "all" | "lttb";
-  /** the points' values are in multiples of this (1000000000: billions of the unit; absent: 1), at a 200th of their range */
-  pointScale?: number;
   /** points grouped under their UTC month "YYYY-MM" as ["DD", value] (daily) or ["DD HH:MM", value]; monthly points under "YYYY" as ["MM", value] */
   points: Record<string, Array<[string, number]>>;
 };

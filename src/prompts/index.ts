@@ -113,7 +113,7 @@ export function registerPrompts(server: McpServer, now: () => number = Date.now)
           ? `get_ohlcv metric=price asset=${asset} startDate=${daysAgo(nowMs, 365)} — price, its range, largest moves and volatility over a year.`
           : "",
         covers(VOLUME, asset)
-          ? `get_ohlcv metric=${VOLUME.id} asset=${asset} startDate=${daysAgo(nowMs, 90)} — perpetuals volume trend.`
+          ? `get_ohlcv metric=${VOLUME.id} asset=${asset} startDate=${daysAgo(nowMs, 90)} — volume trend, all markets (spot, swap and futures; market_type=swap for perpetuals alone).`
           : "",
         ...series.map((id) => `get_series metric=${id} asset=${asset} startDate=${daysAgo(nowMs, 365)} — ${endpointById(id)!.purpose}.`),
         covers(HEATMAP, asset) ? `get_liquidation_heatmap asset=${asset} — where liquidations cluster around the price.` : "",

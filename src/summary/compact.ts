@@ -37,31 +37,24 @@ export const pointsSchema = z
     'points grouped under their UTC month "YYYY-MM" as ["DD", value] (daily) or ["DD HH:MM", value]; monthly points under "YYYY" as ["MM", value]',
   );
 
-/** What the text's scale suffixes multiply by. */
-export const SCALE_OF: Readonly<Record<string, number>> = { "": 1, K: 1e3, M: 1e6, B: 1e9, T: 1e12 };
-
 /**
- * Points grouped by month as the text prints them, with the text's numbers: the scale it writes
- * them in (1e9: billions, so 27.79 rather than 27792383088) and its precision (a 200th of their
- * range). The same cost per point whatever the range.
+ * Points grouped by month as the text prints them, with the text's numbers raw in the unit (79.6B
+ * is 79600000000): its precision (a 200th of their range), never a scale to apply. The same cost
+ * per point whatever the range.
  */
 export function groupedPoints(
   points: ReadonlyArray<{ time: string; value: number }>,
   at: "day" | "minute" | "month",
-): { scale: number; points: z.infer<typeof pointsSchema> } {
-  const block = seriesValueFormatter(
-    points.map((p) => p.value),
-    { multiples: true },
-  );
-  const scale = (SCALE_OF[block.suffix] ?? 1) * block.per;
+): z.infer<typeof pointsSchema> {
+  const block = seriesValueFormatter(points.map((p) => p.value));
   const out: Record<string, Array<[string, number]>> = {};
   for (const p of points) {
     const t = p.time;
     const key = at === "month" ? t.slice(0, 4) : t.slice(0, 7);
     const within = at === "month" ? t.slice(5, 7) : at === "day" ? t.slice(8, 10) : `${t.slice(8, 10)} ${t.slice(11, 16)}`;
-    (out[key] ??= []).push([within, Number(block.format(p.value)) + 0]);
+    (out[key] ??= []).push([within, block.value(p.value)]);
   }
-  return { scale, points: out };
+  return out;
 }
 
 /** The object without its null and undefined members. */

@@ -2,7 +2,7 @@
 // rank, the correlation triangle, and the co-sampled points as rows grouped by month, with the
 // text's numbers.
 import { z } from "zod";
-import { defined, num, SCALE_OF, timeField, when } from "./compact.js";
+import { defined, num, timeField, when } from "./compact.js";
 import { leadLagFound, maxLagBuckets, memberNames, type CompareDigest } from "./compare-digest.js";
 import { isDaily, seriesValueFormatter } from "./format.js";
 
@@ -48,13 +48,11 @@ export const compactCompareDigestSchema = z.object({
     .describe("absent when the grid is too short to try lags (under 20 buckets)"),
   sampling: z.enum(["all", "lttb"]).describe("lttb: one selection shared by all members, each member's min and max kept"),
   pointColumns: z.array(z.string()).describe("what each points row holds: the time, then each member's label"),
-  pointScales: z
-    .array(z.number())
-    .optional()
-    .describe("per member, the multiple its point values are in (1000000: millions); absent: all 1"),
   points: z
     .record(z.string(), z.array(z.array(z.union([z.string(), z.number()]))))
-    .describe('rows grouped under their UTC month "YYYY-MM": ["DD" (daily) or "DD HH:MM", one value per member in member order]'),
+    .describe(
+      'rows grouped under their UTC month "YYYY-MM": ["DD" (daily) or "DD HH:MM", one value per member in member order, in its unit (rebased members: 1,000 at the first time)]',
+    ),
 });
 export type CompactCompareDigest = z.infer<typeof compactCompareDigestSchema>;
 
@@ -62,12 +60,11 @@ export function compactCompareDigest(d: CompareDigest): CompactCompareDigest {
   // Rebased members as the text writes them: rebased to 1,000 (three-digit integers).
   const values = d.members.map((m, i) => (m.rebased ? Array.from(d.points.values[i]!, (v) => v * 10) : d.points.values[i]!));
   const formats = d.members.map((_, i) => seriesValueFormatter(values[i]!));
-  const scales = formats.map((f) => (SCALE_OF[f.suffix] ?? 1) * f.per);
   const points: Record<string, Array<Array<string | number>>> = {};
   const daily = d.grid.first !== null && isDaily(d.grid.timeframeMs, Date.parse(d.grid.first));
   d.points.times.forEach((t, p) => {
     const at = daily ? t.slice(8, 10) : `${t.slice(8, 10)} ${t.slice(11, 16)}`;
-    (points[t.slice(0, 7)] ??= []).push([at, ...formats.map((f, i) => Number(f.format(values[i]![p]!)) + 0)]);
+    (points[t.slice(0, 7)] ??= []).push([at, ...formats.map((f, i) => f.value(values[i]![p]!))]);
   });
   const r2 = (x: number | null) => (x === null ? null : Number(x.toFixed(2)) + 0);
   return defined({
@@ -104,7 +101,6 @@ export function compactCompareDigest(d: CompareDigest): CompactCompareDigest {
       }),
     sampling: d.points.method,
     pointColumns: [daily ? "DD" : "DD HH:MM", ...d.members.map((m) => m.label)],
-    pointScales: scales.some((s) => s !== 1) ? scales : undefined,
     points,
   });
 }

@@ -8,7 +8,7 @@ import { MAX_POINTS_LIMIT, MIN_POINTS } from "./series.js";
 
 /** Default co-sampled points: fewer rows as members are added, so 8 members stay within budget. */
 export function defaultComparePoints(members: number): number {
-  return Math.max(12, Math.min(60, Math.floor(160 / Math.max(1, members))));
+  return Math.max(12, Math.min(60, Math.floor(120 / Math.max(1, members))));
 }
 
 const timed = z.object({ time: z.string(), value: z.number() });

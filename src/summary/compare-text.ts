@@ -2,7 +2,7 @@
 // a lead/lag line when one is clear, and the co-sampled points as one row per time.
 import type { CompareDigest } from "./compare-digest.js";
 import { formatDuration, formatNumber, formatPercent, formatSigned, formatTime, isDaily, seriesValueFormatter } from "./format.js";
-import { formatCount, groupedFixed } from "./grouped.js";
+import { formatCount } from "./grouped.js";
 import { sanitizeText } from "./text.js";
 
 type Member = CompareDigest["members"][number];
@@ -12,28 +12,6 @@ const UNSHOWN = new Set(["ratio", ""]);
 
 function value(x: number, unit: string): string {
   return unit === "USD" ? formatNumber(x, "USD") : `${formatNumber(x)}${UNSHOWN.has(unit) ? "" : ` ${unit}`}`;
-}
-
-const SUFFIX: ReadonlyArray<[number, string]> = [
-  [1e12, "T"],
-  [1e9, "B"],
-  [1e6, "M"],
-];
-
-/** One scale for the numbers of a line, set by the largest: "2.33M BTC → 0.948M BTC", not "2.33M BTC → 947,846.36 BTC". */
-function lineScale(values: readonly number[], unit: string): (x: number) => string {
-  const top = Math.max(...values.map((v) => (Number.isFinite(v) ? Math.abs(v) : 0)));
-  const found = SUFFIX.find(([scale]) => top >= scale);
-  if (!found || top >= 1e15) return (x) => value(x, unit);
-  const [scale, suffix] = found;
-  return (x) => {
-    if (!Number.isFinite(x)) return "n/a";
-    const v = Math.abs(x) / scale;
-    const body = v === 0 ? "0" : v >= 1 ? groupedFixed(v, 2) : String(Number(v.toPrecision(3)));
-    const sign = x < 0 && body !== "0" ? "-" : "";
-    const text = `${body}${body === "0" ? "" : suffix}`;
-    return unit === "USD" ? `${sign}$${text}` : `${sign}${text}${UNSHOWN.has(unit) ? "" : ` ${unit}`}`;
-  };
 }
 
 function changeText(m: Member, showUnit: boolean, write: (x: number) => string): string {
@@ -76,7 +54,8 @@ export function renderCompareText(
   lines.push(`member: first → last, change${ranked ? ", rank" : ""}`);
   for (const m of d.members) {
     const unit = showUnit ? m.unit : m.unit === "USD" ? "USD" : "";
-    const write = lineScale([m.first!.value, m.last!.value, ...(m.basis === "sum" || m.basis === "units" ? [m.change ?? 0] : [])], unit);
+    // Each figure in its own suffix ("$40.75B → $13.27B, total $35.50T"): no "$0.0407T".
+    const write = (x: number) => value(x, unit);
     const rank = m.rank === null ? "" : `, #${m.rank}`;
     lines.push(`${m.label}: ${write(m.first!.value)} → ${write(m.last!.value)}, ${changeText(m, showUnit, write)}${rank}`);
   }
@@ -135,19 +114,18 @@ function pointsBlock(d: CompareDigest, daily: boolean): string[] {
   const values = d.members.map((m, i) => (m.rebased ? Array.from(d.points.values[i]!, (v) => v * REBASE_TEXT) : d.points.values[i]!));
   const formats = values.map((v) => seriesValueFormatter(v));
   const rebased = d.members.filter((m) => m.rebased).map((m) => m.label);
-  // Members sharing a scale are named together: "btc, eth in M USD".
-  const byScale = new Map<string, string[]>();
-  d.members.forEach((m, i) => {
-    const scale = [formats[i]!.suffix, m.rebased || UNSHOWN.has(m.unit) ? "" : m.unit].filter(Boolean).join(" ");
-    if (scale) byScale.set(scale, [...(byScale.get(scale) ?? []), m.label]);
+  // Each value carries its own suffix (M, B, T); members sharing a unit are named together: "btc, eth in USD".
+  const byUnit = new Map<string, string[]>();
+  d.members.forEach((m) => {
+    if (!m.rebased && !UNSHOWN.has(m.unit)) byUnit.set(m.unit, [...(byUnit.get(m.unit) ?? []), m.label]);
   });
-  const scaled = [...byScale].map(([scale, labels]) => `${labels.length === d.members.length ? "all" : labels.join(", ")} in ${scale}`);
+  const units = [...byUnit].map(([unit, labels]) => `${labels.length === d.members.length ? "all" : labels.join(", ")} in ${unit}`);
   const how =
     method === "all"
       ? "all points"
       : `${returned} of ${formatCount(total)}, one LTTB selection shared by all, each member's min and max kept`;
   const who = rebased.length === d.members.length ? "all" : rebased.join(", ");
-  const notes = [rebased.length ? `${who} rebased to 1,000 at the first time` : "", ...scaled].filter(Boolean).join("; ");
+  const notes = [rebased.length ? `${who} rebased to 1,000 at the first time` : "", ...units].filter(Boolean).join("; ");
   const lines = [
     `points (${how})${notes ? `; ${notes}` : ""}; rows "${daily ? "DD" : "DD HH:MM"} ${d.members.map((m) => m.label).join(" ")}" under YYYY-MM, UTC:`,
   ];

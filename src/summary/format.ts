@@ -112,51 +112,44 @@ export function formatDuration(ms: number): string {
   return `${mins} min`;
 }
 
-/** Scales for a block of values, largest first; K is used only where it makes values integers. */
-const BLOCK_SCALES = [...SUFFIXES, { scale: 1e3, suffix: "K" }, { scale: 1, suffix: "" }] as const;
-
 export interface BlockFormat {
-  /** "", "K", "M", "B" or "T". */
+  /** "", "M", "B" or "T": the suffix every value of the block carries (each value reads by itself). */
   suffix: string;
-  /** Values are written in units of `per` × the suffix's scale: 1, 10 or 100 (302.5e8 → "303" in units of 100M). */
-  per: number;
+  /** The value as text, suffix attached: "79.6B", "106034", "0.1853", "1.482e15". */
   format: (x: number) => string;
+  /** The value the text writes, as a raw number in the unit (79.6B → 79600000000). */
+  value: (x: number) => number;
 }
 
+const SCALE_DIGITS: Readonly<Record<string, number>> = { "": 0, M: 6, B: 9, T: 12 };
+
 /**
- * A formatter for many values of one series: one common scale and just enough digits to resolve
- * 1/200 of the series' range (finer than any text chart needs), so the shape survives in few
- * tokens. Integers are preferred (3.2e6 → "3200" in K, 2 tokens, not "3.200" in M, 3 tokens),
- * always with at least 3 significant digits of the largest value. With `multiples`, whole numbers
- * are written in units of 10 or 100 of the scale where every value still keeps three digits of its
- * own and 1/200 of the range is still resolved ("303" in units of 100M, 1 token, not "30342" in M).
- * Returns the scale suffix ("" when unscaled), the multiple and the per-value formatter.
+ * A formatter for many values of one series: every value written in the series' own unit with a
+ * suffix that reads by itself (M, B, T; none below a million), just enough decimals to resolve
+ * 1/200 of the series' range (finer than any text chart needs) and at least three significant
+ * digits of every value. No value needs a header to mean anything: BTC at $106,034 is "106034",
+ * USDT's supply "79.6B", difficulty "89.37T". `value` gives the number the text writes, for
+ * structured results that carry the same figures raw.
  */
-export function seriesValueFormatter(values: ArrayLike<number>, opts: { multiples?: boolean } = {}): BlockFormat {
+export function seriesValueFormatter(values: ArrayLike<number>): BlockFormat {
   let lo = Infinity;
   let hi = -Infinity;
-  let least = Infinity;
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
     if (!Number.isFinite(v)) continue;
     if (v < lo) lo = v;
     if (v > hi) hi = v;
-    if (v !== 0 && Math.abs(v) < least) least = Math.abs(v);
   }
-  if (lo > hi) return { suffix: "", per: 1, format: () => NA };
+  if (lo > hi) return { suffix: "", format: () => NA, value: (x) => x };
   const magnitude = Math.max(Math.abs(lo), Math.abs(hi));
-  if (magnitude >= 1e15 || (magnitude > 0 && magnitude < 1e-4)) {
-    return { suffix: "", per: 1, format: (x) => (Number.isFinite(x) ? x.toExponential(4).replace("e+", "e") : NA) };
+  // Below a billionth a plain decimal runs longer than an exponent.
+  if (magnitude >= 1e15 || (magnitude > 0 && magnitude < 1e-9)) {
+    const text = (x: number) => (Number.isFinite(x) ? x.toExponential(3).replace("e+", "e") : NA);
+    return { suffix: "", format: text, value: (x) => Number(text(x)) };
   }
   const resolution = hi > lo ? (hi - lo) / 200 : magnitude / 1000;
-  // Whole numbers only where every value keeps three digits of its own ("10230" in M, not "10" in B).
-  const whole = BLOCK_SCALES.find((s) => s.scale <= resolution && least / s.scale >= 100);
-  if (whole) {
-    const per = (opts.multiples && [100, 10].find((m) => whole.scale * m <= resolution && least / (whole.scale * m) >= 100)) || 1;
-    return { suffix: whole.suffix, per, format: fixed(whole.scale * per, 0) };
-  }
-
   const unit = SUFFIXES.find((s) => magnitude >= s.scale);
+  const suffix = unit?.suffix ?? "";
   const scale = unit?.scale ?? 1;
   const intDigits = magnitude > 0 ? Math.floor(Math.log10(magnitude / scale)) + 1 : 1;
   const forRange = resolution > 0 ? Math.ceil(-Math.log10(resolution / scale)) : 0;
@@ -168,7 +161,24 @@ export function seriesValueFormatter(values: ArrayLike<number>, opts: { multiple
       break;
     }
   }
-  return { suffix: unit?.suffix ?? "", per: 1, format: fixed(scale, decimals) };
+  const digits = decimalsFor(decimals);
+  const shift = SCALE_DIGITS[suffix]!;
+  return {
+    suffix,
+    format: (x) => {
+      if (!Number.isFinite(x)) return NA;
+      const text = (x / scale).toFixed(digits(x / scale)).replace(/^-(0\.?0*)$/, "$1");
+      return /^0\.?0*$/.test(text) ? "0" : `${text}${suffix}`;
+    },
+    value: (x) => (Number.isFinite(x) ? rounded(x, digits(x / scale) - shift) : x),
+  };
+}
+
+/** x rounded to `places` decimals of the unit; negative places round to tens, hundreds… exactly (79.6B stays 79600000000). */
+function rounded(x: number, places: number): number {
+  if (places >= 0) return Number(x.toFixed(Math.min(100, places))) + 0;
+  const step = 10 ** -places;
+  return Math.round(x / step) * step + 0;
 }
 
 /**
@@ -176,14 +186,11 @@ export function seriesValueFormatter(values: ArrayLike<number>, opts: { multiple
  * three significant digits of its own (a $0.35 fee on a page up to $326.74 reads "0.350", not "0").
  * A value the common decimals already write exactly (a count) keeps them.
  */
-function fixed(scale: number, decimals: number): (x: number) => string {
-  return (x) => {
-    if (!Number.isFinite(x)) return NA;
-    const v = x / scale;
-    let d = decimals;
+function decimalsFor(decimals: number): (v: number) => number {
+  return (v) => {
     const a = Math.abs(v);
-    if (a > 0 && a < 100 && Number(v.toFixed(d)) !== v) d = Math.min(20, Math.max(d, 2 - Math.floor(Math.log10(a))));
-    return v.toFixed(d).replace(/^-(0\.?0*)$/, "$1");
+    if (a > 0 && a < 100 && Number(v.toFixed(decimals)) !== v) return Math.min(20, Math.max(decimals, 2 - Math.floor(Math.log10(a))));
+    return decimals;
   };
 }
 

@@ -173,9 +173,10 @@ export function compactHeatmapDigest(d: HeatmapDigest): CompactHeatmapDigest {
     matrix: defined({
       rows: shape.rows,
       cols: shape.cols,
-      priceStep: shape.priceStep ?? undefined,
-      priceLow: shape.priceLow ?? undefined,
-      priceHigh: shape.priceHigh ?? undefined,
+      // At a model's precision: a float step's noise (3.000000000000056e-8) costs tokens and says nothing.
+      priceStep: shape.priceStep === null ? undefined : num(shape.priceStep),
+      priceLow: shape.priceLow === null ? undefined : num(shape.priceLow),
+      priceHigh: shape.priceHigh === null ? undefined : num(shape.priceHigh),
       from: t(shape.timeFrom),
       to: t(shape.timeTo),
     }),

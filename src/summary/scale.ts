@@ -9,9 +9,7 @@ const SCALE_OF: Record<string, number> = { "": 1, K: 1e3, M: 1e6, B: 1e9, T: 1e1
 export interface AnswerScale {
   /** "", "K", "M", "B" or "T"; "" also when values are written with an exponent. */
   suffix: string;
-  /** Points are written in units of `per` × the suffix's scale (1, 10 or 100); statistics in the suffix's. */
-  per: number;
-  /** A value of the points block. */
+  /** A value of the points block, suffix attached ("79.6B"). */
   point: (x: number) => string;
   /** A statistic: the same scale, two decimals (three significant digits below 1), suffix and unit sign attached. */
   stat: (x: number) => string;
@@ -19,7 +17,7 @@ export interface AnswerScale {
   signed: (x: number) => string;
   /**
    * The scale for one line of statistics: the answer's, or a larger suffix once the line's largest
-   * value reaches a thousand of the answer's (points in whole M read "30342", the peak "$290.53B";
+   * value reaches a thousand of the answer's (points in M read "303.4M", the peak "$290.53B";
    * a sum of 1-minute volumes is "$4.67T", not "$4,672,127M"). Every value of a line is in one scale.
    */
   line: (values: readonly number[]) => AnswerScale;
@@ -32,27 +30,27 @@ const STEP_UP = [
 ] as const;
 
 /**
- * The scale the points block would choose for `values` (it prefers whole numbers), applied to the
- * statistics too; a whole number is written without decimals. `usd` prefixes "$".
+ * The suffix the points block writes `values` in, applied to the statistics too; a whole number is
+ * written without decimals. `usd` prefixes "$".
  */
 export function answerScale(values: ArrayLike<number>, opts: { usd?: boolean } = {}): AnswerScale {
-  const block = seriesValueFormatter(values, { multiples: true });
+  const block = seriesValueFormatter(values);
   const exponent = block.format(1).includes("e");
-  return statScale(block.suffix, exponent, block.format, opts.usd === true, block.per);
+  return statScale(block.suffix, exponent, block.format, opts.usd === true);
 }
 
-function statScale(suffix: string, exponent: boolean, point: (x: number) => string, usd: boolean, per: number): AnswerScale {
+function statScale(suffix: string, exponent: boolean, point: (x: number) => string, usd: boolean): AnswerScale {
   const scale = SCALE_OF[suffix] ?? 1;
   const body = (a: number): string => {
     if (a === 0) return "0";
-    if (exponent || a >= 1e15 || a < 1e-4) return a.toExponential(3).replace("e+", "e");
+    if (exponent || a >= 1e15 || a < 1e-9) return a.toExponential(3).replace("e+", "e");
     const v = a / scale;
     if (v >= 1) {
       // Four digits before the point are precision enough: "$191,033M", not "$191,032.58M".
       if (v >= 1000 || Number.isInteger(v)) return groupedFixed(v, 0);
       return groupedFixed(v, 2);
     }
-    return String(Number(v.toPrecision(3)));
+    return threeDigits(v);
   };
   const write = (x: number, sign: boolean): string => {
     if (!Number.isFinite(x)) return NA;
@@ -63,7 +61,6 @@ function statScale(suffix: string, exponent: boolean, point: (x: number) => stri
   };
   const self: AnswerScale = {
     suffix: exponent ? "" : suffix,
-    per,
     point,
     stat: (x) => write(x, false),
     signed: (x) => write(x, true),
@@ -73,7 +70,7 @@ function statScale(suffix: string, exponent: boolean, point: (x: number) => stri
       for (const x of values) if (Number.isFinite(x)) max = Math.max(max, Math.abs(x));
       if (max < 1e15 && max / scale < 1000) return self;
       const up = STEP_UP.find((s) => s.scale > scale && s.scale <= max);
-      return up ? statScale(up.suffix, false, point, usd, per) : self;
+      return up ? statScale(up.suffix, false, point, usd) : self;
     },
   };
   return self;
@@ -100,7 +97,13 @@ export function amountScale(reference: number, opts: { usd?: boolean } = {}): (x
     if (v === 0) body = "0";
     else if (v >= 1000 || Number.isInteger(v)) body = groupedFixed(v, 0);
     else if (v >= 1) body = groupedFixed(v, 2);
-    else body = String(Number(v.toPrecision(3)));
+    else body = threeDigits(v);
     return `${x < 0 && body !== "0" ? "-" : ""}${opts.usd ? "$" : ""}${body}${body === "0" ? "" : suffix}`;
   };
+}
+
+/** Three significant digits as a plain decimal: 0.0000148, never 1.48e-5 (a reader takes either; the plain one costs fewer tokens). */
+function threeDigits(v: number): string {
+  const text = String(Number(v.toPrecision(3)));
+  return text.includes("e") ? v.toFixed(Math.min(20, 2 - Math.floor(Math.log10(v)))) : text;
 }

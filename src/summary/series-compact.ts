@@ -17,7 +17,7 @@ const changeSchema = z
 
 const windowSchema = z.object({
   since: timeField.optional().describe("start of a YTD window (the others reach back their own length from the last point)"),
-  by: z.number().optional(),
+  by: z.number().optional().describe("last − the window's start, where no percent applies (ratios, signed series)"),
   percent: z.number().optional(),
   sum: z.number().optional().describe("flows: total over the window"),
   priorSum: z.number().optional().describe("flows: total over the window before"),
@@ -71,10 +71,6 @@ export const compactSeriesDigestSchema = z.object({
     .describe("absent when no bucket is missing"),
   resample: resampleSchema.optional().describe("re-bucketed into UTC weeks (from Monday) or calendar months"),
   sampling: z.enum(["all", "lttb"]).describe("all points, or LTTB keeping the shape with first, last, min and max"),
-  pointScale: z
-    .number()
-    .optional()
-    .describe("the points' values are in multiples of this (1000000000: billions of the unit; absent: 1), at a 200th of their range"),
   points: pointsSchema,
 });
 export type CompactSeriesDigest = z.infer<typeof compactSeriesDigestSchema>;
@@ -86,10 +82,12 @@ function change(c: Change): z.infer<typeof changeSchema> {
 export function compactSeriesDigest(d: SeriesDigest): CompactSeriesDigest {
   const windows: Record<string, z.infer<typeof windowSchema>> = {};
   for (const w of d.windows) {
+    const percent = w.change?.percent ?? w.percent ?? undefined;
+    // The text gives a window one figure (its % where there is one): so does the JSON.
     windows[w.window] = defined({
       since: w.window === "YTD" ? when(w.since) : undefined,
-      by: w.change ? num(w.change.absolute) : undefined,
-      percent: w.change?.percent ?? w.percent ?? undefined,
+      by: w.change && percent === undefined ? num(w.change.absolute) : undefined,
+      percent,
       sum: w.sum === undefined ? undefined : num(w.sum),
       priorSum: w.priorSum === undefined || w.priorSum === null ? undefined : num(w.priorSum),
     });
@@ -112,7 +110,7 @@ export function compactSeriesDigest(d: SeriesDigest): CompactSeriesDigest {
     d.last !== null &&
     isDaily(d.timeframeMs, Date.parse(d.first.time)) &&
     isDaily(d.timeframeMs, Date.parse(d.last.time));
-  const grouped = groupedPoints(d.points, d.resample?.period === "1M" ? "month" : daily ? "day" : "minute");
+  const points = groupedPoints(d.points, d.resample?.period === "1M" ? "month" : daily ? "day" : "minute");
   return defined({
     nature: d.nature,
     count: d.count,
@@ -147,8 +145,7 @@ export function compactSeriesDigest(d: SeriesDigest): CompactSeriesDigest {
       : undefined,
     resample: d.resample,
     sampling: d.sampling.method,
-    pointScale: grouped.scale === 1 ? undefined : grouped.scale,
-    points: grouped.points,
+    points,
   });
 }
 

@@ -116,8 +116,8 @@ function gapRange(from: string, to: string, daily: boolean): string {
 function pointsBlock(d: SeriesDigest, daily: boolean, unit: string, s: AnswerScale): string[] {
   const { returned, total, method } = d.sampling;
   const fmt = { format: s.point };
-  const named = [s.per > 1 ? `${s.per}${s.suffix}` : s.suffix, unit].filter(Boolean).join(" ");
-  const scale = !named ? "values" : s.per > 1 ? `values in units of ${named}` : `values in ${named}`;
+  // Each value carries its own suffix (M, B, T): the header names only the unit.
+  const scale = unit ? `values in ${unit}` : "values";
   const how = method === "all" ? "all points" : `${returned} of ${formatCount(total)}, LTTB: shape kept with first/last/min/max`;
   // Monthly buckets need no day: one "YYYY-MM value" line each.
   if (d.resample?.period === "1M")

@@ -2,13 +2,15 @@
 // whatever the range.
 import type { SeriesNature } from "../catalog/index.js";
 import { coverageOf, type Coverage } from "./range-coverage.js";
+import { isDaily } from "./format.js";
 import { lttb } from "./lttb.js";
 import { changeOf, flowSummary, hasDrawdown, positionOf, signFlips, windowChanges, type WindowChange } from "./nature.js";
+import { DEFAULT_MAX_POINTS, defaultPointCount } from "./point-budget.js";
 import type { SeriesDigest, TimedValue } from "./series-schema.js";
 
 export { seriesDigestSchema, type SeriesDigest, type TimedValue } from "./series-schema.js";
 
-export const DEFAULT_MAX_POINTS = 120;
+export { DEFAULT_MAX_POINTS } from "./point-budget.js";
 export const MAX_POINTS_LIMIT = 5_000;
 /** Fewer cannot hold first, last, min and max together. */
 export const MIN_POINTS = 4;
@@ -17,7 +19,7 @@ const LARGEST_GAPS = 3;
 export interface SeriesDigestOptions {
   /** Bucket size in ms (gaps are counted in these buckets); ≤ 0 disables gap detection. */
   timeframeMs: number;
-  /** Points to return at most: default 120, clamped to [4, 5000]. */
+  /** Points to return at most, clamped to [4, 5000]; by default up to 120, fewer where points cost more tokens. */
   maxPoints?: number;
   /** What the values are (default `level`): decides change, drawdown, flow sums and windows. */
   nature?: SeriesNature;
@@ -61,7 +63,10 @@ export function digestSeries(times: ArrayLike<number>, values: ArrayLike<number>
   }
   const nonFinite = Math.max(times.length, values.length) - count;
   const timeframeMs = Number.isFinite(opts.timeframeMs) ? opts.timeframeMs : 0;
-  const maxPoints = clampMaxPoints(opts.maxPoints);
+  const maxPoints =
+    opts.maxPoints === undefined
+      ? defaultPointCount(v, count, count && isDaily(timeframeMs, t[0]!) ? "day" : "minute", count ? t[count - 1]! - t[0]! : 0)
+      : clampMaxPoints(opts.maxPoints);
   // `+ 0` turns -0 into 0, which is what JSON would make of it anyway.
   const at = (i: number): TimedValue => ({ time: new Date(t[i]!).toISOString(), value: v[i]! + 0 });
 

@@ -10,7 +10,13 @@ export const assetParam = z.string().max(40);
 export const startDateParam = z.string().max(40).optional();
 export const endDateParam = z.string().max(40).optional();
 
-export const maxPointsParam = z.number().int().min(MIN_POINTS).max(MAX_POINTS_LIMIT).optional().describe(`Default ${DEFAULT_MAX_POINTS}`);
+export const maxPointsParam = z
+  .number()
+  .int()
+  .min(MIN_POINTS)
+  .max(MAX_POINTS_LIMIT)
+  .optional()
+  .describe(`Default up to ${DEFAULT_MAX_POINTS}, fewer for long values`);
 
 export const venueParam = z.string().max(64).optional();
 

@@ -96,7 +96,8 @@ describe("createCryptoMetrics (HTTP backend, same configuration)", () => {
       const [a, b] = await Promise.all([remote.getMetricsVariation({ asset: "eth" }), local.getMetricsVariation({ asset: "eth" })]);
       expect(a.rows).toEqual(b.rows);
       expect(upstream.seen.at(-1)).toMatchObject({ key: "demo-key" });
-      expect(upstream.seen.at(-1)!.url).toContain("/eth/");
+      // The variation, then its daily closes from the service's price source (the heatmap's candles).
+      expect(upstream.seen.map((s) => s.url.split("?")[0])).toEqual(["/eth/derivatives/metrics-variation", "/liquidation_levels/heatmap"]);
       const denied = await remote
         .getSeries({ metric: "lifespan/Lth_mvrv", asset: "btc" }, { apiKey: "nobody-here" })
         .catch((e: unknown) => e);

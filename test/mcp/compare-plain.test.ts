@@ -82,7 +82,7 @@ describe("compare in plain terms", () => {
 });
 
 describe("renderCompareText", () => {
-  it("writes a line's numbers in one scale, set by its largest", () => {
+  it("writes each of a line's numbers in its own scale, reading by itself", () => {
     const day = 86_400_000;
     const times = [0, 1, 2].map((i) => i * day);
     const d = digestCompare(
@@ -93,7 +93,7 @@ describe("renderCompareText", () => {
       { timeframeMs: day },
     );
     const text = renderCompareText({ title: "m", query: {}, notes: [] }, d);
-    expect(text).toContain("btc: 2.33M BTC → 0.948M BTC, -59.32 %");
+    expect(text).toContain("btc: 2.33M BTC → 947,846.36 BTC, -59.32 %");
     expect(text).toContain("eth: 900 ETH → 1,000 ETH, +11.11 %");
   });
 });

@@ -73,16 +73,14 @@ interface Digest {
   windows: Record<string, { by?: number; percent?: number; sum?: number }>;
   coverage: { endedAt?: string; partialLastAsOf?: string; historyFrom?: string };
   resample?: { period: string; rule: string; partialFirst: boolean; partialLast: boolean; sourceCount: number };
-  pointScale?: number;
   points: Record<string, Pair[]>;
 }
 /** The points as epoch ms and values, from their month groups ("DD" or "DD HH:MM"; monthly: "MM" under "YYYY"). */
 function pointsOf(d: Digest): Array<{ t: number; v: number }> {
-  const scale = d.pointScale ?? 1;
   return Object.entries(d.points).flatMap(([group, points]) =>
     points.map(([at, v]) => {
       const iso = group.length === 4 ? `${group}-${at}-01` : `${group}-${at.slice(0, 2)}T${at.length > 2 ? at.slice(3) : "00:00"}:00Z`;
-      return { t: Date.parse(iso.length === 10 ? `${iso}T00:00:00Z` : iso), v: v * scale };
+      return { t: Date.parse(iso.length === 10 ? `${iso}T00:00:00Z` : iso), v };
     }),
   );
 }
@@ -185,7 +183,9 @@ describe("statistics by nature", () => {
     expect(textOf(reserve)).not.toContain("native");
     expect((reserve.structuredContent as { unit: string }).unit).toBe("ETH");
     // Windows of a level: the last value against the last bucket at or before the window's start.
-    close6(digestOf(reserve).windows["30d"]!.by!, rows.at(-1)!.v - rows.at(-31)!.v);
+    close6(digestOf(reserve).windows["30d"]!.percent!, (rows.at(-1)!.v / rows.at(-31)!.v - 1) * 100);
+    // One figure per window, as the text gives it: the %, not the % and the difference.
+    expect(digestOf(reserve).windows["30d"]!.by).toBeUndefined();
   });
 });
 
@@ -265,7 +265,7 @@ describe("resample", () => {
     );
     // The statistics are those of every day served, as without resample.
     const plain = digestOf(await call("get_ohlcv", args));
-    const stats = (x: Digest) => ({ ...x, resample: undefined, points: undefined, sampling: undefined, pointScale: undefined });
+    const stats = (x: Digest) => ({ ...x, resample: undefined, points: undefined, sampling: undefined });
     expect(stats(d)).toEqual(stats(plain));
     expect((r.structuredContent as { credits: { charged: number } }).credits.charged).toBe(1);
     expect(encode(textOf(r)).length).toBeLessThanOrEqual(1_500);
@@ -285,7 +285,7 @@ describe("resample", () => {
     const text = textOf(r);
     expect(text).toContain("monthly buckets (UTC calendar months; each its last point's value)");
     const last = new Date(points.at(-1)!.t).toISOString();
-    expect(text.trimEnd().split("\n").at(-3)).toMatch(new RegExp(`^${last.slice(0, 7)} \\d+$`));
+    expect(text.trimEnd().split("\n").at(-3)).toMatch(new RegExp(`^${last.slice(0, 7)} [\\d.]+[MBT]?$`));
   });
 
   it("refuses a value it does not know, naming the field, charging nothing", async () => {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createInProcessService } from "../../src/backend/inprocess/backend.js";
-import { ENDPOINTS } from "../../src/catalog/index.js";
+import { ENDPOINTS, TIMEFRAMES } from "../../src/catalog/index.js";
 import type { InProcessService } from "../../src/backend/inprocess/service.js";
 import { resultAs } from "../../src/backend/types.js";
 import { startRestServer, type RestServer } from "../../src/backend/rest.js";
@@ -70,22 +70,21 @@ function near(printed: number, actual: number, what: string): void {
 
 const timeOf = (s: string) => Date.parse(s.length === 10 ? `${s}T00:00:00Z` : `${s.replace(" ", "T")}:00Z`);
 
-/** Every point of the points block: its time and printed value, in the block's scale. */
+/** Every point of the points block: its time and printed value, which reads by itself ("79.6B", "106034"). */
 function points(text: string): Array<{ t: number; v: number }> {
   const lines = text.split("\n");
   const head = lines.findIndex((l) => l.startsWith("points ("));
   expect(head).toBeGreaterThan(0);
-  // "values in M USD", or "values in units of 100M USD" (a point "303" is 303 × 100M).
-  const m = /values in (?:units of (\d+))?([KMBT])?\b/.exec(lines[head]!);
-  const scale = Number(m?.[1] ?? 1) * SCALES[m?.[2] ?? ""]!;
+  // The header names the unit and nothing a value must be multiplied by.
+  expect(text).not.toMatch(/units of|values in [KMBT]\b|values in \d/);
   const out: Array<{ t: number; v: number }> = [];
   let month = "";
   for (const line of lines.slice(head + 1)) {
     if (/^\d{4}-\d{2}:$/.test(line)) month = line.slice(0, 7);
-    else if (/^\d{2} (\d{2}:\d{2} )?-?[\d.]+(e-?\d+)?$/.test(line)) {
+    else if (/^\d{2} (\d{2}:\d{2} )?-?[\d.]+(e-?\d+)?[MBT]?$/.test(line)) {
       const parts = line.split(" ");
       const time = parts.length === 3 ? `${month}-${parts[0]} ${parts[1]}` : `${month}-${parts[0]}`;
-      out.push({ t: timeOf(time), v: Number(parts.at(-1)) * scale });
+      out.push({ t: timeOf(time), v: num(parts.at(-1)!) });
     } else break;
   }
   return out;
@@ -140,7 +139,7 @@ const SERIES_CASES: Array<[kind: string, tool: string, args: Record<string, stri
     {},
   ],
   ["level (coins)", "get_series", { metric: "exchange_flow/exchange_reserve", asset: "eth", startDate: "2025-06-01" }, {}],
-  ["flow, default range (points in units of 100M USD)", "get_ohlcv", { metric: "derivatives/Volume_usd", asset: "btc" }, {}],
+  ["flow, default range (points in B USD)", "get_ohlcv", { metric: "derivatives/Volume_usd", asset: "btc" }, {}],
   [
     "flow, partial last bucket",
     "get_ohlcv",
@@ -178,6 +177,42 @@ describe("every printed point and statistic is within 1 % of the raw value", () 
     const data = await rawPrice("btc", { startDate: "2025-01-01" });
     expect(checkPoints(text, data)).toBeGreaterThan(100);
     expect(checkStatistics(text, data)).toBeGreaterThanOrEqual(8);
+  });
+
+  // One default answer per timeframe: the grid, the point count and the values' length all change with it.
+  it.each(TIMEFRAMES)("price and volume at timeframe %s, default range", async (timeframe) => {
+    for (const [asset, metric] of [
+      ["shib", "price"],
+      ["btc", "price"],
+      ["eth", "derivatives/Volume_usd"],
+    ] as const) {
+      const text = textOf(await f.call("get_ohlcv", { metric, asset, timeframe }));
+      const data = metric === "price" ? await rawPrice(asset, { timeframe }) : await raw(asset, metric, { timeframe });
+      expect(checkPoints(text, data), `${asset} ${metric} ${timeframe}`).toBeGreaterThanOrEqual(40);
+      expect(checkStatistics(text, data)).toBeGreaterThanOrEqual(6);
+    }
+  });
+
+  it.each(["1m", "4h", "1d"])("compare: every point of every member in its own unit at timeframe %s", async (timeframe) => {
+    const assets = ["btc", "eth", "trx"];
+    const r = await f.call("compare", { metric: "derivatives/Volume_usd", assets, timeframe });
+    const lines = textOf(r).split("\n");
+    const head = lines.findIndex((l) => l.startsWith("points ("));
+    expect(lines[head]).toContain("all in USD");
+    expect(lines[head]).not.toMatch(/units of|in [KMBT] /);
+    let month = "";
+    let checked = 0;
+    const data = await Promise.all(assets.map((a) => raw(a, "derivatives/Volume_usd", { timeframe })));
+    for (const line of lines.slice(head + 1)) {
+      if (/^\d{4}-\d{2}:$/.test(line)) month = line.slice(0, 7);
+      else if (/^\d{2} /.test(line)) {
+        const parts = line.split(" ");
+        const at = parts.length === assets.length + 2 ? `${month}-${parts[0]} ${parts[1]}` : `${month}-${parts[0]}`;
+        parts.slice(-assets.length).forEach((v, i) => near(num(v), data[i]!.get(timeOf(at))!, `${assets[i]} ${at}`));
+        checked += assets.length;
+      } else break;
+    }
+    expect(checked).toBeGreaterThanOrEqual(30);
   });
 
   it("compare: each member's first and last value", async () => {

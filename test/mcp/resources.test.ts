@@ -156,6 +156,9 @@ describe("prompts", () => {
     // Concrete dates from the service's now (2025-12-28T12:00Z in the fixture), not placeholders.
     expect(text).toContain("get_ohlcv metric=price asset=eth startDate=2024-12-28");
     expect(text).toContain("get_ohlcv metric=derivatives/Volume_usd asset=eth startDate=2025-09-29");
+    // The call sends no market_type: its answer is every market's volume, and the brief says so.
+    expect(text).toMatch(/Volume_usd asset=eth startDate=2025-09-29 — volume trend, all markets \(spot, swap and futures/);
+    expect(text).not.toMatch(/perpetuals volume/);
     expect(text).not.toMatch(/<[^>]*ago>/);
   });
 

@@ -60,14 +60,19 @@ describe("structuredContent", () => {
       // The block: month headings and point lines, up to the first line that is neither.
       for (const line of lines.slice(from + 1)) {
         if (/^\d{4}-\d\d:$/.test(line)) continue;
-        if (!/^\d\d( \d\d:\d\d)? -?[\d.]+$/.test(line)) break;
+        if (!/^\d\d( \d\d:\d\d)? -?[\d.]+[MBT]?$/.test(line)) break;
         text.push(line);
       }
       expect(text.length).toBeGreaterThan(20);
-      const structured = Object.values(digest.points)
-        .flat()
-        .map(([at, v]) => `${at} ${v}`);
-      expect(structured).toEqual(text.map((l) => l.replace(/ (-?[\d.]+)$/, (_, v: string) => ` ${Number(v)}`)));
+      // The same number raw in the unit: "13.2B" in the text is 13200000000 here, never 132 and a scale.
+      const read = (v: string) => Number(v.replace(/[MBT]$/, "")) * ({ M: 1e6, B: 1e9, T: 1e12 }[v.slice(-1)] ?? 1);
+      const structured = Object.values(digest.points).flat();
+      expect(structured.map(([at]) => at)).toEqual(text.map((l) => l.slice(0, l.lastIndexOf(" "))));
+      structured.forEach(([, v], i) => {
+        const printed = read(text[i]!.slice(text[i]!.lastIndexOf(" ") + 1));
+        expect(Math.abs(v - printed)).toBeLessThanOrEqual(1e-9 * Math.abs(printed));
+      });
+      expect(digest).not.toHaveProperty("pointScale");
     }
   });
 

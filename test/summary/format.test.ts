@@ -100,59 +100,37 @@ describe("prices", () => {
   });
 });
 
+/** A printed point as the number it stands for: "79.6B" → 79.6e9, "106034" → 106034. */
+const read = (text: string) => Number(text.replace(/[MBT]$/, "")) * ({ M: 1e6, B: 1e9, T: 1e12 }[text.slice(-1)] ?? 1);
+
 describe("seriesValueFormatter", () => {
-  it("resolves 1/200 of the range with a common scale, preferring integers", () => {
+  it("writes each value in the unit with a suffix that reads by itself, resolving 1/200 of the range", () => {
     const volume = seriesValueFormatter([3.2e6, 2.9e6, 3.5e6]);
-    expect(volume.suffix).toBe("K");
-    expect(volume.format(3_238_400)).toBe("3238");
-    expect(seriesValueFormatter([3.2e6, 3.18e6, 3.238e6]).format(3_238_400)).toBe("3238400");
-    const price = seriesValueFormatter([86_000, 88_000]);
-    expect([price.suffix, price.format(87_747.65)]).toEqual(["", "87748"]);
-    const ratio = seriesValueFormatter([0.7, 1.23456, 4.5]);
-    expect(ratio.format(1.23456)).toBe("1.23");
-    const counts = seriesValueFormatter([12_001, 12_007, 12_003]);
-    expect(counts.format(12_007)).toBe("12007");
-    const flat = seriesValueFormatter([0.1, 0.1]);
-    expect(flat.format(0.1)).toBe("0.1");
+    expect([volume.suffix, volume.format(3_238_400)]).toEqual(["M", "3.24M"]);
+    const price = seriesValueFormatter([86_000, 126_000]);
+    expect([price.suffix, price.format(106_034.65)]).toEqual(["", "106035"]);
+    expect(seriesValueFormatter([79.57e9, 40e9]).format(79.57e9)).toBe("79.6B");
+    expect(seriesValueFormatter([89.37e12, 88e12, 90e12]).format(89.37e12)).toBe("89.37T");
+    expect(seriesValueFormatter([0.000122, 0.0001, 0.00015]).format(0.000122)).toBe("0.000122");
+    // Below 1e-4 a plain decimal, not an exponent: 0.0000148 costs fewer tokens than 1.48e-5 and reads as well.
+    expect(seriesValueFormatter([1.476e-5, 6.8e-6, 2.8e-5]).format(1.476e-5)).toBe("0.0000148");
+    expect(seriesValueFormatter([0.7, 1.23456, 4.5]).format(1.23456)).toBe("1.23");
+    expect(seriesValueFormatter([12_001, 12_007, 12_003]).format(12_007)).toBe("12007");
+    expect(seriesValueFormatter([0.1, 0.1]).format(0.1)).toBe("0.1");
     expect(seriesValueFormatter([Number.NaN]).format(1)).toBe("n/a");
   });
 
-  it("keeps every value within 1/200 of the range of its true value", () => {
+  it("keeps every value within 1/200 of the range of its true value, and `value` is the number the text writes", () => {
     fc.assert(
       fc.property(fc.array(fc.double({ min: -1e13, max: 1e13, noNaN: true }), { minLength: 2, maxLength: 50 }), (values) => {
         const lo = Math.min(...values);
         const hi = Math.max(...values);
         const magnitude = Math.max(Math.abs(lo), Math.abs(hi));
-        if (hi === lo || magnitude < 1e-4) return;
-        const { suffix, format } = seriesValueFormatter(values);
-        const scale = { "": 1, K: 1e3, M: 1e6, B: 1e9, T: 1e12 }[suffix]!;
-        for (const v of values) expect(Math.abs(Number(format(v)) * scale - v)).toBeLessThanOrEqual((hi - lo) / 200 + 1e-9 * magnitude);
-      }),
-    );
-  });
-
-  it("with multiples, writes whole numbers in units of 10 or 100 of the scale only where each keeps three digits and the range stays resolved", () => {
-    // Daily BTC volumes of $10.2-290.5B: "303" in units of 100M (1 token), not "30342" in M (2 tokens).
-    const volumes = [30_342e6, 10_225e6, 290_531e6, 52_464e6];
-    const f = seriesValueFormatter(volumes, { multiples: true });
-    expect([f.suffix, f.per, volumes.map(f.format)]).toEqual(["M", 100, ["303", "102", "2905", "525"]]);
-    expect(seriesValueFormatter(volumes).per).toBe(1);
-    // A $5.02B day among them keeps three digits: units of 10M, "502".
-    const low = seriesValueFormatter([...volumes, 5_021e6], { multiples: true });
-    expect([low.suffix, low.per, low.format(5_021e6)]).toEqual(["M", 10, "502"]);
-    // A narrow range is not coarsened: 1/200 of 3.199-3.2005M is 7.5, finer than units of 10.
-    expect(seriesValueFormatter([3.2e6, 3.199e6, 3.2005e6], { multiples: true }).per).toBe(1);
-    fc.assert(
-      fc.property(fc.array(fc.double({ min: -1e13, max: 1e13, noNaN: true }), { minLength: 2, maxLength: 50 }), (values) => {
-        const lo = Math.min(...values);
-        const hi = Math.max(...values);
-        const magnitude = Math.max(Math.abs(lo), Math.abs(hi));
-        if (hi === lo || magnitude < 1e-4) return;
-        const { suffix, per, format } = seriesValueFormatter(values, { multiples: true });
-        const scale = per * { "": 1, K: 1e3, M: 1e6, B: 1e9, T: 1e12 }[suffix]!;
+        if (hi === lo || magnitude < 1e-9) return;
+        const f = seriesValueFormatter(values);
         for (const v of values) {
-          expect(Math.abs(Number(format(v)) * scale - v)).toBeLessThanOrEqual((hi - lo) / 200 + 1e-9 * magnitude);
-          if (per > 1 && v !== 0) expect(Math.abs(Number(format(v)))).toBeGreaterThanOrEqual(100);
+          expect(Math.abs(read(f.format(v)) - v)).toBeLessThanOrEqual((hi - lo) / 200 + 1e-9 * magnitude);
+          expect(Math.abs(f.value(v) - read(f.format(v)))).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(v)));
         }
       }),
     );
@@ -160,19 +138,17 @@ describe("seriesValueFormatter", () => {
 });
 
 describe("every printed number keeps its value", () => {
-  const within = (text: string, scale: number, x: number) => Math.abs(Number(text.replace(/[$,]/g, "")) * scale - x) <= 0.005 * Math.abs(x);
-
   it("gives a point small beside the page's largest three significant digits of its own", () => {
     // A fee series' spread: sub-dollar days (BTC 2025) up to a three-digit spike (a halving day's congestion).
     const fees = [0.35, 0.379, 0.2024, 0.394, 0.6712, 1.2473, 3.561, 13.69, 95.61, 326.74, 0.148];
     const { suffix, format } = seriesValueFormatter(fees);
+
     expect(suffix).toBe("");
     expect(fees.map(format)).toEqual(["0.350", "0.379", "0.202", "0.394", "0.671", "1.25", "3.56", "13.7", "95.6", "327", "0.148"]);
     fc.assert(
       fc.property(fc.array(fc.double({ min: 1e-3, max: 1e9, noNaN: true }), { minLength: 1, maxLength: 50 }), (values) => {
         const f = seriesValueFormatter(values);
-        const scale = { "": 1, K: 1e3, M: 1e6, B: 1e9, T: 1e12 }[f.suffix]!;
-        return f.format(1).includes("e") || values.every((x) => within(f.format(x), scale, x));
+        return values.every((x) => Math.abs(read(f.format(x)) - x) <= 0.005 * Math.abs(x));
       }),
     );
   });
@@ -184,11 +160,11 @@ describe("every printed number keeps its value", () => {
   it("writes a line of statistics in one scale, stepping up where a thousand of the page's is reached", () => {
     // A 60-day sum of 1-minute volumes beside points of tens of millions: $4.67T, never "$4,672,127M".
     const s = answerScale([26.1e6, 38.9e6, 202.4e6], { usd: true });
-    expect(s.suffix).toBe("K"); // the points read as whole thousands
+    expect(s.suffix).toBe("M"); // the points read as 26.1M
     expect(s.line([4.672127e12]).stat(4.672127e12)).toBe("$4.67T");
     // A line whose values reach a thousand of the points' scale takes its own: never "$25,280K".
     expect(s.line([25.28e6, 21.08e6]).stat(25.28e6)).toBe("$25.28M");
-    expect(s.line([125e3, 300e3]).stat(125e3)).toBe("$125K");
+    expect(s.line([125e3, 300e3]).stat(125e3)).toBe("$0.125M");
     const windows = s.line([36.41e9, 384e9]);
     expect([windows.stat(36.41e9), windows.stat(384e9)]).toEqual(["$36.41B", "$384B"]);
   });

@@ -264,8 +264,8 @@ describe("renderSeriesText wording by nature", () => {
     const t = text("flow", values);
     const sum = values.reduce((a, b) => a + b, 0);
     expect(sum).toBe(89.3e9);
-    // The points read in M; the sum, beyond any of them, in its own scale: never "$89,300M".
-    expect(answerScale(values, { usd: true }).suffix).toBe("M");
+    // The points read in B; the sum in the same scale, never "$89,300M".
+    expect(answerScale(values, { usd: true }).suffix).toBe("B");
     expect(t).toContain("sum $89.30B over 60 buckets");
     expect(t).toMatch(/peak bucket \$[\d,.]+[KMBT]? \(2024-01-0\d\)/);
     expect(t).toMatch(/windows \(sum; % vs the window before\): 7d \$[\d,.]+[KMBT]? \([+-][\d.]+ %\), 30d/);
@@ -351,6 +351,8 @@ describe("renderSeriesText wording by nature", () => {
       expect(new Set([...line.matchAll(/\d([KMBT])\b/g)].map((m) => m[1])).size).toBeLessThanOrEqual(1);
       expect(line).not.toMatch(/\d,\d{3}(\.\d+)?[KMBT]\b/);
     }
-    expect(t).toMatch(/values in [KMBT] ETH/);
+    // Each point carries its suffix: the header names the unit alone.
+    expect(t).toMatch(/values in ETH:/);
+    expect(t).toMatch(/^01 [\d.]+M$/m);
   });
 });

@@ -139,7 +139,7 @@ describe("seriesFromRecords", () => {
 describe("digestSeries sampling", () => {
   it("returns every point up to maxPoints and LTTB above it, keeping the extremes", () => {
     const small = randomWalk(120, 60_000);
-    const all = digestSeries(small.times, small.values, { timeframeMs: 60_000 });
+    const all = digestSeries(small.times, small.values, { timeframeMs: 60_000, maxPoints: 120 });
     expect(all.sampling).toEqual({ returned: 120, total: 120, method: "all" });
     expect(all.points.map((p) => p.value)).toEqual(Array.from(small.values));
 
@@ -150,6 +150,22 @@ describe("digestSeries sampling", () => {
     expect(d.points).toContainEqual(d.max);
     expect(d.points[0]).toEqual(d.first);
     expect(d.points.at(-1)).toEqual(d.last);
+  });
+
+  it("shows up to 120 points by default, fewer where each costs more tokens (a time of day, long values)", () => {
+    const month = randomWalk(30, DAY_MS, 3, 87_000);
+    expect(digestSeries(month.times, month.values, { timeframeMs: DAY_MS }).sampling.returned).toBe(30);
+    const days = randomWalk(1_000, DAY_MS, 3, 87_000);
+    const daily = digestSeries(days.times, days.values, { timeframeMs: DAY_MS }).sampling.returned;
+    expect(daily).toBeLessThanOrEqual(120);
+    const hourly = randomWalk(1_000, 3_600_000, 3, 87_000);
+    const intraday = digestSeries(hourly.times, hourly.values, { timeframeMs: 3_600_000 }).sampling.returned;
+    expect(intraday).toBeLessThan(daily);
+    // Eight-digit decimals (0.0000148) cost more than five-digit prices: fewer points again, never under 40.
+    const tiny = randomWalk(1_000, 3_600_000, 3, 1.5e-5);
+    const fewer = digestSeries(tiny.times, tiny.values, { timeframeMs: 3_600_000 }).sampling.returned;
+    expect(fewer).toBeLessThan(intraday);
+    expect(fewer).toBeGreaterThanOrEqual(40);
   });
 
   it("clamps maxPoints to [4, 5000]", () => {

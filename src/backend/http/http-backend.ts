@@ -2,7 +2,7 @@
 // paging of ranges wider than one response, and the resilient fetcher underneath.
 import { createHash } from "node:crypto";
 import { Agent, type Dispatcher } from "undici";
-import { endpointById, HEATMAP_ID, PRICE_ID, type Endpoint } from "../../catalog/index.js";
+import { endpointById, HEATMAP_ID, PRICE_ID, VARIATION_ID, type Endpoint } from "../../catalog/index.js";
 import type { Heatmap } from "../../catalog/responses.js";
 import {
   API_KEY_PATTERN,
@@ -25,6 +25,7 @@ import { resolveOptions, type HttpBackendOptions, type ResolvedOptions } from ".
 import { mergeWindows, planWindows } from "./paging.js";
 import { candlesFromHeatmap, planPrice } from "./heatmap-candles.js";
 import { buildUpstreamRequest, type UpstreamRequest } from "./request.js";
+import { withDailyCloses } from "./variation-closes.js";
 
 /** SHA-256 of a key: the only form in which keys are compared, stored or logged (by prefix). */
 function keyDigest(apiKey: string | undefined): string {
@@ -116,8 +117,15 @@ export class HttpBackend implements Backend {
       throw new ServiceError(401, "unauthorized", "The API key contains characters a header cannot carry; check CRYPTO_METRICS_API_KEY.");
     }
     const digest = keyDigest(apiKey);
-    const windows = planWindows(endpoint, request.query, replayAsOfMs ?? this.options.now(), this.options.perWindow);
-    if (!windows) return this.fetchOne(endpoint, request, apiKey, digest, context.signal, replayAsOfMs !== undefined);
+    const now = replayAsOfMs ?? this.options.now();
+    const windows = planWindows(endpoint, request.query, now, this.options.perWindow);
+    if (!windows) {
+      // Our clock stands in for the service's "now" (as for price): the asked range and a partial last bucket read from it.
+      const cacheOnly = replayAsOfMs !== undefined;
+      const one = { asOfMs: now, ...(await this.fetchOne(endpoint, request, apiKey, digest, context.signal, cacheOnly)) };
+      if (endpoint.id !== VARIATION_ID) return one;
+      return withDailyCloses(one, request.asset, now, (price) => this.fetchPrice(price, context, replayAsOfMs));
+    }
 
     if (windows.length * this.options.perWindow > this.options.maxTotal) {
       throw new ServiceError(
@@ -146,6 +154,7 @@ export class HttpBackend implements Backend {
     }
     return {
       kind: "series",
+      asOfMs: now,
       body: mergeWindows(parts),
       usage: creditsRemaining === undefined ? { charged } : { charged, creditsRemaining },
       ...(Number.isFinite(receivedMs) && { receivedMs }),
