@@ -2,6 +2,7 @@
 // capped, server timeouts set; everything else (auth, limits, data) is the service pipeline's.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { listen } from "../listen.js";
+import { incidentRef } from "../incidents.js";
 import { log } from "../log.js";
 import { clientGone, whenDelivered } from "../transports/delivery.js";
 import { hostAllowed, originAllowed } from "../transports/host-check.js";
@@ -80,8 +81,11 @@ export function restHandler(service: InProcessService, bindHost?: string): (req:
     return verdict;
   };
   const fail = (res: ServerResponse, err: unknown): void => {
-    log.error("REST face failed to answer", { error: (err as Error)?.message });
-    if (!res.headersSent) sendError(res, new ServiceError(500, "internal", "The service failed unexpectedly; retry."));
+    const detail = String((err as Error)?.message ?? err);
+    const ref = incidentRef(detail);
+    log.error("REST face failed to answer", { ref, error: detail });
+    if (!res.headersSent)
+      sendError(res, new ServiceError(500, "internal", `The service failed unexpectedly; retry. Reference ${ref} in the server log.`));
     else res.destroy();
   };
   const respond = (req: IncomingMessage, res: ServerResponse): void => {

@@ -3,6 +3,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { DATE_FORMAT_HINT, metricById, readThrough } from "../catalog/index.js";
 import { ServiceError } from "../backend/types.js";
+import { clientSafe, incidentRef } from "../incidents.js";
 import { log } from "../log.js";
 
 export type ToolErrorCode = "invalid_arguments" | "unknown_metric" | "unknown_asset" | "asset_not_supported" | "invalid_parameter";
@@ -58,7 +59,8 @@ export function errorResult(error: unknown, scope: ErrorScope): CallToolResult {
 /** The typed error a client sees (also used for resource reads, where it becomes a JSON-RPC error). */
 export function errorPayload(error: unknown, scope: ErrorScope): ErrorPayload {
   const payload = toPayload(error, scope);
-  payload.message = redact(payload.message, scope.secret).slice(0, MAX_MESSAGE);
+  // The last guard: nothing of the server (a path, its host or user name) reaches a caller.
+  payload.message = clientSafe(redact(payload.message, scope.secret)).slice(0, MAX_MESSAGE);
   return payload;
 }
 
@@ -75,11 +77,12 @@ function toPayload(error: unknown, scope: ErrorScope): ErrorPayload {
   if (error instanceof ServiceError) return servicePayload(error, scope);
   // Anything else is our bug or an environment failure: log the detail, show a stable message.
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  log.error(`${scope.tool} failed`, { error: redact(detail, scope.secret) });
+  const ref = incidentRef(detail);
+  log.error(`${scope.tool} failed`, { ref, error: redact(detail, scope.secret) });
   return {
     code: "internal",
     retryable: true,
-    message: `${scope.tool} failed with an internal error. Retrying may help; if it keeps failing, the server log (stderr) has the details.`,
+    message: `${scope.tool} failed with an internal error. Retrying may help; if it keeps failing, the server log (stderr) has the details under reference ${ref}.`,
   };
 }
 

@@ -8,6 +8,7 @@ import { createMcpHandler, type AuthInfo, type McpHttpHandler } from "@modelcont
 import { listen } from "../listen.js";
 import { API_KEY_PATTERN, type Backend } from "../backend/types.js";
 import type { Config } from "../config.js";
+import { incidentRef } from "../incidents.js";
 import { log } from "../log.js";
 import { createBackend, createServer } from "../server.js";
 import { hostAllowed, isLoopback, originAllowed } from "./host-check.js";
@@ -69,8 +70,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   // Timeouts are enforced only every connectionsCheckingInterval (30 s by default): check every second.
   const server = createHttpServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
     handle(req, res, options, mcp, pending, refusal).catch((err: unknown) => {
-      log.error("http request failed", { error: err instanceof Error ? err.message : String(err) });
-      if (!res.headersSent) sendError(res, 500, -32603, "Internal error");
+      const detail = err instanceof Error ? err.message : String(err);
+      const ref = incidentRef(detail);
+      log.error("http request failed", { ref, error: detail });
+      if (!res.headersSent) sendError(res, 500, -32603, `Internal error; the server log has the details under reference ${ref}`);
       else res.end();
     });
   });
