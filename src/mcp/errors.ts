@@ -75,6 +75,11 @@ function toPayload(error: unknown, scope: ErrorScope): ErrorPayload {
     };
   }
   if (error instanceof ServiceError) return servicePayload(error, scope);
+  // A client that left or cancelled is routine: one line, no stack (its answer goes nowhere).
+  if (abandoned(error)) {
+    log.info(`${scope.tool} abandoned: the client left or cancelled the call`);
+    return { code: "internal", retryable: true, message: `${scope.tool} was cancelled before it was answered.` };
+  }
   // Anything else is our bug or an environment failure: log the detail, show a stable message.
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
   const ref = incidentRef(detail);
@@ -84,6 +89,13 @@ function toPayload(error: unknown, scope: ErrorScope): ErrorPayload {
     retryable: true,
     message: `${scope.tool} failed with an internal error. Retrying may help; if it keeps failing, the server log (stderr) has the details under reference ${ref}.`,
   };
+}
+
+/** A call ended by its client: aborted (the HTTP client gone), cancelled, or its connection closed. */
+function abandoned(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return error.name === "AbortError" || code === "CONNECTION_CLOSED" || code === "ABORT_ERR" || /^Connection closed\b/.test(error.message);
 }
 
 function servicePayload(error: ServiceError, scope: ErrorScope): ErrorPayload {

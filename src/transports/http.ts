@@ -15,6 +15,7 @@ import { hostAllowed, isLoopback, originAllowed } from "./host-check.js";
 import { Delivery } from "./delivery.js";
 import { honourClose, onlyProbes, PendingRequests, readBody } from "./http-gate.js";
 import { sendError, writeResponse } from "./http-response.js";
+import { unservedVersion, versionError } from "./versions.js";
 
 export const MCP_PATH = "/mcp";
 /** Cap on a request body (413 beyond it). */
@@ -171,6 +172,10 @@ async function handle(
   }
   if (Array.isArray(parsed) && parsed.length > MAX_BATCH)
     return sendError(res, 400, -32600, `Invalid Request: a batch holds at most ${MAX_BATCH} messages`);
+  // Either era's way of naming a version the server does not speak gets the list of those it does.
+  const header = req.headers["mcp-protocol-version"];
+  const unserved = unservedVersion(typeof header === "string" ? header : undefined, parsed);
+  if (unserved !== undefined) return sendError(res, 400, versionError(unserved), parsed);
 
   // The exchange ends (handlers aborted) when the client goes away before its answer.
   const abort = new AbortController();

@@ -40,10 +40,11 @@ export async function runStdio(config: Config): Promise<void> {
   const load = (): Promise<Running> => {
     if (ready) return ready;
     const loading = (async () => {
-      const [{ createBackend, createServer, loggingOf }, { deserializeMessage }, { serveStdio }] = await Promise.all([
+      const [{ createBackend, createServer, loggingOf }, { deserializeMessage }, { serveStdio }, { withAllVersions }] = await Promise.all([
         import("../server.js"),
         import("@modelcontextprotocol/server"),
         import("@modelcontextprotocol/server/stdio"),
+        import("./versions.js"),
       ]);
       const backend = await createBackend(config);
       let forwarding: (() => void) | undefined;
@@ -59,7 +60,7 @@ export async function runStdio(config: Config): Promise<void> {
         },
         { transport: front, onerror: (err) => log.warn("stdio transport error", { error: err.message }) },
       );
-      front.attach(deserializeMessage);
+      front.attach(deserializeMessage, withAllVersions);
       return { handle, backend };
     })();
     ready = loading;
