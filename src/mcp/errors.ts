@@ -3,6 +3,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { DATE_FORMAT_HINT, metricById, readThrough } from "../catalog/index.js";
 import { ServiceError } from "../backend/types.js";
+import { escapeFormat } from "../echo.js";
 import { clientSafe, incidentRef } from "../incidents.js";
 import { log } from "../log.js";
 
@@ -60,7 +61,8 @@ export function errorResult(error: unknown, scope: ErrorScope): CallToolResult {
 export function errorPayload(error: unknown, scope: ErrorScope): ErrorPayload {
   const payload = toPayload(error, scope);
   // The last guard: nothing of the server (a path, its host or user name) reaches a caller.
-  payload.message = clientSafe(redact(payload.message, scope.secret)).slice(0, MAX_MESSAGE);
+  // Input echoed in the message cannot spoof what a host displays around it.
+  payload.message = escapeFormat(clientSafe(redact(payload.message, scope.secret))).slice(0, MAX_MESSAGE);
   return payload;
 }
 
