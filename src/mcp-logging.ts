@@ -3,6 +3,7 @@
 // log traffic), then every event at or above it. A configured or caller key is cut out of the text
 // as a last guard (log lines carry key digests' prefixes only).
 import type { LoggingLevel, McpServer } from "@modelcontextprotocol/server";
+import { clientSafe } from "./incidents.js";
 import { addLogSink, type EmittedLevel } from "./log.js";
 
 /** RFC 5424 severities as MCP names them, most verbose first. */
@@ -43,7 +44,8 @@ export function installLogging(server: McpServer): McpLogChannel {
       return addLogSink((emitted, line) => {
         const mcpLevel = AS_MCP[emitted];
         if (level === undefined || SEVERITY[mcpLevel] < SEVERITY[level] || !server.isConnected()) return;
-        const data = secret ? line.split(secret).join("[redacted]") : line;
+        // The operator's detail (paths, host names) stays in the server's own log.
+        const data = clientSafe(secret ? line.split(secret).join("[redacted]") : line);
         void server.server
           .notification({ method: "notifications/message", params: { level: mcpLevel, logger: "crypto-metrics-mcp", data } })
           .catch(() => undefined);

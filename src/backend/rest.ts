@@ -2,6 +2,8 @@
 // capped, server timeouts set; everything else (auth, limits, data) is the service pipeline's.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { listen } from "../listen.js";
+import { escapeFormat } from "../echo.js";
+import { incidentRef } from "../incidents.js";
 import { log } from "../log.js";
 import { clientGone, whenDelivered } from "../transports/delivery.js";
 import { hostAllowed, originAllowed } from "../transports/host-check.js";
@@ -38,6 +40,9 @@ const BASE_HEADERS = {
 } as const;
 
 function send(res: ServerResponse, status: number, headers: Record<string, string>, body: unknown): void {
+  // An error's message may echo what the caller sent: format and control characters go out escaped.
+  const error = status >= 400 ? (body as { error?: { message?: unknown } } | undefined)?.error : undefined;
+  if (typeof error?.message === "string") body = { ...body!, error: { ...error, message: escapeFormat(error.message) } };
   sendBytes(res, status, headers, Buffer.from(JSON.stringify(body)));
 }
 
@@ -80,8 +85,11 @@ export function restHandler(service: InProcessService, bindHost?: string): (req:
     return verdict;
   };
   const fail = (res: ServerResponse, err: unknown): void => {
-    log.error("REST face failed to answer", { error: (err as Error)?.message });
-    if (!res.headersSent) sendError(res, new ServiceError(500, "internal", "The service failed unexpectedly; retry."));
+    const detail = String((err as Error)?.message ?? err);
+    const ref = incidentRef(detail);
+    log.error("REST face failed to answer", { ref, error: detail });
+    if (!res.headersSent)
+      sendError(res, new ServiceError(500, "internal", `The service failed unexpectedly; retry. Reference ${ref} in the server log.`));
     else res.destroy();
   };
   const respond = (req: IncomingMessage, res: ServerResponse): void => {

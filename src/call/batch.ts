@@ -1,6 +1,8 @@
 // `call --batch FILE|-`: JSON Lines of {"tool", "arguments", "id"?} in, one JSON result per line out
 // in input order, calls run with bounded concurrency in one process. The whole input is checked
-// before any call: a malformed line stops the batch before anything is charged or printed.
+// before any call: a malformed line stops the batch before anything is charged or printed. A line
+// refused by the key's rate window waits it out and goes again (unless --no-wait), every line
+// holding back meanwhile, so a batch larger than the window is paced by it instead of failing.
 import type { Tool } from "../tools/define-tool.js";
 import { allTools } from "../tools/index.js";
 import { nearestEndpoints } from "../catalog/index.js";
@@ -13,6 +15,13 @@ import type { Session } from "../library/session.js";
 export const DEFAULT_CONCURRENCY = 8;
 /** A batch file or stdin past this is refused before anything runs (100,000 lines of ~600 bytes). */
 export const MAX_BATCH_BYTES = 64 * 1024 * 1024;
+
+/** Times a rate-limited line goes again before it is answered with its rate_limited error. */
+export const MAX_RETRIES = 8;
+/** A window that asks a longer wait than this is not waited out: the line fails as with --no-wait. */
+export const MAX_WAIT_S = 300;
+/** A batch still running prints how far it is on stderr this often. */
+export const PROGRESS_MS = 10_000;
 
 export interface BatchLine {
   /** 1-based line number in the input. */
@@ -100,11 +109,28 @@ export interface BatchSummary {
 export async function runBatch(
   session: Session,
   lines: readonly BatchLine[],
-  options: { concurrency: number; format: "json" | "text"; write: (line: string) => void },
+  options: {
+    concurrency: number;
+    format: "json" | "text";
+    write: (line: string) => void;
+    /** Wait out rate windows (false: --no-wait, a rate-limited line fails at once). */
+    wait?: boolean;
+    /** Where progress lines go (stderr). */
+    progress?: (line: string) => void;
+  },
 ): Promise<BatchSummary> {
   const done = new Array<string | undefined>(lines.length);
   let next = 0;
   let written = 0;
+  let answered = 0;
+  const progress = options.progress ?? (() => undefined);
+  const window = new RateWindow((waitS) =>
+    progress(
+      `${answered} of ${lines.length} lines answered; the key's rate window is full, waiting ${waitS} s (--no-wait fails such lines at once)`,
+    ),
+  );
+  const ticker = setInterval(() => progress(`${answered} of ${lines.length} lines answered`), PROGRESS_MS);
+  ticker.unref();
   const failures: ErrorPayload[] = [];
   const flush = () => {
     while (written < lines.length && done[written] !== undefined) {
@@ -114,10 +140,21 @@ export async function runBatch(
   };
   const worker = async () => {
     while (next < lines.length) {
+      // No line starts while the window is known full: it would only be refused again.
+      await window.open();
+      if (next >= lines.length) break;
       const index = next++;
       const item = lines[index]!;
       const head = { line: item.line, ...(item.id !== undefined && { id: item.id }), tool: item.tool.name };
-      const outcome = await session.run(item.tool, item.arguments);
+      let outcome = await session.run(item.tool, item.arguments);
+      for (let retry = 0; options.wait !== false && retry < MAX_RETRIES && !outcome.ok; retry++) {
+        const waitS = outcome.error.code === "rate_limited" ? (outcome.error.retry_after_s ?? 1) : undefined;
+        if (waitS === undefined || waitS > MAX_WAIT_S) break;
+        window.full(waitS);
+        await window.open();
+        outcome = await session.run(item.tool, item.arguments);
+      }
+      answered++;
       if (outcome.ok) {
         done[index] = stableJson(
           { ...head, ok: true, ...(options.format === "text" ? { text: outcome.text } : { result: outcome.structured }) },
@@ -131,7 +168,7 @@ export async function runBatch(
       flush();
     }
   };
-  await Promise.all(Array.from({ length: Math.min(options.concurrency, lines.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(options.concurrency, lines.length) }, worker)).finally(() => clearInterval(ticker));
   const exits = new Set(failures.map((f) => exitCodeOf(f.code)));
   const codes: Record<string, number> = {};
   for (const f of failures) codes[f.code] = (codes[f.code] ?? 0) + 1;
@@ -143,4 +180,24 @@ export async function runBatch(
     retryAfterS: waits.length ? Math.max(...waits) : undefined,
     exitCode: failures.length === 0 ? EXIT.ok : exits.size === 1 ? [...exits][0]! : EXIT.other,
   };
+}
+
+/** The key's rate window as the batch last heard of it: full until a time, then open again. */
+class RateWindow {
+  private until = 0;
+
+  constructor(private readonly onWait: (waitS: number) => void) {}
+
+  /** A call was refused for `waitS` seconds; said once per new wait. */
+  full(waitS: number): void {
+    const until = Date.now() + waitS * 1000;
+    if (until <= this.until) return;
+    if (this.until <= Date.now()) this.onWait(waitS);
+    this.until = until;
+  }
+
+  /** Resolves once the window is no longer known full. */
+  async open(): Promise<void> {
+    while (Date.now() < this.until) await new Promise((resolve) => setTimeout(resolve, this.until - Date.now()));
+  }
 }

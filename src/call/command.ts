@@ -105,6 +105,8 @@ async function batch(config: Config, options: CallCommand): Promise<void> {
       concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
       format: options.format === "text" ? "text" : "json",
       write: out,
+      wait: !options.noWait,
+      progress: (line) => process.stderr.write(`crypto-metrics-mcp: ${line}\n`),
     });
     if (summary.failed) {
       const codes = Object.entries(summary.codes)

@@ -1,4 +1,4 @@
-// The tokens after `call`: the call's own options (--format, --batch, --concurrency, --help) and a
+// The tokens after `call`: the call's own options (--format, --batch, --concurrency, --no-wait, --help) and a
 // tool's arguments as flags, read with the tool's zod schema: numbers converted, booleans as bare
 // flags (or --no-NAME), arrays as repeated flags, comma lists or JSON arrays. Values the schema
 // would refuse are passed on as given, so the tool's own validation names the field and the fix.
@@ -19,6 +19,8 @@ export interface CallCommand {
   /** A JSON Lines file, or "-" for stdin. */
   batch: string | undefined;
   concurrency: number | undefined;
+  /** --no-wait: a batch line refused by the rate window fails at once instead of waiting it out. */
+  noWait: boolean;
   tool: string | undefined;
   /** The tokens after the tool name that are not call options: the tool's arguments. */
   toolTokens: string[];
@@ -35,7 +37,7 @@ export class UsageError extends Error {
   }
 }
 
-const OPTION_FLAGS = ["format", "batch", "concurrency", "help"] as const;
+const OPTION_FLAGS = ["format", "batch", "concurrency", "no-wait", "help"] as const;
 export const MAX_CONCURRENCY = 64;
 
 function split(token: string): [name: string, inline: string | undefined] {
@@ -50,6 +52,7 @@ export function parseCallCommand(argv: readonly string[]): CallCommand {
     formatGiven: undefined,
     batch: undefined,
     concurrency: undefined,
+    noWait: false,
     tool: undefined,
     toolTokens: [],
   };
@@ -80,6 +83,11 @@ export function parseCallCommand(argv: readonly string[]): CallCommand {
     }
     if (name === "help") {
       out.help = true;
+      continue;
+    }
+    if (name === "no-wait") {
+      if (inline !== undefined) throw new UsageError(`--no-wait takes no value (got "${inline.slice(0, 40)}"); write --no-wait alone`);
+      out.noWait = true;
       continue;
     }
     if (seen.has(name)) throw new UsageError(`--${name} is given twice; give it once`);
@@ -119,6 +127,7 @@ export function parseCallCommand(argv: readonly string[]): CallCommand {
   } else {
     if (out.concurrency !== undefined)
       throw new UsageError("--concurrency applies to --batch only; drop it, or run the calls with --batch FILE");
+    if (out.noWait) throw new UsageError("--no-wait applies to --batch only (a single call never waits); drop it");
     if (out.tool === undefined) {
       throw new UsageError(
         "call needs a tool name, e.g. call get_series --metric lifespan/Lth_mvrv --asset btc (call --help lists the tools), or --batch FILE",

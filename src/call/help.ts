@@ -5,7 +5,7 @@ import { PARAM_DESCRIPTIONS } from "../catalog/index.js";
 import type { Tool } from "../tools/define-tool.js";
 import { allTools } from "../tools/index.js";
 import { DATES_NOTE } from "../tools/params.js";
-import { DEFAULT_CONCURRENCY } from "./batch.js";
+import { DEFAULT_CONCURRENCY, MAX_RETRIES, MAX_WAIT_S } from "./batch.js";
 import { EXIT } from "../library/exit-codes.js";
 import { FORMATS, MAX_CONCURRENCY } from "./flags.js";
 
@@ -133,7 +133,7 @@ export function callHelp(): string {
   const width = Math.max(...allTools.map((t) => t.name.length));
   return `Usage:
   ${BIN} call TOOL [--name value …] [--format text|json|csv]   one tool call
-  ${BIN} call --batch FILE|- [--concurrency N] [--format json|text]
+  ${BIN} call --batch FILE|- [--concurrency N] [--format json|text] [--no-wait]
                                    JSON Lines in ({"tool": "...", "arguments": {...}}, optional "id"),
                                    one JSON result per line out, in input order
   ${BIN} call TOOL --help           the tool's arguments, accepted values and an example
@@ -147,7 +147,9 @@ Output: text (default; the digest a model reads), json (the structured result, k
 csv (the full records behind a digest, with a header line). Only the result goes to stdout; errors go
 to stderr, as {"error": {...}} with --format json or --batch.
 Batches run up to ${MAX_CONCURRENCY} calls at once (--concurrency, default ${DEFAULT_CONCURRENCY}); a failed line carries its error and
-the others still run.
+the others still run. A line refused by the key's rate window waits it out and goes again (up to
+${MAX_RETRIES} times, waits of at most ${MAX_WAIT_S} s), the batch holding back meanwhile and saying so on stderr;
+--no-wait fails such lines at once.
 
 Exit codes: ${EXIT.ok} ok · ${EXIT.usage} usage or invalid arguments · ${EXIT.auth} authentication or entitlement ·
 ${EXIT.limited} rate limited or credits exhausted · ${EXIT.unavailable} upstream unavailable · ${EXIT.other} anything else.

@@ -3,6 +3,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { DATE_FORMAT_HINT, metricById, readThrough } from "../catalog/index.js";
 import { ServiceError } from "../backend/types.js";
+import { escapeFormat } from "../echo.js";
+import { clientSafe, incidentRef } from "../incidents.js";
 import { log } from "../log.js";
 
 export type ToolErrorCode = "invalid_arguments" | "unknown_metric" | "unknown_asset" | "asset_not_supported" | "invalid_parameter";
@@ -58,7 +60,9 @@ export function errorResult(error: unknown, scope: ErrorScope): CallToolResult {
 /** The typed error a client sees (also used for resource reads, where it becomes a JSON-RPC error). */
 export function errorPayload(error: unknown, scope: ErrorScope): ErrorPayload {
   const payload = toPayload(error, scope);
-  payload.message = redact(payload.message, scope.secret).slice(0, MAX_MESSAGE);
+  // The last guard: nothing of the server (a path, its host or user name) reaches a caller.
+  // Input echoed in the message cannot spoof what a host displays around it.
+  payload.message = escapeFormat(clientSafe(redact(payload.message, scope.secret))).slice(0, MAX_MESSAGE);
   return payload;
 }
 
@@ -73,14 +77,27 @@ function toPayload(error: unknown, scope: ErrorScope): ErrorPayload {
     };
   }
   if (error instanceof ServiceError) return servicePayload(error, scope);
+  // A client that left or cancelled is routine: one line, no stack (its answer goes nowhere).
+  if (abandoned(error)) {
+    log.info(`${scope.tool} abandoned: the client left or cancelled the call`);
+    return { code: "internal", retryable: true, message: `${scope.tool} was cancelled before it was answered.` };
+  }
   // Anything else is our bug or an environment failure: log the detail, show a stable message.
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  log.error(`${scope.tool} failed`, { error: redact(detail, scope.secret) });
+  const ref = incidentRef(detail);
+  log.error(`${scope.tool} failed`, { ref, error: redact(detail, scope.secret) });
   return {
     code: "internal",
     retryable: true,
-    message: `${scope.tool} failed with an internal error. Retrying may help; if it keeps failing, the server log (stderr) has the details.`,
+    message: `${scope.tool} failed with an internal error. Retrying may help; if it keeps failing, the server log (stderr) has the details under reference ${ref}.`,
   };
+}
+
+/** A call ended by its client: aborted (the HTTP client gone), cancelled, or its connection closed. */
+function abandoned(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return error.name === "AbortError" || code === "CONNECTION_CLOSED" || code === "ABORT_ERR" || /^Connection closed\b/.test(error.message);
 }
 
 function servicePayload(error: ServiceError, scope: ErrorScope): ErrorPayload {

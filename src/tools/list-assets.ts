@@ -21,6 +21,7 @@ import {
   endpointsForAsset,
   type Endpoint,
 } from "../catalog/index.js";
+import { escapeFormat } from "../echo.js";
 import { defineTool } from "./define-tool.js";
 import { TOOL_OF_KIND, closest, labelled, normalizeAsset, requireEndpoint, suggestAssets } from "../mcp/lookup.js";
 
@@ -252,7 +253,7 @@ function searchView(query: string): { text: string; structured: Output } {
   const missing = missingConcepts(query);
   const lines = [
     ...missing.map((c) => `Not offered: ${c.concept}. Nearest: ${c.nearest} — ${c.differs}.`),
-    `Tickers matching "${query}" by ticker or name (${tickers.length}): ${shown.map(withName).join(", ") || "none"}${tickers.length > shown.length ? ", …" : ""}`,
+    `Tickers matching "${escapeFormat(query, { layout: true })}" by ticker or name (${tickers.length}): ${shown.map(withName).join(", ") || "none"}${tickers.length > shown.length ? ", …" : ""}`,
     `Endpoints (${endpoints.length}): ${endpoints.map((e) => `${e.id} (${TOOL_OF_KIND[e.kind]})`).join(", ") || "none"}`,
   ];
   // A concept is not a misspelt ticker; and a ticker is proposed only when it is one letter off.

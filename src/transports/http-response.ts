@@ -62,8 +62,23 @@ export async function writeResponse(res: ServerResponse, response: Response, del
   }
 }
 
-export function sendError(res: ServerResponse, status: number, code: number, message: string): void {
+/** A JSON-RPC error answered before the MCP layer; under the request's id when `body` is one request. */
+export function sendError(res: ServerResponse, status: number, code: number, message: string): void;
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  error: { code: number; message: string; data?: unknown },
+  body: unknown,
+): void;
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  codeOrError: number | { code: number; message: string; data?: unknown },
+  messageOrBody?: unknown,
+): void {
+  const error = typeof codeOrError === "number" ? { code: codeOrError, message: messageOrBody as string } : codeOrError;
+  const id = typeof codeOrError === "number" ? undefined : (messageOrBody as { id?: unknown } | undefined)?.id;
   res.statusCode = status;
   res.setHeader("Content-Type", "application/json");
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: "2.0", error, id: typeof id === "string" || typeof id === "number" ? id : null }));
 }

@@ -8,6 +8,7 @@ import { createMcpHandler, type AuthInfo, type McpHttpHandler } from "@modelcont
 import { listen } from "../listen.js";
 import { API_KEY_PATTERN, type Backend } from "../backend/types.js";
 import type { Config } from "../config.js";
+import { incidentRef } from "../incidents.js";
 import { log } from "../log.js";
 import { createBackend, createServer, createViewStore } from "../server.js";
 import { viewSecret } from "../state-dir.js";
@@ -15,6 +16,7 @@ import { hostAllowed, isLoopback, originAllowed } from "./host-check.js";
 import { Delivery } from "./delivery.js";
 import { honourClose, onlyProbes, PendingRequests, readBody } from "./http-gate.js";
 import { sendError, writeResponse } from "./http-response.js";
+import { unservedVersion, versionError } from "./versions.js";
 
 export const MCP_PATH = "/mcp";
 /** Cap on a request body (413 beyond it). */
@@ -73,8 +75,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   // Timeouts are enforced only every connectionsCheckingInterval (30 s by default): check every second.
   const server = createHttpServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
     handle(req, res, options, mcp, pending, refusal).catch((err: unknown) => {
-      log.error("http request failed", { error: err instanceof Error ? err.message : String(err) });
-      if (!res.headersSent) sendError(res, 500, -32603, "Internal error");
+      const detail = err instanceof Error ? err.message : String(err);
+      const ref = incidentRef(detail);
+      log.error("http request failed", { ref, error: detail });
+      if (!res.headersSent) sendError(res, 500, -32603, `Internal error; the server log has the details under reference ${ref}`);
       else res.end();
     });
   });
@@ -172,6 +176,10 @@ async function handle(
   }
   if (Array.isArray(parsed) && parsed.length > MAX_BATCH)
     return sendError(res, 400, -32600, `Invalid Request: a batch holds at most ${MAX_BATCH} messages`);
+  // Either era's way of naming a version the server does not speak gets the list of those it does.
+  const header = req.headers["mcp-protocol-version"];
+  const unserved = unservedVersion(typeof header === "string" ? header : undefined, parsed);
+  if (unserved !== undefined) return sendError(res, 400, versionError(unserved), parsed);
 
   // The exchange ends (handlers aborted) when the client goes away before its answer.
   const abort = new AbortController();

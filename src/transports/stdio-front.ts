@@ -5,8 +5,11 @@
 // then on every message goes to the server. No SDK import here: this is what runs before it loads.
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
 import { LIST_METHODS, MODERN_METHODS, type Handshake, type ListMethod, type ModernMethod } from "./handshake.js";
-import { invalidLineReply, LineSplitter, tooLongReply, Utf8Lines } from "./stdio-lines.js";
+import { describeInvalid, invalidLineReply, LineSplitter, tooLongReply, Utf8Lines } from "./stdio-lines.js";
 import { Outstanding } from "./stdio-pending.js";
+import { writeMessage } from "./stdio-write.js";
+
+export { writeMessage };
 
 type Answers = Handshake["byKind"]["inprocess"];
 
@@ -54,6 +57,8 @@ export class StdioFront implements Transport {
   private queued: string[] = [];
   private initialize: Message | undefined;
   private parse: ((line: string) => JSONRPCMessage) | undefined;
+  /** What the server's messages need on their way out (the full list of versions in a -32022). */
+  private amend: ((message: JSONRPCMessage) => JSONRPCMessage) | undefined;
 
   constructor(
     private readonly handshake: Handshake | undefined,
@@ -75,8 +80,9 @@ export class StdioFront implements Transport {
    * The server is connected (onmessage set) and `parse` is the SDK's message validation: replay the
    * initialize the front answered, then everything that waited, in arrival order.
    */
-  attach(parse: (line: string) => JSONRPCMessage): void {
+  attach(parse: (line: string) => JSONRPCMessage, amend?: (message: JSONRPCMessage) => JSONRPCMessage): void {
     this.parse = parse;
+    this.amend = amend;
     if (this.initialize) this.deliver(JSON.stringify({ ...this.initialize, id: REPLAY_ID }));
     const waiting = this.queued;
     this.queued = [];
@@ -87,7 +93,7 @@ export class StdioFront implements Transport {
     if ("id" in message && message.id === REPLAY_ID) return this.outstanding.settled(REPLAY_ID);
     const answered = ("result" in message || "error" in message) && "id" in message ? message.id : undefined;
     try {
-      return await this.write(message);
+      return await this.write(this.amend ? this.amend(message) : message);
     } finally {
       if (typeof answered === "string" || typeof answered === "number") this.outstanding.settled(answered);
     }
@@ -142,7 +148,7 @@ export class StdioFront implements Transport {
     try {
       message = this.parse!(line);
     } catch (error) {
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      this.onerror?.(new Error(`a line is not a valid JSON-RPC message (${describeInvalid(error)}); it was answered with an error`));
       const answer = invalidLineReply(line);
       if (answer) void this.write(answer);
       return;
@@ -207,67 +213,4 @@ export class StdioFront implements Transport {
     this.onhandshake?.();
     return true;
   }
-}
-
-/**
- * Strings at least this long that JSON writes as they are (printable ASCII, no quote or backslash:
- * base64) go out as chunks of their own, never copied into the message's JSON: a PNG's 140 KB of
- * base64 in a message whose text holds one character beyond Latin-1 would otherwise be widened to
- * a two-byte string and transcoded back to UTF-8 on the way out (~1.6 ms and 280 KB of garbage).
- */
-const RAW_MIN_CHARS = 16 * 1024;
-const WRITTEN_AS_IS = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
-/** Stands for the n-th long string in the JSON around it; no tool's text can know it. */
-const PLACEHOLDER = `crypto-metrics-mcp:raw:${Math.random().toString(36).slice(2)}:`;
-const PLACED = new RegExp(`"${PLACEHOLDER}(\\d+)"`, "g");
-
-const isLong = (x: unknown): x is string => typeof x === "string" && x.length >= RAW_MIN_CHARS && WRITTEN_AS_IS.test(x);
-
-/**
- * A copy of a result message with its long base64 strings (content blocks' `data`, embedded
- * resources' `blob`, a view's matrix `z`) replaced by numbered placeholders; the message itself is
- * not changed. Null when it has none.
- */
-function takeLongStrings(message: unknown): { message: unknown; raw: string[] } | null {
-  const result = isObject(message) && isObject(message.result) ? message.result : undefined;
-  if (!result) return null;
-  const raw: string[] = [];
-  const place = (s: string) => `${PLACEHOLDER}${raw.push(s) - 1}`;
-  let { content, structuredContent } = result;
-  if (Array.isArray(content)) {
-    content = content.map((block: unknown) => {
-      if (!isObject(block)) return block;
-      if (isLong(block.data)) return { ...block, data: place(block.data) };
-      if (isObject(block.resource) && isLong(block.resource.blob))
-        return { ...block, resource: { ...block.resource, blob: place(block.resource.blob) } };
-      return block;
-    });
-  }
-  if (isObject(structuredContent) && isObject(structuredContent.view) && isLong(structuredContent.view.z)) {
-    structuredContent = { ...structuredContent, view: { ...structuredContent.view, z: place(structuredContent.view.z) } };
-  }
-  return raw.length === 0 ? null : { message: { ...(message as object), result: { ...result, content, structuredContent } }, raw };
-}
-
-/**
- * Writes one message as a line, its long base64 strings as chunks of their own (one writev);
- * returns what the stream's write returned (false: wait for drain).
- */
-export function writeMessage(out: NodeJS.WritableStream, message: unknown): boolean {
-  const taken = takeLongStrings(message);
-  if (!taken) return out.write(`${JSON.stringify(message)}\n`);
-  const json = JSON.stringify(taken.message);
-  const chunks: string[] = [];
-  let from = 0;
-  for (const m of json.matchAll(PLACED)) {
-    chunks.push(`${json.slice(from, m.index)}"`, taken.raw[Number(m[1])]!);
-    from = m.index + m[0].length - 1;
-  }
-  chunks.push(`${json.slice(from)}\n`);
-  const stream = out as NodeJS.WritableStream & Partial<Pick<NodeJS.WriteStream, "cork" | "uncork">>;
-  stream.cork?.();
-  let ok = true;
-  for (const c of chunks) ok = out.write(c) && ok;
-  stream.uncork?.();
-  return ok;
 }

@@ -189,3 +189,35 @@ export function tooLongReply(id: string | number | null, max: number): ErrorRepl
     `Invalid Request: the message exceeded the maximum size of ${max} bytes per line and was not read; send smaller messages (one per line)`,
   );
 }
+
+interface Issue {
+  path?: (string | number)[];
+  message?: string;
+  errors?: Issue[][];
+}
+
+/**
+ * One line naming what is wrong with a message the SDK refused (its error is a zod issue list, ~40
+ * lines as JSON): the first issue of the first alternative, with the field it is about.
+ */
+export function describeInvalid(error: unknown): string {
+  let issues = (error as { issues?: Issue[] } | undefined)?.issues;
+  if (!Array.isArray(issues)) {
+    try {
+      issues = JSON.parse((error as Error).message) as Issue[];
+    } catch {
+      return String((error as Error)?.message ?? error)
+        .split("\n")[0]!
+        .slice(0, 200);
+    }
+  }
+  let issue = Array.isArray(issues) ? issues[0] : undefined;
+  const path: (string | number)[] = [];
+  while (issue?.errors?.[0]?.[0]) {
+    path.push(...(issue.path ?? []));
+    issue = issue.errors[0][0];
+  }
+  if (!issue) return "not a JSON-RPC message";
+  const field = [...path, ...(issue.path ?? [])].join(".");
+  return `${field ? `field "${field}": ` : ""}${issue.message ?? "invalid"}`;
+}

@@ -41,11 +41,13 @@ export async function runStdio(config: Config): Promise<void> {
   const load = (): Promise<Running> => {
     if (ready) return ready;
     const loading = (async () => {
-      const [{ createBackend, createServer, createViewStore, loggingOf }, { deserializeMessage }, { serveStdio }] = await Promise.all([
-        import("../server.js"),
-        import("@modelcontextprotocol/server"),
-        import("@modelcontextprotocol/server/stdio"),
-      ]);
+      const [{ createBackend, createServer, createViewStore, loggingOf }, { deserializeMessage }, { serveStdio }, { withAllVersions }] =
+        await Promise.all([
+          import("../server.js"),
+          import("@modelcontextprotocol/server"),
+          import("@modelcontextprotocol/server/stdio"),
+          import("./versions.js"),
+        ]);
       const backend = await createBackend(config);
       // Handles signed with the state directory's key outlive this process: a view reopened after a restart still loads.
       const views = createViewStore(() => viewSecret(process.env, config.stateDir));
@@ -62,7 +64,7 @@ export async function runStdio(config: Config): Promise<void> {
         },
         { transport: front, onerror: (err) => log.warn("stdio transport error", { error: err.message }) },
       );
-      front.attach(deserializeMessage);
+      front.attach(deserializeMessage, withAllVersions);
       return { handle, backend };
     })();
     ready = loading;

@@ -47,14 +47,14 @@ describe("call --batch", () => {
     expect(batch.stderr).toMatch(/1 of \d+ batch lines failed \(1 unknown_asset\)/);
   });
 
-  it("reads stdin with -, gives text results with --format text, and exits 4 with the wait when the rate window fills", async () => {
+  it("reads stdin with -, gives text results with --format text, and with --no-wait exits 4 with the wait when the rate window fills", async () => {
     const slow = cliEnv("slow"); // one request per minute
     const input = jsonl([
       { tool: "get_metrics_variation", arguments: { asset: "btc" } },
       { tool: "get_metrics_variation", arguments: { asset: "eth" } },
       { tool: "get_metrics_variation", arguments: { asset: "sol" } },
     ]);
-    const r = await runCli(["call", "--batch", "-", "--format", "text", "--concurrency", "1"], slow.env(), input);
+    const r = await runCli(["call", "--batch", "-", "--format", "text", "--concurrency", "1", "--no-wait"], slow.env(), input);
     expect(r.code).toBe(4);
     const out = parsed(r.stdout);
     expect(out[0]).toMatchObject({ line: 1, ok: true });
@@ -62,6 +62,30 @@ describe("call --batch", () => {
     expect(out.slice(1).map((o) => (o.error as { code: string }).code)).toEqual(["rate_limited", "rate_limited"]);
     expect(r.stderr).toMatch(/2 of 3 batch lines failed \(2 rate_limited; retry after \d+ s\)/);
   });
+
+  it("paces itself by the key's rate window: 45 lines against 20 requests per 5 s are all answered, exit 0, the waits said on stderr", async () => {
+    const meter = cliEnv("paced");
+    const keysFile = join(meter.stateDir, "..", "paced-keys.json");
+    writeFileSync(keysFile, JSON.stringify({ keys: [{ key: "paced", credits: 1_000, rateLimit: { requests: 20, windowSeconds: 5 } }] }));
+    const lines = Array.from({ length: 45 }, (_, i) => ({
+      tool: "get_series",
+      arguments: {
+        metric: "lifespan/Lth_mvrv",
+        asset: "btc",
+        startDate: "2025-01-01",
+        endDate: `2025-02-${String(1 + (i % 28)).padStart(2, "0")}`,
+      },
+      id: i,
+    }));
+    const r = await runCli(["call", "--batch", "-"], meter.env({ CRYPTO_METRICS_KEYS_FILE: keysFile }), jsonl(lines));
+    expect(r.code, r.stderr).toBe(0);
+    const out = parsed(r.stdout);
+    expect(out.map((o) => o.id)).toEqual(lines.map((l) => l.id));
+    expect(out.every((o) => o.ok === true)).toBe(true);
+    // Two full windows (20 + 20) before the last 5: the batch waited at least twice, and said so.
+    expect(r.stderr.match(/the key's rate window is full, waiting \d+ s/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(r.stderr).not.toMatch(/failed/);
+  }, 60_000);
 
   it("refuses a malformed line, an unknown tool or an empty batch before any call: exit 2, the line named, nothing on stdout or charged", async () => {
     const meter = cliEnv("tiny"); // 3 credits

@@ -104,7 +104,10 @@ describe("parseCallCommand", () => {
       format: "csv",
       toolTokens: ["--asset", "btc"],
     });
-    expect(parseCallCommand(["--batch", "-"])).toMatchObject({ batch: "-", format: "json", tool: undefined });
+    expect(parseCallCommand(["--batch", "-"])).toMatchObject({ batch: "-", format: "json", tool: undefined, noWait: false });
+    expect(parseCallCommand(["--batch", "-", "--no-wait"])).toMatchObject({ batch: "-", noWait: true });
+    expect(() => parseCallCommand(["--no-wait=1", "--batch", "-"])).toThrow(/--no-wait takes no value/);
+    expect(() => parseCallCommand(["list_assets", "--no-wait"])).toThrow(/--no-wait applies to --batch only/);
     expect(parseCallCommand(["--batch", "f", "--format", "text", "--concurrency", "3"])).toMatchObject({ format: "text", concurrency: 3 });
     expect(parseCallCommand(["get_series", "-h"]).help).toBe(true);
   });

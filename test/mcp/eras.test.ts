@@ -232,7 +232,17 @@ describe("2026-07-28 over HTTP, on the wire", () => {
     const before = (await backend.service.creditsRemaining("demo-key"))!;
     const future = await modern("tools/list", {}, {}, "2099-01-01");
     expect(future.status).toBe(400);
-    expect(future.body.error).toMatchObject({ code: -32022, data: { supported: [MODERN], requested: "2099-01-01" } });
+    const SERVED = [MODERN, "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
+    expect(future.body.error).toMatchObject({ code: -32022, data: { supported: SERVED, requested: "2099-01-01" } });
+    expect((future.body as { id?: unknown }).id).toBe(1);
+    // The 2025 style (the version in the header only, no envelope) is answered the same way.
+    const older = await fetch(`${http.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-99-99" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" }),
+    });
+    expect(older.status).toBe(400);
+    expect(await older.json()).toMatchObject({ id: 7, error: { code: -32022, data: { supported: SERVED, requested: "2025-99-99" } } });
     const mismatch = await modern("tools/list", {}, { "mcp-method": "prompts/list" });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.error!.code).toBe(-32020);

@@ -38,11 +38,14 @@ const deep = (depth: number, leaf: unknown, array: boolean): unknown => {
 const DEEP_OBJECT = deep(1_000, "x", false);
 const DEEP_ARRAY = deep(1_000, 1, true);
 
+/** What no answer may carry raw: C0/C1 controls but line breaks, bidi and zero-width format characters. */
+const SPOOFING = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/;
+
 /** Any UTF-16 code units: lone surrogates, C0/C1 controls, bidi overrides, NUL. */
 const codeUnits = fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 24 }).map((c) => String.fromCharCode(...c));
 const hostile: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(HUGE, DEEP_OBJECT, DEEP_ARRAY, "x".repeat(41), "x".repeat(65)),
-  fc.constantFrom("\ud800", "a\udfffb", "\u202ebtc", "btc\u0000", "\u0000", "\ufeff", "\u2066eth\u2069"),
+  fc.constantFrom("\ud800", "a\udfffb", "\u202ebtc", "btc\u0000", "\u0000", "\ufeff", "\u2066eth\u2069", "a\u200db", "\u0085x\u009b"),
   fc.constantFrom(
     "2025-02-30",
     "2025-13-01",
@@ -128,6 +131,8 @@ describe("fuzzed tool arguments over MCP", () => {
           const result = await mcp.call(tool.name, args);
           stats.calls++;
           const text = textOf(result);
+          // Echoed input never carries a format or control character raw (bidi, zero-width, C0/C1).
+          expect(text, JSON.stringify(text.slice(0, 300))).not.toMatch(SPOOFING);
           // An own "__proto__" key is refused like any unknown argument (the server checks it before
           // the SDK's parse would drop it), so the schema sees exactly what was sent.
           const seen = args;

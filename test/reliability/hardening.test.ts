@@ -38,7 +38,7 @@ describe("a stdio line over the transport's cap", () => {
   const schema = testSchema("cmh");
   afterAll(() => dropSchema(schema));
 
-  it("ends the process (exit 0, reason on stderr), even with the shared store's connections open", async () => {
+  it("is answered with an error and the session goes on; the end of input then ends the process (exit 0), even with the shared store's connections open", async () => {
     const store: Record<string, string> = PG_AVAILABLE ? { CRYPTO_METRICS_STORE: storeUrl(schema) } : {};
     const proc = spawnCli(["stdio"], {
       CRYPTO_METRICS_STATE_DIR: tempDir("cm-stdio-cap-"),
@@ -51,10 +51,12 @@ describe("a stdio line over the transport's cap", () => {
     expect((call["result"] as { isError?: boolean }).isError).toBeFalsy();
     peer.write(Buffer.alloc(11 * 1024 * 1024, "{"));
     peer.write("\n");
+    expect((await peer.request("ping"))["result"]).toEqual({});
+    expect(proc.stderrText()).toMatch(/exceeded the maximum size of 10485760 bytes/);
+    proc.child.stdin.end();
     const exit = await Promise.race([proc.exited, new Promise<"hung">((r) => setTimeout(() => r("hung"), 15_000))]);
     if (exit === "hung") proc.child.kill("SIGKILL");
     expect(exit).toEqual({ code: 0, signal: null });
-    expect(proc.stderrText()).toMatch(/exceeded maximum size of 10485760 bytes/);
   }, 40_000);
 });
 

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { redact } from "../../src/backend/http/upstream-errors.js";
 import { loadConfig } from "../../src/config.js";
 import { addLogSink } from "../../src/log.js";
+import { clientSafe } from "../../src/incidents.js";
 import { invalidLineReply, LineSplitter, Utf8Lines } from "../../src/transports/stdio-lines.js";
 import { tempDir } from "../../harness/service.js";
 import { spawnCli, StdioPeer, type Spawned } from "../../harness/spawn.js";
@@ -53,6 +54,17 @@ describe("operator-given files and settings", () => {
     const out = redact(text, [key]);
     expect(out).not.toMatch(/5b6c7d8e9f0a1b2c/i);
     expect(out).toBe("Accepted: [redacted], [redacted], [redacted], [redacted]");
+  });
+});
+
+describe("text bound for a client", () => {
+  it("loses absolute paths and connection URLs, keeps routes, URIs and endpoint ids", () => {
+    expect(clientSafe("The metering store /tmp/x/state/metering.sqlite was deleted (C:\\Users\\me\\m.db, ~/s/m)")).toBe(
+      "The metering store [path] was deleted ([path], [path])",
+    );
+    expect(clientSafe("postgres://u:pw@db.internal:5432/test?schema=s failed")).toBe("[store] failed");
+    const kept = "lifespan/Lth_mvrv at crypto-metrics://data/btc/lifespan/Lth_mvrv; the MCP endpoint is /mcp; 1/2";
+    expect(clientSafe(kept)).toBe(kept);
   });
 });
 

@@ -84,8 +84,14 @@ describe("the store is the file at its path", () => {
 
     const lost = await get(base, "k100");
     expect(lost).toMatchObject({ status: 503, code: "store_unavailable" });
-    expect(lost.message).toContain(
-      `The metering store ${store} was deleted while this process was using it. Nothing was served or charged; restore the file`,
+    // The caller is told what happened without where; the operator's log has where, under the same reference.
+    expect(lost.message).toMatch(
+      /^The metering store's file is missing or was replaced\. Nothing was served or charged; .* Reference ([0-9a-f]{8}) in the server log\.$/,
+    );
+    expect(lost.message).not.toContain(dir);
+    const ref = /Reference ([0-9a-f]{8})/.exec(lost.message!)![1]!;
+    expect(running.at(-1)!.stderrText()).toMatch(
+      new RegExp(`metering store unavailable ref=${ref} .*The metering store ${store} was deleted while this process was using it`),
     );
     // Not one charge went anywhere meanwhile: every request is refused the same way.
     for (let i = 0; i < 20; i++) expect((await get(base, "k100")).status).toBe(503);
@@ -158,8 +164,12 @@ describe("the store is the file at its path", () => {
     renameSync(empty, store);
     const refused = await get(base, "k100");
     expect(refused).toMatchObject({ status: 503, code: "store_unavailable" });
-    expect(refused.message).toContain(
-      `The file now at ${store} cannot be used as the metering store (the file at ${store} holds no metering store`,
+    expect(refused.message).not.toContain(dir);
+    const ref = /Reference ([0-9a-f]{8})/.exec(refused.message!)![1]!;
+    expect(running.at(-1)!.stderrText()).toMatch(
+      new RegExp(
+        `ref=${ref} .*The file now at ${store} cannot be used as the metering store \\(the file at ${store} holds no metering store`,
+      ),
     );
     expect(statSync(store).size).toBe(0);
     renameSync(aside, store);

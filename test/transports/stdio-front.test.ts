@@ -9,6 +9,7 @@ import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
 import { createServer } from "../../src/server.js";
 import { MODERN_METHODS, packHandshake, unpackHandshake, type Handshake } from "../../src/transports/handshake.js";
 import { StdioFront, writeMessage } from "../../src/transports/stdio-front.js";
+import { withAllVersions } from "../../src/transports/versions.js";
 import { recordHandshake } from "../../scripts/handshake.js";
 import { NOW, tempDir, writeKeys } from "../../harness/mcp.js";
 
@@ -169,6 +170,12 @@ describe("the stdio front", () => {
     expect((await r.waitFor(1)).result.tools.filter((t: { _meta?: unknown }) => t._meta).length).toBe(5);
     expect((await r.waitFor(2)).error).toMatchObject({ code: -32602 });
     expect((await r.waitFor(3)).error).toMatchObject({ code: -32022 });
+    // Attached as runStdio attaches it, the error lists every version served.
+    expect(
+      withAllVersions({ jsonrpc: "2.0", id: 3, error: { code: -32022, message: "m", data: { supported: ["2026-07-28"] } } }),
+    ).toMatchObject({
+      error: { data: { supported: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"] } },
+    });
   });
 
   it("answers an unknown protocol version with the latest, as the SDK does", async () => {

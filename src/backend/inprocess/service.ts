@@ -3,6 +3,7 @@
 // metering store, shared by every process that uses it. The REST face and InProcessBackend both
 // call handle(); neither has another path to the data.
 import { covers, gateOf, HEATMAP_ID, metricById, PRICE, readThrough, type Endpoint } from "../../catalog/index.js";
+import { incidentRef } from "../../incidents.js";
 import { log } from "../../log.js";
 import { resultOfBody, ServiceError, withLazy, type BackendBody, type BackendResult, type RequestSpan } from "../types.js";
 import { bodyKey, type BodyCache } from "./body-cache.js";
@@ -277,8 +278,10 @@ export class InProcessService {
       return await this.store.charge(key, cost, this.rateClock?.());
     } catch (err) {
       if (!(err instanceof StoreUnavailableError)) throw err;
-      log.warn("metering store unavailable", { store: this.store.location, error: err.message });
-      throw new ServiceError(503, "store_unavailable", err.message, { retryAfterS: 1 });
+      // Where the store is and what failed stay in the operator's log; the caller gets the reference.
+      const ref = incidentRef(err.message);
+      log.warn("metering store unavailable", { ref, store: this.store.location, error: err.message });
+      throw new ServiceError(503, "store_unavailable", `${err.client} Reference ${ref} in the server log.`, { retryAfterS: 1 });
     }
   }
 

@@ -181,6 +181,7 @@ export class PostgresStore implements MeteringStore {
       if (found === null) {
         throw new StoreUnavailableError(
           `The metering store ${this.location} lost the connection during the charge (${reason(cause)}); the charge was checked and not recorded. Nothing was served or charged; retry shortly.`,
+          "The metering store lost its connection during the charge; the charge was checked and not recorded. Nothing was served or charged; retry shortly.",
         );
       }
       if (found)
@@ -197,6 +198,7 @@ export class PostgresStore implements MeteringStore {
     log.warn("a charge's outcome is not known yet; it is refunded if it was recorded", { store: this.location });
     throw new StoreUnavailableError(
       `The metering store ${this.location} stopped answering after the charge was sent (${reason(cause)}); whether it was recorded is not known yet. Nothing was served; if it was recorded it is refunded as soon as the store answers again. Retry shortly.`,
+      "The metering store stopped answering after the charge was sent; whether it was recorded is not known yet. Nothing was served; if it was recorded it is refunded as soon as the store answers again. Retry shortly.",
     );
   }
 

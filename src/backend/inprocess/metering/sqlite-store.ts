@@ -131,9 +131,14 @@ export class SqliteStore implements MeteringStore {
         lost.message = `The file now at ${this.path} cannot be used as the metering store (${(err as Error).message})`;
       }
     }
-    if (now && lost.fix) throw new StoreUnavailableError(lost.fix);
+    const client =
+      "The metering store's file is missing or was replaced. Nothing was served or charged; charging resumes without a restart once the operator restores it.";
+    if (now && lost.fix) throw new StoreUnavailableError(lost.fix, client);
     const fix = now ? "put the store's own file back" : "restore the file (from a backup)";
-    throw new StoreUnavailableError(`${lost.message}. Nothing was served or charged; ${fix} and charging resumes without a restart.`);
+    throw new StoreUnavailableError(
+      `${lost.message}. Nothing was served or charged; ${fix} and charging resumes without a restart.`,
+      client,
+    );
   }
 
   /**

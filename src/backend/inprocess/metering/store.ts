@@ -52,8 +52,18 @@ export interface MeteringStore {
 }
 
 /** The store cannot serve now (disk full, read-only, database unreachable): retry later. */
+/**
+ * The store cannot answer now (503). `message` is the operator's (where the store is, what the
+ * driver said); `client` is what a caller is told, naming nothing of the server.
+ */
 export class StoreUnavailableError extends Error {
   override readonly name = "StoreUnavailableError";
+  constructor(
+    message: string,
+    readonly client = "The metering store cannot record charges right now. Nothing was served or charged; retry shortly.",
+  ) {
+    super(message);
+  }
 }
 
 export { StoreConfigError } from "../../../store-setting.js";

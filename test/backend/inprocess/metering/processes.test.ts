@@ -210,7 +210,12 @@ describe("the embedded store on a full disk", () => {
     expect(refused?.status).toBe(503);
     const error = JSON.parse(refused!.body).error;
     expect(error.code).toBe("store_unavailable");
-    expect(error.message).toMatch(/cannot record the charge: .*Nothing was served or charged/);
+    expect(error.message).toMatch(
+      /cannot record charges right now\. Nothing was served or charged; retry shortly\. Reference [0-9a-f]{8} in the server log/,
+    );
+    expect(s.proc.stderrText()).toMatch(
+      /metering store unavailable ref=[0-9a-f]{8} .*cannot record the charge: .*Nothing was served or charged/,
+    );
     expect((await get(s.base, SERIES, "disk")).status).toBe(503);
     s.proc.child.kill("SIGTERM");
     await s.proc.exited;
