@@ -114,7 +114,7 @@ export async function viewData(raw: unknown, context: ViewDataContext): Promise<
     if (offset >= json.length)
       throw new ToolInputError(
         "invalid_arguments",
-        `offset ${offset} is past the end of this view's data (${json.length} bytes): start at 0 and follow "next". Nothing was charged.`,
+        `${VIEW_DATA_TOOL}: offset ${offset} is past the end of this view's data (${json.length} bytes): start at 0 and follow "next". Nothing was charged.`,
         { parameter: "offset" },
       );
     const data = json.slice(offset, offset + CHUNK_BYTES);
@@ -125,7 +125,7 @@ export async function viewData(raw: unknown, context: ViewDataContext): Promise<
   } catch (error) {
     const cause =
       error instanceof ViewHandleError
-        ? new ToolInputError("invalid_arguments", `${error.message}. Nothing was charged.`, { parameter: "handle" })
+        ? new ToolInputError("invalid_arguments", `${VIEW_DATA_TOOL}: ${error.message}. Nothing was charged.`, { parameter: "handle" })
         : error;
     return errorResult(cause, { tool: VIEW_DATA_TOOL, secret: context.key });
   }
@@ -139,9 +139,13 @@ async function replay(claim: ReturnType<typeof verifyHandle>, context: ViewDataC
   const tool = context.tools.find((t) => t.name === claim.tool && t.view !== undefined);
   const replaying = context.backend.replay;
   if (!tool || !replaying)
-    throw new ToolInputError("invalid_arguments", "handle names nothing this server can load. Nothing was charged.", {
-      parameter: "handle",
-    });
+    throw new ToolInputError(
+      "invalid_arguments",
+      `${VIEW_DATA_TOOL}: the handle names nothing this server can load. Nothing was charged.`,
+      {
+        parameter: "handle",
+      },
+    );
   const backend: Backend = {
     kind: context.backend.kind,
     origin: context.backend.origin,
@@ -164,7 +168,7 @@ async function replay(claim: ReturnType<typeof verifyHandle>, context: ViewDataC
 function changed(): ToolInputError {
   return new ToolInputError(
     "invalid_arguments",
-    "the data behind this handle is no longer held as it was answered: ask for the chart again (a new tool call). Nothing was charged.",
+    `${VIEW_DATA_TOOL}: the data behind this handle is no longer held as it was answered: ask for the chart again (a new tool call). Nothing was charged.`,
     { parameter: "handle" },
   );
 }
