@@ -24,7 +24,7 @@ describe("token budgets", () => {
     expect(instructions).toMatch(/^Simulated .* calibrated to real history through 2025-12-28; present figures as simulated\./);
     const shown = listed.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
     const total = tokens(JSON.stringify({ tools: shown })) + tokens(instructions);
-    expect(listed.tools).toHaveLength(6);
+    expect(listed.tools).toHaveLength(7);
     expect(total).toBeLessThanOrEqual(1_300);
   });
 
