@@ -237,6 +237,8 @@ export interface ErrorDetails {
   /** The endpoint asked for, when the refusal names the gate it is reached through (price: the heatmap). */
   through?: string;
   asset?: string;
+  /** The message already says all a caller needs (a tool's own refusal before any read): shown as is. */
+  complete?: boolean;
 }
 
 const RETRYABLE: ReadonlySet<ErrorCode> = new Set([

@@ -117,11 +117,12 @@ async function requireAffordable(context: ToolContext, assets: readonly string[]
       429,
       "rate_limited",
       `${cost}; the key's rate window admits ${rate!.remaining} more request${rate!.remaining === 1 ? "" : "s"} now (${rate!.resetS} s until it frees one). Nothing was read or charged.${smaller}`,
-      { retryAfterS: rate!.resetS, ...(left !== undefined && { creditsRemaining: left }) },
+      { retryAfterS: rate!.resetS, complete: true, ...(left !== undefined && { creditsRemaining: left }) },
     );
   }
   throw new ServiceError(402, "credits_exhausted", `${cost}; the key has ${left} left. Nothing was read or charged.${smaller}`, {
     creditsRemaining: left!,
+    complete: true,
   });
 }
 

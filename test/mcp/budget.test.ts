@@ -47,6 +47,9 @@ describe("token budgets", () => {
       { asset: "btc", metrics: ["price", "lifespan/Lth_mvrv", "exchange_flow/exchange_reserve", "holder_supply/sth_supply_in_profit"] },
       1_500,
     ],
+    // "What moved today" over the default 50 assets at limit 10, and a level's 30-day change.
+    ["rank_assets", {}, 450],
+    ["rank_assets", { metric: "exchange_flow/exchange_reserve", window: "30d", order: "asc" }, 450],
   ];
   it.each(defaults)("%s %j answers within its budget, in the text and in structuredContent alike", async (name, args, budget) => {
     const r = await f.call(name, args);
