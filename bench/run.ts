@@ -12,6 +12,7 @@ import { measureBatch } from "./batch.js";
 import { measureInChild } from "./generators.js";
 import { HTTP, REST } from "./load-sections.js";
 import { measureMetering } from "./metering.js";
+import { measureRank } from "./rank.js";
 import { BENCH_DIR, CLEAN_ENV_NOTE, CLI, createSandbox, NOW } from "./proc.js";
 import { human } from "./stats.js";
 import { CHARTS, COLD, STDIO } from "./stdio-sections.js";
@@ -75,6 +76,11 @@ const SECTIONS: Section[] = [
       if (metering.postgres !== "measured") process.stderr.write(`bench: PostgreSQL ${metering.postgres}\n`);
       return { rows, detail: metering };
     },
+  },
+  {
+    name: "rank",
+    progress: "rank_assets over 50 assets vs the same 50 reads as separate calls (in-process, warm)",
+    run: (sandbox) => measureRank(sandbox),
   },
   HTTP,
   REST,

@@ -54,6 +54,16 @@ export interface Usage {
 
 export type BackendBody = TimeRecord[] | VariationRecord[] | Heatmap;
 
+/** What a set of requests would cost and what the caller's key can still spend, asked without serving any. */
+export interface Quote {
+  /** Credits each request would be charged, in order (0 for one the backend would answer from its cache). */
+  costs: number[];
+  /** The key's balance as the backend knows it now (the real service's: as its last answer reported it). */
+  creditsRemaining?: number;
+  /** Requests the key's rate window admits now, and seconds until its oldest counted one leaves it. */
+  rate?: { remaining: number; resetS: number };
+}
+
 /** What every result carries beside its data. */
 export interface ResultMeta {
   usage: Usage;
@@ -174,6 +184,12 @@ export interface Backend {
    */
   span?(request: BackendRequest): RequestSpan | undefined;
   /**
+   * What `requests` would cost and the key's balance and rate window, so that a call made of many
+   * reads can be refused before the first one is charged. Nothing is charged or counted; a request
+   * serving would refuse (restriction, parameters, coverage, unknown key) throws as serving would.
+   */
+  quote?(requests: readonly BackendRequest[], context?: BackendContext): Promise<Quote>;
+  /**
    * The request answered again as it was at `asOfMs` (epoch ms, the service's "now" of an earlier,
    * charged answer), for a view loading that answer's data: nothing is charged and the rate window
    * is not touched. The key must still be valid and entitled. The embedded service recomputes the
@@ -221,6 +237,8 @@ export interface ErrorDetails {
   /** The endpoint asked for, when the refusal names the gate it is reached through (price: the heatmap). */
   through?: string;
   asset?: string;
+  /** The message already says all a caller needs (a tool's own refusal before any read): shown as is. */
+  complete?: boolean;
 }
 
 const RETRYABLE: ReadonlySet<ErrorCode> = new Set([

@@ -10,6 +10,7 @@ export * from "./endpoints.js";
 export * from "./params.js";
 export * from "./price-endpoint.js";
 export * from "./names.js";
+export * from "./market-caps.js";
 export * from "./venues.js";
 
 const byId = new Map(ENDPOINTS.map((e) => [e.id, e]));

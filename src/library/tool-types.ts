@@ -366,6 +366,59 @@ export type CompareResult = {
   source: Source;
 };
 
+/** Arguments of rank_assets: Rank up to 50 assets by a metric's change or value over a window (default: price, 24h change, 50 largest). */
+export type RankAssetsArgs = {
+  /** price or a get_series/get_ohlcv id */
+  metric?: string;
+  by?: "change" | "value";
+  window?: "1h" | "24h" | "7d" | "30d" | "90d" | "365d";
+  order?: "desc" | "asc";
+  limit?: number;
+  assets?: Array<string>;
+  /** keep quantity > this (% for change) */
+  above?: number;
+  below?: number;
+};
+
+/** Result of rank_assets (its structuredContent). */
+export type RankAssetsResult = {
+  metric: string;
+  /** of value; native units are each asset's own coin */
+  unit: string;
+  by: "change" | "value";
+  /** what quantity is */
+  measure: "percent" | "points" | "units" | "total" | "value";
+  window: string;
+  /** bucket size read */
+  timeframe: string;
+  order: "desc" | "asc";
+  /** window start (reference bucket, or first bucket summed) */
+  from: string;
+  /** close of the last complete bucket ranked */
+  asOf: string;
+  universe: {
+    kind: "market_cap" | "given";
+    size: number;
+  };
+  /** assets with a quantity */
+  ranked: number;
+  /** of those, within above/below */
+  matched: number;
+  /** [rank, asset, quantity, value] */
+  rows: Array<[number, string, number, number]>;
+  /** assets sharing a rank (market-cap order) */
+  tied?: Array<string>;
+  excluded?: Array<{
+    reason: string;
+    count: number;
+    assets: Array<string>;
+    detail?: string;
+  }>;
+  reads: number;
+  credits: Credits;
+  source: Source;
+};
+
 /** [time, value]; times are ISO 8601 UTC, a date alone meaning midnight */
 export type TimeValue = [string, number];
 
@@ -582,7 +635,7 @@ export type SeriesView = {
 };
 
 /** The tools by name. */
-export type ToolName = "list_assets" | "get_series" | "get_ohlcv" | "get_metrics_variation" | "get_liquidation_heatmap" | "compare";
+export type ToolName = "list_assets" | "get_series" | "get_ohlcv" | "get_metrics_variation" | "get_liquidation_heatmap" | "compare" | "rank_assets";
 
 export interface ToolArgs {
   list_assets: ListAssetsArgs;
@@ -591,6 +644,7 @@ export interface ToolArgs {
   get_metrics_variation: GetMetricsVariationArgs;
   get_liquidation_heatmap: GetLiquidationHeatmapArgs;
   compare: CompareArgs;
+  rank_assets: RankAssetsArgs;
 }
 
 export interface ToolResults {
@@ -600,6 +654,7 @@ export interface ToolResults {
   get_metrics_variation: GetMetricsVariationResult;
   get_liquidation_heatmap: GetLiquidationHeatmapResult;
   compare: CompareResult;
+  rank_assets: RankAssetsResult;
 }
 
 /** Per-call options: an abort signal, and a key other than the configured one. */
@@ -622,4 +677,6 @@ export interface ToolFunctions {
   getLiquidationHeatmap(args: GetLiquidationHeatmapArgs, options?: CallOptions): Promise<GetLiquidationHeatmapResult>;
   /** Compare series: metric + 2–8 assets or asset + 2–4 metrics (price ok), aligned: change, rank, correlation, lead/lag. */
   compare(args?: CompareArgs, options?: CallOptions): Promise<CompareResult>;
+  /** Rank assets: Rank up to 50 assets by a metric's change or value over a window (default: price, 24h change, 50 largest). */
+  rankAssets(args?: RankAssetsArgs, options?: CallOptions): Promise<RankAssetsResult>;
 }

@@ -113,7 +113,7 @@ function servicePayload(error: ServiceError, scope: ErrorScope): ErrorPayload {
     ...(creditsRemaining !== undefined && { credits_remaining: creditsRemaining }),
     ...(allowed?.length && { suggestions: allowed.slice(0, 12) }),
   };
-  base.message = serviceText(error, endpoint);
+  base.message = error.details.complete ? error.message : serviceText(error, endpoint);
   return base;
 }
 

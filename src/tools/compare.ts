@@ -18,7 +18,7 @@ import { checkEntitlements, resolveMembers, type Member } from "./compare-args.j
 import { defineTool, type ToolContext } from "./define-tool.js";
 import { requireInHistory } from "../mcp/lookup.js";
 import { ToolInputError } from "../mcp/errors.js";
-import { chartParam, endDateParam, startDateParam } from "./params.js";
+import { chartParam, endDateParam, startDateParam, tickerList } from "./params.js";
 import { seriesLine, seriesView } from "../charts/model/view-data.js";
 import { viewField } from "../charts/model/view-schema.js";
 import { candlesOf } from "./price-digest.js";
@@ -33,18 +33,6 @@ const output = z.object({
   credits: creditsSchema,
   ...viewField,
 });
-
-/** A list of strings; a comma-separated string is taken as the same list (scripts and CLIs send those). */
-function tickerList(max: number) {
-  const split = (v: unknown) =>
-    typeof v === "string"
-      ? v
-          .split(",")
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : v;
-  return z.preprocess(split, z.array(z.string().max(max)).max(16)).optional();
-}
 
 export const compare = defineTool({
   name: "compare",

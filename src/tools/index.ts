@@ -6,5 +6,6 @@ import { getMetricsVariation } from "./get-metrics-variation.js";
 import { getOhlcv } from "./get-ohlcv.js";
 import { getSeries } from "./get-series.js";
 import { listAssets } from "./list-assets.js";
+import { rankAssets } from "./rank-assets.js";
 
-export const allTools: readonly Tool[] = [listAssets, getSeries, getOhlcv, getMetricsVariation, getLiquidationHeatmap, compare];
+export const allTools: readonly Tool[] = [listAssets, getSeries, getOhlcv, getMetricsVariation, getLiquidationHeatmap, compare, rankAssets];

@@ -30,3 +30,19 @@ export const DATES_NOTE = "Dates YYYY-MM-DD or ISO, inclusive; default last 1,00
  * it, and tools/list has no tokens to spare with six tools.
  */
 export const chartParam = z.boolean().optional();
+
+/**
+ * A list of strings of at most `maxCount` items; a comma-separated string is taken as the same list
+ * (scripts and CLIs send those). Tools check the count they accept themselves, with a message that
+ * says the fix; the schema's cap only bounds the input.
+ */
+export function tickerList(maxLength: number, maxCount = 16) {
+  const split = (v: unknown) =>
+    typeof v === "string"
+      ? v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : v;
+  return z.preprocess(split, z.array(z.string().max(maxLength)).max(maxCount)).optional();
+}

@@ -36,6 +36,7 @@ export function recordingBackend(backend: Backend): { backend: Backend; reach: R
     ...(backend.entitlements && { entitlements: (context?: BackendContext) => backend.entitlements!(context) }),
     // Asking where a series' history lies is no fetch: nothing to record.
     ...(backend.span && { span: (request: BackendRequest) => backend.span!(request) }),
+    ...(backend.quote && { quote: (requests: readonly BackendRequest[], context?: BackendContext) => backend.quote!(requests, context) }),
     async fetch(request: BackendRequest, context?: BackendContext) {
       const result = await backend.fetch(request, context);
       reach.latestMs = Math.max(reach.latestMs, latestOf(result));

@@ -141,6 +141,8 @@ export class Delivery {
       close: () => backend.close(),
       ...(backend.entitlements && { entitlements: (context?: BackendContext) => backend.entitlements!(context) }),
       ...(backend.span && { span: (request: BackendRequest) => backend.span!(request) }),
+      // A quote charges nothing either.
+      ...(backend.quote && { quote: (requests: readonly BackendRequest[], context?: BackendContext) => backend.quote!(requests, context) }),
       // A replay charges nothing: nothing to take back.
       ...(backend.replay && {
         replay: (request: BackendRequest, asOfMs: number, context?: BackendContext) => backend.replay!(request, asOfMs, context),

@@ -22,6 +22,7 @@ const CALLS: Record<string, Record<string, unknown>> = {
   get_metrics_variation: { asset: "sol" },
   get_liquidation_heatmap: { asset: "btc" },
   compare: { asset: "btc", metrics: ["price", "lifespan/Lth_mvrv"] },
+  rank_assets: { metric: "exchange_flow/exchange_reserve", assets: ["btc", "eth"], window: "7d" },
 };
 
 const RUNTIMES = runtimes();

@@ -25,7 +25,7 @@ describe("token budgets", () => {
     expect(instructions).toMatch(/^Simulated .* calibrated to real history through 2025-12-28; present figures as simulated\./);
     const shown = listed.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
     const total = tokens(JSON.stringify({ tools: shown })) + tokens(instructions);
-    expect(listed.tools).toHaveLength(6);
+    expect(listed.tools).toHaveLength(7);
     expect(total).toBeLessThanOrEqual(1_300);
   });
 
@@ -48,6 +48,9 @@ describe("token budgets", () => {
       { asset: "btc", metrics: ["price", "lifespan/Lth_mvrv", "exchange_flow/exchange_reserve", "holder_supply/sth_supply_in_profit"] },
       1_500,
     ],
+    // "What moved today" over the default 50 assets at limit 10, and a level's 30-day change.
+    ["rank_assets", {}, 450],
+    ["rank_assets", { metric: "exchange_flow/exchange_reserve", window: "30d", order: "asc" }, 450],
   ];
   it.each(defaults)("%s %j answers within its budget, in the text and in structuredContent alike", async (name, args, budget) => {
     const r = await f.call(name, args);

@@ -14,7 +14,7 @@ import { cleanEnv, ROOT } from "../../harness/spawn.js";
 
 const MODERN = "2026-07-28";
 const UI = { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } };
-const TOOL_ORDER = ["list_assets", "get_series", "get_ohlcv", "get_metrics_variation", "get_liquidation_heatmap", "compare"];
+const TOOL_ORDER = ["list_assets", "get_series", "get_ohlcv", "get_metrics_variation", "get_liquidation_heatmap", "compare", "rank_assets"];
 /** One valid call per tool. */
 const CALLS: Record<string, Record<string, unknown>> = {
   list_assets: { asset: "btc" },
@@ -23,6 +23,7 @@ const CALLS: Record<string, Record<string, unknown>> = {
   get_metrics_variation: { asset: "btc" },
   get_liquidation_heatmap: { asset: "btc", timeframe: "4h" },
   compare: { metric: "price", assets: ["btc", "eth"], startDate: "2025-12-01" },
+  rank_assets: { metric: "exchange_flow/exchange_reserve", assets: ["btc", "eth", "ltc"], window: "7d" },
 };
 
 type Era = "modern" | "legacy";

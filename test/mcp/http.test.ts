@@ -117,7 +117,7 @@ describe("Streamable HTTP transport", () => {
     expect(res.status).toBe(401);
     expect(res.headers["www-authenticate"]).toBe("Bearer");
     const client = await session(strict.url, "second-key");
-    expect((await client.listTools()).tools).toHaveLength(6);
+    expect((await client.listTools()).tools).toHaveLength(7);
     await client.close();
   });
 

@@ -45,7 +45,7 @@ describe("tools/list", () => {
     expect(tools).toMatchSnapshot();
   });
 
-  it("lists the six contract tools with read-only, idempotent, non-destructive, closed-world annotations", async () => {
+  it("lists the seven contract tools with read-only, idempotent, non-destructive, closed-world annotations", async () => {
     const { tools } = await f.client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
       "list_assets",
@@ -54,6 +54,7 @@ describe("tools/list", () => {
       "get_metrics_variation",
       "get_liquidation_heatmap",
       "compare",
+      "rank_assets",
     ]);
     for (const t of tools) {
       expect(t.title).toBeTruthy();
@@ -96,6 +97,7 @@ describe("tools/list", () => {
       get_metrics_variation: ["asset"],
       get_liquidation_heatmap: ["asset", "timeframe", "lookback", "scope", "exchange", "top_k", "include_matrix", "chart"],
       compare: ["metric", "assets", "asset", "metrics", "startDate", "endDate", "timeframe", "max_points", "chart"],
+      rank_assets: ["metric", "by", "window", "order", "limit", "assets", "above", "below"],
     });
     const series = tools.find((t) => t.name === "get_series")!.inputSchema.properties as Record<string, { enum?: string[] }>;
     expect(series.metric!.enum).toEqual(SERIES_IDS);
@@ -118,7 +120,8 @@ describe("tool definitions", () => {
         if (prop.type === "array") {
           expect(prop.items?.type, `${tool.name}.${name}`).toBe("string");
           expect(prop.items?.maxLength, `${tool.name}.${name}`).toBeLessThanOrEqual(64);
-          expect(prop.maxItems, `${tool.name}.${name}`).toBeLessThanOrEqual(16);
+          // rank_assets takes up to 50 tickers (the contract); the schema's cap bounds what it reads.
+          expect(prop.maxItems, `${tool.name}.${name}`).toBeLessThanOrEqual(64);
         }
         if (prop.type === "string" && !prop.enum) expect(prop.maxLength, `${tool.name}.${name}`).toBeLessThanOrEqual(64);
       }

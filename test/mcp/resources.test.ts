@@ -35,6 +35,7 @@ describe("resources", () => {
       "get_metrics_variation",
       "get_liquidation_heatmap",
       "compare",
+      "rank_assets",
     ]);
     expect(doc.output_schemas.get_series!.properties.digest).toMatchObject({ type: "object" });
     expect(doc.endpoints).toHaveLength(ENDPOINTS.length);

@@ -18,6 +18,7 @@ const BASE: Record<string, Record<string, unknown>> = {
   get_metrics_variation: { asset: "btc" },
   get_liquidation_heatmap: { asset: "btc", timeframe: "1h", lookback: "24h" },
   compare: { metric: "price", assets: ["btc", "eth"], startDate: "2025-06-01", endDate: "2025-06-05" },
+  rank_assets: { metric: "exchange_flow/exchange_reserve", assets: ["btc", "eth"], window: "7d" },
 };
 const REQUIRED: Record<string, string[]> = {
   list_assets: [],
@@ -26,6 +27,7 @@ const REQUIRED: Record<string, string[]> = {
   get_metrics_variation: ["asset"],
   get_liquidation_heatmap: ["asset"],
   compare: [],
+  rank_assets: [],
 };
 const STRANGE_KEYS = ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "apiKey", "Asset", "metric ", ""];
 

@@ -15,6 +15,7 @@ import {
   type BackendRequest,
   type BackendResult,
   type DataOrigin,
+  type Quote,
   type TimeRecord,
 } from "../types.js";
 import { CircuitBreaker, type BreakerState } from "./breaker.js";
@@ -26,6 +27,7 @@ import { mergeWindows, planWindows } from "./paging.js";
 import { candlesFromHeatmap, planPrice } from "./heatmap-candles.js";
 import { buildUpstreamRequest, type UpstreamRequest } from "./request.js";
 import { withDailyCloses } from "./variation-closes.js";
+import { quoteRequest } from "./quote.js";
 
 /** SHA-256 of a key: the only form in which keys are compared, stored or logged (by prefix). */
 function keyDigest(apiKey: string | undefined): string {
@@ -59,6 +61,8 @@ export class HttpBackend implements Backend {
   private readonly cache: ResponseCache;
   private readonly flights = new Coalescer<Fetched & { receivedMs: number }>();
   private readonly fetcher: UpstreamFetcher;
+  /** The balance the service last reported per key digest: all a quote can know of credits left. */
+  private readonly balances = new Map<string, number>();
 
   constructor(options: HttpBackendOptions) {
     this.options = resolveOptions(options);
@@ -92,6 +96,19 @@ export class HttpBackend implements Backend {
 
   async fetch(request: BackendRequest, context: BackendContext = {}): Promise<BackendResult> {
     return this.read(request, context);
+  }
+
+  /** Costs by the catalog's documented rules, 0 where the cache answers; the rate window is the service's alone. */
+  async quote(requests: readonly BackendRequest[], context: BackendContext = {}): Promise<Quote> {
+    const digest = keyDigest(context.apiKey ?? this.options.apiKey);
+    const env = {
+      nowMs: this.options.now(),
+      perWindow: this.options.perWindow,
+      cached: (endpoint: Endpoint, cacheKey: string) => this.cache.lookup(digest, endpoint.id, cacheKey) !== undefined,
+    };
+    const costs = requests.map((r) => quoteRequest(r, env));
+    const left = this.balances.get(digest);
+    return { costs, ...(left !== undefined && { creditsRemaining: left }) };
   }
 
   /**
@@ -227,11 +244,13 @@ export class HttpBackend implements Backend {
       fetched = { ...(await this.fetcher.fetch(upstream, apiKey, signal)), receivedMs: this.options.now() };
     } catch (error) {
       if (error instanceof ServiceError) {
+        if (error.details.creditsRemaining !== undefined) this.balances.set(digest, error.details.creditsRemaining);
         if (error.code === "unauthorized" || error.code === "credits_exhausted") this.cache.revoke(digest);
         else if (error.code === "metric_not_allowed") this.cache.revoke(digest, endpointId);
       }
       throw error;
     }
+    if (fetched.usage.creditsRemaining !== undefined) this.balances.set(digest, fetched.usage.creditsRemaining);
     deepFreeze(fetched.body);
     this.cache.grant(digest, endpointId);
     // With the balance at 0 the upstream may have cut the answer short: never share it.

@@ -3,7 +3,15 @@
 import { HEATMAP_ID, metricById, nearestEndpoints, pathOf, PRICE, type Endpoint } from "../../catalog/index.js";
 import type { Config } from "../../config.js";
 import type { ServiceResponse } from "./service.js";
-import { ServiceError, type Backend, type BackendContext, type BackendRequest, type BackendResult, type RequestSpan } from "../types.js";
+import {
+  ServiceError,
+  type Backend,
+  type BackendContext,
+  type BackendRequest,
+  type BackendResult,
+  type Quote,
+  type RequestSpan,
+} from "../types.js";
 import { SIMULATED_ORIGIN } from "./origin.js";
 import { DEFAULT_KEY, KeyStore } from "./keys.js";
 import { defaultStore, openStore } from "./metering/index.js";
@@ -68,6 +76,12 @@ export class InProcessBackend implements Backend {
     this.throwIfFailed(res, endpoint.id, request.asset);
     await refundIfAbandoned(res, context, started);
     return resultOf(res, endpoint.id);
+  }
+
+  /** Costs as serving would charge them, read without charging: the same checks up to the charge. */
+  async quote(requests: readonly BackendRequest[], context: BackendContext = {}): Promise<Quote> {
+    const resolved = requests.map((r) => ({ ...this.resolve(r), asset: r.asset }));
+    return this.service.quote(context.apiKey ?? this.defaultKey, resolved);
   }
 
   /** The simulation is a pure function of the request and its "now": an earlier answer is recomputed, uncharged. */

@@ -118,6 +118,27 @@ export class InProcessService {
     }
   }
 
+  /**
+   * Credits each request would cost and the key's balance and window, checked up to the charge as
+   * serving checks them (an unknown key, a restriction, a bad parameter or coverage throws); nothing
+   * is charged and the window is not touched.
+   */
+  async quote(
+    presentedKey: string,
+    requests: ReadonlyArray<{ endpoint: Endpoint; asset: string; query: URLSearchParams }>,
+  ): Promise<{ costs: number[]; creditsRemaining: number; rate: MeterStatus["rate"] }> {
+    const key = this.options.keys.lookup(presentedKey);
+    if (!key) throw unauthorized("The API key is not recognised; check the key you send (X-Api-Key or Authorization: Bearer).");
+    const nowMs = this.options.now();
+    const costs = requests.map(
+      (r) => this.prepare(key, r.endpoint, r.endpoint.id === HEATMAP_ID ? undefined : r.asset, r.query, nowMs).producer.cost,
+    );
+    const meter = await this.statusOf(key);
+    if (!meter)
+      throw new ServiceError(503, "store_unavailable", "The metering store cannot answer now; retry shortly.", { retryAfterS: 1 });
+    return { costs, creditsRemaining: meter.creditsRemaining, rate: meter.rate };
+  }
+
   /** Endpoint ids a presented key may call (null: all), or undefined for an unknown key. */
   entitlements(presentedKey: string): readonly string[] | null | undefined {
     const key = this.options.keys.lookup(presentedKey);
