@@ -72,6 +72,43 @@ export const NOT_OFFERED: readonly MissingConcept[] = [
     differs: "its top-trader long/short ratio gauges positioning; no rate paid between longs and shorts",
   },
   {
+    names: ["stablecoinsupply", "stablecoinmarketcap", "stablecoinissuance", "stablecoinmints", "totalstablecoinsupply"],
+    concept: "total stablecoin supply or issuance",
+    nearest: "addresses_supply/SplyAdrBal1in1B",
+    differs:
+      "per stablecoin (usdt, usdc, dai…): supply held by addresses with at least a billionth of the supply, which is nearly all of it; exchange_flow/running_total_usd with asset all_stablecoins gives their exchange flows",
+  },
+  {
+    names: ["etfflows", "etfflow", "etfinflows", "etfoutflows", "etfholdings", "spotetf", "etf"],
+    concept: "spot ETF flows or holdings",
+    nearest: "exchange_flow/exchange_reserve",
+    differs: "coins on exchange wallets; ETF custody and creation/redemption flows are not in the catalog",
+  },
+  {
+    names: ["totalfees", "feerevenue", "feestotal", "dailyfees", "networkfees"],
+    concept: "total fees paid per day",
+    nearest: "fees/fee_price_usd",
+    differs: "the mean fee per transaction in USD, not the day's total; mining/RevHashRateUSD is miners' revenue (coins and fees) per TH/s",
+  },
+  {
+    names: ["minerrevenue", "minersrevenue", "miningrevenue", "minerincome"],
+    concept: "miners' total revenue",
+    nearest: "mining/RevHashRateUSD",
+    differs: "revenue per TH/s of hash rate in USD, not the network's total",
+  },
+  {
+    names: ["ust", "ustc", "terrausd", "terraclassicusd", "luna", "lunc", "terra"],
+    concept: "TerraUSD (UST, now USTC) and LUNA",
+    nearest: "none",
+    differs: "not covered by any endpoint; tickers that merely contain these letters (just, twt…) are other assets",
+  },
+  {
+    names: ["ftt", "ftxtoken"],
+    concept: "FTT (FTX's token)",
+    nearest: "none",
+    differs: "not covered by any endpoint; FTX itself is not a venue (it collapsed in November 2022)",
+  },
+  {
     names: ["openinterest", "oi"],
     concept: "open interest",
     nearest: "liquidation_levels/heatmap",

@@ -242,8 +242,10 @@ function searchView(query: string): { text: string; structured: Output } {
   const rank = (a: string) => (a === query ? 0 : named.has(a) ? 1 : a.startsWith(query) ? 2 : 3);
   const tickers = KNOWN_ASSETS.filter((a) => a.includes(query) || named.has(a)).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   const synonyms = new Set(metricsBySynonym(query));
+  // At the start of a word: "ust" is not a match for "adjusted".
+  const atWord = new RegExp(`(^|[^a-z0-9])${query.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`);
   const endpoints = [...ENDPOINTS, PRICE].filter(
-    (e) => e.id.toLowerCase().includes(query) || e.purpose.toLowerCase().includes(query) || synonyms.has(e.id),
+    (e) => atWord.test(e.id.toLowerCase()) || atWord.test(e.purpose.toLowerCase()) || synonyms.has(e.id),
   );
   const shown = tickers.slice(0, SEARCH_LIMIT);
   const withName = (t: string) => {

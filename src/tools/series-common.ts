@@ -58,10 +58,24 @@ export function onlyFor(name: string, value: unknown, endpoint: Endpoint): void 
   );
 }
 
+/** Venues known under another name, or gone: said plainly rather than answered with look-alike ids. */
+const VENUE_FATES: Readonly<Record<string, string>> = {
+  huobi: 'Huobi is now HTX: use exchange "htx".',
+  huobiglobal: 'Huobi is now HTX: use exchange "htx".',
+  ftx: "FTX collapsed in November 2022 and is not a venue here; its data is not in the catalog. Pick a current venue, e.g. binance, okx, bybit, coinbase.",
+  ftxus: "FTX US collapsed in November 2022 and is not a venue here. Pick a current venue, e.g. coinbase, kraken.",
+};
+
 /** A venue id, lowercased; `extra` admits a further keyword such as `all`. */
 export function venueArg(name: string, raw: string, extra?: string): string {
   const value = raw.trim().toLowerCase();
   if (isVenue(value) || value === extra) return value;
+  const fate = VENUE_FATES[value.replace(/[^a-z0-9]/g, "")];
+  if (fate)
+    throw new ToolInputError("invalid_arguments", `${name} "${value}": ${fate}`, {
+      parameter: name,
+      ...(fate.includes('"htx"') && { suggestions: ["htx"] }),
+    });
   const near = nearestEndpoints(value, VENUES, 3);
   const hint = near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : "";
   throw new ToolInputError(

@@ -179,7 +179,7 @@ async function handle(
   // Either era's way of naming a version the server does not speak gets the list of those it does.
   const header = req.headers["mcp-protocol-version"];
   const unserved = unservedVersion(typeof header === "string" ? header : undefined, parsed);
-  if (unserved !== undefined) return sendError(res, 400, versionError(unserved), parsed);
+  if (unserved !== undefined) return sendError(res, 400, versionError(unserved.version, unserved.modern), parsed);
 
   // The exchange ends (handlers aborted) when the client goes away before its answer.
   const abort = new AbortController();

@@ -233,8 +233,14 @@ describe("2026-07-28 over HTTP, on the wire", () => {
     const before = (await backend.service.creditsRemaining("demo-key"))!;
     const future = await modern("tools/list", {}, {}, "2099-01-01");
     expect(future.status).toBe(400);
-    const SERVED = [MODERN, "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
-    expect(future.body.error).toMatchObject({ code: -32022, data: { supported: SERVED, requested: "2099-01-01" } });
+    const INITIALIZE = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
+    const SERVED = [MODERN, ...INITIALIZE];
+    // What server/discover lists (the suites check the two agree), and beside it what initialize reaches.
+    expect(future.body.error).toMatchObject({
+      code: -32022,
+      data: { supported: [MODERN], initialize: INITIALIZE, requested: "2099-01-01" },
+    });
+    expect(future.body.error!.message).toMatch(/2025-11-25/);
     expect((future.body as { id?: unknown }).id).toBe(1);
     // The 2025 style (the version in the header only, no envelope) is answered the same way.
     const older = await fetch(`${http.url}/mcp`, {
@@ -244,6 +250,19 @@ describe("2026-07-28 over HTTP, on the wire", () => {
     });
     expect(older.status).toBe(400);
     expect(await older.json()).toMatchObject({ id: 7, error: { code: -32022, data: { supported: SERVED, requested: "2025-99-99" } } });
+    // A header naming another version than the envelope's served one is a mismatch, not an unknown version.
+    const disagreeing = await fetch(`${http.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "v999.0.0" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 8,
+        method: "tools/list",
+        params: { _meta: { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {} } },
+      }),
+    });
+    expect(disagreeing.status).toBe(400);
+    expect(((await disagreeing.json()) as { error: { code: number } }).error.code).toBe(-32020);
     const mismatch = await modern("tools/list", {}, { "mcp-method": "prompts/list" });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.error!.code).toBe(-32020);

@@ -461,12 +461,27 @@ describe("definitions a model can use", () => {
     ["hash rate", "hash rate", "mining/DiffLast"],
     ["funding", "funding rates", "liquidation_levels/heatmap"],
     ["open interest", "open interest", "liquidation_levels/heatmap"],
+    ["stablecoin supply", "total stablecoin supply or issuance", "addresses_supply/SplyAdrBal1in1B"],
+    ["etf flows", "spot ETF flows or holdings", "exchange_flow/exchange_reserve"],
+    ["total fees", "total fees paid per day", "fees/fee_price_usd"],
+    ["miner revenue", "miners' total revenue", "mining/RevHashRateUSD"],
+    ["ust", "TerraUSD (UST, now USTC) and LUNA", "none"],
+    ["ftt", "FTT (FTX's token)", "none"],
   ])("search=%s says it is not offered and names the nearest metric, proposing no ticker", async (search, concept, nearest) => {
     const r = await f.call("list_assets", { search });
     const text = textOf(r);
     expect(text.split("\n")[0]).toMatch(new RegExp(`^Not offered: ${concept.replace(/[()/.]/g, "\\$&")}\\. Nearest: ${nearest} — .+\\.$`));
     expect(text).not.toContain("Nearest tickers");
     expect((r.structuredContent as { not_offered: Array<{ nearest: string }> }).not_offered[0]!.nearest).toBe(nearest);
+  });
+
+  it("names a renamed venue's new id and a defunct one's fate instead of look-alike ids", async () => {
+    const huobi = await f.call("get_ohlcv", { metric: "derivatives/Volume_usd", asset: "btc", exchange: "Huobi" });
+    expect(huobi.isError).toBe(true);
+    expect(textOf(huobi)).toMatch(/Huobi is now HTX: use exchange "htx"/);
+    const ftx = await f.call("get_liquidation_heatmap", { asset: "btc", exchange: "ftx" });
+    expect(textOf(ftx)).toMatch(/FTX collapsed in November 2022/);
+    expect(textOf(ftx)).not.toMatch(/htx or okx/);
   });
 
   it("proposes no unrelated tickers (nupl was answered jup, xpl; sopr op, powr, sfp), but corrects a typo", async () => {
