@@ -21,7 +21,7 @@ export interface Size {
 
 export interface ViewApp<V> {
   name: string;
-  /** What to draw from a result whose `structuredContent.view` holds the loaded data. */
+  /** What to draw from a result, the loaded chart data placed in its `structuredContent.view` by the shell. */
   accept(result: ToolResult): Accepted<V>;
   /** A coarse drawing from the digest alone, for hosts that pass no detail; null when it has nothing to draw. */
   preview(result: ToolResult): V | null;

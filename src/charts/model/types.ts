@@ -1,4 +1,4 @@
-// What a view or a PNG draws: the chart data a tool result carries in structuredContent.view.
+// What a view or a PNG draws: the chart data of a tool result (sent to views outside the model's fields).
 // Plain data (no functions), the same in Node and in the browser. The view types are inferred from their
 // zod schemas (view-schema.ts), which the tools' output schemas declare.
 import type { z } from "zod";

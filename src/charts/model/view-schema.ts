@@ -1,6 +1,6 @@
-// The chart data a tool result carries in structuredContent.view, as zod: declared in the tools' output
-// schemas so a result that carries it still validates, and the source of the view types (types.ts infers
-// them). Only clients that render MCP Apps views receive it.
+// The chart data a view draws, as zod: the source of the view types (types.ts infers them). It reaches
+// views in a result's _meta or through view_data (tools/view-data.ts), never in structuredContent; the
+// tools' output schemas still name an optional `view` member, which no answer sends.
 import { z } from "zod";
 
 const candleColumns = {
