@@ -97,16 +97,11 @@ export const NOT_OFFERED: readonly MissingConcept[] = [
     differs: "revenue per TH/s of hash rate in USD, not the network's total",
   },
   {
-    names: ["ust", "ustc", "terrausd", "terraclassicusd", "luna", "lunc", "terra"],
-    concept: "TerraUSD (UST, now USTC) and LUNA",
+    names: ["ust", "ustc", "terrausd", "terraclassicusd"],
+    concept: "TerraUSD (UST, now USTC)",
     nearest: "none",
-    differs: "not covered by any endpoint; tickers that merely contain these letters (just, twt…) are other assets",
-  },
-  {
-    names: ["ftt", "ftxtoken"],
-    concept: "FTT (FTX's token)",
-    nearest: "none",
-    differs: "not covered by any endpoint; FTX itself is not a venue (it collapsed in November 2022)",
+    differs:
+      "not a ticker here; Terra Classic's own coin is lunc, which is covered; tickers that merely contain these letters (jst, twt…) are other assets",
   },
   {
     names: ["openinterest", "oi"],

@@ -465,8 +465,7 @@ describe("definitions a model can use", () => {
     ["etf flows", "spot ETF flows or holdings", "exchange_flow/exchange_reserve"],
     ["total fees", "total fees paid per day", "fees/fee_price_usd"],
     ["miner revenue", "miners' total revenue", "mining/RevHashRateUSD"],
-    ["ust", "TerraUSD (UST, now USTC) and LUNA", "none"],
-    ["ftt", "FTT (FTX's token)", "none"],
+    ["ust", "TerraUSD (UST, now USTC)", "none"],
   ])("search=%s says it is not offered and names the nearest metric, proposing no ticker", async (search, concept, nearest) => {
     const r = await f.call("list_assets", { search });
     const text = textOf(r);
