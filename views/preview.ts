@@ -95,7 +95,7 @@ export function heatmapPreview(s: Json | undefined): HeatmapPreview | null {
   const seen = new Set<string>();
   for (const side of ["above", "below"] as const) {
     const part = latest[side] as Json | undefined;
-    const top = Array.isArray(part?.["top"]) ? (part!["top"] as Json[]) : [];
+    const top = Array.isArray(part?.["also"]) ? (part!["also"] as Json[]) : [];
     const named = ["nearest", "largest"].map((k) => part?.[k]).filter((c): c is Json => !!c && typeof c === "object");
     for (const c of [...top, ...named]) {
       const low = Number(c["low"]);

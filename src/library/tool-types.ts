@@ -261,7 +261,7 @@ export type GetLiquidationHeatmapResult = {
     };
     /** re-binned matrix (at most 24 × 24), when requested */
     binned?: {
-      /** price bins [low, high], ascending */
+      /** price bins [low edge, high edge], ascending */
       rows: Array<[number, number]>;
       /** start of each time bin, ascending */
       cols: Array<string>;
@@ -504,6 +504,8 @@ export type SeriesDigest = {
     /** [from, to, missing] */
     largest: Array<[string, string, number]>;
   };
+  /** flows: the last bucket while still filling (data up to coverage.partialLastAsOf); in no statistic */
+  partialLast?: TimeValue;
   /** re-bucketed into UTC weeks (from Monday) or calendar months */
   resample?: {
     period: "1w" | "1M";
@@ -527,9 +529,9 @@ export type CandleMove = {
 };
 
 export type HeatmapCluster = {
-  /** price of the run's lowest level */
+  /** the band's low edge: its lowest level's price */
   low: number;
-  /** price of its highest level */
+  /** its high edge: the highest level's price + one step (a level is the bin from its price up one step) */
   high: number;
   levels: number;
   /** sum of the run's cells, USD notional */
@@ -538,21 +540,21 @@ export type HeatmapCluster = {
   share: number;
   /** price of the run's hottest level */
   peak: number;
-  /** width as % of the anchor price */
+  /** (high − low) as % of the anchor price */
   widthPercent: number;
-  /** signed % from the anchor to the nearest edge */
+  /** signed % from the anchor to the band's near edge (0: the band holds the anchor) */
   edgePercent: number;
   /** signed % from the anchor to the peak level */
   peakPercent: number;
 };
 
 export type HeatmapSide = {
-  /** most intense first */
-  top: Array<HeatmapCluster>;
-  /** index in top */
-  largest?: number | HeatmapCluster;
-  /** index in top, or the cluster when it is not among them */
-  nearest?: number | HeatmapCluster;
+  /** the side's most intense cluster; absent when the side has none */
+  largest?: HeatmapCluster;
+  /** the cluster whose near edge is closest to the anchor (may be the largest) */
+  nearest?: HeatmapCluster;
+  /** the other clusters up to top_k per side, most intense first */
+  also?: Array<HeatmapCluster>;
 };
 
 export type Credits = {

@@ -16,7 +16,7 @@ export interface Band {
 
 export interface Cluster {
   side: "above" | "below";
-  /** Prices of the lowest and highest level of the cluster. */
+  /** The band's edges: level i is the bin [levels[i], levels[i] + spacing), so `high` is the top level's upper edge. */
   low: number;
   high: number;
   levels: number;
@@ -26,12 +26,12 @@ export interface Cluster {
   /** Price of the cluster's hottest level, and that level's intensity. */
   peak: number;
   peakIntensity: number;
-  /** Price width the cluster's levels cover (levels × spacing), and as % of the price. */
+  /** Price width of the band (high − low = levels × spacing), and as % of the price. */
   width: number;
   widthPercent: number;
-  /** Signed % from the price to the cluster's nearest edge (positive above, negative below). */
+  /** Signed % from the price to the band's near edge (positive above, negative below; 0 when the band holds the price). */
   distanceEdgePercent: number;
-  /** Signed % from the price to the peak level. */
+  /** Signed % from the price to the peak level's price (the low edge of its bin). */
   distancePeakPercent: number;
 }
 
@@ -135,9 +135,10 @@ function describe(
   for (let k = start; k <= end; k++) intensity += column[k]!;
   const side = prices[peak]! > price ? "above" : "below";
   const low = prices[start]!;
-  const high = prices[end]!;
-  const width = step > 0 ? (end - start + 1) * step : 0;
-  const edge = side === "above" ? low : high;
+  const high = prices[end]! + step;
+  const width = high - low;
+  // Below the price, the top bin may be the one the price sits in: then the band reaches the price.
+  const edge = side === "above" ? low : Math.min(high, price);
   return {
     side,
     low,

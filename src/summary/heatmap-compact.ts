@@ -6,21 +6,21 @@ import type { HeatmapCluster, HeatmapDigest } from "./heatmap-schema.js";
 import { cellLevel } from "./heatmap-text.js";
 
 export const clusterSchema = z.object({
-  low: z.number().describe("price of the run's lowest level"),
-  high: z.number().describe("price of its highest level"),
+  low: z.number().describe("the band's low edge: its lowest level's price"),
+  high: z.number().describe("its high edge: the highest level's price + one step (a level is the bin from its price up one step)"),
   levels: z.number().int(),
   intensity: z.number().describe("sum of the run's cells, USD notional"),
   share: z.number().describe("of the latest column's total, 0–1"),
   peak: z.number().describe("price of the run's hottest level"),
-  widthPercent: z.number().describe("width as % of the anchor price"),
-  edgePercent: z.number().describe("signed % from the anchor to the nearest edge"),
+  widthPercent: z.number().describe("(high − low) as % of the anchor price"),
+  edgePercent: z.number().describe("signed % from the anchor to the band's near edge (0: the band holds the anchor)"),
   peakPercent: z.number().describe("signed % from the anchor to the peak level"),
 });
 
 export const sideSchema = z.object({
-  top: z.array(clusterSchema).describe("most intense first"),
-  largest: z.union([z.number().int(), clusterSchema]).optional().describe("index in top"),
-  nearest: z.union([z.number().int(), clusterSchema]).optional().describe("index in top, or the cluster when it is not among them"),
+  largest: clusterSchema.optional().describe("the side's most intense cluster; absent when the side has none"),
+  nearest: clusterSchema.optional().describe("the cluster whose near edge is closest to the anchor (may be the largest)"),
+  also: z.array(clusterSchema).optional().describe("the other clusters up to top_k per side, most intense first"),
 });
 
 export const compactHeatmapDigestSchema = z.object({
@@ -104,7 +104,7 @@ export const compactHeatmapDigestSchema = z.object({
     .optional(),
   binned: z
     .object({
-      rows: z.array(z.tuple([z.number(), z.number()])).describe("price bins [low, high], ascending"),
+      rows: z.array(z.tuple([z.number(), z.number()])).describe("price bins [low edge, high edge], ascending"),
       cols: z.array(timeField).describe("start of each time bin, ascending"),
       hottest: z.number().describe("the hottest bin's mean cell (USD notional per level and column)"),
       levels: z
@@ -137,12 +137,14 @@ function cluster(c: HeatmapCluster): z.infer<typeof clusterSchema> {
 }
 
 function side(s: NonNullable<HeatmapDigest["latest"]>["above"]): z.infer<typeof sideSchema> {
-  const at = (c: HeatmapCluster | null) => {
-    if (!c) return undefined;
-    const i = s.top.findIndex((t) => t.low === c.low && t.high === c.high);
-    return i >= 0 ? i : cluster(c);
-  };
-  return defined({ top: s.top.map(cluster), largest: at(s.largest), nearest: at(s.nearest) });
+  // As the text names them: nearest and largest, then the rest of the side's top_k.
+  const named = (c: HeatmapCluster) => c.low === s.largest?.low || c.low === s.nearest?.low;
+  const also = s.top.filter((c) => !named(c)).slice(0, Math.max(0, s.top.length - (s.largest?.low === s.nearest?.low ? 1 : 2)));
+  return defined({
+    largest: s.largest && cluster(s.largest),
+    nearest: s.nearest && cluster(s.nearest),
+    also: also.length ? also.map(cluster) : undefined,
+  });
 }
 
 /** The coarse matrix as the text writes it: a digit per bin against the hottest bin (the full matrix is the resource). */

@@ -43,7 +43,7 @@ export function renderHeatmapText(meta: HeatmapTextMeta, d: HeatmapDigest): stri
     lines.push(`Empty matrix (${sh.rows} price levels × ${formatCount(sh.cols)} columns): no liquidation levels to report.`);
   } else {
     lines.push(
-      `Matrix ${sh.rows} price levels ${level(sh.priceLow!)}–${level(sh.priceHigh!)} (step ${sh.priceStep === null ? "n/a" : level(sh.priceStep)}) × ` +
+      `Matrix ${sh.rows} price levels ${level(sh.priceLow!)}–${level(sh.priceHigh!)} (step ${sh.priceStep === null ? "n/a" : `${level(sh.priceStep)}, each level its price up one step`}) × ` +
         `${formatCount(sh.cols)} columns ${time(sh.timeFrom)} → ${time(sh.timeTo)} UTC`,
     );
     const t = sh.columnTotals;
@@ -113,7 +113,7 @@ function latestLines(
     l.imbalance === null
       ? "Imbalance ±10 %: n/a (nothing within ±10 %)"
       : `Imbalance ±10 % (above−below)/(above+below): ${formatSigned(l.imbalance)}, ${l.imbalance >= 0.005 ? "more above" : l.imbalance <= -0.005 ? "more below" : "balanced"}`,
-    `Clusters (peak level ≥ ${Math.round(l.clusterFraction * 100)} % of hottest = ${usd(l.clusterThreshold)}, plus neighbours ≥ ${l.clusterEdgeFraction === 0.5 ? "half" : `${Math.round(l.clusterEdgeFraction * 100)} %`} of it): range (width % of price): notional (share), distance from price:`,
+    `Clusters (peak level ≥ ${Math.round(l.clusterFraction * 100)} % of hottest = ${usd(l.clusterThreshold)}, plus neighbours ≥ ${l.clusterEdgeFraction === 0.5 ? "half" : `${Math.round(l.clusterEdgeFraction * 100)} %`} of it): band low–high edge (width % of price): notional (share), distance from price:`,
   ];
   for (const [name, side] of [
     ["above", l.above],
@@ -143,12 +143,11 @@ function width(percent: number): string {
 }
 
 function cluster(c: HeatmapCluster, level: Fmt, usd: Fmt): string {
-  const band = c.levels === 1 ? level(c.low) : `${level(c.low)}–${level(c.high)}`;
+  const band = `${level(c.low)}–${level(c.high)}`;
   const edge = formatPercent(c.distanceEdgePercent);
   const peak = formatPercent(c.distancePeakPercent);
-  // The peak is often the edge nearest the price: then one distance says both.
-  const where =
-    c.peak === (c.side === "above" ? c.low : c.high) ? `peak ${level(c.peak)} ${peak}` : `edge ${edge}, peak ${level(c.peak)} ${peak}`;
+  // Above the price the peak is often the band's low edge, the near one: then one distance says both.
+  const where = c.side === "above" && c.peak === c.low ? `peak ${level(c.peak)} ${peak}` : `edge ${edge}, peak ${level(c.peak)} ${peak}`;
   return `${band} (${width(c.widthPercent)}): ${usd(c.intensity)} (${(c.share * 100).toFixed(1)} %), ${where}`;
 }
 

@@ -192,8 +192,11 @@ function lsrSummary(s: SeriesColumns): HeatmapDigest["topTraderLsr"] {
 
 function coarseMatrix(h: TypedHeatmap, timeOf: (j: number) => string | null): NonNullable<HeatmapDigest["matrix"]> {
   const binned = rebin(h.cells, h.levels.length, h.times.length);
+  const n = h.levels.length;
+  const step = n >= 2 ? (h.levels[n - 1]! - h.levels[0]!) / (n - 1) : 0;
   return {
-    rows: binned.rowRanges.map(([start, end]) => ({ low: h.levels[start]!, high: h.levels[end - 1]!, levels: end - start })),
+    // A bin runs from its lowest level's price to its highest level's upper edge (the next bin's low).
+    rows: binned.rowRanges.map(([start, end]) => ({ low: h.levels[start]!, high: h.levels[end - 1]! + step, levels: end - start })),
     cols: binned.colRanges.map(([start, end]) => ({ start: timeOf(start), columns: end - start })),
     cells: binned.cells,
   };

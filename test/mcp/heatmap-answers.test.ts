@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VENUES, venueMarket } from "../../src/catalog/index.js";
 import type { CompactHeatmapDigest } from "../../src/summary/index.js";
 
-type CompactCluster = NonNullable<CompactHeatmapDigest["latest"]>["above"]["top"][number];
 import { call, cliEnv } from "../../harness/cli.js";
 import { connect, textOf, type Fixture } from "../../harness/mcp.js";
 
@@ -30,14 +29,16 @@ describe("get_liquidation_heatmap answers the trader", () => {
     expect(l.maxCellPrice).toBeTypeOf("number");
     // Before, "below nearest & largest 73,600–85,600" held 46.5 % of the column across 16 % of the price.
     for (const side of [l.above, l.below]) {
-      const whole = (c: number | CompactCluster | undefined) => (typeof c === "number" ? side.top[c] : c);
-      for (const c of [whole(side.largest), whole(side.nearest), ...side.top]) {
+      for (const c of [side.largest, side.nearest, ...(side.also ?? [])]) {
         if (!c) continue;
         expect(c.widthPercent).toBeLessThan(8);
         expect(c.peak).toBeGreaterThanOrEqual(c.low);
-        expect(c.peak).toBeLessThanOrEqual(c.high);
+        expect(c.peak).toBeLessThan(c.high);
+        // The band's edges are its bins' edges: the width is theirs, and the text prints both edges.
+        expect(c.widthPercent).toBeCloseTo(((c.high - c.low) / d.anchor![1]) * 100, 1);
+        expect(text).toContain(`${c.low.toLocaleString("en-US")}–${c.high.toLocaleString("en-US")} (`);
       }
-      for (const c of [whole(side.largest), whole(side.nearest)]) if (c) expect(text).toContain(`peak ${c.peak.toLocaleString("en-US")} `);
+      for (const c of [side.largest, side.nearest]) if (c) expect(text).toContain(`peak ${c.peak.toLocaleString("en-US")} `);
     }
     expect(text).toContain("Clusters (peak level ≥ 10 % of hottest = ");
     expect(text).toMatch(

@@ -76,18 +76,23 @@ describe("structuredContent", () => {
     }
   });
 
-  it("names every cluster once, each band its sides, the anchor as the text does, and holds no null", async () => {
+  it("names clusters as the text does, each band its sides, the anchor as the text does, and holds no null", async () => {
     const r = await f.call("get_liquidation_heatmap", { asset: "btc" });
     const d = (
       r.structuredContent as {
         digest: {
           anchor: [string, number];
-          latest: { bands: Record<string, { above: number; below: number }>; above: { top: unknown[]; nearest?: unknown } };
+          latest: {
+            bands: Record<string, { above: number; below: number }>;
+            above: { nearest?: { low: number; high: number; peak: number } };
+          };
         };
       }
     ).digest;
     expect(Object.keys(d.latest.bands)).toEqual(["1", "2", "5", "10"]);
-    expect(typeof d.latest.above.nearest).toBe("number");
+    // A cluster is an object wherever it is named, so `nearest.peak` reads without a resolver.
+    expect(typeof d.latest.above.nearest!.peak).toBe("number");
+    expect(d.latest.above.nearest!.high).toBeGreaterThan(d.latest.above.nearest!.low);
     expect(textOf(r)).toContain(
       `Anchor: last candle close ${d.anchor[1].toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`,
     );

@@ -165,13 +165,20 @@ describe("get_liquidation_heatmap", () => {
       .body as Heatmap;
     const d = (
       r.structuredContent as {
-        digest: { anchor: [string, number]; latest: { above: { top: unknown[] }; below: { top: unknown[] } }; binned?: unknown };
+        digest: {
+          anchor: [string, number];
+          latest: Record<"above" | "below", { largest?: unknown; nearest?: unknown; also?: unknown[] }>;
+          binned?: unknown;
+        };
       }
     ).digest;
     expect(d.anchor[1]).toBe(num(body.df.at(-1)!.close));
-    expect(d.latest.above.top.length).toBeLessThanOrEqual(5);
-    expect(d.latest.below.top.length).toBeLessThanOrEqual(5);
-    expect(d.latest.above.top.length + d.latest.below.top.length).toBeGreaterThan(3);
+    // top_k per side: nearest and largest (one cluster when they coincide), then the others.
+    const named = (s: { largest?: unknown; nearest?: unknown; also?: unknown[] }) =>
+      new Set([s.largest, s.nearest].filter(Boolean).map((c) => JSON.stringify(c))).size + (s.also?.length ?? 0);
+    expect(named(d.latest.above)).toBeLessThanOrEqual(5);
+    expect(named(d.latest.below)).toBeLessThanOrEqual(5);
+    expect(named(d.latest.above) + named(d.latest.below)).toBeGreaterThan(3);
     expect(d.binned).toBeUndefined();
     expect(textOf(r)).toContain("Anchor: last candle close");
   });

@@ -67,7 +67,8 @@ describe("digestHeatmap on the latest column", () => {
         const owner = new Array<number>(y.length).fill(-1);
         clusters.forEach((c, k) => {
           const lo = y.indexOf(c.low);
-          const hi = y.indexOf(c.high);
+          // A level is the bin from its price up one step: the band's high edge is its top level + 10.
+          const hi = y.indexOf(c.high - 10);
           const p = y.indexOf(c.peak);
           expect(hi - lo + 1).toBe(c.levels);
           expect(p >= lo && p <= hi).toBe(true);
@@ -88,7 +89,12 @@ describe("digestHeatmap on the latest column", () => {
           );
           expect(c.share).toBeCloseTo(total > 0 ? c.intensity / total : 0, 9);
           expect(c.width).toBeCloseTo(c.levels * 10, 9);
-          expect(c.distanceEdgePercent).toBeCloseTo((((c.side === "above" ? c.low : c.high) - price) / price) * 100, 9);
+          expect(c.high - c.low).toBeCloseTo(c.width, 9);
+          // The near edge: the low one above; the high one below, or the price itself when the top bin holds it.
+          const near = c.side === "above" ? c.low : Math.min(c.high, price);
+          expect(c.distanceEdgePercent).toBeCloseTo(((near - price) / price) * 100, 9);
+          if (c.side === "below") expect(c.distanceEdgePercent).toBeLessThanOrEqual(0);
+          else expect(c.distanceEdgePercent).toBeGreaterThan(0);
           expect(c.distancePeakPercent).toBeCloseTo(((c.peak - price) / price) * 100, 9);
         });
         // Every strict local maximum on its side at or above the threshold lies in a cluster.
@@ -128,15 +134,15 @@ describe("digestHeatmap on the latest column", () => {
     const d = digestHeatmap(heatmapOf(y, z, 120.5), { topK: 10 });
     const below = d.latest!.below;
     expect(below.top.map((c) => [c.low, c.high, c.peak])).toEqual([
-      [103, 105, 104],
-      [112, 114, 113],
+      [103, 106, 104],
+      [112, 115, 113],
     ]);
     expect(below.nearest).toMatchObject({ peak: 113, levels: 3, width: 3, distancePeakPercent: ((113 - 120.5) / 120.5) * 100 });
     expect(d.latest).toMatchObject({ maxCell: 10, maxCellPrice: 104 });
     const text = renderHeatmapText({ asset: "btc" }, d);
     expect(text).toContain("hottest level $10 at 104.0 (-13.69 %)");
-    expect(text).toContain("  below nearest 112.0–114.0 (2.5 %): $18 (31.0 %), edge -5.39 %, peak 113.0 -6.22 %");
-    expect(text).toContain("  below largest 103.0–105.0 (2.5 %): $22 (37.9 %), edge -12.86 %, peak 104.0 -13.69 %");
+    expect(text).toContain("  below nearest 112.0–115.0 (2.5 %): $18 (31.0 %), edge -4.56 %, peak 113.0 -6.22 %");
+    expect(text).toContain("  below largest 103.0–106.0 (2.5 %): $22 (37.9 %), edge -12.03 %, peak 104.0 -13.69 %");
   });
 
   it("says a band is narrower than the level spacing instead of printing $0 (SOL: levels 2.00 apart at 125)", () => {
@@ -264,8 +270,9 @@ describe("digestHeatmap context", () => {
     expect(d.candles!.changePercent).toBeCloseTo(12, 10);
     expect(d.shape).toMatchObject({ rows: 3, cols: 4, priceStep: 10, columnTotals: { latest: 9, mean: 18, max: 52, maxTime: h.x[1] } });
     expect(renderHeatmapText({ asset: "btc" }, d)).toContain("Column totals (open notional at one time): latest $9, mean $18, largest $52");
-    expect(d.latest!.above.largest).toMatchObject({ low: 120, high: 120, intensity: 5, levels: 1 });
-    expect(d.latest!.below.largest).toMatchObject({ low: 110, high: 110, intensity: 4, distanceEdgePercent: ((110 - 112) / 112) * 100 });
+    expect(d.latest!.above.largest).toMatchObject({ low: 120, high: 130, intensity: 5, levels: 1 });
+    // The 110 level is the bin 110–120, which holds the price 112: the band reaches the price.
+    expect(d.latest!.below.largest).toMatchObject({ low: 110, high: 120, intensity: 4, distanceEdgePercent: 0 });
   });
 
   it("falls back to the middle of the price axis without candles and survives empty matrices", () => {

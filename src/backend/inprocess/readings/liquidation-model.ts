@@ -80,8 +80,9 @@ export function liquidationMatrix(input: LiquidationInput, sides: Sides = "both"
       }
       break;
     }
-    // Longs liquidate at or above the low, shorts at or below the high: those levels are swept.
-    const firstAlive = Math.max(0, Math.ceil((candles.low[c]! - lo) / step));
+    // Level i is the bin [levels[i], levels[i] + step). Longs liquidate at or above the low, shorts at
+    // or below the high: a bin the candle reaches into is swept.
+    const firstAlive = Math.max(0, Math.floor((candles.low[c]! - lo) / step));
     const lastAlive = Math.min(n - 1, Math.floor((candles.high[c]! - lo) / step));
     if (out >= 0) {
       for (let i = 0, k = out; i < n; i++, k += cols) {
@@ -102,12 +103,14 @@ export function liquidationMatrix(input: LiquidationInput, sides: Sides = "both"
     const notional = entries[c]!;
     if (notional > 0) {
       const close = candles.close[c]!;
+      const closeBin = Math.floor((close - lo) / step);
       const longPart = notional * longShare[c]!;
       const shortPart = notional - longPart;
       for (const [leverage, weight] of TIERS) {
-        // Below the close for longs (floor), above it for shorts (ceil): never on the wrong side.
+        // The bin holding the liquidation price; a short's bin is above the close's own (whose level
+        // reads as below the price), so neither side lands on the wrong one.
         const longLevel = Math.floor((close * (1 - 1 / leverage + MMR) - lo) / step);
-        const shortLevel = Math.ceil((close * (1 + 1 / leverage - MMR) - lo) / step);
+        const shortLevel = Math.max(closeBin + 1, Math.floor((close * (1 + 1 / leverage - MMR) - lo) / step));
         for (let s = 0; s < SPREAD.length; s++) {
           const li = longLevel - s;
           if (li >= 0 && li < n) long[li]! += longPart * weight * SPREAD[s]!;
