@@ -69,6 +69,9 @@ export const compactSeriesDigestSchema = z.object({
     })
     .optional()
     .describe("absent when no bucket is missing"),
+  partialLast: pairSchema
+    .optional()
+    .describe("flows: the last bucket while still filling (data up to coverage.partialLastAsOf); in no statistic"),
   resample: resampleSchema.optional().describe("re-bucketed into UTC weeks (from Monday) or calendar months"),
   sampling: z.enum(["all", "lttb"]).describe("all points, or LTTB keeping the shape with first, last, min and max"),
   points: pointsSchema,
@@ -143,6 +146,7 @@ export function compactSeriesDigest(d: SeriesDigest): CompactSeriesDigest {
     gaps: d.gaps.missingBuckets
       ? { ...d.gaps, largest: d.gaps.largest.map((g) => [when(g.from), when(g.to), g.missing] as [string, string, number]) }
       : undefined,
+    partialLast: d.partialLast && pair(d.partialLast),
     resample: d.resample,
     sampling: d.sampling.method,
     points,

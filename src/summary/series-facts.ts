@@ -40,10 +40,11 @@ export function statisticsLines(d: SeriesDigest, f: Fmt): string[] {
     const sum = lineOf(f, [d.flow.sum]).s;
     const spread = lineOf(f, [d.flow.meanPerBucket, d.stdev]).s;
     const peaks = lineOf(f, [d.flow.peak.value, d.min!.value, d.last!.value]);
+    const buckets = d.partialLast ? `${formatCount(d.count - 1)} complete buckets` : `${formatCount(d.count)} buckets`;
     return [
-      `sum ${sum.stat(d.flow.sum)} over ${formatCount(d.count)} buckets`,
+      `sum ${sum.stat(d.flow.sum)} over ${buckets}`,
       `mean ${spread.stat(d.flow.meanPerBucket)} per bucket; stdev ${spread.stat(d.stdev ?? NaN)}; ${z}`,
-      `peak bucket ${at(peaks, d.flow.peak)}; smallest ${at(peaks, d.min!)}; last bucket ${at(peaks, d.last!)}`,
+      `peak bucket ${at(peaks, d.flow.peak)}; smallest ${at(peaks, d.min!)}; last ${d.partialLast ? "complete " : ""}bucket ${at(peaks, d.last!)}`,
     ];
   }
   const c = d.change;
@@ -114,7 +115,7 @@ export function positionLine(d: SeriesDigest, f: Fmt): string | null {
   const p = d.position;
   if (!p) return null;
   const pct = `percentile ${Math.round(p.percentile)}`;
-  if (d.nature === "flow") return `last bucket${d.coverage.partialLastAsOf ? " (partial)" : ""} at ${pct} of the range's buckets`;
+  if (d.nature === "flow") return `last ${d.partialLast ? "complete " : ""}bucket at ${pct} of the range's buckets`;
   const high = p.percentile >= 50;
   const since = high
     ? p.lastAtOrAbove === null
@@ -147,10 +148,14 @@ export function coverageLine(d: SeriesDigest, f: Fmt): string | null {
   if (early) parts.push(`data ends ${day(c.dataTo, f.daily)}; the range asked ends ${day(c.requestedTo, f.daily)}`);
   if ((late || early) && c.percent !== null) parts.push(`${Math.round(c.percent)} % of the range asked has data`);
   if (c.endedAt) parts.push(`the series ended ${day(c.endedAt, f.daily)} (no data after)`);
-  if (c.partialLastAsOf && d.last) {
-    const tail = d.nature === "flow" ? ", so is the range's sum (windows leave it out)" : ", its value is as of then";
-    parts.push(`last bucket (${when(f, d.last.time)}) is partial: data up to ${day(c.partialLastAsOf, false)} UTC${tail}`);
-  }
+  if (c.partialLastAsOf && d.partialLast)
+    parts.push(
+      `the bucket ${when(f, d.partialLast.time)} is still filling: ${lineOf(f, [d.partialLast.value]).s.stat(d.partialLast.value)} with data up to ${day(c.partialLastAsOf, false)} UTC, left out of every statistic and window`,
+    );
+  else if (c.partialLastAsOf && d.last)
+    parts.push(
+      `last bucket (${when(f, d.last.time)}) is partial: data up to ${day(c.partialLastAsOf, false)} UTC, its value is as of then`,
+    );
   return parts.length ? `coverage: ${parts.join("; ")}` : null;
 }
 

@@ -79,6 +79,9 @@ export const seriesDigestSchema = z.object({
     })
     .nullable(),
   coverage: coverageSchema,
+  partialLast: timedValueSchema
+    .nullable()
+    .describe("flows: the last bucket while it is still filling (data up to coverage.partialLastAsOf); in no statistic"),
   resample: resampleSchema.optional().describe("present when the series was re-bucketed into UTC weeks (from Monday) or calendar months"),
   points: z.array(timedValueSchema),
   sampling: z.object({

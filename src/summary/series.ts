@@ -105,27 +105,32 @@ export function digestSeries(times: ArrayLike<number>, values: ArrayLike<number>
       position: null,
       coverage,
       gaps: { missingBuckets: 0, runs: 0, largest: [] },
+      partialLast: null,
       ...(opts.resample && { resample: opts.resample }),
       points: [],
       sampling: { returned: 0, total: 0, method: "all" },
     };
   }
 
-  const { minIndex, maxIndex, mean, stdev } = moments(v, count);
+  // A flow's bucket still filling holds minutes of data, not a bucket's: it is named apart and
+  // left out of every statistic (first, last, extremes, sum, mean, position and windows).
+  const partial = nature === "flow" && coverage.partialLastAsOf !== null && count >= 2;
+  const stat = partial ? count - 1 : count;
+  const { minIndex, maxIndex, mean, stdev } = moments(v, stat);
   const first = v[0]!;
-  const last = v[count - 1]!;
+  const last = v[stat - 1]!;
   const indices = count <= maxPoints ? null : lttb(t.subarray(0, count), v.subarray(0, count), maxPoints);
   const points = indices ? indices.map(at) : Array.from({ length: count }, (_, i) => at(i));
-  const drawdown = hasDrawdown(nature) ? maxDrawdown(v, count) : null;
+  const drawdown = hasDrawdown(nature) ? maxDrawdown(v, stat) : null;
   const change = changeOf(nature, first, last);
-  const flow = nature === "flow" ? flowSummary(v, count) : null;
-  const flips = nature === "signed" ? signFlips(v, count) : null;
+  const flow = nature === "flow" ? flowSummary(v, stat) : null;
+  const flips = nature === "signed" ? signFlips(v, stat) : null;
   return {
     count,
     nonFinite,
     timeframeMs,
     first: at(0),
-    last: at(count - 1),
+    last: at(stat - 1),
     min: at(minIndex),
     max: at(maxIndex),
     mean: finiteOrNull(mean),
@@ -141,11 +146,11 @@ export function digestSeries(times: ArrayLike<number>, values: ArrayLike<number>
     change: nature === "flow" || !Number.isFinite(change.absolute) ? null : change,
     flow: flow && Number.isFinite(flow.sum) ? { sum: flow.sum + 0, meanPerBucket: flow.mean + 0, peak: at(flow.peakIndex) } : null,
     signFlips: flips && { count: flips.flips, last: flips.lastIndex === null ? null : at(flips.lastIndex) },
-    // A partial last bucket would make a flow's latest window look smaller than the one before it.
-    windows: opts.windows ?? windowChanges(t, v, nature, timeframeMs, nature === "flow" && coverage.partialLastAsOf ? count - 1 : count),
-    position: positionOf(t, v, nature, count),
+    windows: opts.windows ?? windowChanges(t, v, nature, timeframeMs, stat),
+    position: positionOf(t, v, nature, stat),
     coverage,
     gaps: findGaps(t, count, timeframeMs),
+    partialLast: partial ? at(count - 1) : null,
     ...(opts.resample && { resample: opts.resample }),
     points,
     sampling: { returned: points.length, total: count, method: indices ? "lttb" : "all" },

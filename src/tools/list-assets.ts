@@ -22,6 +22,7 @@ import {
   type Endpoint,
 } from "../catalog/index.js";
 import { escapeFormat } from "../echo.js";
+import { ToolInputError } from "../mcp/errors.js";
 import { defineTool } from "./define-tool.js";
 import { TOOL_OF_KIND, closest, labelled, normalizeAsset, requireEndpoint, suggestAssets } from "../mcp/lookup.js";
 
@@ -79,8 +80,8 @@ export const listAssets = defineTool({
         ? metricView(metric, asset)
         : asset !== undefined
           ? assetView(normalizeAsset(asset))
-          : search !== undefined && search.trim()
-            ? searchView(search.trim().toLowerCase())
+          : search !== undefined
+            ? searchView(searchQuery(search))
             : overview();
     return withEntitlements(view, context?.backend.entitlements?.(context.call));
   },
@@ -237,7 +238,31 @@ function buildAssetView(asset: string): { text: string; structured: Output } {
   return { text: lines.join("\n"), structured: { view: "asset", covers: byTool, assets: [asset] } };
 }
 
+/** The text a search reads: trimmed, lower case, without a cashtag's "$"; an empty one is refused. */
+function searchQuery(search: string): string {
+  const query = search
+    .trim()
+    .toLowerCase()
+    .replace(/^\$(?=[a-z0-9])/, "");
+  if (!query)
+    throw new ToolInputError(
+      "invalid_arguments",
+      "search is empty: give a ticker (btc), a name (bitcoin) or a metric word (mvrv), or omit search for the overview.",
+      { parameter: "search" },
+    );
+  return query;
+}
+
 function searchView(query: string): { text: string; structured: Output } {
+  // Tickers, names and endpoint ids are written in Latin letters and digits: a query with none
+  // matches nothing, and no ticker is "near" it.
+  if (!/[a-z0-9]/.test(query)) {
+    const script = /\p{L}/u.test(query) ? "Tickers, names and metrics are written in Latin letters" : "It holds no letter or digit";
+    return {
+      text: `Nothing matches "${escapeFormat(query, { layout: true })}". ${script}: search by ticker (btc), name (bitcoin) or metric word (mvrv, fees, supply).`,
+      structured: { view: "search", columns: COLUMNS, endpoints: rows([]), assets: [] },
+    };
+  }
   const named = new Set(assetsByName(query));
   const rank = (a: string) => (a === query ? 0 : named.has(a) ? 1 : a.startsWith(query) ? 2 : 3);
   const tickers = KNOWN_ASSETS.filter((a) => a.includes(query) || named.has(a)).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
@@ -259,7 +284,7 @@ function searchView(query: string): { text: string; structured: Output } {
     `Endpoints (${endpoints.length}): ${endpoints.map((e) => `${e.id} (${TOOL_OF_KIND[e.kind]})`).join(", ") || "none"}`,
   ];
   // A concept is not a misspelt ticker; and a ticker is proposed only when it is one letter off.
-  if (!tickers.length && !endpoints.length && !missing.length) {
+  if (!tickers.length && !endpoints.length && !missing.length && query.length >= 2 && /^[a-z0-9_]+$/.test(query)) {
     const near = closest(query, KNOWN_ASSETS).filter((t) => editDistance(query, t) <= (query.length >= 7 ? 2 : 1));
     if (near.length) lines.push(`Nearest tickers: ${near.join(", ")}.`);
   }

@@ -72,6 +72,7 @@ interface Digest {
   signFlips?: { count: number };
   windows: Record<string, { by?: number; percent?: number; sum?: number }>;
   coverage: { endedAt?: string; partialLastAsOf?: string; historyFrom?: string };
+  partialLast?: Pair;
   resample?: { period: string; rule: string; partialFirst: boolean; partialLast: boolean; sourceCount: number };
   points: Record<string, Pair[]>;
 }
@@ -133,12 +134,15 @@ describe("statistics by nature", () => {
     const r = await call("get_ohlcv", args);
     const rows = await records(args.metric, "btc");
     const d = digestOf(r);
-    const sum = rows.reduce((a, b) => a + b.v, 0);
-    close6(d.flow!.sum, sum);
-    close6(d.flow!.meanPerBucket, sum / rows.length);
-    close6(d.flow!.peak[1], Math.max(...rows.map((x) => x.v)));
-    // Today's bucket is still filling: the windows sum complete days only.
+    // Today's bucket is still filling: every statistic, windows included, reads complete days only.
     expect(d.coverage.partialLastAsOf).toBe("2025-12-28T12:00Z");
+    const complete = rows.slice(0, -1);
+    const sum = complete.reduce((a, b) => a + b.v, 0);
+    close6(d.flow!.sum, sum);
+    close6(d.flow!.meanPerBucket, sum / complete.length);
+    close6(d.flow!.peak[1], Math.max(...complete.map((x) => x.v)));
+    close6(d.partialLast![1], rows.at(-1)!.v);
+    expect(d.partialLast![0]).toBe("2025-12-28");
     close6(
       d.windows["7d"]!.sum!,
       rows.slice(-8, -1).reduce((a, b) => a + b.v, 0),
@@ -150,7 +154,7 @@ describe("statistics by nature", () => {
     expect(d.maxDrawdown).toBeUndefined();
     expect(d.change).toBeUndefined();
     const text = textOf(r);
-    expect(text).toMatch(/^sum \$[\d,.]+[KMBT]? over 1,000 buckets\nmean \$[\d,.]+[KMBT]? per bucket; stdev/m);
+    expect(text).toMatch(/^sum \$[\d,.]+[KMBT]? over 999 complete buckets\nmean \$[\d,.]+[KMBT]? per bucket; stdev/m);
     expect(text).not.toMatch(/drawdown|^first /m);
     // Without market_type the endpoint aggregates every market type, spot included.
     expect(text.split("\n")[0]).toContain("market_type=all (spot, swap, future)");
@@ -224,10 +228,12 @@ describe("coverage, ended and partial series", () => {
     expect(textOf(hourly)).not.toContain("partial");
     const daily = await call("get_ohlcv", { metric: "derivatives/Volume_usd", asset: "btc", timeframe: "1d", startDate: "2025-12-01" });
     const d = digestOf(daily);
-    expect(d.last[0]).toBe("2025-12-28");
+    // The day still filling is named apart; the last complete day is the last the statistics read.
+    expect(d.last[0]).toBe("2025-12-27");
+    expect(d.partialLast![0]).toBe("2025-12-28");
     expect(d.coverage.partialLastAsOf).toBe("2025-12-28T12:00Z");
-    expect(textOf(daily)).toContain(
-      "last bucket (2025-12-28) is partial: data up to 2025-12-28 12:00 UTC, so is the range's sum (windows leave it out)",
+    expect(textOf(daily)).toMatch(
+      /the bucket 2025-12-28 is still filling: \$[\d.]+[KMB]? with data up to 2025-12-28 12:00 UTC, left out of every statistic and window/,
     );
     const rows = await records("derivatives/Volume_usd", "btc", { timeframe: "1d", startDate: "2025-12-01" });
     close6(

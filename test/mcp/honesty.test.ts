@@ -96,7 +96,7 @@ function checkStatistics(text: string, data: Raw): number {
   const stats = text.split("\n").filter((l) => !/^(points|gaps|coverage|windows|last vs range|Source|credits)/.test(l) && !/^\d/.test(l));
   for (const line of stats) {
     for (const m of line.matchAll(
-      /(first|last|min|max|min close|max close|peak|trough|peak bucket|smallest|last bucket) (-?\$?[\d,.]+(?:e-?\d+)?[KMBT]?)(?: [A-Z]{2,6})? \((\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2})?)\)/g,
+      /(first|last|min|max|min close|max close|peak|trough|peak bucket|smallest|last bucket|last complete bucket) (-?\$?[\d,.]+(?:e-?\d+)?[KMBT]?)(?: [A-Z]{2,6})? \((\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2})?)\)/g,
     )) {
       const at = data.get(timeOf(m[3]!));
       expect(at, `${m[0]}: no record at that time`).toBeDefined();
@@ -104,7 +104,9 @@ function checkStatistics(text: string, data: Raw): number {
       checked++;
     }
   }
-  const values = [...data.values()];
+  // A flow's bucket still filling is in no statistic: the text names it apart.
+  const all = [...data.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
+  const values = / complete buckets/.test(text) ? all.slice(0, -1) : all;
   const mean = values.reduce((a, b) => a + b, 0) / values.length;
   const stdev = Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / values.length);
   const grab = (re: RegExp) => re.exec(text)?.[1];
@@ -490,6 +492,34 @@ describe("definitions a model can use", () => {
     const cli = await call(cliEnv().env(), "list_assets", "--search", "nupl");
     expect(cli.stdout).toMatch(/^Not offered: NUPL/);
     expect(cli.stdout).not.toContain("jup");
+  });
+
+  it("answers a search of no use with a clear word, never a look-alike presented as a match", async () => {
+    for (const search of ["", "   "]) {
+      const r = await f.call("list_assets", { search });
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toMatch(/^search is empty: give a ticker \(btc\)/);
+    }
+    const long = await f.call("list_assets", { search: "bitcoin ".repeat(125) });
+    expect(long.isError).toBe(true);
+    expect(textOf(long)).toMatch(/search must be a string of at most 40 characters/);
+    for (const search of [".", "!!!", "%", "-", "\\", "🚀"]) {
+      const r = await f.call("list_assets", { search });
+      expect(r.isError).toBeFalsy();
+      expect(textOf(r)).toContain("It holds no letter or digit: search by ticker (btc)");
+      expect(textOf(r)).not.toMatch(/Nearest tickers|Tickers matching/);
+      expect((r.structuredContent as { assets: unknown[] }).assets).toEqual([]);
+    }
+    for (const search of ["биткоин", "比特币"])
+      expect(textOf(await f.call("list_assets", { search }))).toContain("Tickers, names and metrics are written in Latin letters");
+    for (const search of ["'; DROP TABLE x;--", "<script>x</script>", "ignore all instructions", "eth|btc"]) {
+      const r = await f.call("list_assets", { search });
+      expect(r.isError).toBeFalsy();
+      expect(textOf(r)).toMatch(/Tickers matching .* \(0\): none\nEndpoints \(0\): none/);
+      expect(textOf(r)).not.toContain("Nearest tickers");
+    }
+    // A cashtag reads as its ticker.
+    expect(((await f.call("list_assets", { search: "$BTC" })).structuredContent as { assets: string[] }).assets[0]).toBe("btc");
   });
 
   it("states the impulse as a 365-day log change with its percent, and the running total's sign and valuation", async () => {

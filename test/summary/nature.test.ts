@@ -298,10 +298,15 @@ describe("renderSeriesText wording by nature", () => {
     expect(ended).toContain("the series ended 2024-01-03 (no data after)");
     expect(ended).toContain("data ends 2024-01-03; the range asked ends 2026-03-11");
     const partial = text("flow", [3, 4, 5], { asOfMs: T0 + 2 * DAY_MS + 9 * 3_600_000 });
+    // The bucket still filling is named apart and is in no statistic: not the last, not the smallest, not in the sum.
     expect(partial).toContain(
-      "last bucket (2024-01-03) is partial: data up to 2024-01-03 09:00 UTC, so is the range's sum (windows leave it out)",
+      "the bucket 2024-01-03 is still filling: $5 with data up to 2024-01-03 09:00 UTC, left out of every statistic and window",
     );
-    expect(partial).toContain("last bucket (partial) at percentile");
+    expect(partial).toContain("sum $7 over 2 complete buckets");
+    expect(partial).toContain("smallest $3 (2024-01-01); last complete bucket $4 (2024-01-02)");
+    expect(partial).toContain("last complete bucket at percentile 100");
+    const tiny = text("flow", [3, 4, 0.5], { asOfMs: T0 + 2 * DAY_MS + 9 * 3_600_000 });
+    expect(tiny).toContain("smallest $3 (2024-01-01)");
     // Windows of a flow with a partial last bucket cover complete buckets only.
     const flows = Array.from({ length: 20 }, (_, i) => 10 + i);
     const d = digestSeries(days(flows).times, flows, { timeframeMs: DAY_MS, nature: "flow", asOfMs: T0 + 19 * DAY_MS + 3_600_000 });
