@@ -4,6 +4,7 @@
 import type { Backend, BackendRequest, BackendResult } from "../backend/types.js";
 import type { Config } from "../config.js";
 import { createBackend } from "../backend/create.js";
+import { decorate } from "../backend/decorate.js";
 import { runTool, type Tool } from "../tools/define-tool.js";
 import type { ErrorPayload } from "../mcp/errors.js";
 import { allTools } from "../tools/index.js";
@@ -45,17 +46,14 @@ export async function openSession(config: Config): Promise<Session> {
       const fetched: Fetched[] = [];
       // Results are kept in the order the tool asked for them, whatever order they arrive in.
       const recording: Backend = options.capture
-        ? {
-            kind: backend.kind,
-            origin: backend.origin,
+        ? decorate(backend, {
             async fetch(request, context) {
               const slot = fetched.push(undefined as unknown as Fetched) - 1;
               const result = await backend.fetch(request, context);
               fetched[slot] = { request, result };
               return result;
             },
-            close: () => backend.close(),
-          }
+          })
         : backend;
       const secret = options.apiKey ?? config.apiKey;
       const result = await runTool(tool, args, {

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { DAY_MS } from "../catalog/index.js";
 import type { Backend, BackendContext, BackendRequest, BackendResult, DataOrigin } from "../backend/types.js";
+import { decorate } from "../backend/decorate.js";
 
 export const sourceSchema = z.union([
   z.object({
@@ -29,14 +30,7 @@ export interface Reach {
 /** The backend as the tool sees it, noting the reach of each result on the way. */
 export function recordingBackend(backend: Backend): { backend: Backend; reach: Reach } {
   const reach: Reach = { latestMs: -Infinity, receivedMs: Infinity };
-  const recording: Backend = {
-    kind: backend.kind,
-    origin: backend.origin,
-    close: () => backend.close(),
-    ...(backend.entitlements && { entitlements: (context?: BackendContext) => backend.entitlements!(context) }),
-    // Asking where a series' history lies is no fetch: nothing to record.
-    ...(backend.span && { span: (request: BackendRequest) => backend.span!(request) }),
-    ...(backend.quote && { quote: (requests: readonly BackendRequest[], context?: BackendContext) => backend.quote!(requests, context) }),
+  const recording = decorate(backend, {
     async fetch(request: BackendRequest, context?: BackendContext) {
       const result = await backend.fetch(request, context);
       reach.latestMs = Math.max(reach.latestMs, latestOf(result));
@@ -44,7 +38,7 @@ export function recordingBackend(backend: Backend): { backend: Backend; reach: R
       reach.asOfMs ??= result.asOfMs;
       return result;
     },
-  };
+  });
   return { backend: recording, reach };
 }
 

@@ -7,6 +7,7 @@ import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { ServiceError, type Backend, type BackendContext, type BackendRequest } from "../backend/types.js";
+import { decorate } from "../backend/decorate.js";
 import type { ChartView } from "../charts/model/types.js";
 import { errorResult, ToolInputError } from "../mcp/errors.js";
 import { callerTag, contentSha, signHandle, verifyHandle, ViewHandleError } from "../mcp/view-handle.js";
@@ -146,12 +147,11 @@ async function replay(claim: ReturnType<typeof verifyHandle>, context: ViewDataC
         parameter: "handle",
       },
     );
-  const backend: Backend = {
-    kind: context.backend.kind,
-    origin: context.backend.origin,
-    close: async () => undefined,
+  // The tool's reads are replays as of the charged call's "now"; closing is the server's business.
+  const backend = decorate(context.backend, {
     fetch: (request: BackendRequest, call?: BackendContext) => replaying.call(context.backend, request, claim.asOfMs, call),
-  };
+    close: async () => undefined,
+  });
   let out: Awaited<ReturnType<Tool["handle"]>>;
   try {
     out = await tool.handle(parseArgs(tool, claim.args), { backend, call: context.call, ui: true, wantView: true });

@@ -3,7 +3,8 @@
 // handed to the network whole, one reset right after it (the client had closed before the bytes
 // reached it), or an answer that failed (5xx) instead of carrying the result.
 import type { ServerResponse } from "node:http";
-import type { Backend, BackendContext, BackendRequest } from "../backend/types.js";
+import type { Backend, BackendContext } from "../backend/types.js";
+import { decorate } from "../backend/decorate.js";
 
 type Refund = () => Promise<void>;
 
@@ -135,19 +136,7 @@ export class Delivery {
   /** `backend` with every call's charges recorded here. */
   meter(backend: Backend): Backend {
     const withCharges = (context?: BackendContext): BackendContext => ({ ...context, onCharge: this.charge });
-    return {
-      kind: backend.kind,
-      origin: backend.origin,
-      close: () => backend.close(),
-      ...(backend.entitlements && { entitlements: (context?: BackendContext) => backend.entitlements!(context) }),
-      ...(backend.span && { span: (request: BackendRequest) => backend.span!(request) }),
-      // A quote charges nothing either.
-      ...(backend.quote && { quote: (requests: readonly BackendRequest[], context?: BackendContext) => backend.quote!(requests, context) }),
-      // A replay charges nothing: nothing to take back.
-      ...(backend.replay && {
-        replay: (request: BackendRequest, asOfMs: number, context?: BackendContext) => backend.replay!(request, asOfMs, context),
-      }),
-      fetch: (request, context) => backend.fetch(request, withCharges(context)),
-    };
+    // Quotes and replays charge nothing: they pass through as they are.
+    return decorate(backend, { fetch: (request, context) => backend.fetch(request, withCharges(context)) });
   }
 }

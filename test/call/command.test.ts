@@ -98,6 +98,18 @@ describe("call --format", () => {
     const after = await call(meter.env(), "get_metrics_variation", "--asset", "btc", "--format", "json");
     expect(JSON.parse(after.stdout).credits).toEqual({ charged: 2, remaining: 1 });
   });
+
+  it("csv of a range outside the history is refused as every format refuses it: exit 2, nothing on stdout, nothing charged", async () => {
+    const meter = cliEnv("tiny");
+    for (const format of ["csv", "json", "text"]) {
+      const r = await call(meter.env(), ...SERIES, "--startDate", "2005-01-01", "--endDate", "2006-01-01", "--format", format);
+      expect(r.code, format).toBe(2);
+      expect(r.stdout, format).toBe("");
+      expect(r.stderr, format).toMatch(/No data: endDate 2006-01-01 is before its first data .*nothing was charged/);
+    }
+    const after = await call(meter.env(), "get_metrics_variation", "--asset", "btc", "--format", "json");
+    expect(JSON.parse(after.stdout).credits).toEqual({ charged: 2, remaining: 1 });
+  });
 });
 
 describe("call exit codes by cause", () => {
