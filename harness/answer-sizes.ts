@@ -4,6 +4,7 @@
 import { countTokens } from "gpt-tokenizer";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { covers, ENDPOINTS, PRICE_ID, TIMEFRAMES, type Endpoint } from "../src/catalog/index.js";
+import { RANK_WINDOWS } from "../src/tools/rank-args.js";
 
 /** The 20 largest assets by market value at the end of 2025 (stablecoins aside), then a stablecoin. */
 export const LARGEST_ASSETS = [
@@ -56,6 +57,12 @@ export function defaultCalls(assets: readonly string[]): SizedCall[] {
     add("compare", timeframe, { metric: PRICE_ID, assets: top8, timeframe });
     add("compare", timeframe, { metric: "derivatives/Volume_usd", assets: top8, timeframe });
   }
+  // rank_assets over its default universe (the 50 largest): every window, by change and by value.
+  for (const window of RANK_WINDOWS) {
+    add("rank_assets", window, { window });
+    add("rank_assets", window, { window, by: "value" });
+  }
+  add("rank_assets", "30d", { metric: "exchange_flow/exchange_reserve", window: "30d" });
   for (const asset of assets.slice(0, 4))
     add("compare", "1d", { asset, metrics: [PRICE_ID, "lifespan/Lth_mvrv", "exchange_flow/exchange_reserve", "market/metcalfe_ratio"] });
   return calls;
