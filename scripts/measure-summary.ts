@@ -1,10 +1,10 @@
 // Measures digest time and text size: series of 1,440 / 86,400 / 525,600 points and heatmaps of
 // growing size. Run: npx tsx scripts/measure-summary.ts
 import { encode } from "gpt-tokenizer";
-import { digestHeatmap } from "../src/summary/heatmap.js";
-import { renderHeatmapText } from "../src/summary/heatmap-text.js";
-import { digestSeries } from "../src/summary/series.js";
-import { renderSeriesText } from "../src/summary/series-text.js";
+import { digestHeatmap } from "../src/summary/heatmap/heatmap.js";
+import { renderHeatmapText } from "../src/summary/heatmap/heatmap-text.js";
+import { digestSeries } from "../src/summary/series/series.js";
+import { renderSeriesText } from "../src/summary/series/series-text.js";
 import { makeHeatmap, randomWalk } from "../harness/summary-inputs.js";
 import { median, quantile, sorted } from "../bench/stats.js";
 

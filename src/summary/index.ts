@@ -10,11 +10,11 @@ export {
   isoOrNull,
   levelPriceFormatter,
   seriesValueFormatter,
-} from "./format.js";
-export { sanitizeText, DEFAULT_TEXT_MAX } from "./text.js";
-export { formatCount, groupedFixed } from "./grouped.js";
-export { lttb } from "./lttb.js";
-export { seriesFromRecords } from "./records.js";
+} from "./format/format.js";
+export { sanitizeText, DEFAULT_TEXT_MAX } from "./format/text.js";
+export { formatCount, groupedFixed } from "./format/grouped.js";
+export { lttb } from "./series/lttb.js";
+export { seriesFromRecords } from "./series/records.js";
 export {
   clampMaxPoints,
   DEFAULT_MAX_POINTS,
@@ -25,14 +25,14 @@ export {
   type SeriesDigest,
   type SeriesDigestOptions,
   type TimedValue,
-} from "./series.js";
-export { renderSeriesText, type SeriesTextMeta } from "./series-text.js";
-export { BAND_PERCENTS, bandSums, DEFAULT_CLUSTER_FRACTION, findClusters, type Band, type Cluster } from "./heatmap-column.js";
-export { rebin, MAX_BINS } from "./heatmap-matrix.js";
-export { DEFAULT_TOP_K, digestHeatmap, MAX_TOP_K, type HeatmapDigestOptions } from "./heatmap.js";
-export { heatmapDigestSchema, type HeatmapCluster, type HeatmapDigest } from "./heatmap-schema.js";
-export { cellLevel, renderHeatmapText, type HeatmapTextMeta } from "./heatmap-text.js";
-export { sparkline, TREND_RULE, TRENDS, trendLabel, type Trend } from "./sparkline.js";
+} from "./series/series.js";
+export { renderSeriesText, type SeriesTextMeta } from "./series/series-text.js";
+export { BAND_PERCENTS, bandSums, DEFAULT_CLUSTER_FRACTION, findClusters, type Band, type Cluster } from "./heatmap/heatmap-column.js";
+export { rebin, MAX_BINS } from "./heatmap/heatmap-matrix.js";
+export { DEFAULT_TOP_K, digestHeatmap, MAX_TOP_K, type HeatmapDigestOptions } from "./heatmap/heatmap.js";
+export { heatmapDigestSchema, type HeatmapCluster, type HeatmapDigest } from "./heatmap/heatmap-schema.js";
+export { cellLevel, renderHeatmapText, type HeatmapTextMeta } from "./heatmap/heatmap-text.js";
+export { sparkline, TREND_RULE, TRENDS, trendLabel, type Trend } from "./variation/sparkline.js";
 export {
   describedDay,
   renderVariationText,
@@ -44,8 +44,8 @@ export {
   variationTableSchema,
   type VariationDigest,
   type VariationRow,
-} from "./variation.js";
-export { candleFacts, candleFactsSchema, renderCandleFacts, type CandleFacts, type CandleInput } from "./candles.js";
+} from "./variation/variation.js";
+export { candleFacts, candleFactsSchema, renderCandleFacts, type CandleFacts, type CandleInput } from "./series/candles.js";
 export {
   alignOnGrid,
   changeBasis,
@@ -57,10 +57,16 @@ export {
   strongestLeadLag,
   type CompareInput,
   type MemberStats,
-} from "./compare.js";
-export { coSample } from "./co-sample.js";
-export { compareDigestSchema, defaultComparePoints, digestCompare, type CompareDigest, type CompareMember } from "./compare-digest.js";
-export { renderCompareText } from "./compare-text.js";
+} from "./compare/compare.js";
+export { coSample } from "./compare/co-sample.js";
+export {
+  compareDigestSchema,
+  defaultComparePoints,
+  digestCompare,
+  type CompareDigest,
+  type CompareMember,
+} from "./compare/compare-digest.js";
+export { renderCompareText } from "./compare/compare-text.js";
 export {
   changeOf,
   flowSummary,
@@ -75,8 +81,8 @@ export {
   type Position,
   type WindowChange,
   type WindowName,
-} from "./nature.js";
-export { coverageOf, coverageSchema, parseDateArg, type Coverage, type CoverageInput } from "./range-coverage.js";
+} from "./series/nature.js";
+export { coverageOf, coverageSchema, parseDateArg, type Coverage, type CoverageInput } from "./series/range-coverage.js";
 export {
   digestResampled,
   periodEnd,
@@ -87,16 +93,16 @@ export {
   RESAMPLES,
   type Resample,
   type Resampled,
-} from "./resample.js";
-export { answerScale, displayUnit, type AnswerScale } from "./scale.js";
-export { defined, groupedPoints, num, pair, pairSchema, pointsSchema, timeField, when, type Pair } from "./compact.js";
+} from "./series/resample.js";
+export { answerScale, displayUnit, type AnswerScale } from "./format/scale.js";
+export { defined, groupedPoints, num, pair, pairSchema, pointsSchema, timeField, when, type Pair } from "./format/compact.js";
 export {
   compactCandleFacts,
   compactCandleFactsSchema,
   compactSeriesDigest,
   compactSeriesDigestSchema,
   type CompactSeriesDigest,
-} from "./series-compact.js";
-export { compactVariation, compactVariationSchema, VARIATION_COLUMNS, type CompactVariation } from "./variation-compact.js";
-export { compactHeatmapDigest, compactHeatmapDigestSchema, type CompactHeatmapDigest } from "./heatmap-compact.js";
-export { compactCompareDigest, compactCompareDigestSchema, type CompactCompareDigest } from "./compare-compact.js";
+} from "./series/series-compact.js";
+export { compactVariation, compactVariationSchema, VARIATION_COLUMNS, type CompactVariation } from "./variation/variation-compact.js";
+export { compactHeatmapDigest, compactHeatmapDigestSchema, type CompactHeatmapDigest } from "./heatmap/heatmap-compact.js";
+export { compactCompareDigest, compactCompareDigestSchema, type CompactCompareDigest } from "./compare/compare-compact.js";

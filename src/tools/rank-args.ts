@@ -15,7 +15,7 @@ import {
   type Endpoint,
   type Timeframe,
 } from "../catalog/index.js";
-import type { RankBy } from "../summary/rank.js";
+import type { RankBy } from "../summary/rank/rank.js";
 import { labelled, normalizeAsset, suggestAssets, TOOL_OF_KIND } from "../mcp/lookup.js";
 import { ToolInputError } from "../mcp/errors.js";
 

@@ -2,8 +2,17 @@
 // what was left out and why. "What moved today" is the default: price, 24h change, highest first.
 import { z } from "zod";
 import { ToolInputError } from "../mcp/errors.js";
-import { completeCount, lastComplete, measure, measureOf, RANK_BY, rankCandidates, type Candidate, type Columns } from "../summary/rank.js";
-import { compactRank, quantityKey, rankDigestSchema, renderRankText, type Exclusion, type RankDigest } from "../summary/rank-text.js";
+import {
+  completeCount,
+  lastComplete,
+  measure,
+  measureOf,
+  RANK_BY,
+  rankCandidates,
+  type Candidate,
+  type Columns,
+} from "../summary/rank/rank.js";
+import { compactRank, quantityKey, rankDigestSchema, renderRankText, type Exclusion, type RankDigest } from "../summary/rank/rank-text.js";
 import { defineTool } from "./define-tool.js";
 import { planRank, RANK_WINDOWS } from "./rank-args.js";
 import { readUniverse } from "./rank-reads.js";

@@ -6,8 +6,8 @@
 import { PRICE, type Endpoint } from "../catalog/index.js";
 import { ServiceError, type BackendContext, type BackendRequest, type BackendResult, type Usage } from "../backend/types.js";
 import { seriesFromRecords } from "../summary/index.js";
-import type { Columns } from "../summary/rank.js";
-import type { Exclusion } from "../summary/rank-text.js";
+import type { Columns } from "../summary/rank/rank.js";
+import type { Exclusion } from "../summary/rank/rank-text.js";
 import type { ToolContext } from "./define-tool.js";
 import { candlesOf } from "./price-digest.js";
 import type { RankPlan } from "./rank-args.js";

@@ -12,7 +12,7 @@ import {
   rankChanges,
   strongestLeadLag,
 } from "../../src/summary/index.js";
-import { criticalR } from "../../src/summary/compare-significance.js";
+import { criticalR } from "../../src/summary/compare/compare-significance.js";
 
 /** Deterministic pseudo-random numbers in [-0.5, 0.5). */
 function noise(seed: number, n: number): Float64Array {

@@ -8,9 +8,9 @@ import {
   formatSigned,
   levelPriceFormatter,
   seriesValueFormatter,
-} from "../../src/summary/format.js";
-import { answerScale } from "../../src/summary/scale.js";
-import { sanitizeText } from "../../src/summary/text.js";
+} from "../../src/summary/format/format.js";
+import { answerScale } from "../../src/summary/format/scale.js";
+import { sanitizeText } from "../../src/summary/format/text.js";
 
 describe("formatNumber", () => {
   it("writes compact numbers exact enough to act on", () => {

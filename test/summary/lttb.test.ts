@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { lttb } from "../../src/summary/lttb.js";
+import { lttb } from "../../src/summary/series/lttb.js";
 import { randomWalk } from "../../harness/summary-inputs.js";
 
 /** Steinarsson's reference LTTB (plain arrays), to check the core selection is unchanged. */

@@ -3,12 +3,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DAY_MS } from "../../src/catalog/index.js";
-import { coverageOf, parseDateArg } from "../../src/summary/range-coverage.js";
-import { changeOf, positionOf, signFlips, windowChanges } from "../../src/summary/nature.js";
-import { digestResampled, periodStart, resample, resampleProblem } from "../../src/summary/resample.js";
-import { answerScale, displayUnit } from "../../src/summary/scale.js";
-import { digestSeries, seriesDigestSchema } from "../../src/summary/series.js";
-import { renderSeriesText } from "../../src/summary/series-text.js";
+import { coverageOf, parseDateArg } from "../../src/summary/series/range-coverage.js";
+import { changeOf, positionOf, signFlips, windowChanges } from "../../src/summary/series/nature.js";
+import { digestResampled, periodStart, resample, resampleProblem } from "../../src/summary/series/resample.js";
+import { answerScale, displayUnit } from "../../src/summary/format/scale.js";
+import { digestSeries, seriesDigestSchema } from "../../src/summary/series/series.js";
+import { renderSeriesText } from "../../src/summary/series/series-text.js";
 
 const T0 = Date.UTC(2024, 0, 1);
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -2,9 +2,9 @@ import fc from "fast-check";
 import { encode } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
 import { DAY_MS, TIMEFRAME_MS } from "../../src/catalog/index.js";
-import { seriesFromRecords } from "../../src/summary/records.js";
-import { digestSeries, seriesDigestSchema } from "../../src/summary/series.js";
-import { renderSeriesText, type SeriesTextMeta } from "../../src/summary/series-text.js";
+import { seriesFromRecords } from "../../src/summary/series/records.js";
+import { digestSeries, seriesDigestSchema } from "../../src/summary/series/series.js";
+import { renderSeriesText, type SeriesTextMeta } from "../../src/summary/series/series-text.js";
 import { randomWalk, rng } from "../../harness/summary-inputs.js";
 
 const T0 = Date.UTC(2025, 0, 1);

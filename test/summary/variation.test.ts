@@ -3,8 +3,8 @@ import { encode } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
 import { ENDPOINTS } from "../../src/catalog/index.js";
 import type { VariationRecord } from "../../src/catalog/responses.js";
-import { sparkline, trendLabel } from "../../src/summary/sparkline.js";
-import { describedDay, renderVariationText, variationDigestSchema, variationTable } from "../../src/summary/variation.js";
+import { sparkline, trendLabel } from "../../src/summary/variation/sparkline.js";
+import { describedDay, renderVariationText, variationDigestSchema, variationTable } from "../../src/summary/variation/variation.js";
 import { rng } from "../../harness/summary-inputs.js";
 
 function records(seed: number): VariationRecord[] {

@@ -4,9 +4,9 @@
 import { byTime, typedHeatmap } from "../../catalog/heatmap-typed.js";
 import type { TypedHeatmap } from "../../backend/types.js";
 import type { Heatmap } from "../../catalog/responses.js";
-import type { CandleInput } from "../../summary/candles.js";
-import type { HeatmapDigest } from "../../summary/heatmap-schema.js";
-import { lttb } from "../../summary/lttb.js";
+import type { CandleInput } from "../../summary/series/candles.js";
+import type { HeatmapDigest } from "../../summary/heatmap/heatmap-schema.js";
+import { lttb } from "../../summary/series/lttb.js";
 import type { ColumnCandles, HeatmapMark, HeatmapView, SeriesLine, SeriesView } from "./types.js";
 
 /** A view needs no more: ~400 columns and ~200 price bands fill an 800-pixel chart. */

@@ -1,6 +1,6 @@
 // Comparison of several series: one shared time grid, each member's first/last/change by its
 // nature and its rank, and the changes' correlation. Pure functions over columns.
-import type { SeriesNature } from "../catalog/index.js";
+import type { SeriesNature } from "../../catalog/index.js";
 
 export interface CompareInput {
   label: string;

@@ -1,6 +1,6 @@
 // The structured shape of a series digest (the tools' outputSchema).
 import { z } from "zod";
-import type { SeriesNature } from "../catalog/index.js";
+import type { SeriesNature } from "../../catalog/index.js";
 import { coverageSchema } from "./range-coverage.js";
 
 export const NATURES = ["level", "flow", "signed", "cumulative", "ratio", "count"] as const satisfies readonly SeriesNature[];

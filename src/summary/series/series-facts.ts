@@ -1,9 +1,9 @@
 // Lines of a series digest's text that depend on the series' nature and on how much of the asked
 // range it covers: the statistics block, windows, position of the last value, coverage, emptiness.
-import { formatPercent, formatTime } from "./format.js";
-import { formatCount } from "./grouped.js";
+import { formatPercent, formatTime } from "../format/format.js";
+import { formatCount } from "../format/grouped.js";
 import type { Change } from "./nature.js";
-import type { AnswerScale } from "./scale.js";
+import type { AnswerScale } from "../format/scale.js";
 import type { SeriesDigest, TimedValue } from "./series-schema.js";
 
 /** The answer's scale, and how its bucket times read: dates, date-times, or months (monthly buckets). */

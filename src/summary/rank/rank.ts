@@ -1,7 +1,7 @@
 // The quantity rank_assets ranks, per asset, from one series' columns, and the ranking itself:
 // complete buckets only, one end bucket shared by every row, nothing imputed. Pure functions.
-import type { SeriesNature } from "../catalog/index.js";
-import { changeOf, lastAtOrBefore, type ChangeMeasure } from "./nature.js";
+import type { SeriesNature } from "../../catalog/index.js";
+import { changeOf, lastAtOrBefore, type ChangeMeasure } from "../series/nature.js";
 
 export const RANK_BY = ["change", "value"] as const;
 export type RankBy = (typeof RANK_BY)[number];

@@ -1,8 +1,8 @@
 // Statistics chosen by what a series' values are (its nature): a percentage where a ratio of two
 // values means something, points for dimensionless ratios, units for series that cross zero or
 // run as totals, sums for per-bucket flows. Pure functions on ascending epoch-ms times and values.
-import type { SeriesNature } from "../catalog/index.js";
-import { DAY_MS } from "../catalog/index.js";
+import type { SeriesNature } from "../../catalog/index.js";
+import { DAY_MS } from "../../catalog/index.js";
 
 export type { SeriesNature };
 

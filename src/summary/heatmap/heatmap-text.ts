@@ -1,10 +1,10 @@
 // The model's view of a heatmap digest: the liquidation map around the price in a few lines, and
 // the optional coarse matrix as one digit per cell (≤ 2,000 tokens in all).
-import { formatDuration, formatPercent, formatPrice, formatSigned, formatTime, levelPriceFormatter } from "./format.js";
-import { formatCount } from "./grouped.js";
-import { amountScale } from "./scale.js";
+import { formatDuration, formatPercent, formatPrice, formatSigned, formatTime, levelPriceFormatter } from "../format/format.js";
+import { formatCount } from "../format/grouped.js";
+import { amountScale } from "../format/scale.js";
 import type { HeatmapCluster, HeatmapDigest } from "./heatmap-schema.js";
-import { sanitizeText } from "./text.js";
+import { sanitizeText } from "../format/text.js";
 
 export interface HeatmapTextMeta {
   asset: string;

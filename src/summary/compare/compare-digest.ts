@@ -4,7 +4,7 @@ import { z } from "zod";
 import { coSample } from "./co-sample.js";
 import { alignOnGrid, changesOf, correlationMatrix, memberStats, rankChanges, strongestLeadLag, type CompareInput } from "./compare.js";
 import { criticalR, SIGNIFICANCE } from "./compare-significance.js";
-import { MAX_POINTS_LIMIT, MIN_POINTS } from "./series.js";
+import { MAX_POINTS_LIMIT, MIN_POINTS } from "../series/series.js";
 
 /** Default co-sampled points: fewer rows as members are added, so 8 members stay within budget. */
 export function defaultComparePoints(members: number): number {

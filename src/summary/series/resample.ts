@@ -1,7 +1,7 @@
 // Calendar re-bucketing of a series into UTC weeks (starting Monday) or calendar months: flows are
 // summed, every other nature keeps the bucket's last value, and a bucket the data does not fill
 // (at either end, or before "now") is marked partial. Only the points are re-bucketed.
-import { DAY_MS } from "../catalog/index.js";
+import { DAY_MS } from "../../catalog/index.js";
 import { coverageOf } from "./range-coverage.js";
 import type { SeriesNature } from "./nature.js";
 import { digestSeries, MIN_POINTS, type SeriesDigest, type SeriesDigestOptions } from "./series.js";

@@ -1,9 +1,9 @@
 // rank_assets' answer: the structured shape (rows as compact tuples, exclusions by reason) and the
 // text a model reads, both from one RankDigest, so the two never disagree.
 import { z } from "zod";
-import { num, timeField, when } from "./compact.js";
-import { formatNumber, formatPrice } from "./format.js";
-import { displayUnit } from "./scale.js";
+import { num, timeField, when } from "../format/compact.js";
+import { formatNumber, formatPrice } from "../format/format.js";
+import { displayUnit } from "../format/scale.js";
 import type { ExclusionReason, RankedRow, RankMeasure } from "./rank.js";
 
 /** Names listed per exclusion reason; the count says how many more there were. */

@@ -1,8 +1,8 @@
 // Series digest: the statistics and a shape-preserving sample of a time series, of bounded size
 // whatever the range.
-import type { SeriesNature } from "../catalog/index.js";
+import type { SeriesNature } from "../../catalog/index.js";
 import { coverageOf, type Coverage } from "./range-coverage.js";
-import { isDaily } from "./format.js";
+import { isDaily } from "../format/format.js";
 import { lttb } from "./lttb.js";
 import { changeOf, flowSummary, hasDrawdown, positionOf, signFlips, windowChanges, type WindowChange } from "./nature.js";
 import { DEFAULT_MAX_POINTS, defaultPointCount } from "./point-budget.js";

@@ -1,7 +1,7 @@
 // How many points a default answer shows: up to 120, fewer where each point costs more tokens
 // (a time of day beside every value, long values such as 0.0000148 or 79600000000), so the whole
 // answer stays within its 1,500-token budget in the text and in structuredContent alike.
-import { seriesValueFormatter } from "./format.js";
+import { seriesValueFormatter } from "../format/format.js";
 
 /** Points a default answer shows at most. */
 export const DEFAULT_MAX_POINTS = 120;

@@ -1,11 +1,11 @@
 // The model's view of a series digest: a few lines of statistics and a compact points block whose
 // size depends on the number of points returned, never on the requested range.
-import { formatDuration, formatPercent, formatSigned, formatTime, isDaily } from "./format.js";
-import { formatCount } from "./grouped.js";
-import { answerScale, type AnswerScale } from "./scale.js";
+import { formatDuration, formatPercent, formatSigned, formatTime, isDaily } from "../format/format.js";
+import { formatCount } from "../format/grouped.js";
+import { answerScale, type AnswerScale } from "../format/scale.js";
 import { coverageLine, emptyLines, positionLine, statisticsLines, when, windowsLine, type Fmt } from "./series-facts.js";
 import type { SeriesDigest } from "./series-schema.js";
-import { sanitizeText } from "./text.js";
+import { sanitizeText } from "../format/text.js";
 
 export interface SeriesTextMeta {
   /** Endpoint id, e.g. `lifespan/Lth_mvrv`. */

@@ -1,6 +1,6 @@
 // Number, percentage, time and duration formatting for the model's view: compact, exact enough to
 // act on, never "NaN" or "Infinity".
-import { DAY_MS } from "../catalog/index.js";
+import { DAY_MS } from "../../catalog/index.js";
 import { groupedFixed } from "./grouped.js";
 
 const NA = "n/a";

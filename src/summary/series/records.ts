@@ -1,5 +1,5 @@
 // Service records ({time, <field>}) as the parallel typed arrays the series digest reads.
-import type { TimeRecord } from "../catalog/responses.js";
+import type { TimeRecord } from "../../catalog/responses.js";
 
 /**
  * Epoch-ms times and values of `field`; an unparsable time or a non-numeric value becomes NaN,
