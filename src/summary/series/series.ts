@@ -47,6 +47,46 @@ export function clampMaxPoints(requested: number | undefined): number {
 
 /** Digest of a series given as epoch-ms times (ascending) and values; non-finite pairs are skipped and counted. */
 export function digestSeries(times: ArrayLike<number>, values: ArrayLike<number>, opts: SeriesDigestOptions): SeriesDigest {
+  const { t, v, count } = finitePairs(times, values);
+  const timeframeMs = Number.isFinite(opts.timeframeMs) ? opts.timeframeMs : 0;
+  const nature = opts.nature ?? "level";
+  const coverage =
+    opts.coverage ??
+    coverageOf({
+      dataFromMs: count ? t[0]! : NaN,
+      dataToMs: count ? t[count - 1]! : NaN,
+      timeframeMs,
+      requestedFromMs: opts.requestedFromMs,
+      requestedToMs: opts.requestedToMs,
+      extent: opts.extent,
+      asOfMs: opts.asOfMs,
+      lastBucketMs: opts.lastBucketMs,
+    });
+  const base = { count, nonFinite: Math.max(times.length, values.length) - count, timeframeMs, nature, coverage };
+  const resample = opts.resample && { resample: opts.resample };
+  if (count === 0) return { ...base, ...NO_STATISTICS, ...resample, points: [], sampling: { returned: 0, total: 0, method: "all" } };
+
+  // `+ 0` turns -0 into 0, which is what JSON would make of it anyway.
+  const at = (i: number): TimedValue => ({ time: new Date(t[i]!).toISOString(), value: v[i]! + 0 });
+  const maxPoints =
+    opts.maxPoints === undefined
+      ? defaultPointCount(v, count, isDaily(timeframeMs, t[0]!) ? "day" : "minute", t[count - 1]! - t[0]!)
+      : clampMaxPoints(opts.maxPoints);
+  const indices = count <= maxPoints ? null : lttb(t.subarray(0, count), v.subarray(0, count), maxPoints);
+  const points = indices ? indices.map(at) : Array.from({ length: count }, (_, i) => at(i));
+  return {
+    ...base,
+    ...statistics(t, v, count, nature, coverage.partialLastAsOf !== null, at),
+    windows: opts.windows ?? windowChanges(t, v, nature, timeframeMs, statisticCount(nature, coverage.partialLastAsOf !== null, count)),
+    gaps: findGaps(t, count, timeframeMs),
+    ...resample,
+    points,
+    sampling: { returned: points.length, total: count, method: indices ? "lttb" : "all" },
+  };
+}
+
+/** The pairs whose value is finite and whose time a Date can hold, packed at the front of two arrays. */
+function finitePairs(times: ArrayLike<number>, values: ArrayLike<number>): { t: Float64Array; v: Float64Array; count: number } {
   const n = Math.min(times.length, values.length);
   const t = new Float64Array(n);
   const v = new Float64Array(n);
@@ -61,74 +101,59 @@ export function digestSeries(times: ArrayLike<number>, values: ArrayLike<number>
       count++;
     }
   }
-  const nonFinite = Math.max(times.length, values.length) - count;
-  const timeframeMs = Number.isFinite(opts.timeframeMs) ? opts.timeframeMs : 0;
-  const maxPoints =
-    opts.maxPoints === undefined
-      ? defaultPointCount(v, count, count && isDaily(timeframeMs, t[0]!) ? "day" : "minute", count ? t[count - 1]! - t[0]! : 0)
-      : clampMaxPoints(opts.maxPoints);
-  // `+ 0` turns -0 into 0, which is what JSON would make of it anyway.
-  const at = (i: number): TimedValue => ({ time: new Date(t[i]!).toISOString(), value: v[i]! + 0 });
+  return { t, v, count };
+}
 
-  const nature = opts.nature ?? "level";
-  const coverage =
-    opts.coverage ??
-    coverageOf({
-      dataFromMs: count ? t[0]! : NaN,
-      dataToMs: count ? t[count - 1]! : NaN,
-      timeframeMs,
-      requestedFromMs: opts.requestedFromMs,
-      requestedToMs: opts.requestedToMs,
-      extent: opts.extent,
-      asOfMs: opts.asOfMs,
-      lastBucketMs: opts.lastBucketMs,
-    });
-  if (count === 0) {
-    return {
-      count,
-      nonFinite,
-      timeframeMs,
-      first: null,
-      last: null,
-      min: null,
-      max: null,
-      mean: null,
-      stdev: null,
-      changePercent: null,
-      zScoreLast: null,
-      maxDrawdown: null,
-      nature,
-      change: null,
-      flow: null,
-      signFlips: null,
-      windows: [],
-      position: null,
-      coverage,
-      gaps: { missingBuckets: 0, runs: 0, largest: [] },
-      partialLast: null,
-      ...(opts.resample && { resample: opts.resample }),
-      points: [],
-      sampling: { returned: 0, total: 0, method: "all" },
-    };
-  }
+type Statistics = Omit<
+  SeriesDigest,
+  "count" | "nonFinite" | "timeframeMs" | "nature" | "coverage" | "windows" | "gaps" | "resample" | "points" | "sampling"
+>;
 
-  // A flow's bucket still filling holds minutes of data, not a bucket's: it is named apart and
-  // left out of every statistic (first, last, extremes, sum, mean, position and windows).
-  const partial = nature === "flow" && coverage.partialLastAsOf !== null && count >= 2;
-  const stat = partial ? count - 1 : count;
+const NO_STATISTICS: Statistics & Pick<SeriesDigest, "windows" | "gaps"> = {
+  first: null,
+  last: null,
+  min: null,
+  max: null,
+  mean: null,
+  stdev: null,
+  changePercent: null,
+  zScoreLast: null,
+  maxDrawdown: null,
+  change: null,
+  flow: null,
+  signFlips: null,
+  windows: [],
+  position: null,
+  gaps: { missingBuckets: 0, runs: 0, largest: [] },
+  partialLast: null,
+};
+
+/**
+ * How many leading points the statistics read: a flow's bucket still filling holds minutes of data,
+ * not a bucket's, so it is named apart and left out of every statistic (first, last, extremes, sum,
+ * mean, position and windows).
+ */
+function statisticCount(nature: SeriesNature, partialLast: boolean, count: number): number {
+  return nature === "flow" && partialLast && count >= 2 ? count - 1 : count;
+}
+
+/** First, last, extremes, moments and the statistics of the series' nature, over its first `stat` points. */
+function statistics(
+  t: Float64Array,
+  v: Float64Array,
+  count: number,
+  nature: SeriesNature,
+  partialLast: boolean,
+  at: (i: number) => TimedValue,
+): Statistics {
+  const stat = statisticCount(nature, partialLast, count);
   const { minIndex, maxIndex, mean, stdev } = moments(v, stat);
-  const first = v[0]!;
   const last = v[stat - 1]!;
-  const indices = count <= maxPoints ? null : lttb(t.subarray(0, count), v.subarray(0, count), maxPoints);
-  const points = indices ? indices.map(at) : Array.from({ length: count }, (_, i) => at(i));
   const drawdown = hasDrawdown(nature) ? maxDrawdown(v, stat) : null;
-  const change = changeOf(nature, first, last);
+  const change = changeOf(nature, v[0]!, last);
   const flow = nature === "flow" ? flowSummary(v, stat) : null;
   const flips = nature === "signed" ? signFlips(v, stat) : null;
   return {
-    count,
-    nonFinite,
-    timeframeMs,
     first: at(0),
     last: at(stat - 1),
     min: at(minIndex),
@@ -136,24 +161,17 @@ export function digestSeries(times: ArrayLike<number>, values: ArrayLike<number>
     mean: finiteOrNull(mean),
     stdev: finiteOrNull(stdev),
     changePercent: hasDrawdown(nature) ? change.percent : null,
-    zScoreLast: count < 2 || !(stdev > 0) ? null : finiteOrNull((last - mean) / stdev),
+    zScoreLast: stat < 2 || !(stdev > 0) ? null : finiteOrNull((last - mean) / stdev),
     // A denormal peak can turn the ratio infinite; such a percentage is not reportable.
     maxDrawdown:
       drawdown && Number.isFinite(drawdown.percent)
         ? { percent: drawdown.percent + 0, peak: at(drawdown.peak), trough: at(drawdown.trough) }
         : null,
-    nature,
     change: nature === "flow" || !Number.isFinite(change.absolute) ? null : change,
     flow: flow && Number.isFinite(flow.sum) ? { sum: flow.sum + 0, meanPerBucket: flow.mean + 0, peak: at(flow.peakIndex) } : null,
     signFlips: flips && { count: flips.flips, last: flips.lastIndex === null ? null : at(flips.lastIndex) },
-    windows: opts.windows ?? windowChanges(t, v, nature, timeframeMs, stat),
     position: positionOf(t, v, nature, stat),
-    coverage,
-    gaps: findGaps(t, count, timeframeMs),
-    partialLast: partial ? at(count - 1) : null,
-    ...(opts.resample && { resample: opts.resample }),
-    points,
-    sampling: { returned: points.length, total: count, method: indices ? "lttb" : "all" },
+    partialLast: stat < count ? at(count - 1) : null,
   };
 }
 
