@@ -159,8 +159,10 @@ function binned(m: NonNullable<HeatmapDigest["matrix"]>): NonNullable<CompactHea
   };
 }
 
+type Compact = CompactHeatmapDigest;
+const t = (iso: string | null) => (iso === null ? undefined : when(iso));
+
 export function compactHeatmapDigest(d: HeatmapDigest): CompactHeatmapDigest {
-  const t = (iso: string | null) => (iso === null ? undefined : when(iso));
   const { shape, latest, peak, topTraderLsr: lsr, candles, matrix } = d;
   return defined({
     timeframe: d.source.timeframe,
@@ -172,16 +174,7 @@ export function compactHeatmapDigest(d: HeatmapDigest): CompactHeatmapDigest {
     priceSource: d.source.priceSource ?? undefined,
     anchor: d.anchor.price === null ? undefined : ([d.anchor.time ? when(d.anchor.time) : "", num(d.anchor.price)] as [string, number]),
     anchorSource: d.anchor.source === "df_close" ? undefined : d.anchor.source,
-    matrix: defined({
-      rows: shape.rows,
-      cols: shape.cols,
-      // At a model's precision: a float step's noise (3.000000000000056e-8) costs tokens and says nothing.
-      priceStep: shape.priceStep === null ? undefined : num(shape.priceStep),
-      priceLow: shape.priceLow === null ? undefined : num(shape.priceLow),
-      priceHigh: shape.priceHigh === null ? undefined : num(shape.priceHigh),
-      from: t(shape.timeFrom),
-      to: t(shape.timeTo),
-    }),
+    matrix: shapeOf(shape),
     columnTotals:
       shape.columnTotals &&
       defined({
@@ -190,25 +183,7 @@ export function compactHeatmapDigest(d: HeatmapDigest): CompactHeatmapDigest {
         max: num(shape.columnTotals.max),
         maxTime: t(shape.columnTotals.maxTime),
       }),
-    latest:
-      latest &&
-      defined({
-        time: latest.time === shape.timeTo ? undefined : t(latest.time),
-        total: num(latest.total),
-        maxCell: num(latest.maxCell),
-        maxCellPrice: latest.maxCellPrice === null || latest.maxCellPrice === undefined ? undefined : num(latest.maxCellPrice),
-        bands: Object.fromEntries(
-          latest.bands.map((b) => [
-            String(b.percent),
-            { above: num(b.above), below: num(b.below), ...(b.narrowerThanSpacing && { narrowerThanSpacing: true as const }) },
-          ]),
-        ),
-        imbalance: latest.imbalance === null ? undefined : share(latest.imbalance),
-        clusterThreshold: num(latest.clusterThreshold),
-        clusterFraction: num(latest.clusterFraction),
-        above: side(latest.above),
-        below: side(latest.below),
-      }),
+    latest: latest && latestOf(latest, shape.timeTo),
     peak:
       peak &&
       defined({
@@ -226,18 +201,54 @@ export function compactHeatmapDigest(d: HeatmapDigest): CompactHeatmapDigest {
       mean: num(lsr.mean),
       count: lsr.count,
     },
-    candles:
-      candles &&
-      defined({
-        count: candles.count,
-        from: when(candles.from),
-        to: when(candles.to),
-        open: num(candles.open),
-        close: num(candles.close),
-        high: num(candles.high),
-        low: num(candles.low),
-        changePercent: candles.changePercent === null ? undefined : num(candles.changePercent),
-      }),
+    candles: candles && candlesOf(candles),
     binned: matrix && binned(matrix),
+  });
+}
+
+function shapeOf(shape: HeatmapDigest["shape"]): Compact["matrix"] {
+  return defined({
+    rows: shape.rows,
+    cols: shape.cols,
+    // At a model's precision: a float step's noise (3.000000000000056e-8) costs tokens and says nothing.
+    priceStep: shape.priceStep === null ? undefined : num(shape.priceStep),
+    priceLow: shape.priceLow === null ? undefined : num(shape.priceLow),
+    priceHigh: shape.priceHigh === null ? undefined : num(shape.priceHigh),
+    from: t(shape.timeFrom),
+    to: t(shape.timeTo),
+  });
+}
+
+/** The latest column: its time only where it is not the matrix's last (matrix.to). */
+function latestOf(latest: NonNullable<HeatmapDigest["latest"]>, matrixTo: string | null): NonNullable<Compact["latest"]> {
+  return defined({
+    time: latest.time === matrixTo ? undefined : t(latest.time),
+    total: num(latest.total),
+    maxCell: num(latest.maxCell),
+    maxCellPrice: latest.maxCellPrice === null || latest.maxCellPrice === undefined ? undefined : num(latest.maxCellPrice),
+    bands: Object.fromEntries(
+      latest.bands.map((b) => [
+        String(b.percent),
+        { above: num(b.above), below: num(b.below), ...(b.narrowerThanSpacing && { narrowerThanSpacing: true as const }) },
+      ]),
+    ),
+    imbalance: latest.imbalance === null ? undefined : share(latest.imbalance),
+    clusterThreshold: num(latest.clusterThreshold),
+    clusterFraction: num(latest.clusterFraction),
+    above: side(latest.above),
+    below: side(latest.below),
+  });
+}
+
+function candlesOf(candles: NonNullable<HeatmapDigest["candles"]>): NonNullable<Compact["candles"]> {
+  return defined({
+    count: candles.count,
+    from: when(candles.from),
+    to: when(candles.to),
+    open: num(candles.open),
+    close: num(candles.close),
+    high: num(candles.high),
+    low: num(candles.low),
+    changePercent: candles.changePercent === null ? undefined : num(candles.changePercent),
   });
 }
