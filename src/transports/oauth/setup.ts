@@ -1,0 +1,56 @@
+// Builds the resource server of `http --auth oauth` from the configuration: the token verifier for
+// the configured issuer and audience, and the accounts of its subjects in the service's keys.
+import type { Backend } from "../../backend/types.js";
+import type { InProcessBackend } from "../../backend/inprocess/backend.js";
+import { KeysFileError, LOCAL_PLAN } from "../../backend/inprocess/keys.js";
+import type { Config } from "../../config.js";
+import { log } from "../../log.js";
+import { ResourceServer } from "./resource-server.js";
+import { TokenVerifier, type VerifierOptions } from "./verifier.js";
+
+export function oauthResourceServer(
+  config: Pick<Config, "issuer" | "publicUrl" | "keysFile">,
+  backend: Backend,
+  verifierOptions: Partial<VerifierOptions> = {},
+): ResourceServer {
+  const { issuer, publicUrl } = config;
+  if (!issuer || !publicUrl) throw new Error("--auth oauth needs --issuer and --public-url");
+  if (backend.kind !== "inprocess")
+    throw new Error(
+      "--auth oauth meters each user on the in-process service's accounts; it cannot be combined with CRYPTO_METRICS_BASE_URL yet",
+    );
+  const keys = (backend as InProcessBackend).service.keys;
+  if (config.keysFile && !keys.subjectPolicy)
+    throw new KeysFileError(
+      `keys file ${config.keysFile} has no "oauth" section, so no signed-in user has an account; add one, e.g. "oauth": {"defaultPlan": "free"} (every user on plan free), with "subjects" for per-user plans`,
+    );
+  if (!config.keysFile)
+    log.warn(
+      `oauth: no keys file, so every signed-in user gets the local plan (${LOCAL_PLAN.credits} credits); set CRYPTO_METRICS_KEYS_FILE with an "oauth" section to meter users on plans`,
+    );
+  const accounts = keys.acceptSubjects(issuer, {
+    name: LOCAL_PLAN.name,
+    credits: LOCAL_PLAN.credits,
+    rateLimit: { ...LOCAL_PLAN.rateLimit },
+  });
+  const verifier = new TokenVerifier({ issuer, audience: publicUrl, ...verifierOptions });
+  // Read once at start so a misconfigured issuer shows in the log at once; requests retry it on their own.
+  verifier.issuerMetadata().then(
+    (meta) => {
+      log.info("oauth: authorization server metadata read", {
+        issuer,
+        jwks_uri: meta.jwks_uri,
+        introspection: meta.introspection_endpoint !== undefined,
+      });
+      if (meta["client_id_metadata_document_supported"] !== true)
+        log.info(
+          "oauth: the authorization server does not advertise client ID metadata documents; claude.ai and VS Code fall back to dynamic registration",
+        );
+    },
+    (err: unknown) =>
+      log.error("oauth: authorization server metadata cannot be read yet; requests answer 503 until it can", {
+        error: (err as Error).message,
+      }),
+  );
+  return new ResourceServer({ issuer, publicUrl, verifier, accounts });
+}
