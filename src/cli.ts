@@ -30,7 +30,8 @@ Flags: --keys-file PATH  --state-dir DIR  --store URL  --log-level silent|error|
 Environment: CRYPTO_METRICS_API_KEY, CRYPTO_METRICS_BASE_URL, CRYPTO_METRICS_KEYS_FILE,
   CRYPTO_METRICS_STATE_DIR, CRYPTO_METRICS_STORE, CRYPTO_METRICS_NOW, CRYPTO_METRICS_LOG_LEVEL,
   CRYPTO_METRICS_ALLOWED_HOSTS (http: host names a reverse proxy forwards),
-  CRYPTO_METRICS_AUTH, CRYPTO_METRICS_OAUTH_ISSUER, CRYPTO_METRICS_PUBLIC_URL (http: --auth, --issuer, --public-url)
+  CRYPTO_METRICS_AUTH, CRYPTO_METRICS_OAUTH_ISSUER, CRYPTO_METRICS_PUBLIC_URL (http: --auth, --issuer, --public-url),
+  CRYPTO_METRICS_OAUTH_CLIENT_ID, CRYPTO_METRICS_OAUTH_CLIENT_SECRET (http --auth oauth: introspection of opaque tokens)
 `;
 
 /** `code` names the failure for `call --format json` and `call --batch`, which answer errors in JSON. */

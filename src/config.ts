@@ -42,6 +42,11 @@ export interface Config {
   issuer: string | undefined;
   /** `--auth oauth`: the canonical public URL of /mcp, the tokens' audience (RFC 8707). */
   publicUrl: string | undefined;
+  /**
+   * `--auth oauth`: this server's client credentials at the issuer's RFC 7662 introspection endpoint
+   * (CRYPTO_METRICS_OAUTH_CLIENT_ID and CRYPTO_METRICS_OAUTH_CLIENT_SECRET), for opaque access tokens.
+   */
+  introspectionClient: { id: string; secret: string } | undefined;
   /** CRYPTO_METRICS_API_KEY: the upstream key with a base URL, else the local default key. */
   apiKey: string | undefined;
   /** CRYPTO_METRICS_BASE_URL without a trailing slash: use the real service over HTTP. */
@@ -249,7 +254,7 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
   const auth =
     command === "http"
       ? parseAuth(args, env, host.replace(/^\[(.*)\]$/, "$1"))
-      : { auth: "key" as const, issuer: undefined, publicUrl: undefined };
+      : { auth: "key" as const, issuer: undefined, publicUrl: undefined, introspectionClient: undefined };
   // Beyond loopback, a request without a key would be served (and metered) with this server's own key.
   if (
     command === "http" &&
@@ -290,7 +295,7 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
 }
 
 /** `--auth` (else CRYPTO_METRICS_AUTH), with `--issuer` and `--public-url` (else their variables) for `oauth`. */
-function parseAuth(args: ParsedArgs, env: Env, host: string): Pick<Config, "auth" | "issuer" | "publicUrl"> {
+function parseAuth(args: ParsedArgs, env: Env, host: string): Pick<Config, "auth" | "issuer" | "publicUrl" | "introspectionClient"> {
   const flag = args.values.auth;
   const raw = (flag ?? (env["CRYPTO_METRICS_AUTH"]?.trim() || "key")).trim().toLowerCase();
   const source = flag !== undefined ? "--auth" : "CRYPTO_METRICS_AUTH";
@@ -312,7 +317,7 @@ function parseAuth(args: ParsedArgs, env: Env, host: string): Pick<Config, "auth
   if (auth !== "oauth") {
     if (args.values.issuer !== undefined || args.values["public-url"] !== undefined)
       throw new ConfigError(`--issuer and --public-url apply to --auth oauth; add --auth oauth or leave them out`);
-    return { auth, issuer: undefined, publicUrl: undefined };
+    return { auth, issuer: undefined, publicUrl: undefined, introspectionClient: undefined };
   }
   if (issuerRaw === undefined)
     throw new ConfigError(
@@ -328,8 +333,19 @@ function parseAuth(args: ParsedArgs, env: Env, host: string): Pick<Config, "auth
     args.values["public-url"] !== undefined ? "--public-url" : "CRYPTO_METRICS_PUBLIC_URL",
     "https://mcp.example.com/mcp",
   );
+  const clientId = env["CRYPTO_METRICS_OAUTH_CLIENT_ID"]?.trim() || undefined;
+  const clientSecret = env["CRYPTO_METRICS_OAUTH_CLIENT_SECRET"]?.trim() || undefined;
+  if ((clientId === undefined) !== (clientSecret === undefined))
+    throw new ConfigError(
+      "CRYPTO_METRICS_OAUTH_CLIENT_ID and CRYPTO_METRICS_OAUTH_CLIENT_SECRET go together (this server's credentials at the issuer's introspection endpoint); set both or neither",
+    );
   // The issuer is compared with the tokens' iss as written; the resource is canonical (RFC 8707: no trailing slash).
-  return { auth, issuer: issuerRaw.trim(), publicUrl: publicUrl.href.replace(/\/+$/, "") };
+  return {
+    auth,
+    issuer: issuerRaw.trim(),
+    publicUrl: publicUrl.href.replace(/\/+$/, ""),
+    introspectionClient: clientId && clientSecret ? { id: clientId, secret: clientSecret } : undefined,
+  };
 }
 
 /** An https URL (http only for a loopback host) without credentials, query or fragment. */

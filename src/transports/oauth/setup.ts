@@ -9,7 +9,7 @@ import { ResourceServer } from "./resource-server.js";
 import { TokenVerifier, type VerifierOptions } from "./verifier.js";
 
 export function oauthResourceServer(
-  config: Pick<Config, "issuer" | "publicUrl" | "keysFile">,
+  config: Pick<Config, "issuer" | "publicUrl" | "keysFile"> & Partial<Pick<Config, "introspectionClient">>,
   backend: Backend,
   verifierOptions: Partial<VerifierOptions> = {},
 ): ResourceServer {
@@ -33,7 +33,7 @@ export function oauthResourceServer(
     credits: LOCAL_PLAN.credits,
     rateLimit: { ...LOCAL_PLAN.rateLimit },
   });
-  const verifier = new TokenVerifier({ issuer, audience: publicUrl, ...verifierOptions });
+  const verifier = new TokenVerifier({ issuer, audience: publicUrl, introspectionClient: config.introspectionClient, ...verifierOptions });
   // Read once at start so a misconfigured issuer shows in the log at once; requests retry it on their own.
   verifier.issuerMetadata().then(
     (meta) => {
