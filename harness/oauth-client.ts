@@ -2,7 +2,13 @@
 // metadata discovery, authorization server discovery, dynamic registration, PKCE, the resource
 // parameter, RFC 9207 iss) with the browser's part done headlessly by authorize().
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthTokens } from "@modelcontextprotocol/client";
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  OAuthTokens,
+} from "@modelcontextprotocol/client";
 import { authorize } from "./oidc-issuer.js";
 
 const REDIRECT_URI = "http://127.0.0.1:1/callback";
@@ -13,6 +19,7 @@ export class HeadlessOAuthProvider implements OAuthClientProvider {
   private info: OAuthClientInformationMixed | undefined;
   private saved: OAuthTokens | undefined;
   private verifier = "";
+  private discovery: OAuthDiscoveryState | undefined;
 
   get redirectUrl(): string {
     return REDIRECT_URI;
@@ -47,6 +54,13 @@ export class HeadlessOAuthProvider implements OAuthClientProvider {
   }
   codeVerifier() {
     return this.verifier;
+  }
+  /** Kept with the verifier, so the SDK can check the code comes back from the server it went to (SEP-2352). */
+  saveDiscoveryState(state: OAuthDiscoveryState) {
+    this.discovery = state;
+  }
+  discoveryState() {
+    return this.discovery;
   }
   /** The access token the client holds (tests use it to call through other paths). */
   get accessToken(): string | undefined {

@@ -3,7 +3,6 @@
 // PKCE and the resource parameter, and then calls every tool with the JWT access token it got;
 // each user is metered on their own account. Opaque tokens go through introspection.
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/client";
@@ -12,17 +11,10 @@ import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
 import { startHttpServer, type RunningHttpServer } from "../../src/transports/http.js";
 import { oauthResourceServer } from "../../src/transports/oauth/setup.js";
 import { NOW } from "../../harness/mcp.js";
+import { freePort } from "../../harness/ports.js";
 import { signIn } from "../../harness/oauth-client.js";
 import { startOidcIssuer, type OidcIssuer } from "../../harness/oidc-issuer.js";
 
-/** A free loopback port: the public URL (the tokens' audience) must be known before the server starts. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 const ONE_CALL_PER_TOOL: [string, Record<string, unknown>][] = [
   ["list_assets", { metric: "lifespan/Lth_mvrv" }],
@@ -40,6 +32,7 @@ let server: RunningHttpServer;
 let mcpUrl: string;
 
 beforeAll(async () => {
+  // The public URL (the tokens' audience) must be known before the server starts.
   const port = await freePort();
   mcpUrl = `http://127.0.0.1:${port}/mcp`;
   issuer = await startOidcIssuer([mcpUrl]);

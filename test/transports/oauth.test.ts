@@ -279,3 +279,53 @@ describe("each token subject is an account", () => {
     expect(refused.result.content[0]!.text).toMatch(/lifespan\/Lth_mvrv/);
   });
 });
+
+describe("a keys file that enrols listed subjects only", () => {
+  it("refuses a verified subject it does not list with 403, naming no token and charging nothing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cm-oauth-listed-"));
+    const keysFile = join(dir, "keys.json");
+    writeFileSync(keysFile, JSON.stringify({ plans: { p: { credits: 5 } }, oauth: { subjects: [{ sub: "alice", plan: "p" }] } }));
+    const listed = await InProcessBackend.create({ apiKey: undefined, keysFile, stateDir: join(dir, "state"), now: () => NOW });
+    const oauth = oauthResourceServer({ issuer: issuer.issuer, publicUrl: PUBLIC_URL, keysFile }, listed);
+    const only = await startHttpServer({ backend: listed, host: "127.0.0.1", port: 0, requireKey: false, oauth });
+    try {
+      const token = await issuer.token("mallory", PUBLIC_URL);
+      const from = lines.length;
+      const res = await fetch(`${only.url}/mcp`, {
+        method: "POST",
+        headers: { ...HEADERS, authorization: `Bearer ${token}` },
+        body: JSON.stringify(SERIES),
+      });
+      expect(res.status).toBe(403);
+      const text = await res.text();
+      expect(text).toMatch(/your account is not enrolled on this server; ask its operator to add it\. Nothing was charged/);
+      expect(lines.slice(from).join("\n")).toMatch(
+        /oauth: request refused status=403 reason="subject not enrolled in the keys file" subject=mallory/,
+      );
+      expect(text.includes(token) || lines.join("\n").includes(token)).toBe(false);
+      const ok = await fetch(`${only.url}/mcp`, {
+        method: "POST",
+        headers: { ...HEADERS, "mcp-protocol-version": "2025-11-25", authorization: `Bearer ${await issuer.token("alice", PUBLIC_URL)}` },
+        body: JSON.stringify(SERIES),
+      });
+      expect(answer(await ok.text()).result.structuredContent.credits.remaining).toBe(4);
+    } finally {
+      await only.close();
+      await listed.close();
+    }
+  });
+
+  it("will not start on a keys file without an oauth section", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cm-oauth-nosection-"));
+    const keysFile = join(dir, "keys.json");
+    writeFileSync(keysFile, JSON.stringify({ keys: [{ key: "k" }] }));
+    const plain = await InProcessBackend.create({ apiKey: undefined, keysFile, stateDir: join(dir, "state"), now: () => NOW });
+    try {
+      expect(() => oauthResourceServer({ issuer: issuer.issuer, publicUrl: PUBLIC_URL, keysFile }, plain)).toThrow(
+        /has no "oauth" section, so no signed-in user has an account; add one, e\.g\. "oauth": \{"defaultPlan": "free"\}/,
+      );
+    } finally {
+      await plain.close();
+    }
+  });
+});
