@@ -15,7 +15,6 @@ import { freePort } from "../../harness/ports.js";
 import { signIn } from "../../harness/oauth-client.js";
 import { startOidcIssuer, type OidcIssuer } from "../../harness/oidc-issuer.js";
 
-
 const ONE_CALL_PER_TOOL: [string, Record<string, unknown>][] = [
   ["list_assets", { metric: "lifespan/Lth_mvrv" }],
   ["get_series", { metric: "lifespan/Lth_mvrv", asset: "btc", startDate: "2025-11-01" }],
