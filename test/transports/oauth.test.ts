@@ -329,3 +329,35 @@ describe("a keys file that enrols listed subjects only", () => {
     }
   });
 });
+
+describe("an authorization server that cannot be reached", () => {
+  it("answers 503 with Retry-After and logs why, charging nothing, until its metadata can be read", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cm-oauth-down-"));
+    const keysFile = join(dir, "keys.json");
+    writeFileSync(keysFile, JSON.stringify(KEYS));
+    const down = await InProcessBackend.create({ apiKey: undefined, keysFile, stateDir: join(dir, "state"), now: () => NOW });
+    // A loopback port nothing listens on: the issuer's metadata cannot be fetched.
+    const gone = await startTokenIssuer();
+    const missing = gone.issuer;
+    await gone.close();
+    const oauth = oauthResourceServer({ issuer: missing, publicUrl: PUBLIC_URL, keysFile }, down);
+    const only = await startHttpServer({ backend: down, host: "127.0.0.1", port: 0, requireKey: false, oauth });
+    try {
+      const from = lines.length;
+      const res = await fetch(`${only.url}/mcp`, {
+        method: "POST",
+        headers: { ...HEADERS, authorization: `Bearer ${await issuer.token("dave", PUBLIC_URL)}` },
+        body: JSON.stringify(SERIES),
+      });
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("5");
+      expect(await res.text()).toMatch(/cannot reach its authorization server to check the token right now; nothing was charged/);
+      expect(lines.slice(from).join("\n")).toMatch(
+        /oauth: request refused status=503 reason="cannot read the metadata of issuer http:\/\/127\.0\.0\.1:\d+: /,
+      );
+    } finally {
+      await only.close();
+      await down.close();
+    }
+  });
+});
