@@ -268,10 +268,6 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
     );
   }
 
-  if (auth.auth === "oauth" && rawBase)
-    throw new ConfigError(
-      "--auth oauth meters each signed-in user on the in-process service's accounts; with CRYPTO_METRICS_BASE_URL (the real service) per-user quotas are not available yet, so the two cannot be combined",
-    );
   return {
     command,
     host: host.replace(/^\[(.*)\]$/, "$1"),

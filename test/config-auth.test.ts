@@ -94,7 +94,6 @@ describe("--auth", () => {
     ["--require-key with oauth", [...OAUTH, "--require-key"], {}, /--require-key applies to --auth key/],
     ["--issuer without oauth", ["http", "--issuer", "https://a.example.com"], {}, /--issuer and --public-url apply to --auth oauth/],
     ["--auth on another command", ["api", "--auth", "oauth"], {}, /--auth applies to the http command, not api/],
-    ["oauth with the real service", OAUTH, { CRYPTO_METRICS_BASE_URL: "https://api.example.com" }, /cannot be combined/],
   ];
   for (const [name, argv, env, message] of bad) {
     it(`refuses ${name}`, () => {

@@ -250,10 +250,15 @@ function bearer(header: string | undefined): string | undefined | "malformed" {
 }
 
 export async function runHttp(config: Config): Promise<void> {
-  const backend = await createBackend(config);
+  let backend = await createBackend(config);
   let running: RunningHttpServer;
   try {
-    const oauth = config.auth === "oauth" ? (await import("./oauth/setup.js")).oauthResourceServer(config, backend) : undefined;
+    let oauth: ResourceServer | undefined;
+    if (config.auth === "oauth") {
+      const setup = await import("./oauth/setup.js");
+      if (backend.kind === "inprocess") oauth = setup.oauthResourceServer(config, backend);
+      else ({ oauth, backend } = await setup.oauthForService(config, backend));
+    }
     running = await startHttpServer({
       ...(oauth && { oauth }),
       anonymous: config.auth === "none",
