@@ -76,7 +76,7 @@ export function checkFields(obj: Json, allowed: readonly string[], where: string
   });
 }
 
-export function integer(value: unknown, min: number, max: number, where: string, fail: (m: string) => never): number {
+function integer(value: unknown, min: number, max: number, where: string, fail: (m: string) => never): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
     fail(`${where} must be an integer from ${min} to ${max}`);
   }
@@ -113,7 +113,7 @@ export function metricsOf(value: unknown, where: string, fail: (m: string) => ne
   return new Set(value as string[]);
 }
 
-export function record(
+function record(
   key: string,
   plan: string,
   credits: number,
