@@ -73,11 +73,17 @@ export class HeadlessOAuthProvider implements OAuthClientProvider {
  * registration and asks for the authorization redirect, authorize() plays the browser, the SDK
  * exchanges the code; the second connection carries the token.
  */
-export async function signIn(mcpUrl: string, user: string): Promise<{ client: Client; provider: HeadlessOAuthProvider }> {
+export async function signIn(
+  mcpUrl: string,
+  user: string,
+  era: "modern" | "legacy" = "modern",
+): Promise<{ client: Client; provider: HeadlessOAuthProvider }> {
+  // Modern: the client probes with server/discover and speaks 2026-07-28; legacy: initialize, 2025-11-25.
+  const options = { versionNegotiation: { mode: era === "modern" ? ("auto" as const) : ("legacy" as const) } };
   const provider = new HeadlessOAuthProvider();
   const first = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider });
   try {
-    await new Client({ name: "oauth-test", version: "1" }).connect(first);
+    await new Client({ name: "oauth-test", version: "1" }, options).connect(first);
     throw new Error("the server accepted a connection without a token");
   } catch (err) {
     if (!(err instanceof UnauthorizedError)) throw err;
@@ -87,7 +93,7 @@ export async function signIn(mcpUrl: string, user: string): Promise<{ client: Cl
   const error = callback.get("error");
   if (error) throw new Error(`authorization failed: ${error} ${callback.get("error_description") ?? ""}`);
   await first.finishAuth(callback);
-  const client = new Client({ name: "oauth-test", version: "1" });
+  const client = new Client({ name: "oauth-test", version: "1" }, options);
   await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider }));
   return { client, provider };
 }

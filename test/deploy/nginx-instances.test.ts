@@ -111,7 +111,7 @@ function outcome(r: { status: number; result?: CallToolResult }): Outcome {
   return text.slice(0, 200);
 }
 
-/** 4×`per` calls for one user, all at once: half stateless 2025-11-25 POSTs, half through the SDK v2 client. */
+/** 4×`per` calls for one user, all at once: half stateless 2025-11-25 POSTs, half through the SDK v2 client in the 2026-07-28 era. */
 function burst(client: Client, token: string, per: number): Promise<Outcome>[] {
   return Array.from({ length: 4 * per }, (_, i) =>
     i % 2 === 0
@@ -128,6 +128,11 @@ const tally = (outcomes: Outcome[]) => outcomes.reduce<Record<string, number>>((
 describe.skipIf(!ready)("three instances behind nginx on one PostgreSQL store", () => {
   it("gives each user exactly N successes of 4×N concurrent calls, the rest out of credits, no 5xx", async () => {
     const users = await Promise.all(["ana", "ben"].map((u) => signIn(mcpUrl, u)));
+    for (const { client } of users) {
+      expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      // As hosts do: the tool list first (it names the arguments a 2026-07-28 client mirrors into headers).
+      await client.listTools();
+    }
     const results = await Promise.all(users.map(({ client, provider }) => Promise.all(burst(client, provider.accessToken!, N))));
     for (const outcomes of results) expect(tally(outcomes)).toEqual({ ok: N, credits: 3 * N });
     for (const { client } of users) await client.close();
@@ -135,6 +140,7 @@ describe.skipIf(!ready)("three instances behind nginx on one PostgreSQL store", 
 
   it("holds rate windows the same way: exactly R of 4×R concurrent calls, the rest rate-limited", async () => {
     const users = await Promise.all(["cy", "di"].map((u) => signIn(mcpUrl, u)));
+    for (const { client } of users) await client.listTools();
     const results = await Promise.all(users.map(({ client, provider }) => Promise.all(burst(client, provider.accessToken!, R))));
     for (const outcomes of results) expect(tally(outcomes)).toEqual({ ok: R, rate: 3 * R });
     for (const { client } of users) await client.close();

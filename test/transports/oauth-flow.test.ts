@@ -70,6 +70,8 @@ describe("the authorization-code flow with the SDK v2 client", () => {
       iss: issuer.issuer,
       scope: "metrics:read",
     });
+    // The first sign-in speaks the 2026-07-28 era (stateless, server/discover), the second 2025-11-25.
+    expect(ana.getNegotiatedProtocolVersion()).toBe("2026-07-28");
     const tools = (await ana.listTools()).tools.map((t) => t.name);
     expect(tools.sort()).toEqual(ONE_CALL_PER_TOOL.map(([name]) => name).sort());
     let left = 40;
@@ -83,7 +85,8 @@ describe("the authorization-code flow with the SDK v2 client", () => {
       }
     }
     expect(left).toBeLessThan(40);
-    const { client: ben } = await signIn(mcpUrl, "ben");
+    const { client: ben } = await signIn(mcpUrl, "ben", "legacy");
+    expect(ben.getNegotiatedProtocolVersion()).toBe("2025-11-25");
     const r = (await ben.callTool({
       name: "get_series",
       arguments: { metric: "mining/DiffLast", asset: "btc", startDate: "2025-12-01" },
