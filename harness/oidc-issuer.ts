@@ -18,8 +18,11 @@ export interface OidcIssuer {
   close(): Promise<void>;
 }
 
-/** `resources`: the resource URLs (our /mcp public URLs) tokens may be issued for. */
-export async function startOidcIssuer(resources: readonly string[]): Promise<OidcIssuer> {
+/**
+ * `resources`: the resource URLs (our /mcp public URLs) tokens may be issued for, as JWTs; those in
+ * `opaque` get opaque access tokens instead (their resource servers introspect them).
+ */
+export async function startOidcIssuer(resources: readonly string[], opaque: readonly string[] = []): Promise<OidcIssuer> {
   // The provider needs its issuer URL, which is known once the server listens.
   const made: { provider?: Provider } = {};
   const server: Server = createServer((req, res) => {
@@ -59,6 +62,7 @@ export async function startOidcIssuer(resources: readonly string[]): Promise<Oid
         enabled: true,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx: unknown, resource: string) => {
+          if (opaque.includes(resource)) return { scope: SCOPE, audience: resource, accessTokenTTL: 3600, accessTokenFormat: "opaque" };
           if (!resources.includes(resource)) throw new errors.InvalidTarget();
           return { scope: SCOPE, audience: resource, accessTokenTTL: 3600, accessTokenFormat: "jwt", jwt: { sign: { alg: "ES256" } } };
         },

@@ -27,14 +27,20 @@ const ONE_CALL_PER_TOOL: [string, Record<string, unknown>][] = [
 
 let issuer: OidcIssuer;
 let backend: InProcessBackend;
+let opaqueBackend: InProcessBackend;
 let server: RunningHttpServer;
+let opaqueServer: RunningHttpServer;
 let mcpUrl: string;
+/** A second resource server, for which the issuer hands out opaque tokens (verified by introspection). */
+let opaqueUrl: string;
 
 beforeAll(async () => {
   // The public URL (the tokens' audience) must be known before the server starts.
   const port = await freePort();
   mcpUrl = `http://127.0.0.1:${port}/mcp`;
-  issuer = await startOidcIssuer([mcpUrl]);
+  const opaquePort = await freePort();
+  opaqueUrl = `http://127.0.0.1:${opaquePort}/mcp`;
+  issuer = await startOidcIssuer([mcpUrl], [opaqueUrl]);
   const dir = mkdtempSync(join(tmpdir(), "cm-oauth-flow-"));
   const keysFile = join(dir, "keys.json");
   writeFileSync(
@@ -50,8 +56,22 @@ beforeAll(async () => {
     backend,
   );
   server = await startHttpServer({ backend, host: "127.0.0.1", port, requireKey: false, oauth });
+  opaqueBackend = await InProcessBackend.create({ apiKey: undefined, keysFile, stateDir: join(dir, "state-opaque"), now: () => NOW });
+  const introspecting = oauthResourceServer(
+    { issuer: issuer.issuer, publicUrl: opaqueUrl, keysFile, introspectionClient: issuer.introspector },
+    opaqueBackend,
+  );
+  opaqueServer = await startHttpServer({
+    backend: opaqueBackend,
+    host: "127.0.0.1",
+    port: opaquePort,
+    requireKey: false,
+    oauth: introspecting,
+  });
 });
 afterAll(async () => {
+  await opaqueServer?.close();
+  await opaqueBackend?.close();
   await server?.close();
   await backend?.close();
   await issuer?.close();
@@ -94,6 +114,19 @@ describe("the authorization-code flow with the SDK v2 client", () => {
     expect(creditsLeft(r)).toBe(499);
     await ana.close();
     await ben.close();
+  });
+
+  it("verifies the issuer's opaque access tokens through its introspection endpoint", async () => {
+    const { client, provider } = await signIn(opaqueUrl, "ana");
+    expect(provider.accessToken!.split(".")).toHaveLength(1);
+    const r = (await client.callTool({
+      name: "get_series",
+      arguments: { metric: "mining/DiffLast", asset: "btc", startDate: "2025-12-01" },
+    })) as CallToolResult;
+    expect(r.isError, JSON.stringify(r.content).slice(0, 300)).toBeFalsy();
+    // Ana's plan from the keys file (this server keeps its own store: a fresh 40 credits).
+    expect(creditsLeft(r)).toBe(39);
+    await client.close();
   });
 
   it("asks the issuer's introspection endpoint about an opaque token, and refuses one it says is inactive", async () => {
