@@ -227,8 +227,10 @@ describe("requests without a valid token", () => {
     const q = await post(SERIES, undefined, {}, `/mcp?access_token=${token}`);
     expect(q.status).toBe(400);
     expect(q.challenge).toMatch(/^Bearer error="invalid_request"/);
-    const m = await post(SERIES, undefined, { authorization: `Basic ${token}` });
+    const m = await post(SERIES, undefined, { authorization: `Basic ${token}`, "x-forwarded-for": "203.0.113.9" });
     expect(m.status).toBe(400);
+    // Behind a proxy the log names the client it forwarded for, beside the proxy.
+    expect(lines.at(-1)).toMatch(/reason="malformed Authorization header" from="127\.0\.0\.1 for 203\.0\.113\.9"/);
     expect(m.challenge).toMatch(/^Bearer error="invalid_request"/);
     expect(lines.join("\n").includes(token)).toBe(false);
   });

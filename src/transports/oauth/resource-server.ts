@@ -75,7 +75,9 @@ export class ResourceServer {
    * once, with the client's address and the reason, never the token.
    */
   async admit(req: IncomingMessage): Promise<Admission> {
-    const from = req.socket.remoteAddress;
+    // Behind a proxy the peer is the proxy: the client it names is logged beside it (never trusted for anything else).
+    const forwarded = req.headers["x-forwarded-for"];
+    const from = typeof forwarded === "string" ? `${req.socket.remoteAddress} for ${forwarded.slice(0, 100)}` : req.socket.remoteAddress;
     const header = req.headers.authorization;
     // RFC 6750 §2.3 allows a query parameter; MCP forbids it (the URL lands in logs and histories).
     if (/[?&]access_token=/.test(req.url ?? "")) {
