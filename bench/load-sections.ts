@@ -3,6 +3,7 @@
 import { measureHttp } from "./http-load.js";
 import { CLIENT_BOUND, type LoadFigure } from "./load.js";
 import { pinLoadGenerator } from "./proc.js";
+import { measureOAuth } from "./oauth-load.js";
 import { measureRest } from "./rest-load.js";
 import { human } from "./stats.js";
 import type { Row, Section } from "./table.js";
@@ -58,6 +59,41 @@ export const HTTP: Section = {
       baselineNote: "the minimal stateless SDK v2 server after the same cases",
     });
     return { rows, detail: { cases, peakRssMb } };
+  },
+};
+
+/** MCP over HTTP with OAuth token verification vs API keys: one concurrency, rounds alternating between the servers. */
+export const OAUTH: Section = {
+  name: "oauth",
+  progress: `MCP over HTTP with OAuth access tokens vs API keys, ${HTTP_SECONDS} s per case`,
+  async run(sandbox) {
+    const pin = pinLoadGenerator();
+    const run = await measureOAuth(sandbox, LOAD_CONCURRENCY[0], HTTP_SECONDS * 1000);
+    const figure = (name: string) => run.figures.find((f) => f.server === name)!;
+    const keys = figure("keys");
+    const baseline = {
+      baseline: keys.requestsPerSecond,
+      baselineNote: "the same server and call with an API key (--auth key)",
+      baselineDetail: loadDetail(keys),
+    };
+    const rows: Row[] = [
+      {
+        metric: `MCP HTTP tools/call list_assets, ${run.concurrency} clients, --auth oauth: a JWT verified against the issuer's JWKS, reused as clients do (${pin.note})`,
+        unit: "calls/s",
+        ours: figure("token").requestsPerSecond,
+        oursDetail: loadDetail(figure("token")),
+        ...baseline,
+        target: { on: "ratio", op: ">=", value: 0.9 },
+      },
+      {
+        metric: `… the same, a token never seen before on every request (signature checked every time)`,
+        unit: "calls/s",
+        ours: figure("fresh").requestsPerSecond,
+        oursDetail: loadDetail(figure("fresh")),
+        ...baseline,
+      },
+    ];
+    return { rows, detail: run };
   },
 };
 

@@ -10,7 +10,7 @@ import { MAX_RECORDS } from "../src/catalog/index.js";
 import { SIZES } from "./answer-sizes.js";
 import { measureBatch } from "./batch.js";
 import { measureInChild } from "./generators.js";
-import { HTTP, REST } from "./load-sections.js";
+import { HTTP, OAUTH, REST } from "./load-sections.js";
 import { measureMetering } from "./metering.js";
 import { measureRank } from "./rank.js";
 import { BENCH_DIR, CLEAN_ENV_NOTE, CLI, createSandbox, NOW } from "./proc.js";
@@ -83,6 +83,7 @@ const SECTIONS: Section[] = [
     run: (sandbox) => measureRank(sandbox),
   },
   HTTP,
+  OAUTH,
   REST,
   {
     name: "batch",

@@ -15,6 +15,9 @@ Usage:
   crypto-metrics-mcp [stdio]                                   MCP over stdio (default)
   crypto-metrics-mcp http [--host 127.0.0.1] [--port 3000] [--require-key | --allow-anonymous] [--allowed-hosts NAME,…]
                                                                MCP over Streamable HTTP at /mcp
+  crypto-metrics-mcp http --auth oauth --issuer URL --public-url URL [--allowed-hosts NAME,…]
+                                                               the same, as an OAuth 2.1 resource server
+                                                               (--auth key: API keys, the default; none: loopback only)
   crypto-metrics-mcp api [--host 127.0.0.1] [--port 8080]      the REST API of the in-process service
   crypto-metrics-mcp call TOOL [--name value ...] [--format text|json|csv]
                                                                one tool call, result on stdout
@@ -26,7 +29,9 @@ Flags: --keys-file PATH  --state-dir DIR  --store URL  --log-level silent|error|
   (default: an SQLite file in the state directory, shared by the processes of this machine)
 Environment: CRYPTO_METRICS_API_KEY, CRYPTO_METRICS_BASE_URL, CRYPTO_METRICS_KEYS_FILE,
   CRYPTO_METRICS_STATE_DIR, CRYPTO_METRICS_STORE, CRYPTO_METRICS_NOW, CRYPTO_METRICS_LOG_LEVEL,
-  CRYPTO_METRICS_ALLOWED_HOSTS (http: host names a reverse proxy forwards)
+  CRYPTO_METRICS_ALLOWED_HOSTS (http: host names a reverse proxy forwards),
+  CRYPTO_METRICS_AUTH, CRYPTO_METRICS_OAUTH_ISSUER, CRYPTO_METRICS_PUBLIC_URL (http: --auth, --issuer, --public-url),
+  CRYPTO_METRICS_OAUTH_CLIENT_ID, CRYPTO_METRICS_OAUTH_CLIENT_SECRET (http --auth oauth: introspection of opaque tokens)
 `;
 
 /** `code` names the failure for `call --format json` and `call --batch`, which answer errors in JSON. */

@@ -8,6 +8,8 @@ import { allowedHostName, isLoopback } from "./transports/host-check.js";
 import { defaultStateDir } from "./state-dir.js";
 
 export const COMMANDS = ["stdio", "http", "api", "call"] as const;
+export const AUTH_MODES = ["key", "oauth", "none"] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
 export type Command = (typeof COMMANDS)[number];
 
 export const DEFAULT_PORTS: Record<Command, number> = { stdio: 0, http: 3000, api: 8080, call: 0 };
@@ -30,6 +32,21 @@ export interface Config {
   requireKey: boolean;
   /** `http` only: public host names accepted in Host and Origin besides the bound address's (a reverse proxy's). */
   allowedHosts: readonly string[];
+  /**
+   * `http` only (--auth / CRYPTO_METRICS_AUTH): `key` (API keys, the default), `oauth` (an OAuth 2.1
+   * resource server: every request carries an access token from `issuer` whose audience is `publicUrl`),
+   * or `none` (no authentication, loopback only).
+   */
+  auth: AuthMode;
+  /** `--auth oauth`: the authorization server's issuer identifier, exactly as its tokens' `iss`. */
+  issuer: string | undefined;
+  /** `--auth oauth`: the canonical public URL of /mcp, the tokens' audience (RFC 8707). */
+  publicUrl: string | undefined;
+  /**
+   * `--auth oauth`: this server's client credentials at the issuer's RFC 7662 introspection endpoint
+   * (CRYPTO_METRICS_OAUTH_CLIENT_ID and CRYPTO_METRICS_OAUTH_CLIENT_SECRET), for opaque access tokens.
+   */
+  introspectionClient: { id: string; secret: string } | undefined;
   /** CRYPTO_METRICS_API_KEY: the upstream key with a base URL, else the local default key. */
   apiKey: string | undefined;
   /** CRYPTO_METRICS_BASE_URL without a trailing slash: use the real service over HTTP. */
@@ -107,7 +124,18 @@ function parseLevel(raw: string, source: string): LogLevel {
   return level;
 }
 
-const VALUE_FLAGS = ["host", "port", "allowed-hosts", "keys-file", "state-dir", "store", "log-level"] as const;
+const VALUE_FLAGS = [
+  "host",
+  "port",
+  "allowed-hosts",
+  "auth",
+  "issuer",
+  "public-url",
+  "keys-file",
+  "state-dir",
+  "store",
+  "log-level",
+] as const;
 type ValueFlag = (typeof VALUE_FLAGS)[number];
 const SWITCHES = ["require-key", "allow-anonymous", "help", "version"] as const;
 type Switch = (typeof SWITCHES)[number];
@@ -191,8 +219,9 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
   if (args.switches.has("require-key") && args.switches.has("allow-anonymous")) {
     throw new ConfigError("--require-key and --allow-anonymous contradict each other; give one");
   }
-  if (args.values["allowed-hosts"] !== undefined && command !== "http") {
-    throw new ConfigError(`--allowed-hosts applies to the http command, not ${command}`);
+  for (const flag of ["allowed-hosts", "auth", "issuer", "public-url"] as const) {
+    if (args.values[flag] !== undefined && command !== "http")
+      throw new ConfigError(`--${flag} applies to the http command, not ${command}`);
   }
 
   // A Claude Desktop bundle may pass an optional setting left empty as its literal placeholder.
@@ -222,9 +251,14 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
   const envLevel = env["CRYPTO_METRICS_LOG_LEVEL"]?.trim();
   const host = args.values.host ?? DEFAULT_HOST;
   if (!/^[A-Za-z0-9.:\-[\]%]+$/.test(host)) throw new ConfigError(`--host must be a host name or IP address; got "${host}"`);
+  const auth =
+    command === "http"
+      ? parseAuth(args, env, host.replace(/^\[(.*)\]$/, "$1"))
+      : { auth: "key" as const, issuer: undefined, publicUrl: undefined, introspectionClient: undefined };
   // Beyond loopback, a request without a key would be served (and metered) with this server's own key.
   if (
     command === "http" &&
+    auth.auth === "key" &&
     !isLoopback(host.replace(/^\[(.*)\]$/, "$1")) &&
     !args.switches.has("require-key") &&
     !args.switches.has("allow-anonymous")
@@ -240,6 +274,7 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
     port: args.values.port !== undefined ? parsePort(args.values.port, "--port") : DEFAULT_PORTS[command],
     requireKey: args.switches.has("require-key"),
     allowedHosts: command === "http" ? parseAllowedHosts(args.values["allowed-hosts"], env["CRYPTO_METRICS_ALLOWED_HOSTS"]) : [],
+    ...auth,
     apiKey,
     baseUrl: rawBase ? parseBaseUrl(rawBase) : undefined,
     keysFile: keysFile ? resolve(keysFile) : undefined,
@@ -253,6 +288,79 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
     help,
     version,
   };
+}
+
+/** `--auth` (else CRYPTO_METRICS_AUTH), with `--issuer` and `--public-url` (else their variables) for `oauth`. */
+function parseAuth(args: ParsedArgs, env: Env, host: string): Pick<Config, "auth" | "issuer" | "publicUrl" | "introspectionClient"> {
+  const flag = args.values.auth;
+  const raw = (flag ?? (env["CRYPTO_METRICS_AUTH"]?.trim() || "key")).trim().toLowerCase();
+  const source = flag !== undefined ? "--auth" : "CRYPTO_METRICS_AUTH";
+  if (!(AUTH_MODES as readonly string[]).includes(raw))
+    throw new ConfigError(`${source} must be one of ${AUTH_MODES.join(", ")}; got "${raw.slice(0, 40)}"`);
+  const auth = raw as AuthMode;
+  for (const name of ["require-key", "allow-anonymous"] as const) {
+    if (auth !== "key" && args.switches.has(name))
+      throw new ConfigError(
+        `--${name} applies to --auth key; with --auth ${auth} ${auth === "oauth" ? "every request needs an access token already" : "no request is authenticated"}`,
+      );
+  }
+  if (auth === "none" && !isLoopback(host))
+    throw new ConfigError(
+      `--auth none serves anyone who can connect, so it is allowed on loopback only; --host ${host} is not. Use --auth oauth or --auth key beyond loopback`,
+    );
+  const issuerRaw = args.values.issuer ?? (env["CRYPTO_METRICS_OAUTH_ISSUER"]?.trim() || undefined);
+  const publicRaw = args.values["public-url"] ?? (env["CRYPTO_METRICS_PUBLIC_URL"]?.trim() || undefined);
+  if (auth !== "oauth") {
+    if (args.values.issuer !== undefined || args.values["public-url"] !== undefined)
+      throw new ConfigError(`--issuer and --public-url apply to --auth oauth; add --auth oauth or leave them out`);
+    return { auth, issuer: undefined, publicUrl: undefined, introspectionClient: undefined };
+  }
+  if (issuerRaw === undefined)
+    throw new ConfigError(
+      "--auth oauth needs --issuer URL (or CRYPTO_METRICS_OAUTH_ISSUER): the authorization server's issuer identifier, exactly as its tokens carry it in iss (e.g. https://auth.example.com/realms/team)",
+    );
+  if (publicRaw === undefined)
+    throw new ConfigError(
+      "--auth oauth needs --public-url URL (or CRYPTO_METRICS_PUBLIC_URL): the address clients use for /mcp, e.g. https://mcp.example.com/mcp; tokens must name it as their audience",
+    );
+  oauthUrl(issuerRaw, args.values.issuer !== undefined ? "--issuer" : "CRYPTO_METRICS_OAUTH_ISSUER", "https://auth.example.com");
+  const publicUrl = oauthUrl(
+    publicRaw,
+    args.values["public-url"] !== undefined ? "--public-url" : "CRYPTO_METRICS_PUBLIC_URL",
+    "https://mcp.example.com/mcp",
+  );
+  const clientId = env["CRYPTO_METRICS_OAUTH_CLIENT_ID"]?.trim() || undefined;
+  const clientSecret = env["CRYPTO_METRICS_OAUTH_CLIENT_SECRET"]?.trim() || undefined;
+  if ((clientId === undefined) !== (clientSecret === undefined))
+    throw new ConfigError(
+      "CRYPTO_METRICS_OAUTH_CLIENT_ID and CRYPTO_METRICS_OAUTH_CLIENT_SECRET go together (this server's credentials at the issuer's introspection endpoint); set both or neither",
+    );
+  // The issuer is compared with the tokens' iss as written; the resource is canonical (RFC 8707: no trailing slash).
+  return {
+    auth,
+    issuer: issuerRaw.trim(),
+    publicUrl: publicUrl.href.replace(/\/+$/, ""),
+    introspectionClient: clientId && clientSecret ? { id: clientId, secret: clientSecret } : undefined,
+  };
+}
+
+/** An https URL (http only for a loopback host) without credentials, query or fragment. */
+function oauthUrl(raw: string, source: string, example: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new ConfigError(`${source} is not a URL; give an absolute https URL such as ${example}`);
+  }
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(host)))
+    throw new ConfigError(
+      `${source} must use https (plain http is accepted for a loopback host only); got ${url.protocol.replace(":", "")}://${url.host}`,
+    );
+  if (url.username || url.password) throw new ConfigError(`${source} must not carry credentials`);
+  if (url.search || url.hash || raw.includes("#"))
+    throw new ConfigError(`${source} must not carry a query string or fragment; give ${example}`);
+  return url;
 }
 
 /** `--allowed-hosts` (else CRYPTO_METRICS_ALLOWED_HOSTS, when not empty): comma-separated host names. */
@@ -278,6 +386,9 @@ export function describeConfig(config: Config): string {
     `command=${config.command}`,
     NETWORK_COMMANDS.includes(config.command) ? `listen=${config.host}:${config.port}` : "",
     config.allowedHosts.length ? `allowed_hosts=${config.allowedHosts.join(",")}` : "",
+    config.command === "http" && config.auth !== "key" ? `auth=${config.auth}` : "",
+    config.issuer ? `issuer=${config.issuer}` : "",
+    config.publicUrl ? `public_url=${config.publicUrl}` : "",
     `backend=${config.baseUrl ? config.baseUrl : "inprocess"}`,
     `key=${config.apiKey ? "set" : "unset"}`,
     config.keysFile ? `keys_file=${config.keysFile}` : "",

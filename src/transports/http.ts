@@ -2,7 +2,8 @@
 // (stateless, version and capabilities in every request) and the 2025 era (stateless fallback,
 // initialize answered per request), served by the SDK's createMcpHandler around ONE shared backend
 // (so credits are metered centrally). In front of it: Host and Origin checked against DNS
-// rebinding, the caller's key taken from `Authorization: Bearer`, a body cap, no CORS.
+// rebinding, the caller's key taken from `Authorization: Bearer` (or, with `--auth oauth`, an access
+// token verified by the resource server of oauth/, or nothing with `--auth none`), a body cap, no CORS.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createMcpHandler, type AuthInfo, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { listen } from "../listen.js";
@@ -17,6 +18,7 @@ import { Delivery } from "./delivery.js";
 import { honourClose, onlyProbes, PendingRequests, readBody } from "./http-gate.js";
 import { sendError, writeResponse } from "./http-response.js";
 import { unservedVersion, versionError } from "./versions.js";
+import type { ResourceServer } from "./oauth/resource-server.js";
 
 export const MCP_PATH = "/mcp";
 /** Cap on a request body (413 beyond it). */
@@ -36,6 +38,13 @@ export interface HttpServerOptions {
   apiKey?: string | undefined;
   /** "Now" of the data (CRYPTO_METRICS_NOW when pinned), for the prompts' dates. */
   now?: () => number;
+  /**
+   * `--auth oauth`: every MCP request needs an access token this resource server admits, and is
+   * metered on the token subject's account; API keys are not accepted.
+   */
+  oauth?: ResourceServer;
+  /** `--auth none`: no credential is read; every request is served with the configured key. */
+  anonymous?: boolean;
   /** The key views' handles are signed with (default: this process's own); read on the first view. */
   viewSecret?: () => Buffer;
 }
@@ -141,7 +150,8 @@ async function handle(
     res.setHeader("Connection", "close");
     return sendError(res, 503, -32000, "Service unavailable: too many requests in progress; retry in a second");
   }
-  const path = (req.url ?? "/").split("?")[0];
+  const path = (req.url ?? "/").split("?")[0]!;
+  if (options.oauth?.serveMetadata(req, res, path)) return;
   const refused = refusal(req.headers.host, req.headers.origin);
   if (refused) return sendError(res, 403, -32000, refused);
   if (path !== MCP_PATH) return sendError(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
@@ -151,7 +161,17 @@ async function handle(
     return sendError(res, 405, -32000, "Method not allowed: this stateless server takes POST only");
   }
 
-  const auth = bearer(req.headers.authorization);
+  let oauth: AuthInfo | undefined;
+  if (options.oauth) {
+    const admission = await options.oauth.admit(req);
+    if (!admission.ok) {
+      if (admission.challenge) res.setHeader("WWW-Authenticate", admission.challenge);
+      if (admission.retryAfterS) res.setHeader("Retry-After", String(admission.retryAfterS));
+      return sendError(res, admission.status, -32001, admission.message);
+    }
+    oauth = admission.authInfo;
+  }
+  const auth = options.oauth || options.anonymous ? undefined : bearer(req.headers.authorization);
   if (auth === "malformed") {
     res.setHeader("WWW-Authenticate", 'Bearer error="invalid_request"');
     return sendError(res, 401, -32001, "Unauthorized: send the key as Authorization: Bearer <key>");
@@ -202,7 +222,7 @@ async function handle(
   if (typeof method === "string") METHODS.set(request, method);
   const delivery = new Delivery(res);
   DELIVERIES.set(request, delivery);
-  const authInfo: AuthInfo | undefined = auth ? { token: auth, clientId: "bearer", scopes: [] } : undefined;
+  const authInfo: AuthInfo | undefined = oauth ?? (auth ? { token: auth, clientId: "bearer", scopes: [] } : undefined);
   try {
     const response = await mcp.fetch(request, { ...(authInfo && { authInfo }), ...(parsed !== undefined && { parsedBody: parsed }) });
     // A failed exchange (the SDK's 500, or 499 once the client left) carries no result: nothing stays charged.
@@ -230,10 +250,18 @@ function bearer(header: string | undefined): string | undefined | "malformed" {
 }
 
 export async function runHttp(config: Config): Promise<void> {
-  const backend = await createBackend(config);
+  let backend = await createBackend(config);
   let running: RunningHttpServer;
   try {
+    let oauth: ResourceServer | undefined;
+    if (config.auth === "oauth") {
+      const setup = await import("./oauth/setup.js");
+      if (backend.kind === "inprocess") oauth = setup.oauthResourceServer(config, backend);
+      else ({ oauth, backend } = await setup.oauthForService(config, backend));
+    }
     running = await startHttpServer({
+      ...(oauth && { oauth }),
+      anonymous: config.auth === "none",
       backend,
       host: config.host,
       port: config.port,
@@ -259,7 +287,7 @@ export async function runHttp(config: Config): Promise<void> {
   };
   process.once("SIGTERM", () => stop("SIGTERM"));
   process.once("SIGINT", () => stop("SIGINT"));
-  if (!isLoopback(config.host))
+  if (!isLoopback(config.host) && config.auth === "key")
     log.warn("listening beyond loopback: put TLS and authentication in front (see --require-key)", { host: config.host });
   process.stderr.write(`listening on ${running.url}\n`);
 }

@@ -39,7 +39,14 @@ describe("server.json", () => {
   it("lists exactly the variables the program reads, secret where they carry credentials", () => {
     const config = readFileSync(join(ROOT, "src/config.ts"), "utf8");
     // The package entry runs over stdio: a variable only the http command reads is not one of its settings.
-    const httpOnly = ["CRYPTO_METRICS_ALLOWED_HOSTS"];
+    const httpOnly = [
+      "CRYPTO_METRICS_ALLOWED_HOSTS",
+      "CRYPTO_METRICS_AUTH",
+      "CRYPTO_METRICS_OAUTH_ISSUER",
+      "CRYPTO_METRICS_PUBLIC_URL",
+      "CRYPTO_METRICS_OAUTH_CLIENT_ID",
+      "CRYPTO_METRICS_OAUTH_CLIENT_SECRET",
+    ];
     const read = new Set(config.match(/CRYPTO_METRICS_[A-Z_]+/g));
     for (const name of httpOnly) expect(read.delete(name), name).toBe(true);
     const vars = server.packages[0].environmentVariables as { name: string; isSecret: boolean; isRequired: boolean; description: string }[];

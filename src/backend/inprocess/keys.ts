@@ -1,10 +1,12 @@
 // API keys of the in-process service: the keys file (plans, per-key overrides, metric
-// restrictions) or a single local key. Keys are held only as SHA-256 digests.
+// restrictions) or a single local key. Keys are held only as SHA-256 digests. The file's `oauth`
+// section (oauth-subjects.ts) makes each signed-in user of `http --auth oauth` an account too.
 import { endpointById, ENDPOINTS, nearestEndpoints } from "../../catalog/index.js";
 import { readBounded, TooLargeError } from "../../read-bounded.js";
 import { API_KEY_PATTERN } from "../types.js";
 import { jsonErrorOffset, lineColumn } from "./json-position.js";
 import { equalBytes, sha256, sha256Hex } from "./sha256.js";
+import { SubjectAccounts, subjectPolicyOf, type PlanSpec, type SubjectPolicy } from "./oauth-subjects.js";
 
 export interface RateLimitSpec {
   requests: number;
@@ -42,9 +44,9 @@ export class KeysFileError extends Error {
 
 export { sha256 };
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
-function isObject(value: unknown): value is Json {
+export function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
@@ -63,7 +65,7 @@ function distance(a: string, b: string): number {
   return row[b.length]!;
 }
 
-function checkFields(obj: Json, allowed: readonly string[], where: string, fail: (m: string) => never): void {
+export function checkFields(obj: Json, allowed: readonly string[], where: string, fail: (m: string) => never): void {
   Object.keys(obj).forEach((field, i) => {
     if (allowed.includes(field)) return;
     const near = allowed.find((a) => distance(field.toLowerCase(), a.toLowerCase()) <= 2);
@@ -81,7 +83,7 @@ function integer(value: unknown, min: number, max: number, where: string, fail: 
   return value;
 }
 
-function rateLimitOf(value: unknown, where: string, fail: (m: string) => never): RateLimitSpec | undefined {
+export function rateLimitOf(value: unknown, where: string, fail: (m: string) => never): RateLimitSpec | undefined {
   if (value === undefined) return undefined;
   if (!isObject(value)) fail(`${where} must be an object like {"requests": 30, "windowSeconds": 60}`);
   checkFields(value, ["requests", "windowSeconds"], where, fail);
@@ -91,11 +93,11 @@ function rateLimitOf(value: unknown, where: string, fail: (m: string) => never):
   };
 }
 
-function creditsOf(value: unknown, where: string, fail: (m: string) => never): number | undefined {
+export function creditsOf(value: unknown, where: string, fail: (m: string) => never): number | undefined {
   return value === undefined ? undefined : integer(value, 0, Number.MAX_SAFE_INTEGER, where, fail);
 }
 
-function metricsOf(value: unknown, where: string, fail: (m: string) => never): ReadonlySet<string> | null {
+export function metricsOf(value: unknown, where: string, fail: (m: string) => never): ReadonlySet<string> | null {
   if (value === undefined) return null;
   if (!Array.isArray(value) || value.length === 0) fail(`${where} must be a non-empty array of endpoint ids such as "lifespan/Lth_mvrv"`);
   for (const [i, id] of value.entries()) {
@@ -126,9 +128,24 @@ function record(
 
 export class KeyStore {
   private readonly byDigest = new Map<string, KeyRecord>();
+  private accounts: SubjectAccounts | undefined;
 
-  constructor(records: readonly KeyRecord[]) {
+  constructor(
+    records: readonly KeyRecord[],
+    /** The keys file's `oauth` section, when it has one. */
+    readonly subjectPolicy?: SubjectPolicy,
+  ) {
     for (const r of records) this.byDigest.set(r.id, r);
+  }
+
+  /**
+   * Makes the token subjects of `issuer` accounts of this store (`http --auth oauth` only: nothing
+   * else ever presents a subject's credential, and before this call none is recognised). Without an
+   * `oauth` section in the keys file every subject is on `fallback`.
+   */
+  acceptSubjects(issuer: string, fallback?: PlanSpec): SubjectAccounts {
+    this.accounts = new SubjectAccounts(issuer, this.subjectPolicy ?? { defaultPlan: fallback, subjects: [] });
+    return this.accounts;
   }
 
   /** One key on the local plan: the configured key, or `demo`. */
@@ -168,7 +185,7 @@ export class KeyStore {
       fail(`malformed JSON at line ${line}, column ${column}; see the keys file format in the README`);
     }
     if (!isObject(doc)) return fail(`must be a JSON object with "plans" and "keys"`);
-    checkFields(doc, ["plans", "keys"], "the top level", fail);
+    checkFields(doc, ["plans", "keys", "oauth"], "the top level", fail);
     const plans = new Map<string, { credits?: number; rateLimit?: RateLimitSpec }>();
     const rawPlans = doc["plans"] ?? {};
     if (!isObject(rawPlans)) fail(`"plans" must be an object of plan name → {credits, rateLimit}`);
@@ -185,8 +202,9 @@ export class KeyStore {
       const rateLimit = rateLimitOf(p["rateLimit"], `${where}.rateLimit`, fail);
       plans.set(name, { ...(credits !== undefined && { credits }), ...(rateLimit && { rateLimit }) });
     }
-    const rawKeys = doc["keys"];
-    if (!Array.isArray(rawKeys) || rawKeys.length === 0)
+    // With an `oauth` section the file may hold no keys: its users sign in instead.
+    const rawKeys = doc["keys"] ?? (doc["oauth"] !== undefined ? [] : undefined);
+    if (!Array.isArray(rawKeys) || (rawKeys.length === 0 && doc["oauth"] === undefined))
       fail(`"keys" must be a non-empty array of {key, plan?, credits?, rateLimit?, metrics?}`);
     const records: KeyRecord[] = [];
     const seen = new Map<string, number>();
@@ -225,7 +243,8 @@ export class KeyStore {
       seen.set(r.id, i);
       records.push(r);
     });
-    return new KeyStore(records);
+    const policy = doc["oauth"] === undefined ? undefined : subjectPolicyOf(doc["oauth"], plans, fail);
+    return new KeyStore(records, policy);
   }
 
   get size(): number {
@@ -234,6 +253,7 @@ export class KeyStore {
 
   /** The record of a presented key, or undefined. Lookup by digest, then a constant-time compare. */
   lookup(presented: string): KeyRecord | undefined {
+    if (this.accounts && presented.startsWith(SubjectAccounts.PREFIX)) return this.accounts.byCredential(presented);
     const hex = sha256Hex(presented);
     const found = this.byDigest.get(hex);
     return found && equalBytes(found.digest, Buffer.from(hex, "hex")) ? found : undefined;

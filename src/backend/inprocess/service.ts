@@ -72,6 +72,11 @@ export class InProcessService {
     this.bodies = options.bodies;
   }
 
+  /** The keys and accounts this service recognises. */
+  get keys(): KeyStore {
+    return this.options.keys;
+  }
+
   /** Credits a key has left, or undefined for an unknown key. */
   async creditsRemaining(presentedKey: string): Promise<number | undefined> {
     const key = this.options.keys.lookup(presentedKey);
