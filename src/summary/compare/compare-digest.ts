@@ -86,27 +86,11 @@ export interface CompareMember extends CompareInput {
 export function digestCompare(members: readonly CompareMember[], opts: { timeframeMs: number; maxPoints?: number }): CompareDigest {
   const grid = alignOnGrid(members);
   const n = grid.times.length;
-  const iso = (ms: number) => new Date(ms).toISOString();
   const stats = n ? members.map((m, i) => memberStats(grid.values[i]!, m.nature)) : [];
   const ranks = n
     ? rankChanges(stats.map((s, i) => ({ change: s.change, basis: s.basis, unit: members[i]!.unit, metric: members[i]!.metric })))
     : [];
   const changes = members.map((m, i) => changesOf(grid.values[i] ?? [], m.nature));
-  const kinds = new Set(members.map((m) => (m.nature === "price" ? "log returns" : "differences")));
-  const pairs = (members.length * (members.length - 1)) / 2;
-  const same = n >= 4 ? correlationMatrix(changes) : null;
-  const threshold = same ? criticalR(same.pairs, pairs) : Number.NaN;
-  const correlation = same
-    ? {
-        of: kinds.size === 1 ? [...kinds][0]! : "log returns (prices), differences (others)",
-        changes: same.pairs,
-        matrix: same.matrix,
-        threshold: Number.isFinite(threshold) ? threshold : null,
-        level: SIGNIFICANCE,
-      }
-    : null;
-  const maxLag = Math.min(10, Math.floor((n - 1) / 10));
-  const lagged = n >= 20 ? strongestLeadLag(changes, maxLag, criticalR) : null;
   const budget = Math.min(MAX_POINTS_LIMIT, Math.max(MIN_POINTS, Math.floor(opts.maxPoints ?? defaultComparePoints(members.length))));
   const picked = coSample(grid.times, grid.values, budget);
   return {
@@ -128,7 +112,45 @@ export function digestCompare(members: readonly CompareMember[], opts: { timefra
         rebased: s?.rebased ?? false,
       };
     }),
-    correlation,
+    ...comovement(members, changes, n),
+    points: {
+      returned: picked.length,
+      total: n,
+      method: picked.length < n ? "lttb" : "all",
+      times: picked.map((i) => iso(grid.times[i]!)),
+      values: members.map((_, m) => {
+        const v = grid.values[m]!;
+        const base = stats[m]?.rebased ? v[0]! : 0;
+        return picked.map((i) => (base ? (v[i]! / base) * 100 : v[i]!));
+      }),
+    },
+  };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** How the members move together: correlation of their changes, and the strongest lead or lag. */
+function comovement(
+  members: readonly CompareMember[],
+  changes: readonly ArrayLike<number>[],
+  n: number,
+): Pick<CompareDigest, "correlation" | "leadLag"> {
+  const kinds = new Set(members.map((m) => (m.nature === "price" ? "log returns" : "differences")));
+  const pairs = (members.length * (members.length - 1)) / 2;
+  const same = n >= 4 ? correlationMatrix(changes) : null;
+  const threshold = same ? criticalR(same.pairs, pairs) : Number.NaN;
+  const maxLag = Math.min(10, Math.floor((n - 1) / 10));
+  const lagged = n >= 20 ? strongestLeadLag(changes, maxLag, criticalR) : null;
+  return {
+    correlation: same
+      ? {
+          of: kinds.size === 1 ? [...kinds][0]! : "log returns (prices), differences (others)",
+          changes: same.pairs,
+          matrix: same.matrix,
+          threshold: Number.isFinite(threshold) ? threshold : null,
+          level: SIGNIFICANCE,
+        }
+      : null,
     leadLag: lagged && {
       maxLagBuckets: maxLag,
       threshold: Number.isFinite(lagged.threshold) ? lagged.threshold : null,
@@ -141,17 +163,6 @@ export function digestCompare(members: readonly CompareMember[], opts: { timefra
         rSameBucket: lagged.lead.rSameBucket,
         changes: lagged.lead.n,
       },
-    },
-    points: {
-      returned: picked.length,
-      total: n,
-      method: picked.length < n ? "lttb" : "all",
-      times: picked.map((i) => iso(grid.times[i]!)),
-      values: members.map((_, m) => {
-        const v = grid.values[m]!;
-        const base = stats[m]?.rebased ? v[0]! : 0;
-        return picked.map((i) => (base ? (v[i]! / base) * 100 : v[i]!));
-      }),
     },
   };
 }

@@ -83,30 +83,6 @@ function change(c: Change): z.infer<typeof changeSchema> {
 }
 
 export function compactSeriesDigest(d: SeriesDigest): CompactSeriesDigest {
-  const windows: Record<string, z.infer<typeof windowSchema>> = {};
-  for (const w of d.windows) {
-    const percent = w.change?.percent ?? w.percent ?? undefined;
-    // The text gives a window one figure (its % where there is one): so does the JSON.
-    windows[w.window] = defined({
-      since: w.window === "YTD" ? when(w.since) : undefined,
-      by: w.change && percent === undefined ? num(w.change.absolute) : undefined,
-      percent,
-      sum: w.sum === undefined ? undefined : num(w.sum),
-      priorSum: w.priorSum === undefined || w.priorSum === null ? undefined : num(w.priorSum),
-    });
-    const pct = windows[w.window]!.percent;
-    if (pct !== undefined) windows[w.window]!.percent = num(pct);
-  }
-  const c = d.coverage;
-  const coverage = defined({
-    requestedFrom: c.requestedFrom && when(c.requestedFrom),
-    requestedTo: c.requestedTo && when(c.requestedTo),
-    percent: c.percent === null ? null : num(c.percent),
-    historyFrom: c.historyFrom && when(c.historyFrom),
-    historyTo: c.historyTo && when(c.historyTo),
-    endedAt: c.endedAt && when(c.endedAt),
-    partialLastAsOf: c.partialLastAsOf && when(c.partialLastAsOf),
-  });
   const p = d.position;
   const daily =
     d.first !== null &&
@@ -133,7 +109,7 @@ export function compactSeriesDigest(d: SeriesDigest): CompactSeriesDigest {
     },
     flow: d.flow && { sum: num(d.flow.sum), meanPerBucket: num(d.flow.meanPerBucket), peak: pair(d.flow.peak) },
     signFlips: d.signFlips && defined({ count: d.signFlips.count, last: d.signFlips.last && pair(d.signFlips.last) }),
-    windows: d.windows.length ? windows : undefined,
+    windows: d.windows.length ? windowsOf(d.windows) : undefined,
     position:
       p &&
       defined({
@@ -142,7 +118,7 @@ export function compactSeriesDigest(d: SeriesDigest): CompactSeriesDigest {
         lastAtOrAbove: p.lastAtOrAbove && when(p.lastAtOrAbove),
         lastAtOrBelow: p.lastAtOrBelow && when(p.lastAtOrBelow),
       }),
-    coverage,
+    coverage: coverageOf(d.coverage),
     gaps: d.gaps.missingBuckets
       ? { ...d.gaps, largest: d.gaps.largest.map((g) => [when(g.from), when(g.to), g.missing] as [string, string, number]) }
       : undefined,
@@ -150,6 +126,36 @@ export function compactSeriesDigest(d: SeriesDigest): CompactSeriesDigest {
     resample: d.resample,
     sampling: d.sampling.method,
     points,
+  });
+}
+
+/** The windows by name; the text gives a window one figure (its % where there is one): so does the JSON. */
+function windowsOf(list: SeriesDigest["windows"]): Record<string, z.infer<typeof windowSchema>> {
+  const windows: Record<string, z.infer<typeof windowSchema>> = {};
+  for (const w of list) {
+    const percent = w.change?.percent ?? w.percent ?? undefined;
+    windows[w.window] = defined({
+      since: w.window === "YTD" ? when(w.since) : undefined,
+      by: w.change && percent === undefined ? num(w.change.absolute) : undefined,
+      percent,
+      sum: w.sum === undefined ? undefined : num(w.sum),
+      priorSum: w.priorSum === undefined || w.priorSum === null ? undefined : num(w.priorSum),
+    });
+    const pct = windows[w.window]!.percent;
+    if (pct !== undefined) windows[w.window]!.percent = num(pct);
+  }
+  return windows;
+}
+
+function coverageOf(c: SeriesDigest["coverage"]): CompactSeriesDigest["coverage"] {
+  return defined({
+    requestedFrom: c.requestedFrom && when(c.requestedFrom),
+    requestedTo: c.requestedTo && when(c.requestedTo),
+    percent: c.percent === null ? null : num(c.percent),
+    historyFrom: c.historyFrom && when(c.historyFrom),
+    historyTo: c.historyTo && when(c.historyTo),
+    endedAt: c.endedAt && when(c.endedAt),
+    partialLastAsOf: c.partialLastAsOf && when(c.partialLastAsOf),
   });
 }
 
