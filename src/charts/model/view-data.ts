@@ -33,34 +33,8 @@ export function heatmapView(input: TypedHeatmap | Heatmap, digest: HeatmapDigest
   const colK = Math.ceil(cols / (opts.maxCols ?? VIEW_MAX_COLS));
   const R = Math.ceil(rows / rowK);
   const C = Math.ceil(cols / colK);
-  const cells = new Float64Array(R * C);
-  const src = h.cells;
-  for (let i = 0; i < rows; i++) {
-    const base = Math.floor(i / rowK) * C;
-    const from = i * cols;
-    // Typed cells are intensities already: nothing negative, null or infinite to skip. One
-    // column bin at a time, summed in a local: a store per bin, not per cell.
-    for (let c = 0; c < C; c++) {
-      const end = from + Math.min(cols, (c + 1) * colK);
-      let sum = 0;
-      for (let j = from + c * colK; j < end; j++) sum += src[j]!;
-      cells[base + c]! += sum;
-    }
-  }
-  let zMax = 0;
-  for (let c = 0; c < C; c++) {
-    const width = Math.min(cols, (c + 1) * colK) - c * colK;
-    for (let r = 0; r < R; r++) {
-      const v = (cells[r * C + c]! /= width);
-      if (v > zMax) zMax = v;
-    }
-  }
-  const bytes = new Uint8Array(R * C * 2);
-  for (let k = 0; k < R * C; k++) {
-    const q = zMax > 0 ? Math.round((cells[k]! / zMax) * 65535) : 0;
-    bytes[2 * k] = q & 255;
-    bytes[2 * k + 1] = q >> 8;
-  }
+  const { cells, zMax } = binnedMeans(h, rowK, colK);
+  const bytes = quantized(cells, zMax);
   const times = h.times;
   const step = rows >= 2 ? h.levels[1]! - h.levels[0]! : 1;
   const colTimes = Array.from({ length: C }, (_, c) => times[c * colK]!);
@@ -104,6 +78,51 @@ export function heatmapView(input: TypedHeatmap | Heatmap, digest: HeatmapDigest
   });
   QUANTIZED.set(view, bytes);
   return view;
+}
+
+/**
+ * The matrix in rowK × colK bins: each bin sums its price levels and averages its time columns.
+ * Returns the bins row-major, and the largest.
+ */
+function binnedMeans(h: TypedHeatmap, rowK: number, colK: number): { cells: Float64Array; zMax: number } {
+  const rows = h.levels.length;
+  const cols = h.times.length;
+  const R = Math.ceil(rows / rowK);
+  const C = Math.ceil(cols / colK);
+  const cells = new Float64Array(R * C);
+  const src = h.cells;
+  for (let i = 0; i < rows; i++) {
+    const base = Math.floor(i / rowK) * C;
+    const from = i * cols;
+    // Typed cells are intensities already: nothing negative, null or infinite to skip. One
+    // column bin at a time, summed in a local: a store per bin, not per cell.
+    for (let c = 0; c < C; c++) {
+      const end = from + Math.min(cols, (c + 1) * colK);
+      let sum = 0;
+      for (let j = from + c * colK; j < end; j++) sum += src[j]!;
+      cells[base + c]! += sum;
+    }
+  }
+  let zMax = 0;
+  for (let c = 0; c < C; c++) {
+    const width = Math.min(cols, (c + 1) * colK) - c * colK;
+    for (let r = 0; r < R; r++) {
+      const v = (cells[r * C + c]! /= width);
+      if (v > zMax) zMax = v;
+    }
+  }
+  return { cells, zMax };
+}
+
+/** Each bin as a 16-bit little-endian fraction of the largest. */
+function quantized(cells: Float64Array, zMax: number): Uint8Array {
+  const bytes = new Uint8Array(cells.length * 2);
+  for (let k = 0; k < cells.length; k++) {
+    const q = zMax > 0 ? Math.round((cells[k]! / zMax) * 65535) : 0;
+    bytes[2 * k] = q & 255;
+    bytes[2 * k + 1] = q >> 8;
+  }
+  return bytes;
 }
 
 /** The bytes behind the views built in this process: a PNG of one reads them, not their base64. */
