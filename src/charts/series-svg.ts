@@ -68,6 +68,43 @@ function rebaseStart(view: SeriesView): number {
   return Math.max(...view.series.map((s) => s.times.find((_, i) => Number.isFinite(s.values[i]) && s.values[i] !== 0) ?? Infinity));
 }
 
+/** The time span and each axis' value range of what is drawn: lines, bars (down to zero) and candles. */
+function extents(
+  lines: readonly PlottedLine[],
+  c: SeriesView["candles"],
+): { t0: number; t1: number; range: Record<PlottedLine["axis"], number[]> } {
+  let t0 = Infinity,
+    t1 = -Infinity;
+  const range = { left: [Infinity, -Infinity], right: [Infinity, -Infinity] };
+  for (const l of lines) {
+    for (let i = 0; i < l.times.length; i++) {
+      const v = l.shown[i]!;
+      if (!Number.isFinite(v)) continue;
+      t0 = Math.min(t0, l.times[i]!);
+      t1 = Math.max(t1, l.times[i]!);
+      const a = range[l.axis];
+      a[0] = Math.min(a[0]!, v);
+      a[1] = Math.max(a[1]!, v);
+    }
+  }
+  // Bars stand on zero: their axis includes it.
+  for (const l of lines) {
+    if (!l.bars) continue;
+    range[l.axis][0] = Math.min(range[l.axis][0]!, 0);
+    range[l.axis][1] = Math.max(range[l.axis][1]!, 0);
+  }
+  if (c) {
+    for (let i = 0; i < c.times.length; i++) {
+      if (c.low[i] == null || c.high[i] == null) continue;
+      t0 = Math.min(t0, c.times[i]!);
+      t1 = Math.max(t1, c.times[i]!);
+      range.right[0] = Math.min(range.right[0]!, c.low[i]!);
+      range.right[1] = Math.max(range.right[1]!, c.high[i]!);
+    }
+  }
+  return { t0, t1, range };
+}
+
 export function seriesLayout(view: SeriesView, width: number, height: number, palette: string[]): SeriesLayout {
   const twin = view.layout === "twin" && view.series.length >= 2;
   const plot = { x0: twin ? 64 : 10, y0: 38, x1: width - 68, y1: height - CAPTION_ROW - 24 };
@@ -93,36 +130,8 @@ export function seriesLayout(view: SeriesView, width: number, height: number, pa
       bars,
     };
   });
-  let t0 = Infinity,
-    t1 = -Infinity;
-  const range = { left: [Infinity, -Infinity], right: [Infinity, -Infinity] };
-  for (const l of lines) {
-    for (let i = 0; i < l.times.length; i++) {
-      const v = l.shown[i]!;
-      if (!Number.isFinite(v)) continue;
-      t0 = Math.min(t0, l.times[i]!);
-      t1 = Math.max(t1, l.times[i]!);
-      const a = range[l.axis];
-      a[0] = Math.min(a[0]!, v);
-      a[1] = Math.max(a[1]!, v);
-    }
-  }
-  // Bars stand on zero: their axis includes it.
-  for (const l of lines) {
-    if (!l.bars) continue;
-    range[l.axis][0] = Math.min(range[l.axis][0]!, 0);
-    range[l.axis][1] = Math.max(range[l.axis][1]!, 0);
-  }
+  const { t0, t1, range } = extents(lines, view.candles);
   const c = view.candles;
-  if (c) {
-    for (let i = 0; i < c.times.length; i++) {
-      if (c.low[i] == null || c.high[i] == null) continue;
-      t0 = Math.min(t0, c.times[i]!);
-      t1 = Math.max(t1, c.times[i]!);
-      range.right[0] = Math.min(range.right[0]!, c.low[i]!);
-      range.right[1] = Math.max(range.right[1]!, c.high[i]!);
-    }
-  }
   const rightUnit = view.layout === "rebased" ? "index" : (lines.find((l) => l.axis === "right")?.unit ?? (c ? "USD" : ""));
   // The legend runs from the plot's left edge to the chart's right one; more rows push the plot down.
   const legend = legendRows(c && lines.length === 0 ? [] : lines, view.layout, plot.x0, width - 8);
