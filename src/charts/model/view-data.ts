@@ -52,8 +52,9 @@ export function heatmapView(input: TypedHeatmap | Heatmap, digest: HeatmapDigest
     exchange: h.exchange,
     rows: R,
     cols: C,
-    // Centre of the first band: the mean of the level prices it holds.
-    priceLow: h.levels[0]! + ((Math.min(rowK, rows) - 1) * step) / 2,
+    // Centre of the first band: a level is the bin from its price up one step, so a band of rowK
+    // levels runs from the first level's price up rowK steps.
+    priceLow: h.levels[0]! + (Math.min(rowK, rows) * step) / 2,
     priceStep: step * rowK,
     times: colTimes,
     columnMs: baseMs * colK,
