@@ -57,27 +57,8 @@ export const compare = defineTool({
   view: "chart",
   async handle(args, context) {
     const { mode, members } = resolveMembers(args);
-    if (args.timeframe !== undefined && !isTimeframe(args.timeframe)) {
-      throw new ToolInputError("invalid_arguments", `timeframe must be one of ${TIMEFRAMES.join(", ")} (got "${args.timeframe}").`, {
-        parameter: "timeframe",
-      });
-    }
-    const intraday = members.filter((m) => m.endpoint.kind === "ohlcv");
-    if (args.timeframe !== undefined && intraday.length === 0) {
-      throw new ToolInputError(
-        "invalid_arguments",
-        "timeframe applies only to OHLCV metrics and price; daily series have no other timeframe. Remove timeframe.",
-        { parameter: "timeframe" },
-      );
-    }
+    const { timeframe, notes } = gridTimeframe(members, args.timeframe);
     checkEntitlements(members, context.backend.entitlements?.(context.call));
-    // Daily series set the grid: intraday members are then asked for daily buckets too.
-    const daily = members.find((m) => m.endpoint.kind === "series");
-    const timeframe: Timeframe = daily ? "1d" : ((args.timeframe as Timeframe | undefined) ?? "1d");
-    const notes: string[] =
-      daily && args.timeframe !== undefined && args.timeframe !== "1d"
-        ? [`timeframe ${args.timeframe} raised to 1d: ${daily.endpoint.id} is daily.`]
-        : [];
     const query = definedOnly({ startDate: args.startDate, endDate: args.endDate });
     // A member whose history the range misses is refused before anything is charged.
     for (const m of members)
@@ -101,16 +82,8 @@ export const compare = defineTool({
       notes.push(`The last bucket had not closed: it ends ${at(lastEnd)} UTC; data as of ${at(asOf)} UTC.`);
     }
     const usage = totalUsage(fetched.map((f) => f.usage));
-    const title =
-      mode === "assets"
-        ? `${members[0]!.endpoint.id} (${[...new Set(fetched.map((f) => f.member.unit))].join(", ")}, timeframe ${timeframe}) of ${members.map((m) => m.asset).join(", ")}`
-        : `${members[0]!.asset}: ${members.map((m) => m.endpoint.id).join(", ")} (timeframe ${timeframe})`;
+    const { title, chartTitle } = titles(mode, members, fetched, timeframe);
     const text = [renderCompareText({ title, query, notes }, digest), footer(usage)].join("\n");
-    // The chart says what is drawn in words and units; flows (amounts per bucket) are bars where not rebased.
-    const chartTitle =
-      mode === "assets"
-        ? `${members[0]!.endpoint === PRICE ? "Price" : capital(members[0]!.endpoint.purpose.replace(/native units/g, "coins"))} (${[...new Set(fetched.map((f) => f.member.unit))].join(", ")}) · ${timeframe} · ${members.map((m) => m.asset).join(", ")}`
-        : `${members[0]!.asset.toUpperCase()} · ${fetched.map((f) => `${f.member.label} (${f.member.unit})`).join(", ")} · ${timeframe}`;
     const view = context.wantView
       ? seriesView(
           chartTitle,
@@ -133,6 +106,53 @@ export const compare = defineTool({
     };
   },
 });
+
+/**
+ * The grid's timeframe: a daily series sets it to 1d (intraday members are then asked for daily
+ * buckets too, and the raise is noted); else the one asked, or 1d. A timeframe is refused where no
+ * member has one.
+ */
+function gridTimeframe(members: readonly Member[], asked: string | undefined): { timeframe: Timeframe; notes: string[] } {
+  if (asked !== undefined && !isTimeframe(asked)) {
+    throw new ToolInputError("invalid_arguments", `timeframe must be one of ${TIMEFRAMES.join(", ")} (got "${asked}").`, {
+      parameter: "timeframe",
+    });
+  }
+  if (asked !== undefined && !members.some((m) => m.endpoint.kind === "ohlcv")) {
+    throw new ToolInputError(
+      "invalid_arguments",
+      "timeframe applies only to OHLCV metrics and price; daily series have no other timeframe. Remove timeframe.",
+      { parameter: "timeframe" },
+    );
+  }
+  const daily = members.find((m) => m.endpoint.kind === "series");
+  const timeframe: Timeframe = daily ? "1d" : ((asked as Timeframe | undefined) ?? "1d");
+  const notes = daily && asked !== undefined && asked !== "1d" ? [`timeframe ${asked} raised to 1d: ${daily.endpoint.id} is daily.`] : [];
+  return { timeframe, notes };
+}
+
+/** The answer's title, and the chart's, which says what is drawn in words and units. */
+function titles(
+  mode: "assets" | "metrics",
+  members: readonly Member[],
+  fetched: ReadonlyArray<{ member: { unit: string; label: string } }>,
+  timeframe: Timeframe,
+): { title: string; chartTitle: string } {
+  const units = [...new Set(fetched.map((f) => f.member.unit))].join(", ");
+  const first = members[0]!;
+  if (mode === "assets") {
+    const assets = members.map((m) => m.asset).join(", ");
+    const what = first.endpoint === PRICE ? "Price" : capital(first.endpoint.purpose.replace(/native units/g, "coins"));
+    return {
+      title: `${first.endpoint.id} (${units}, timeframe ${timeframe}) of ${assets}`,
+      chartTitle: `${what} (${units}) · ${timeframe} · ${assets}`,
+    };
+  }
+  return {
+    title: `${first.asset}: ${members.map((m) => m.endpoint.id).join(", ")} (timeframe ${timeframe})`,
+    chartTitle: `${first.asset.toUpperCase()} · ${fetched.map((f) => `${f.member.label} (${f.member.unit})`).join(", ")} · ${timeframe}`,
+  };
+}
 
 async function fetchMember(
   context: ToolContext,
