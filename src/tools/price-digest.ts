@@ -11,7 +11,9 @@ import {
   renderCandleFacts,
   when,
   renderSeriesText,
+  type CandleFacts,
   type Resample,
+  type SeriesDigest,
 } from "../summary/index.js";
 import type { z } from "zod";
 import type { ToolContext, ToolOutput } from "./define-tool.js";
@@ -44,6 +46,31 @@ export function candlesOf(result: BackendResult): CandleColumns {
   return result.candles;
 }
 
+/** The series digest's text with the candle facts just before its points block, with the other statistics. */
+function priceLines(req: PriceRequest, digest: SeriesDigest, facts: CandleFacts, stepMs: number): string[] {
+  const lines = renderSeriesText(
+    {
+      metric: "price",
+      asset: req.asset,
+      unit: "USD",
+      field: "close",
+      timeframe: req.timeframe,
+      query: { startDate: req.startDate, endDate: req.endDate, resample: req.resample },
+    },
+    digest,
+  ).split("\n");
+  const at = lines.findIndex((l) => l.startsWith("points ("));
+  const scale = answerScale(
+    digest.points.map((p) => p.value),
+    { usd: true },
+  );
+  const factLines = renderCandleFacts(facts, stepMs, scale);
+  // Resampled points are weekly or monthly; the candle facts stay those of the timeframe's candles.
+  if (req.resample && factLines.length) factLines[0] = `${req.timeframe} candles: ${factLines[0]}`;
+  lines.splice(at < 0 ? lines.length : at, 0, ...factLines);
+  return lines;
+}
+
 export async function fetchPrice(
   context: ToolContext,
   req: PriceRequest,
@@ -61,33 +88,10 @@ export async function fetchPrice(
     { extent: result.extent, asOfMs: result.asOfMs },
   );
   const facts = candleFacts(candles, stepMs);
-  const lines = renderSeriesText(
-    {
-      metric: "price",
-      asset: req.asset,
-      unit: "USD",
-      field: "close",
-      timeframe: req.timeframe,
-      query: { startDate: req.startDate, endDate: req.endDate, resample: req.resample },
-    },
-    digest,
-  ).split("\n");
-  // The candle facts go just before the points block, with the other statistics.
-  const at = lines.findIndex((l) => l.startsWith("points ("));
+  const lines = priceLines(req, digest, facts, stepMs);
   // The digest's coverage line already says when the last bucket is partial; the structured
   // result also names when the open candle ends.
   const open = openCandle(candles, stepMs, result.asOfMs);
-  const facts_ = renderCandleFacts(
-    facts,
-    stepMs,
-    answerScale(
-      digest.points.map((p) => p.value),
-      { usd: true },
-    ),
-  );
-  // Resampled points are weekly or monthly; the candle facts stay those of the timeframe's candles.
-  if (req.resample && facts_.length) facts_[0] = `${req.timeframe} candles: ${facts_[0]}`;
-  lines.splice(at < 0 ? lines.length : at, 0, ...facts_);
   lines.push(footer(result.usage));
   const view = context.wantView
     ? seriesView(`${req.asset.toUpperCase()} · Price, OHLC candles (USD) · ${req.timeframe}`, [], viewCandles(candles))
