@@ -53,22 +53,7 @@ export const rankAssets = defineTool({
     const out: Exclusion[] = [...excluded];
     // Every row ends at one bucket: the latest complete one any asset has; a bucket still open is never ranked.
     const complete = reads.map((r) => ({ ...r, columns: head(r.columns, completeCount(r.columns.times, plan.timeframeMs, r.asOfMs)) }));
-    const ends = complete.map((r) => lastComplete(r.columns, plan.timeframeMs, Infinity)).filter((t): t is number => t !== undefined);
-    if (ends.length === 0 && made === 0) {
-      throw new ToolInputError(
-        "invalid_parameter",
-        `No asset of the universe has ${plan.endpoint.id} data over the last ${plan.window}; nothing was read or charged. Try a shorter window or other assets.`,
-        { parameter: "window" },
-      );
-    }
-    if (ends.length === 0) {
-      throw new ToolInputError(
-        "invalid_parameter",
-        `None of the ${made} ${plan.endpoint.id} reads had a complete ${plan.timeframe} bucket; ${usage.charged} credits charged for them. Try a longer window or other assets.`,
-        { parameter: "window" },
-      );
-    }
-    const endMs = Math.max(...ends);
+    const endMs = commonEnd(complete, plan, made, usage.charged);
     const candidates: Candidate[] = [];
     // The window as instants: from the reference bucket's close (stocks) or the first summed bucket's start (flows).
     let fromMs = endMs - plan.windowMs + plan.timeframeMs;
@@ -112,3 +97,31 @@ export const rankAssets = defineTool({
     return { text, structured: { ...compactRank(digest), reads: made, credits: credits(usage) } };
   },
 });
+
+/**
+ * The bucket every row ends at: the latest complete one any asset has. Refused when none has one:
+ * free when nothing was read, else saying what the reads cost.
+ */
+function commonEnd(
+  complete: ReadonlyArray<{ columns: Columns }>,
+  plan: ReturnType<typeof planRank>,
+  made: number,
+  charged: number,
+): number {
+  const ends = complete.map((r) => lastComplete(r.columns, plan.timeframeMs, Infinity)).filter((t): t is number => t !== undefined);
+  if (ends.length === 0 && made === 0) {
+    throw new ToolInputError(
+      "invalid_parameter",
+      `No asset of the universe has ${plan.endpoint.id} data over the last ${plan.window}; nothing was read or charged. Try a shorter window or other assets.`,
+      { parameter: "window" },
+    );
+  }
+  if (ends.length === 0) {
+    throw new ToolInputError(
+      "invalid_parameter",
+      `None of the ${made} ${plan.endpoint.id} reads had a complete ${plan.timeframe} bucket; ${charged} credits charged for them. Try a longer window or other assets.`,
+      { parameter: "window" },
+    );
+  }
+  return Math.max(...ends);
+}
