@@ -13,6 +13,7 @@ export interface AnchorFile {
   hashrate?: unknown;
   highs?: unknown;
   closes?: unknown;
+  weeks?: unknown;
   ranges?: unknown;
   lows?: unknown;
   depegs?: unknown;

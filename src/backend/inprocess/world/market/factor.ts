@@ -65,9 +65,9 @@ const NATURE: Record<string, { rho: number; gamma: number }> = {
 /** Seed of the meme sector's daily and minute walks. */
 export const MEME_FACTOR_SEED = 0x3c6ef372;
 /** Correlation of a meme coin with the meme factor. */
-const KAPPA_MEME = 0.3;
+const KAPPA_MEME = 0.4;
 /** Coins whose price is a meme's: they rise and fall with each other beyond the market's moves. */
-const MEMES = new Set(["doge", "shib", "pepe", "bonk", "floki", "wif", "brett", "turbo", "fartcoin", "pengu", "spx", "trump"]);
+export const MEMES = new Set(["doge", "shib", "pepe", "bonk", "floki", "wif", "brett", "turbo", "fartcoin", "pengu", "spx", "trump"]);
 
 export function loadingsOf(p: LoadingInput, btcSigma: number): Loadings {
   if (p.model === "btc") return { rho: 1, beta: 1, alt: 0, sector: 0, sectorSeed: 0, noise: 0 };
