@@ -170,6 +170,7 @@ const CALENDAR_SOURCE: Record<string, number | "sources"> = {
   closes: 2,
   ranges: 3,
   lows: 2,
+  peaks: 2,
   depegs: 2,
 };
 

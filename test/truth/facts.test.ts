@@ -15,7 +15,7 @@ import {
   weeksOf,
 } from "../../src/backend/inprocess/world/market/calendar.js";
 import { referenceOf } from "../../src/backend/inprocess/world/market/reference.js";
-import { crashLowDays } from "../../src/backend/inprocess/world/market/extremes.js";
+import { crashLowDays, peakDays } from "../../src/backend/inprocess/world/market/extremes.js";
 import { FACTS, FACT_SOURCES } from "../../harness/truth/facts.js";
 import { FACT_LIMIT, scoreFacts } from "../../harness/truth/generalisation.js";
 import { RANDOM_DAYS } from "../../harness/truth/random-days-data.js";
@@ -34,7 +34,10 @@ function calibrationDays(kind: string, asset: string): Set<number> {
   }
   // A record day's close is set from its high.
   if (kind === "close" || kind === "high") add(highsOf(asset).map(([d]) => d));
-  if (kind === "high") add(ceilingRowsOf(asset).map(([d]) => d));
+  if (kind === "high") {
+    add(ceilingRowsOf(asset).map(([d]) => d));
+    add(peakDays(asset));
+  }
   if (kind === "low") add(crashLowDays(asset));
   if (kind === "fee") {
     add(feeLevelsOf(asset)?.days);

@@ -6,7 +6,7 @@ import { DailyPath, type PathSpec } from "./market/path.js";
 import { ALT_FACTOR_SEED, loadingsOf, MEMES, MinuteFactor, type Loadings } from "./market/factor.js";
 import { candleOf, priceAtInstant, type IntradaySource, type Ohlc } from "./market/intraday.js";
 import { ceilingRowsOf, closesOf, highsOf, weeksOf } from "./market/calendar.js";
-import { ceilingLog, ceilingsOf, crashLowOf, floorsOf } from "./market/extremes.js";
+import { ceilingLog, ceilingsOf, crashLowOf, floorsOf, peakOf } from "./market/extremes.js";
 import { BASIS_OCTAVES, depegEventOf, eventCloseLog, PEG_OCTAVES, WRAP_BAND, wrapEventOfAsset, wrapLog } from "./market/peg.js";
 import type { Points } from "./market/reference.js";
 import { profileOf, type Profile } from "./profiles.js";
@@ -249,6 +249,7 @@ export function intradayOf(asset: string): IntradaySource {
       // A wrap may print a basis's width above its underlying's high, never more.
       ceiling: key === base ? (day) => ceilingLog(base, day) : (day) => ceilingLog(base, day) + WRAP_BAND,
       low: key === base ? crashLowOf(base) : undefined,
+      peak: key === base ? peakOf(base) : undefined,
     };
     sources.set(key, src);
   }

@@ -40,6 +40,7 @@ interface Calendar {
   floors: Record<string, Array<[string, number, number]>>;
   wraps: Record<string, Array<[string, number, number]>>;
   weeks: Record<string, WeekEntry>;
+  peaks: Record<string, Array<[string, number, number, string]>>;
 }
 
 /** A coin's weekly closes as the file records them: Sunday closes from `from` on, and each week's band in whole percent. */
@@ -119,6 +120,11 @@ export function lowsOf(base: string): ReadonlyArray<readonly [string, number]> {
   return (RAW.lows[base] ?? []).map(([t, v]) => [t, v] as const);
 }
 
+/** Cycle highs of a base: [UTC instant "YYYY-MM-DDTHH:MM", highest print (USD)]. */
+export function peaksOf(base: string): ReadonlyArray<readonly [string, number]> {
+  return (RAW.peaks?.[base] ?? []).map(([t, v]) => [t, v] as const);
+}
+
 /** A stablecoin's known depeg: [UTC instant "YYYY-MM-DDTHH:MM", USD price], or empty. */
 export function depegOf(base: string): ReadonlyArray<readonly [string, number]> {
   return (RAW.depegs[base] ?? []).map(([t, v]) => [t, v] as const);
@@ -129,7 +135,7 @@ const weeks = new Map<string, Weeks | undefined>();
 /** A base's weekly closes and bands, or undefined when the calendar has none. */
 export function weeksOf(base: string): Weeks | undefined {
   if (!weeks.has(base)) {
-    const w = RAW.weeks[base];
+    const w = RAW.weeks?.[base];
     let out: Weeks | undefined;
     if (w && typeof w === "object" && Array.isArray(w.closes)) {
       const n = w.closes.length;
