@@ -3,7 +3,7 @@
 import { EURUSD, GOLD_PRICE, REF_DAY, dayOf, type AnchorTable } from "./anchors.js";
 import { octaveNoise, seedOf } from "../util/hash.js";
 import { DailyPath, type PathSpec } from "./market/path.js";
-import { ALT_FACTOR_SEED, loadingsOf, MEMES, MinuteFactor, type Loadings } from "./market/factor.js";
+import { ALT_FACTOR_SEED, KAPPA_LEADER, loadingsOf, MEMES, MinuteFactor, type Loadings } from "./market/factor.js";
 import { candleOf, priceAtInstant, type IntradaySource, type Ohlc } from "./market/intraday.js";
 import { ceilingRowsOf, closesOf, highsOf, weeksOf } from "./market/calendar.js";
 import { ceilingLog, ceilingsOf, crashLowOf, floorsOf, peakOf } from "./market/extremes.js";
@@ -106,13 +106,19 @@ function specOf(profile: Profile): PathSpec {
   const { beta, noise, alt, sector, sectorSeed } =
     profile.model === "btc" ? { beta: 0, noise: sigma, alt: 0, sector: 0, sectorSeed: 0 } : loadings(profile);
   const spec: PathSpec = { firstDay, anchors: anchorsOf(profile), sigma, noise, seed, beta, alt };
-  // The memes follow DOGE's excursions beyond BTC's (DOGE's path holds its real weeks) where the sector's walk would be.
+  // The memes follow DOGE's excursions beyond BTC's where DOGE's path holds its real weeks, the sector's walk elsewhere.
   if (sector && MEMES.has(profile.base) && profile.base !== MEME_LEADER) {
     const lead = profileOf(MEME_LEADER);
     const leadBeta = loadings(lead).beta;
     const path = pathOf(MEME_LEADER, () => specOf(lead));
-    spec.leader = { path, loading: sector / leaderSpread(path, leadBeta), beta: leadBeta };
-  } else if (sector) spec.sector = { loading: sector, seed: sectorSeed };
+    const weeks = weeksOf(MEME_LEADER);
+    const until = weeks ? weeks.from + 7 * (weeks.closes.length - 1) : -Infinity;
+    const loading = KAPPA_LEADER * sigma;
+    // The same variance: the own noise gives up what the leader's loading takes beyond the sector's.
+    const own = Math.sqrt(Math.max(0, noise * noise + sector * sector - loading * loading));
+    spec.leader = { path, loading: loading / leaderSpread(path, leadBeta), beta: leadBeta, until, noise: own };
+  }
+  if (sector) spec.sector = { loading: sector, seed: sectorSeed };
   const ceilings = ceilingsOf(profile.base);
   if (ceilings) spec.ceilings = ceilings;
   const floors = floorsOf(profile.base);

@@ -65,7 +65,12 @@ const NATURE: Record<string, { rho: number; gamma: number }> = {
 /** Seed of the meme sector's daily and minute walks. */
 export const MEME_FACTOR_SEED = 0x3c6ef372;
 /** Correlation of a meme coin with the meme factor. */
-const KAPPA_MEME = 0.4;
+const KAPPA_MEME = 0.3;
+/**
+ * Correlation of a meme coin's daily closes with the meme leader's own moves (DOGE's beyond BTC's)
+ * where the leader's path holds real weeks: the memes' pair correlations of the market (~0.7).
+ */
+export const KAPPA_LEADER = 0.4;
 /** Coins whose price is a meme's: they rise and fall with each other beyond the market's moves. */
 export const MEMES = new Set(["doge", "shib", "pepe", "bonk", "floki", "wif", "brett", "turbo", "fartcoin", "pengu", "spx", "trump"]);
 

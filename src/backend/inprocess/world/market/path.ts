@@ -29,9 +29,10 @@ export interface PathSpec {
   floors?: ReadonlyArray<{ from: number; to: number; log: number }>;
   /**
    * A coin whose sector has a leader with a real path (DOGE for the memes) loads on the leader's
-   * excursions beyond what BTC explains, in place of its sector's walk: `beta` is the leader's own BTC loading.
+   * excursions beyond what BTC explains, in place of its sector's walk, through the last day the
+   * leader's path holds real weeks (`until`): `beta` is the leader's own BTC loading.
    */
-  leader?: { path: DailyPath; loading: number; beta: number };
+  leader?: { path: DailyPath; loading: number; beta: number; until: number; noise: number };
   /** Log bands of the days between weekly anchors: week k bounds the six days before `from + 7k`. */
   bands?: { from: number; lo: Float64Array; hi: Float64Array };
 }
@@ -170,7 +171,8 @@ function fill(spec: PathSpec, size: number, btc?: DailyPath): { logs: Float64Arr
     // week's real moves come mostly from the market): the same variance, moved from its own noise to
     // its loadings on BTC and the factors.
     const [own, shared] = band ? weekMix : [1, 1];
-    const sigma = own * Math.min(spec.noise, MAX_BRIDGE_SPREAD / Math.sqrt(n));
+    const leader = spec.leader && d1 <= spec.leader.until ? spec.leader : undefined;
+    const sigma = own * Math.min(leader ? leader.noise : spec.noise, MAX_BRIDGE_SPREAD / Math.sqrt(n));
     // Walk, then subtract the straight line to its end: a bridge from 0 to 0.
     let walk = 0;
     const walks = new Float64Array(n + 1);
@@ -181,7 +183,7 @@ function fill(spec: PathSpec, size: number, btc?: DailyPath): { logs: Float64Arr
     // The alt factor's walk over the same days (one walk for every coin), plus the coin's sector's,
     // bridged the same way.
     let altWalk = 0;
-    const sector = spec.sector;
+    const sector = leader ? undefined : spec.sector;
     const alts = alt || sector ? new Float64Array(n + 1) : undefined;
     if (alts) {
       for (let k = 1; k <= n; k++) {
@@ -192,7 +194,6 @@ function fill(spec: PathSpec, size: number, btc?: DailyPath): { logs: Float64Arr
     }
     const btc0 = beta && btc ? btc.log(d0) : 0;
     const btc1 = beta && btc ? btc.log(d1) : 0;
-    const leader = spec.leader;
     const lead0 = leader ? leader.path.log(d0) - leader.beta * btc0 : 0;
     const lead1 = leader ? leader.path.log(d1) - leader.beta * btc1 : 0;
     for (let k = 0; k <= n; k++) {
