@@ -170,6 +170,7 @@ const CALENDAR_SOURCE: Record<string, number | "sources"> = {
   closes: 2,
   ranges: 3,
   lows: 2,
+  peaks: 2,
   depegs: 2,
 };
 
@@ -197,7 +198,36 @@ function checkCalendar(file: AnchorFile): Finding[] {
   return findings;
 }
 
+/** The weekly closes: each coin's first day a Sunday, a source of the file, positive closes and whole-percent bands of the same length. */
+function checkWeeks(file: AnchorFile): Finding[] {
+  const findings: Finding[] = [];
+  const error = (text: string) => findings.push({ level: "error", text });
+  for (const [coin, w] of Object.entries((file.weeks ?? {}) as Record<string, unknown>)) {
+    if (coin === "about") continue;
+    const e = w as { from?: string; source?: number; closes?: unknown[]; below?: unknown[]; above?: unknown[] };
+    if (!file.assets[coin]) error(`weeks.${coin}: no such asset`);
+    if (!DATE.test(e.from ?? "") || new Date(`${e.from}T00:00:00Z`).getUTCDay() !== 0)
+      error(`weeks.${coin}: from ${e.from} is not a Sunday`);
+    if (!Number.isInteger(e.source) || e.source! < 0 || e.source! >= file.sources.length)
+      error(`weeks.${coin}: the source index is outside the file's sources`);
+    const closes = e.closes ?? [];
+    if (!closes.length || closes.some((c) => !positive(c))) error(`weeks.${coin}: closes are not all positive numbers`);
+    for (const band of ["below", "above"] as const) {
+      const list = e[band] ?? [];
+      if (list.length !== closes.length || list.some((v) => !Number.isInteger(v) || (v as number) < 0))
+        error(`weeks.${coin}: ${band} is not one whole percent per week`);
+    }
+    const entry = file.assets[coin];
+    if (entry && e.from && e.from < entry.listed) error(`weeks.${coin}: the first Sunday ${e.from} precedes the listing (${entry.listed})`);
+  }
+  return findings;
+}
+
 /** Every finding on every entry and every calendar row of a file. */
 export function checkFile(file: AnchorFile): Finding[] {
-  return [...Object.entries(file.assets).flatMap(([t, e]) => checkEntry(t, e, file.sources.length)), ...checkCalendar(file)];
+  return [
+    ...Object.entries(file.assets).flatMap(([t, e]) => checkEntry(t, e, file.sources.length)),
+    ...checkCalendar(file),
+    ...checkWeeks(file),
+  ];
 }

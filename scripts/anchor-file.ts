@@ -13,8 +13,10 @@ export interface AnchorFile {
   hashrate?: unknown;
   highs?: unknown;
   closes?: unknown;
+  weeks?: unknown;
   ranges?: unknown;
   lows?: unknown;
+  peaks?: unknown;
   depegs?: unknown;
   assets: Record<string, AnchorEntry>;
 }

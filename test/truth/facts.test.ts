@@ -1,5 +1,7 @@
 // The dated facts of harness/truth/facts.ts stay what they claim to be: sourced, off every
-// calibration point the market is built from, and never off by more than 5x.
+// calibration point the market is built from (month-ends, Sundays of the weekly closes, dated
+// closes, highs, crash lows, fee and mining events), and never off by more than 3x; the random days
+// of the largest coins likewise off every anchor.
 import { describe, expect, it } from "vitest";
 import { dayOf } from "../../src/backend/inprocess/world/anchors.js";
 import {
@@ -10,11 +12,14 @@ import {
   hashRatePointsOf,
   highsOf,
   wavesOf,
+  weeksOf,
 } from "../../src/backend/inprocess/world/market/calendar.js";
 import { referenceOf } from "../../src/backend/inprocess/world/market/reference.js";
-import { crashLowDays } from "../../src/backend/inprocess/world/market/extremes.js";
+import { crashLowDays, peakDays } from "../../src/backend/inprocess/world/market/extremes.js";
 import { FACTS, FACT_SOURCES } from "../../harness/truth/facts.js";
-import { scoreFacts } from "../../harness/truth/generalisation.js";
+import { FACT_LIMIT, scoreFacts } from "../../harness/truth/generalisation.js";
+import { RANDOM_DAYS } from "../../harness/truth/random-days-data.js";
+import { DAY_TARGET, scoreDays } from "../../harness/truth/random-days.js";
 
 /** Days the market was built from for a fact's kind and asset. */
 function calibrationDays(kind: string, asset: string): Set<number> {
@@ -24,10 +29,15 @@ function calibrationDays(kind: string, asset: string): Set<number> {
   if (kind === "close") {
     add(ref?.closes.days);
     add(closesOf(asset).map(([d]) => d));
+    const weeks = weeksOf(asset);
+    if (weeks) add(weeks.closes.map((_, k) => weeks.from + 7 * k));
   }
   // A record day's close is set from its high.
   if (kind === "close" || kind === "high") add(highsOf(asset).map(([d]) => d));
-  if (kind === "high") add(ceilingRowsOf(asset).map(([d]) => d));
+  if (kind === "high") {
+    add(ceilingRowsOf(asset).map(([d]) => d));
+    add(peakDays(asset));
+  }
   if (kind === "low") add(crashLowDays(asset));
   if (kind === "fee") {
     add(feeLevelsOf(asset)?.days);
@@ -53,8 +63,27 @@ describe("dated facts", () => {
     }
   });
 
-  it("are never served more than 5x off", () => {
-    const { beyond5, misses } = scoreFacts();
-    expect(beyond5, misses.join("; ")).toBe(0);
+  it(`are never served more than ${FACT_LIMIT}x off`, () => {
+    const { beyond, misses } = scoreFacts();
+    expect(beyond, misses.join("; ")).toBe(0);
+  });
+});
+
+describe("random days of the largest coins", () => {
+  it("are twelve coins' 30 days each, none a calibration day of its coin", () => {
+    expect(Object.keys(RANDOM_DAYS)).toHaveLength(12);
+    for (const [coin, days] of Object.entries(RANDOM_DAYS)) {
+      expect(days, coin).toHaveLength(30);
+      for (const [date, close] of days) {
+        expect(close).toBeGreaterThan(0);
+        expect(calibrationDays("close", coin).has(dayOf(date)), `${coin} ${date} is a calibration point`).toBe(false);
+        expect(calibrationDays("high", coin).has(dayOf(date)), `${coin} ${date} is a record day`).toBe(false);
+      }
+    }
+  });
+
+  it(`are served within 15 % (BTC, ETH) or 20 % of the published close on ${100 * DAY_TARGET} % of days or more`, () => {
+    const { within, total } = scoreDays();
+    expect(within / total).toBeGreaterThanOrEqual(DAY_TARGET);
   });
 });

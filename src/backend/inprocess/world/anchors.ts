@@ -119,7 +119,14 @@ export const ETH_DIFFICULTY = anchorTable([
   ["2022-09-15", 1.17e16],
 ]);
 
-/** BTC on exchange wallets (native units): peak in 2020, about −10 %/yr since, 2.506M at 2025-12-28. */
+/**
+ * BTC on exchange wallets (native units): peak in 2020, about −10 %/yr since, 2.506M at 2025-12-28.
+ * The flows after FTX's collapse are dated: withdrawals to self-custody ran at a record ~106k BTC a
+ * month (Glassnode, 2022-11-13), ~177k BTC left the tracked exchanges in the week to 2022-11-13
+ * (Coinglass, as quoted by Cointelegraph), and the exchanges' reserves fell to their lowest since
+ * February 2018 (CryptoQuant): about 150k BTC out between 2022-11-06 and the end of the month, the
+ * bulk of it in the first week.
+ */
 export const BTC_RESERVE = anchorTable([
   ["2010-07-18", 200],
   ["2011-12-31", 60000],
@@ -130,6 +137,9 @@ export const BTC_RESERVE = anchorTable([
   ["2019-12-31", 2.8e6],
   ["2020-06-30", 3.2e6],
   ["2021-12-31", 3.0e6],
+  ["2022-11-06", 3.1e6],
+  ["2022-11-14", 2.98e6],
+  ["2022-11-30", 2.95e6],
   ["2022-12-31", 2.95e6],
   ["2023-12-31", 2.85e6],
   ["2024-12-31", 2.8e6],

@@ -3,30 +3,35 @@
 import { EURUSD, GOLD_PRICE, REF_DAY, dayOf, type AnchorTable } from "./anchors.js";
 import { octaveNoise, seedOf } from "../util/hash.js";
 import { DailyPath, type PathSpec } from "./market/path.js";
-import { ALT_FACTOR_SEED, loadingsOf, MinuteFactor, type Loadings } from "./market/factor.js";
+import { ALT_FACTOR_SEED, KAPPA_LEADER, loadingsOf, MEMES, MinuteFactor, type Loadings } from "./market/factor.js";
 import { candleOf, priceAtInstant, type IntradaySource, type Ohlc } from "./market/intraday.js";
-import { ceilingRowsOf, closesOf, highsOf } from "./market/calendar.js";
-import { ceilingLog, ceilingsOf, crashLowOf, floorsOf } from "./market/extremes.js";
+import { ceilingRowsOf, closesOf, highsOf, weeksOf } from "./market/calendar.js";
+import { ceilingLog, ceilingsOf, crashLowOf, floorsOf, peakOf } from "./market/extremes.js";
 import { BASIS_OCTAVES, depegEventOf, eventCloseLog, PEG_OCTAVES, WRAP_BAND, wrapEventOfAsset, wrapLog } from "./market/peg.js";
 import type { Points } from "./market/reference.js";
 import { profileOf, type Profile } from "./profiles.js";
 
 /**
- * A base's dated closes between its month-ends (the calendar's: turning points, the largest moves,
- * collapses), and a close on each all-time-high day half a day's volatility under the high (the
- * close of a record day sits under its intraday top).
+ * A base's dated closes between its month-ends: its Sunday closes, the calendar's dated closes
+ * (turning points, the largest moves, collapses, event days) and a close on each all-time-high day
+ * without a dated close, half a day's volatility under the high (the close of a record day sits
+ * under its intraday top).
  */
 function shapeOf(profile: Profile): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  const weeks = weeksOf(profile.base);
+  if (weeks) weeks.closes.forEach((close, k) => out.push([weeks.from + 7 * k, Math.log(close)]));
   const closes = closesOf(profile.base);
-  const out: Array<[number, number]> = closes.map(([day, close]) => [day, Math.log(close)]);
+  for (const [day, close] of closes) out.push([day, Math.log(close)]);
+  const dated = new Set(out.map(([d]) => d));
   const highs = [...highsOf(profile.base)];
   // The record days of the highest prints too, where no dated closes hold them (a repeated figure is a high that held, not a new one).
   if (!closes.length)
     ceilingRowsOf(profile.base).forEach(([day, high], i, rows) => {
       if (i === 0 || high > rows[i - 1]![1]) highs.push([day, high]);
     });
-  for (const [day, high] of highs) out.push([day, Math.log(high) - 0.5 * profile.sigma]);
-  // One close a day: the later entry (a record day over a dated close) wins.
+  for (const [day, high] of highs) if (!dated.has(day)) out.push([day, Math.log(high) - 0.5 * profile.sigma]);
+  // One close a day: the later entry (a dated close over a Sunday close) wins.
   out.sort((a, b) => a[0] - b[0]);
   return out.filter((e, i) => i === out.length - 1 || out[i + 1]![0] !== e[0]);
 }
@@ -51,6 +56,8 @@ function anchorsOf(profile: Profile): Points {
 }
 
 const paths = new Map<string, DailyPath>();
+/** The meme coin whose path the other memes' sector moves follow. */
+const MEME_LEADER = "doge";
 
 function pathOf(key: string, make: () => PathSpec): DailyPath {
   let path = paths.get(key);
@@ -61,6 +68,20 @@ function pathOf(key: string, make: () => PathSpec): DailyPath {
   }
   return path;
 }
+
+/** Daily standard deviation of a leader's moves beyond its BTC loading, 2021 to the reference day (what its followers load on). */
+function leaderSpread(path: DailyPath, beta: number): number {
+  const btc = pathOf("btc", () => specOf(profileOf("btc")));
+  let [n, sum, sq] = [0, 0, 0];
+  let prev = path.log(SPREAD_FROM - 1) - beta * btc.log(SPREAD_FROM - 1);
+  for (let day = SPREAD_FROM; day <= REF_DAY; day++) {
+    const x = path.log(day) - beta * btc.log(day);
+    const d = x - prev;
+    [n, sum, sq, prev] = [n + 1, sum + d, sq + d * d, x];
+  }
+  return Math.sqrt(Math.max(1e-8, sq / n - (sum / n) ** 2));
+}
+const SPREAD_FROM = dayOf("2021-01-01");
 
 /** A coin's loadings on BTC and the alt factor and its own noise (the same daily and by the minute). */
 function loadings(profile: Profile): Loadings {
@@ -85,11 +106,25 @@ function specOf(profile: Profile): PathSpec {
   const { beta, noise, alt, sector, sectorSeed } =
     profile.model === "btc" ? { beta: 0, noise: sigma, alt: 0, sector: 0, sectorSeed: 0 } : loadings(profile);
   const spec: PathSpec = { firstDay, anchors: anchorsOf(profile), sigma, noise, seed, beta, alt };
+  // The memes follow DOGE's excursions beyond BTC's where DOGE's path holds its real weeks, the sector's walk elsewhere.
+  if (sector && MEMES.has(profile.base) && profile.base !== MEME_LEADER) {
+    const lead = profileOf(MEME_LEADER);
+    const leadBeta = loadings(lead).beta;
+    const path = pathOf(MEME_LEADER, () => specOf(lead));
+    const weeks = weeksOf(MEME_LEADER);
+    const until = weeks ? weeks.from + 7 * (weeks.closes.length - 1) : -Infinity;
+    const loading = KAPPA_LEADER * sigma;
+    // The same variance: the own noise gives up what the leader's loading takes beyond the sector's.
+    const own = Math.sqrt(Math.max(0, noise * noise + sector * sector - loading * loading));
+    spec.leader = { path, loading: loading / leaderSpread(path, leadBeta), beta: leadBeta, until, noise: own };
+  }
   if (sector) spec.sector = { loading: sector, seed: sectorSeed };
   const ceilings = ceilingsOf(profile.base);
   if (ceilings) spec.ceilings = ceilings;
   const floors = floorsOf(profile.base);
   if (floors) spec.floors = floors;
+  const weeks = weeksOf(profile.base);
+  if (weeks) spec.bands = { from: weeks.from, lo: weeks.lo, hi: weeks.hi };
   return spec;
 }
 
@@ -220,6 +255,7 @@ export function intradayOf(asset: string): IntradaySource {
       // A wrap may print a basis's width above its underlying's high, never more.
       ceiling: key === base ? (day) => ceilingLog(base, day) : (day) => ceilingLog(base, day) + WRAP_BAND,
       low: key === base ? crashLowOf(base) : undefined,
+      peak: key === base ? peakOf(base) : undefined,
     };
     sources.set(key, src);
   }

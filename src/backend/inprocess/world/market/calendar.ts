@@ -1,6 +1,6 @@
 // The market-event calendar of anchors.json: fee levels of each era, congestion waves, published
 // difficulty and hash rate, all-time highs and the highest prints and lowest held closes, dated
-// closes between month-ends, monthly trading ranges, crash-day lows and depegs; read per asset on
+// closes between month-ends, weekly closes and their bands, monthly trading ranges, crash-day lows and depegs; read per asset on
 // first use.
 import file from "./anchors.json" with { type: "json" };
 import { dayOf } from "../anchors.js";
@@ -39,6 +39,28 @@ interface Calendar {
   monthHighs: Record<string, Array<[string, number, number]>>;
   floors: Record<string, Array<[string, number, number]>>;
   wraps: Record<string, Array<[string, number, number]>>;
+  weeks: Record<string, WeekEntry>;
+  peaks: Record<string, Array<[string, number, number, string]>>;
+}
+
+/** A coin's weekly closes as the file records them: Sunday closes from `from` on, and each week's band in whole percent. */
+interface WeekEntry {
+  from: string;
+  source: number;
+  closes: number[];
+  below: number[];
+  above: number[];
+}
+
+/** Sunday closes of a coin, and the band its daily closes kept inside between two Sundays. */
+export interface Weeks {
+  /** Day of the first Sunday. */
+  from: number;
+  /** The Sunday closes (USD), one a week. */
+  closes: readonly number[];
+  /** Log bounds of the closes of the six days before Sunday k (k ≥ 1). */
+  lo: Float64Array;
+  hi: Float64Array;
 }
 
 const RAW = file as unknown as Calendar;
@@ -98,9 +120,37 @@ export function lowsOf(base: string): ReadonlyArray<readonly [string, number]> {
   return (RAW.lows[base] ?? []).map(([t, v]) => [t, v] as const);
 }
 
+/** Cycle highs of a base: [UTC instant "YYYY-MM-DDTHH:MM", highest print (USD)]. */
+export function peaksOf(base: string): ReadonlyArray<readonly [string, number]> {
+  return (RAW.peaks?.[base] ?? []).map(([t, v]) => [t, v] as const);
+}
+
 /** A stablecoin's known depeg: [UTC instant "YYYY-MM-DDTHH:MM", USD price], or empty. */
 export function depegOf(base: string): ReadonlyArray<readonly [string, number]> {
   return (RAW.depegs[base] ?? []).map(([t, v]) => [t, v] as const);
+}
+
+const weeks = new Map<string, Weeks | undefined>();
+
+/** A base's weekly closes and bands, or undefined when the calendar has none. */
+export function weeksOf(base: string): Weeks | undefined {
+  if (!weeks.has(base)) {
+    const w = RAW.weeks?.[base];
+    let out: Weeks | undefined;
+    if (w && typeof w === "object" && Array.isArray(w.closes)) {
+      const n = w.closes.length;
+      const lo = new Float64Array(n);
+      const hi = new Float64Array(n);
+      for (let k = 1; k < n; k++) {
+        const [a, b] = [w.closes[k - 1]!, w.closes[k]!];
+        lo[k] = Math.log(Math.min(a, b) * (1 - (w.below[k] ?? 0) / 100));
+        hi[k] = Math.log(Math.max(a, b) * (1 + (w.above[k] ?? 0) / 100));
+      }
+      out = { from: dayOf(w.from), closes: w.closes, lo, hi };
+    }
+    weeks.set(base, out);
+  }
+  return weeks.get(base);
 }
 
 /** Highest prints of a coin with month-end closes, as [day, high]: each bounds the days since the row before it. */

@@ -2,7 +2,7 @@
 // closes that held as floors (both from the calendar of anchors.json), and crash-day lows.
 import { DAY_MS } from "../../../../catalog/index.js";
 import { dayOf } from "../anchors.js";
-import { ceilingRowsOf, floorRowsOf, highsOf, lowsOf, monthHighsOf, rangesOf } from "./calendar.js";
+import { ceilingRowsOf, floorRowsOf, highsOf, lowsOf, monthHighsOf, peaksOf, rangesOf } from "./calendar.js";
 import type { PathSpec } from "./path.js";
 import { monthEndDay } from "./reference.js";
 
@@ -80,4 +80,42 @@ export function crashLowDays(base: string): number[] {
 export function crashLowOf(base: string): ((day: number) => CrashLow | undefined) | undefined {
   const lows = crashLowsOf(base);
   return lows.size ? (day) => lows.get(day) : undefined;
+}
+
+const peaks = new Map<string, Map<number, CrashLow>>();
+
+/** When in a record day the high printed, where the calendar does not say: midday (UTC). */
+const RECORD_MINUTE = 720;
+
+/**
+ * A base's known highs by day: the calendar's cycle highs at their minute, and each all-time high
+ * (a new record of its highs or highest prints) at midday where no cycle high holds that day; each
+ * at most its day's ceiling.
+ */
+function peaksByDay(base: string): Map<number, CrashLow> {
+  let map = peaks.get(base);
+  if (!map) {
+    map = new Map();
+    for (const [t, price] of peaksOf(base)) {
+      const ms = Date.parse(`${t}:00Z`);
+      const day = Math.floor(ms / DAY_MS);
+      map.set(day, { minute: Math.round((ms % DAY_MS) / 60_000), log: Math.min(Math.log(price), ceilingLog(base, day)) });
+    }
+    const records = [...highsOf(base), ...ceilingRowsOf(base).filter(([, high], i, rows) => i === 0 || high > rows[i - 1]![1])];
+    for (const [day, high] of records)
+      if (!map.has(day)) map.set(day, { minute: RECORD_MINUTE, log: Math.min(Math.log(high), ceilingLog(base, day)) });
+    peaks.set(base, map);
+  }
+  return map;
+}
+
+/** Days of a base's known highs. */
+export function peakDays(base: string): number[] {
+  return [...peaksByDay(base).keys()];
+}
+
+/** A base's known highs, by day (undefined when it has none). */
+export function peakOf(base: string): ((day: number) => CrashLow | undefined) | undefined {
+  const map = peaksByDay(base);
+  return map.size ? (day) => map.get(day) : undefined;
 }

@@ -66,8 +66,13 @@ const NATURE: Record<string, { rho: number; gamma: number }> = {
 export const MEME_FACTOR_SEED = 0x3c6ef372;
 /** Correlation of a meme coin with the meme factor. */
 const KAPPA_MEME = 0.3;
+/**
+ * Correlation of a meme coin's daily closes with the meme leader's own moves (DOGE's beyond BTC's)
+ * where the leader's path holds real weeks: the memes' pair correlations of the market (~0.7).
+ */
+export const KAPPA_LEADER = 0.4;
 /** Coins whose price is a meme's: they rise and fall with each other beyond the market's moves. */
-const MEMES = new Set(["doge", "shib", "pepe", "bonk", "floki", "wif", "brett", "turbo", "fartcoin", "pengu", "spx", "trump"]);
+export const MEMES = new Set(["doge", "shib", "pepe", "bonk", "floki", "wif", "brett", "turbo", "fartcoin", "pengu", "spx", "trump"]);
 
 export function loadingsOf(p: LoadingInput, btcSigma: number): Loadings {
   if (p.model === "btc") return { rho: 1, beta: 1, alt: 0, sector: 0, sectorSeed: 0, noise: 0 };

@@ -6,6 +6,8 @@ import { hash2 } from "../../util/hash.js";
 import { Memo } from "../../util/memo.js";
 import {
   capitulationMinute,
+  peakMinute,
+  topOf,
   fillMinuteLogs,
   floorOf,
   HOUR_MS,
@@ -39,9 +41,10 @@ function summaryChunk(src: IntradaySource, chunk: number): Float64Array {
     for (let k = 0; k < CHUNK; k++) {
       const day = chunk * CHUNK + k;
       fillMinuteLogs(src, day, logs);
-      const cap = Math.exp(src.ceiling(day));
+      const cap = Math.min(Math.exp(src.ceiling(day)), topOf(src, day));
       const floor = floorOf(src, day);
       const at = capitulationMinute(src, day);
+      const top = peakMinute(src, day);
       const base = day * MINUTES;
       const o = k * SUMMARY;
       let dayHigh = -Infinity;
@@ -87,6 +90,8 @@ function summaryChunk(src: IntradaySource, chunk: number): Float64Array {
         if (lo < floor) lo = floor;
         // The hour holding a capitulation minute prints the day's known low (its wick).
         if (at >= h * 60 && at < h * 60 + 60) lo = floor;
+        // The hour holding a known high's minute prints it.
+        if (top >= h * 60 && top < h * 60 + 60) hi = cap;
         out[o + 25 + h] = hi;
         out[o + 49 + h] = lo;
         if (hi > dayHigh) dayHigh = hi;

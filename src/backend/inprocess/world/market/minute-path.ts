@@ -36,6 +36,8 @@ export interface IntradaySource {
   ceiling(day: number): number;
   /** The day's known lowest print (a crash's capitulation wick): its minute of the day and log price. */
   low?: ((day: number) => { minute: number; log: number } | undefined) | undefined;
+  /** The day's known highest print (a cycle's top): its minute of the day and log price. */
+  peak?: ((day: number) => { minute: number; log: number } | undefined) | undefined;
 }
 
 /** Half-width of a capitulation wick (minutes): the path falls into the known low and recovers within it. */
@@ -52,6 +54,18 @@ const MOVE_SWING = 0.6;
 export function capitulationMinute(src: IntradaySource, day: number): number {
   const low = src.low?.(day);
   return low ? Math.min(MINUTES - 1, Math.max(1, low.minute)) : -1;
+}
+
+/** The minute of the day whose candle prints the day's known high, or -1 on days without one. */
+export function peakMinute(src: IntradaySource, day: number): number {
+  const peak = src.peak?.(day);
+  return peak ? Math.min(MINUTES - 1, Math.max(1, peak.minute)) : -1;
+}
+
+/** The day's known high (USD), where wicks stop; Infinity on days without one. */
+export function topOf(src: IntradaySource, day: number): number {
+  const peak = src.peak?.(day);
+  return peak ? Math.exp(peak.log) : Infinity;
 }
 
 /** Minute log prices of a day (1,441 boundaries) and minute highs/lows (1,440 each, USD). */
@@ -81,7 +95,7 @@ function fillMinuteDay(src: IntradaySource, day: number, { logs, highs, lows }: 
   const base = day * MINUTES;
   const wick = wickScale(src);
   const seed = src.seed ^ 0x48c13d3b;
-  const cap = Math.exp(src.ceiling(day));
+  const cap = Math.min(Math.exp(src.ceiling(day)), topOf(src, day));
   const floor = floorOf(src, day);
   let prev = Math.exp(logs[0]!);
   for (let m = 0; m < MINUTES; m++) {
@@ -96,6 +110,8 @@ function fillMinuteDay(src: IntradaySource, day: number, { logs, highs, lows }: 
   }
   const at = capitulationMinute(src, day);
   if (at >= 0) lows[at] = floor;
+  const top = peakMinute(src, day);
+  if (top >= 0) highs[top] = cap;
 }
 
 /** The day's known low (USD), where wicks stop; 0 on days without one. */
@@ -164,6 +180,15 @@ export function fillMinuteLogs(src: IntradaySource, day: number, logs: Float64Ar
     const width = Math.min(WICK_MINUTES, at, MINUTES - at);
     if (depth < 0) for (let m = at - width + 1; m < at + width; m++) logs[m] = logs[m]! + depth * (1 - Math.abs(m - at) / width);
     for (let m = 1; m < MINUTES; m++) if (logs[m]! < low.log) logs[m] = 2 * low.log - logs[m]!;
+  }
+  const peak = src.peak?.(day);
+  if (peak) {
+    // An inverted V up to the known high at its minute, topping a wick under it; no minute above it.
+    const at = peakMinute(src, day);
+    const height = peak.log - CAPITULATION_WICK - logs[at]!;
+    const width = Math.min(WICK_MINUTES, at, MINUTES - at);
+    if (height > 0) for (let m = at - width + 1; m < at + width; m++) logs[m] = logs[m]! + height * (1 - Math.abs(m - at) / width);
+    for (let m = 1; m < MINUTES; m++) if (logs[m]! > peak.log) logs[m] = 2 * peak.log - logs[m]!;
   }
   const ceiling = src.ceiling(day);
   if (ceiling !== Infinity) for (let m = 1; m < MINUTES; m++) if (logs[m]! > ceiling) logs[m] = 2 * ceiling - logs[m]!;
