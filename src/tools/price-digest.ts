@@ -7,7 +7,7 @@ import {
   candleFacts,
   compactCandleFacts,
   compactSeriesDigest,
-  compactCandleFactsSchema,
+  type compactCandleFactsSchema,
   renderCandleFacts,
   when,
   renderSeriesText,
