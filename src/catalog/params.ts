@@ -3,7 +3,9 @@
 export const TIMEFRAMES = ["1m", "5m", "15m", "30m", "1h", "4h", "6h", "12h", "1d"] as const;
 export type Timeframe = (typeof TIMEFRAMES)[number];
 
-const MINUTE_MS = 60_000;
+/** Lengths of time in ms: one home for every room. */
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
 
 export const TIMEFRAME_MS: Record<Timeframe, number> = {

@@ -3,6 +3,7 @@
 import {
   ASSET_PATTERN,
   assetName,
+  DAY_MS,
   assetsByName,
   ENDPOINTS,
   KNOWN_ASSETS,
@@ -113,7 +114,7 @@ export function closest(input: string, pool: readonly string[]): string[] {
   return near.filter((c) => editDistance(input, c) === best);
 }
 
-const DAY = 86_400_000;
+const DAY = DAY_MS;
 
 /** A bucket start as the caller wrote dates: the day alone for daily buckets, else day and time (UTC). */
 function when(ms: number, stepMs: number): string {

@@ -5,6 +5,7 @@ import {
   coverage,
   covers,
   DAY_MS,
+  HOUR_MS,
   KNOWN_ASSETS,
   metricById,
   nearestEndpoints,
@@ -21,7 +22,6 @@ import { ToolInputError } from "../mcp/errors.js";
 
 export const RANK_WINDOWS = ["1h", "24h", "7d", "30d", "90d", "365d"] as const;
 export type RankWindow = (typeof RANK_WINDOWS)[number];
-const HOUR_MS = 3_600_000;
 export const WINDOW_MS: Record<RankWindow, number> = {
   "1h": HOUR_MS,
   "24h": DAY_MS,

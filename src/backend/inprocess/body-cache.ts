@@ -1,7 +1,7 @@
 // Serialized success bodies kept for repeated requests (the REST face's): a body is a pure
 // function of the resolved request, so a repeat may get the same bytes without regenerating them.
 import type { LRUCache } from "lru-cache";
-import { DAY_MS, TIMEFRAME_MS, type Endpoint } from "../../catalog/index.js";
+import { DAY_MS, MINUTE_MS, TIMEFRAME_MS, type Endpoint } from "../../catalog/index.js";
 import type { Params } from "./request-params.js";
 
 /**
@@ -35,7 +35,5 @@ export function bodyKey(endpoint: Endpoint, asset: string, params: Params, nowMs
     reach,
   ].join("|");
 }
-
-const MINUTE_MS = 60_000;
 
 export type BodyCache = LRUCache<string, Buffer>;

@@ -1,5 +1,6 @@
 // Lines of a series digest's text that depend on the series' nature and on how much of the asked
 // range it covers: the statistics block, windows, position of the last value, coverage, emptiness.
+import { DAY_MS } from "../../catalog/index.js";
 import { formatPercent, formatTime } from "../format/format.js";
 import { formatCount } from "../format/grouped.js";
 import type { Change } from "./nature.js";
@@ -165,7 +166,7 @@ export function emptyLines(d: SeriesDigest): string[] {
   const skipped = d.nonFinite ? ` (${d.nonFinite} non-finite values skipped)` : "";
   const lines = [`No data points in the requested range${skipped}.`];
   if (c.historyFrom && c.historyTo) {
-    const daily = d.timeframeMs >= 86_400_000;
+    const daily = d.timeframeMs >= DAY_MS;
     const ended = c.endedAt ? ` (it ended ${day(c.endedAt, daily)})` : "";
     lines.push(
       `The series has data from ${day(c.historyFrom, daily)} to ${day(c.historyTo, daily)}${ended}: ask startDate/endDate within that span.`,

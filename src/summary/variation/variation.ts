@@ -1,7 +1,7 @@
 // Metrics-variation table: every metric's latest value, 24h change in the measure its nature
 // calls for, 7-day sparkline and trend, largest 24h % movers first.
 import { z } from "zod";
-import { ENDPOINTS } from "../../catalog/index.js";
+import { DAY_MS, ENDPOINTS } from "../../catalog/index.js";
 import type { VariationRecord } from "../../catalog/responses.js";
 import { formatNumber, formatPercent } from "../format/format.js";
 import { changeOf, type ChangeMeasure } from "../series/nature.js";
@@ -67,7 +67,6 @@ const finite = (x: unknown): number | null => (typeof x === "number" && Number.i
 const SPARK_MIN_SPAN = 2 * FLAT_RANGE_SHARE;
 export const SPARK_RULE = `Sparkline = last 7 daily values, bars spanning at least ${SPARK_MIN_SPAN * 100} % of the level`;
 
-const DAY_MS = 86_400_000;
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** The YYYY-MM-DD of a `last_date` given as a date or a date-time; null otherwise. */

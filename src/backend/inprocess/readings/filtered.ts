@@ -2,13 +2,12 @@
 // of the unfiltered series is split over the venues trading in that hour (CME only in its session)
 // and whole trade counts are apportioned in whole numbers, so every bucket is the sum of its
 // minutes and the venues add up to the unfiltered series exactly.
-import { DAY_MS } from "../../../catalog/index.js";
+import { DAY_MS, MINUTE_MS } from "../../../catalog/index.js";
 import { fillDay, fillDayCounts, type CascadeSeeds } from "./cascade.js";
 import { dailyTotal } from "./volumes.js";
 import { filterRuns, hasSessions, shareOf, type ShareFamily, type ShareFilter } from "../world/shares.js";
 import { cmeOpen } from "../world/trading-hours.js";
 
-const MINUTE_MS = 60_000;
 const minutes = new Float64Array(1440);
 
 /** Whole count of a filter out of `n`: Σ over its runs of round(n·to) − round(n·from). */

@@ -1,9 +1,9 @@
 // The data's clock: the market has happened up to the last whole minute before "now". Every
 // bucket, candle and daily value is cut there, so nothing is known before it happens and a
 // response depends on "now" only through that minute.
-import { DAY_MS } from "../../../catalog/index.js";
+import { DAY_MS, MINUTE_MS } from "../../../catalog/index.js";
 
-export const MINUTE_MS = 60_000;
+export { MINUTE_MS };
 
 /** The instant up to which the market has happened: `nowMs` floored to the minute. */
 export function dataClock(nowMs: number): number {

@@ -1,10 +1,8 @@
 // When a venue with a session trades: CME's crypto futures run Sunday 17:00 to Friday 16:00
 // Chicago time with a daily halt from 16:00 to 17:00, and close on New Year's Day, Good Friday
 // and Christmas. Each asset's CME contract has its launch day. Every other venue trades 24/7.
-import { DAY_MS } from "../../../catalog/index.js";
+import { DAY_MS, HOUR_MS } from "../../../catalog/index.js";
 import { dayOf } from "./anchors.js";
-
-const HOUR_MS = 3_600_000;
 
 /** CME launch of each asset's futures. */
 export const CME_LAUNCH: Readonly<Record<string, number>> = {

@@ -2,14 +2,14 @@
 // previous close to the day's close (a coin's own bridge plus its loading on BTC's bridge of the
 // same day, so hours move together as days do), with the day's wicks, capitulation low, depeg and
 // ceiling. intraday.ts reads every candle from these minutes.
-import { DAY_MS } from "../../../../catalog/index.js";
+import { DAY_MS, HOUR_MS, MINUTE_MS } from "../../../../catalog/index.js";
 import { hash2 } from "../../util/hash.js";
 import { Memo } from "../../util/memo.js";
 import { fillMinuteWalk, type MinuteFactor } from "./factor.js";
 
+export { HOUR_MS, MINUTE_MS };
+
 export const MINUTES = 1440;
-export const MINUTE_MS = 60_000;
-export const HOUR_MS = 3_600_000;
 
 /** What the intraday path needs of an asset: its daily log closes, volatility, seed and loading on BTC. */
 export interface IntradaySource {
