@@ -18,7 +18,6 @@ import { installCompletions } from "./mcp/completions.js";
 import { registerResources, TEMPLATE_COMPLETERS } from "./resources/index.js";
 import { runTool, type ToolContext } from "./tools/define-tool.js";
 import { errorResult, ToolInputError } from "./mcp/errors.js";
-import { droppedArgument } from "./tools/validation.js";
 import { allTools } from "./tools/index.js";
 import { fullOutputSchema, toolListing, type ListedTool } from "./tools/listing.js";
 import type { ToolRunner } from "./mcp/tool-runner.js";
@@ -219,14 +218,11 @@ export function createServer({ backend, config, era = "legacy", method, views }:
         undefined,
       );
     }
-    const refused = oversized(tool.name, params.arguments) ?? droppedArgument(tool, params.arguments);
-    const result = refused
-      ? errorResult(refused, { tool: tool.name })
-      : await runTool(tool, params.arguments ?? {}, {
-          ...toolContext(backend, ctx, config?.apiKey),
-          ui: rendersViews(server, ctx),
-          views: viewStore,
-        });
+    const result = await runTool(tool, params.arguments ?? {}, {
+      ...toolContext(backend, ctx, config?.apiKey),
+      ui: rendersViews(server, ctx),
+      views: viewStore,
+    });
     return server.server.projectCallToolResult(result, { type: "object" });
   });
   if (method !== "tools/call" && method !== "tools/list") {
@@ -250,30 +246,6 @@ export function createServer({ backend, config, era = "legacy", method, views }:
     return connect(transport);
   };
   return server;
-}
-
-/** Bounds the work validation does on hostile argument objects (GHSA-46jr-4wx8-v453). */
-export const MAX_TOOL_INPUT_ELEMENTS = 512;
-
-/** Array items and object members, counted through nested values; stops once past the bound. */
-function elements(value: unknown, budget: number): number {
-  if (typeof value !== "object" || value === null) return 0;
-  const items = Array.isArray(value) ? value : Object.values(value);
-  let n = items.length;
-  for (const item of items) {
-    if (n > budget) break;
-    n += elements(item, budget - n);
-  }
-  return n;
-}
-
-/** An arguments object too large to validate is refused before anything runs (nothing charged). */
-function oversized(tool: string, args: unknown): ToolInputError | undefined {
-  if (elements(args, MAX_TOOL_INPUT_ELEMENTS) <= MAX_TOOL_INPUT_ELEMENTS) return undefined;
-  return new ToolInputError(
-    "invalid_arguments",
-    `Invalid arguments for ${tool}: the arguments hold more than the maximum of ${MAX_TOOL_INPUT_ELEMENTS} elements (array items and object members together). Send only the tool's own arguments; nothing was charged.`,
-  );
 }
 
 function toolContext(backend: Backend, ctx: ServerContext, configuredKey: string | undefined): ToolContext {

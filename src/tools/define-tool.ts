@@ -9,7 +9,7 @@ import { errorResult } from "../mcp/errors.js";
 import { recordingBackend, sourceLine, sourceOf, sourceSchema, type Source } from "./provenance.js";
 import { sourceCaption } from "../charts/model/caption.js";
 import { VIEW_META_KEY, viewMeta, type ViewStore } from "./view-data.js";
-import { parseArgs } from "./validation.js";
+import { droppedArgument, oversized, parseArgs } from "./validation.js";
 
 export interface ToolContext {
   backend: Backend;
@@ -61,6 +61,10 @@ export function defineTool<In extends z.ZodObject, Out extends z.ZodObject>(tool
  * answer ends with the line saying where its figures come from; an error has no figures, so none.
  */
 export async function runTool(tool: Tool, rawArgs: unknown, context: ToolContext): Promise<CallToolResult> {
+  // Before any parsing, on every path (stdio, HTTP, call, the library): arguments too large to
+  // validate, and a name the SDK's own parsing would drop, are refused as they are.
+  const refused = oversized(tool.name, rawArgs) ?? droppedArgument(tool, rawArgs);
+  if (refused) return errorResult(refused, { tool: tool.name });
   try {
     const args = parseArgs(tool, rawArgs);
     const chart = (args as { chart?: unknown }).chart === true;

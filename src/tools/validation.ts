@@ -28,6 +28,30 @@ export function parseArgs<T extends Tool>(tool: T, raw: unknown): z.output<T["in
   });
 }
 
+/** Bounds the work validation does on hostile argument objects (GHSA-46jr-4wx8-v453). */
+export const MAX_TOOL_INPUT_ELEMENTS = 512;
+
+/** Array items and object members, counted through nested values; stops once past the bound. */
+function elements(value: unknown, budget: number): number {
+  if (typeof value !== "object" || value === null) return 0;
+  const items = Array.isArray(value) ? value : Object.values(value);
+  let n = items.length;
+  for (const item of items) {
+    if (n > budget) break;
+    n += elements(item, budget - n);
+  }
+  return n;
+}
+
+/** An arguments object too large to validate is refused before anything runs (nothing charged). */
+export function oversized(tool: string, args: unknown): ToolInputError | undefined {
+  if (elements(args, MAX_TOOL_INPUT_ELEMENTS) <= MAX_TOOL_INPUT_ELEMENTS) return undefined;
+  return new ToolInputError(
+    "invalid_arguments",
+    `Invalid arguments for ${tool}: the arguments hold more than the maximum of ${MAX_TOOL_INPUT_ELEMENTS} elements (array items and object members together). Send only the tool's own arguments; nothing was charged.`,
+  );
+}
+
 /**
  * Argument names that the SDK's own parsing drops before the tool sees them (zod skips an own
  * "__proto__" key): checked on the raw request, refused like any unknown argument.

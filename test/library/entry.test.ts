@@ -61,6 +61,14 @@ describe("createCryptoMetrics (in-process)", () => {
     // Arguments are still validated at run time, for callers without the types.
     const loose = await (cm.getSeries as (a: unknown) => Promise<unknown>)({ metric: "nope", asset: "btc" }).catch((e: unknown) => e);
     expect(loose).toMatchObject({ code: "unknown_metric" });
+    // The pre-checks of every path hold here too: arguments too large to validate, and a "__proto__" key.
+    const padded = { metric: "lifespan/Lth_mvrv", asset: "btc", padding: Array.from({ length: 600 }, (_, i) => i) };
+    const huge = await (cm.getSeries as (a: unknown) => Promise<unknown>)(padded).catch((e: unknown) => e);
+    expect(huge).toMatchObject({ code: "invalid_arguments", exitCode: 2 });
+    expect((huge as Error).message).toMatch(/more than the maximum of 512 elements/);
+    const proto = JSON.parse('{"metric":"lifespan/Lth_mvrv","asset":"btc","__proto__":{"x":1}}') as unknown;
+    const dropped = await (cm.getSeries as (a: unknown) => Promise<unknown>)(proto).catch((e: unknown) => e);
+    expect(dropped).toMatchObject({ code: "invalid_arguments", parameter: "__proto__" });
   });
 
   it("refuses a bad configuration when created, naming the setting", () => {
