@@ -8,7 +8,7 @@ import { DAY_MS, SET_A, SET_M1 } from "../../src/catalog/index.js";
 import { generateColumns, generateHeatmap, inceptionMs } from "../../src/backend/inprocess/readings/index.js";
 import { candleColumns } from "../../src/backend/inprocess/readings/candles.js";
 import { supplyOf } from "../../src/backend/inprocess/world/circulation.js";
-import { dailyPrice } from "../../src/backend/inprocess/world/price-path.js";
+import { dailyPrice } from "../../src/backend/inprocess/world/market/price.js";
 import { profileOf } from "../../src/backend/inprocess/world/profiles.js";
 import { referenceOf, REFERENCE_TICKERS } from "../../src/backend/inprocess/world/market/reference.js";
 import { ep, fmt, iso, NOW, REF, sample, type Check } from "./common.js";

@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { DAY_MS, TIMEFRAME_MS, type Timeframe } from "../../src/catalog/index.js";
 import { candleColumns } from "../../src/backend/inprocess/readings/candles.js";
-import { dailyLogPrice } from "../../src/backend/inprocess/world/price-path.js";
+import { dailyLogPrice } from "../../src/backend/inprocess/world/market/price.js";
 import { fmt, sample, type Check } from "./common.js";
 
 const dayOf = (d: string) => Math.round(Date.parse(d) / DAY_MS);

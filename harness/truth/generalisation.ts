@@ -2,8 +2,8 @@
 // served reading against its kind's tolerance, by kind (printed by `npm run truth`).
 import { DAY_MS } from "../../src/catalog/index.js";
 import { supplyOf } from "../../src/backend/inprocess/world/circulation.js";
-import { candle, dailyPrice } from "../../src/backend/inprocess/world/price-path.js";
-import { dayOf } from "../../src/backend/inprocess/world/anchors.js";
+import { candle, dailyPrice } from "../../src/backend/inprocess/world/market/price.js";
+import { dayOf } from "../../src/backend/inprocess/world/levels.js";
 import { FACT_CLASS, FACTS, type Fact, type FactKind } from "./facts.js";
 import { fmt, values } from "./common.js";
 

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { DAY_MS, SET_A, TIMEFRAME_MS, VENUES, type Timeframe } from "../../src/catalog/index.js";
 import { generateColumns } from "../../src/backend/inprocess/readings/index.js";
 import { candleColumns } from "../../src/backend/inprocess/readings/candles.js";
-import { dailyPrice } from "../../src/backend/inprocess/world/price-path.js";
+import { dailyPrice } from "../../src/backend/inprocess/world/market/price.js";
 import { cmeSessionOpen } from "../../src/backend/inprocess/world/trading-hours.js";
 import { ep, fmt, iso, NOW, REF, sample, type Check } from "./common.js";
 

@@ -1,7 +1,7 @@
 // Checks on the holders' cost of their coins: supply and capital in profit or loss, the long-term
 // holders' cost basis and the realized price against published figures, and the floors under price.
 import { DAY_MS, SET_L1 } from "../../src/catalog/index.js";
-import { dailyPrice } from "../../src/backend/inprocess/world/price-path.js";
+import { dailyPrice } from "../../src/backend/inprocess/world/market/price.js";
 import { profileOf } from "../../src/backend/inprocess/world/profiles.js";
 import {
   cvdd,

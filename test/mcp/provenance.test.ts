@@ -3,7 +3,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpBackend } from "../../src/backend/http/index.js";
-import { REF_DAY } from "../../src/backend/inprocess/world/anchors.js";
+import { REF_DAY } from "../../src/backend/inprocess/world/levels.js";
 import { closesOf } from "../../src/backend/inprocess/world/market/calendar.js";
 import { REFERENCE_DATE } from "../../src/backend/inprocess/world/market/reference.js";
 import { InProcessBackend } from "../../src/backend/inprocess/backend.js";

@@ -3,7 +3,7 @@
 // closes, highs, crash lows, fee and mining events), and never off by more than 3x; the random days
 // of the largest coins likewise off every anchor.
 import { describe, expect, it } from "vitest";
-import { dayOf } from "../../src/backend/inprocess/world/anchors.js";
+import { dayOf } from "../../src/backend/inprocess/world/levels.js";
 import {
   ceilingRowsOf,
   closesOf,

@@ -3,7 +3,7 @@
 // of different timeframes nest exactly; the candle "now" falls in stops at the data clock.
 import { dataClock } from "../world/clock.js";
 import type { CandleColumns } from "../../types.js";
-import { candle } from "../world/price-path.js";
+import { candle } from "../world/market/price.js";
 import { inceptionMs } from "./series.js";
 
 /**

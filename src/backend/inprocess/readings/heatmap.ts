@@ -17,7 +17,7 @@ import type { TypedHeatmap } from "../../types.js";
 import { heatmapBody } from "../encoders/heatmap-json.js";
 import { octaveNoise, type Octave } from "../util/hash.js";
 import { liquidationMatrix } from "./liquidation-model.js";
-import { candle, dailyLogPrice } from "../world/price-path.js";
+import { candle, dailyLogPrice } from "../world/market/price.js";
 import { dataClock } from "../world/clock.js";
 import { profileOf } from "../world/profiles.js";
 import { generateColumns, inceptionMs } from "./series.js";

@@ -29,7 +29,7 @@ import {
   sthSupplyInProfit,
 } from "./valuation.js";
 import { valueNoise } from "../util/hash.js";
-import { dailyLogPrice } from "../world/price-path.js";
+import { dailyLogPrice } from "../world/market/price.js";
 
 export type MetricFn = (asset: string, day: number, entity: string) => number;
 

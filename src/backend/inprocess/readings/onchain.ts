@@ -1,10 +1,10 @@
 // Address, supply-band, exchange-flow and transaction metrics: closed forms over the price
 // path and supply, plus memoized cumulative flows (running_total_usd).
 import { VENUES, type Venue } from "../../../catalog/index.js";
-import { REF_DAY } from "../world/anchors.js";
+import { REF_DAY } from "../world/levels.js";
 import { reserveOf, supplyOf } from "../world/circulation.js";
 import { gauss, hash2, normalCdf, s11, u01, unit, valueNoise } from "../util/hash.js";
-import { dailyLogPrice, dailyPrice } from "../world/price-path.js";
+import { dailyLogPrice, dailyPrice } from "../world/market/price.js";
 import { Memo } from "../util/memo.js";
 import { profileOf, type Profile } from "../world/profiles.js";
 

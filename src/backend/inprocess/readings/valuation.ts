@@ -1,6 +1,6 @@
 // Valuation and holder-cohort metrics (realized cap, LTH/STH cost bases, MVRV, CVDD, supply in
 // profit): lognormal cost-basis cohorts around memoized realized prices, calibrated to 2025 levels.
-import { REF_DAY } from "../world/anchors.js";
+import { REF_DAY } from "../world/levels.js";
 import { chainState, indexOf, type ChainState } from "../world/chain.js";
 import { supplyOf } from "../world/circulation.js";
 import { u01, valueNoise } from "../util/hash.js";

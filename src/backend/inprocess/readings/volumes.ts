@@ -1,9 +1,9 @@
 // Daily totals of the additive OHLCV-style series (derivatives volume and buy trades, spot trades):
 // driven by the price path (USD level, big moves), market maturity, weekdays and hashed noise.
 import { DAY_MS, type Endpoint } from "../../../catalog/index.js";
-import { dayOf, REF_DAY } from "../world/anchors.js";
+import { dayOf, REF_DAY } from "../world/levels.js";
 import { gauss, seedOf, valueNoise } from "../util/hash.js";
-import { dailyLogPrice, priceAt } from "../world/price-path.js";
+import { dailyLogPrice, priceAt } from "../world/market/price.js";
 import { profileOf, type Profile } from "../world/profiles.js";
 import type { CascadeSeeds } from "./cascade.js";
 import type { ShareFamily } from "../world/shares.js";

@@ -12,9 +12,9 @@ import {
   anchorTable,
   btcSupply,
   interpolate,
-} from "./anchors.js";
+} from "./levels.js";
 import { octaveNoise, u01, type Octave } from "../util/hash.js";
-import { dailyLogPrice } from "./price-path.js";
+import { dailyLogPrice } from "./market/price.js";
 import { supplyFromPoints, trailingGrowth } from "./market/supply.js";
 import { profileOf } from "./profiles.js";
 

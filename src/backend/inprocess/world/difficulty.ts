@@ -3,7 +3,7 @@
 // retargets by the epoch's observed pace (14 days over its length, within 4x either way), so epochs
 // run long when hash rate falls (the China ban of 2021) and short when it climbs. Simulated once
 // from the listing day: a pure function of the day.
-import { BTC_INCEPTION_DAY, REF_DAY, lastAtOrBefore } from "./anchors.js";
+import { BTC_INCEPTION_DAY, REF_DAY, lastAtOrBefore } from "./levels.js";
 import { gauss, octaveNoise, type Octave } from "../util/hash.js";
 import { difficultyPointsOf, hashRatePointsOf } from "./market/calendar.js";
 

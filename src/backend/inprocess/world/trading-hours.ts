@@ -2,7 +2,7 @@
 // Chicago time with a daily halt from 16:00 to 17:00, and close on New Year's Day, Good Friday
 // and Christmas. Each asset's CME contract has its launch day. Every other venue trades 24/7.
 import { DAY_MS, HOUR_MS } from "../../../catalog/index.js";
-import { dayOf } from "./anchors.js";
+import { dayOf } from "./levels.js";
 
 /** CME launch of each asset's futures. */
 export const CME_LAUNCH: Readonly<Record<string, number>> = {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { DAY_MS, VENUES, endpointById } from "../../../../src/catalog/index.js";
 import { generateColumns, type SeriesQuery } from "../../../../src/backend/inprocess/readings/index.js";
-import { dailyPrice } from "../../../../src/backend/inprocess/world/price-path.js";
+import { dailyPrice } from "../../../../src/backend/inprocess/world/market/price.js";
 import { monthEndDay, referenceOf } from "../../../../src/backend/inprocess/world/market/reference.js";
 
 const at = (iso: string) => Date.parse(`${iso}T00:00:00Z`);

@@ -3,9 +3,9 @@
 // the published lows (anchors.json "depegs" and "wraps").
 import { describe, expect, it } from "vitest";
 import { DAY_MS } from "../../../../src/catalog/index.js";
-import { REF_DAY, dayOf } from "../../../../src/backend/inprocess/world/anchors.js";
+import { REF_DAY, dayOf } from "../../../../src/backend/inprocess/world/levels.js";
 import { depegEventOf, WRAP_BAND, wrapEventOfAsset, type PegEvents } from "../../../../src/backend/inprocess/world/market/peg.js";
-import { candle, dailyPrice } from "../../../../src/backend/inprocess/world/price-path.js";
+import { candle, dailyPrice } from "../../../../src/backend/inprocess/world/market/price.js";
 import { profileOf } from "../../../../src/backend/inprocess/world/profiles.js";
 
 /** Whether a dated episode off the peg touches a day. */

@@ -3,7 +3,7 @@
 // closes between month-ends, weekly closes and their bands, monthly trading ranges, crash-day lows and depegs; read per asset on
 // first use.
 import file from "./anchors.json" with { type: "json" };
-import { dayOf } from "../anchors.js";
+import { dayOf } from "../levels.js";
 import type { Points } from "./reference.js";
 
 /** One congestion wave of a fee market, as the file records it. */

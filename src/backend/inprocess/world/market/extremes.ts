@@ -1,7 +1,7 @@
 // The extremes the price path keeps to: all-time highs and months' highs as ceilings, the lowest
 // closes that held as floors (both from the calendar of anchors.json), and crash-day lows.
 import { DAY_MS } from "../../../../catalog/index.js";
-import { dayOf } from "../anchors.js";
+import { dayOf } from "../levels.js";
 import { ceilingRowsOf, floorRowsOf, highsOf, lowsOf, monthHighsOf, peaksOf, rangesOf } from "./calendar.js";
 import type { PathSpec } from "./path.js";
 import { monthEndDay } from "./reference.js";

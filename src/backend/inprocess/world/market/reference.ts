@@ -1,7 +1,7 @@
 // The reference anchors of the latent market (anchors.json, the record; scripts/market-anchors.ts checks it),
 // read once into typed tables: listing dates, month-end closes, supply points, mining, host, peg.
 import file from "./anchors.json" with { type: "json" };
-import { dayOf, REF_DAY } from "../anchors.js";
+import { dayOf, REF_DAY } from "../levels.js";
 
 /** One asset's entry in anchors.json (the fields scripts/market-anchors.ts checks and merges). */
 export interface AnchorEntry {
@@ -57,7 +57,7 @@ export interface Reference {
   sources: string[];
 }
 
-/** The reference day every "ref" figure is dated (anchors.ts: BTC's last anchored close). */
+/** The reference day every "ref" figure is dated (levels.ts: BTC's last anchored close). */
 export const REFERENCE_DATE = new Date(REF_DAY * 86_400_000).toISOString().slice(0, 10);
 
 /** Last day of a "YYYY-MM" month. */

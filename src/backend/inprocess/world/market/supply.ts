@@ -1,7 +1,7 @@
 // Circulating supply of the latent market at the end of each day: the reference's month-end
 // supply points, log-linear between them (or paced by market demand), flat before the first; past the last point the growth
 // of the last year goes on, halving each year, never above the maximum supply.
-import { lastAtOrBefore } from "../anchors.js";
+import { lastAtOrBefore } from "../levels.js";
 import type { Points } from "./reference.js";
 
 /** Yearly log growth over the last year of points (0 with a single point). */

@@ -1,15 +1,31 @@
-// The latent price of each asset: daily closes (random access by day) on its base ticker's
-// anchored path, and the minute path under them. Everything USD-denominated derives from it.
-import { EURUSD, GOLD_PRICE, REF_DAY, dayOf, type AnchorTable } from "./anchors.js";
-import { octaveNoise, seedOf } from "../util/hash.js";
-import { DailyPath, type PathSpec } from "./market/path.js";
-import { ALT_FACTOR_SEED, KAPPA_LEADER, loadingsOf, MEMES, MinuteFactor, type Loadings } from "./market/factor.js";
-import { candleOf, priceAtInstant, type IntradaySource, type Ohlc } from "./market/intraday.js";
-import { ceilingRowsOf, closesOf, highsOf, weeksOf } from "./market/calendar.js";
-import { ceilingLog, ceilingsOf, crashLowOf, floorsOf, peakOf } from "./market/extremes.js";
-import { BASIS_OCTAVES, depegEventOf, eventCloseLog, PEG_OCTAVES, WRAP_BAND, wrapEventOfAsset, wrapLog } from "./market/peg.js";
-import type { Points } from "./market/reference.js";
-import { profileOf, type Profile } from "./profiles.js";
+// The simulated price: the one entry to it. Everything USD-denominated in the simulated world
+// derives from the functions here. An "anchor" is always one thing: a dated figure from published
+// history (anchors.json) that the path passes through on its day. The chain, from anchors to minutes:
+//
+//   anchors.json      the record: listing dates, month-end closes, supply points (reference.ts), and
+//                     the calendar of dated events: weekly and event-day closes, highs, lows, depegs
+//                     (calendar.ts)
+//   path.ts           one base ticker's daily closes: log-linear between its anchors plus a bridge
+//                     that is exactly 0 at each of them, loaded on BTC's and the alt factor's moves
+//                     (factor.ts), kept under the highs and above the lows that held (extremes.ts)
+//   this file         each asset on its base ticker's path, with its peg, gold or wrap basis (peg.ts),
+//                     read by day (dailyPrice, dailyLogPrice)
+//   minute-path.ts    the minutes of one day: a bridge from the previous close to the day's close,
+//                     with the day's wicks, crash low and ceiling
+//   intraday.ts       every candle at every timeframe read from those minutes (candle, priceAt)
+//
+// Quantities other than prices (gold, EUR, difficulty, reserves, supplies) follow the well-known
+// levels of ../levels.ts the same way.
+import { EURUSD, GOLD_PRICE, REF_DAY, dayOf, type AnchorTable } from "../levels.js";
+import { octaveNoise, seedOf } from "../../util/hash.js";
+import { DailyPath, type PathSpec } from "./path.js";
+import { ALT_FACTOR_SEED, KAPPA_LEADER, loadingsOf, MEMES, MinuteFactor, type Loadings } from "./factor.js";
+import { candleOf, priceAtInstant, type IntradaySource, type Ohlc } from "./intraday.js";
+import { ceilingRowsOf, closesOf, highsOf, weeksOf } from "./calendar.js";
+import { ceilingLog, ceilingsOf, crashLowOf, floorsOf, peakOf } from "./extremes.js";
+import { BASIS_OCTAVES, depegEventOf, eventCloseLog, PEG_OCTAVES, WRAP_BAND, wrapEventOfAsset, wrapLog } from "./peg.js";
+import type { Points } from "./reference.js";
+import { profileOf, type Profile } from "../profiles.js";
 
 /**
  * A base's dated closes between its month-ends: its Sunday closes, the calendar's dated closes
