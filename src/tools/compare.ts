@@ -1,7 +1,7 @@
 // compare: one metric over 2–8 assets, or 2–4 metrics of one asset, aligned on one time grid with
 // changes, ranks, correlation, lead/lag and co-sampled points.
 import { z } from "zod";
-import { isTimeframe, PRICE, TIMEFRAME_MS, TIMEFRAMES, type Timeframe } from "../catalog/index.js";
+import { PRICE, TIMEFRAME_MS, type Timeframe } from "../catalog/index.js";
 import { ServiceError, type BackendResult, type TimeRecord, type Usage } from "../backend/types.js";
 import {
   compactCompareDigest,
@@ -22,7 +22,7 @@ import { chartParam, endDateParam, startDateParam, tickerList } from "./params.j
 import { seriesLine, seriesView } from "../charts/model/view-data.js";
 import { viewField } from "../charts/model/view-schema.js";
 import { candlesOf } from "./price-digest.js";
-import { creditsSchema, credits, definedOnly, footer } from "./series-common.js";
+import { creditsSchema, credits, definedOnly, footer, timeframeArg } from "./series-common.js";
 
 const output = z.object({
   mode: z.enum(["assets", "metrics"]),
@@ -113,11 +113,7 @@ export const compare = defineTool({
  * member has one.
  */
 function gridTimeframe(members: readonly Member[], asked: string | undefined): { timeframe: Timeframe; notes: string[] } {
-  if (asked !== undefined && !isTimeframe(asked)) {
-    throw new ToolInputError("invalid_arguments", `timeframe must be one of ${TIMEFRAMES.join(", ")} (got "${asked}").`, {
-      parameter: "timeframe",
-    });
-  }
+  timeframeArg(asked);
   if (asked !== undefined && !members.some((m) => m.endpoint.kind === "ohlcv")) {
     throw new ToolInputError(
       "invalid_arguments",

@@ -1,7 +1,7 @@
 // get_liquidation_heatmap: where liquidations cluster above and below the last price, digested from
 // the service's price × time matrix (optionally re-binned to at most 24 × 24).
 import { z } from "zod";
-import { allowedLookbacks, HEATMAP_ID, isTimeframe, LOOKBACKS, SCOPES, TIMEFRAMES, VENUES, type Timeframe } from "../catalog/index.js";
+import { allowedLookbacks, HEATMAP_ID, LOOKBACKS, SCOPES, TIMEFRAMES, VENUES } from "../catalog/index.js";
 import { releaseCells } from "../catalog/heatmap-typed.js";
 import { ServiceError } from "../backend/types.js";
 import {
@@ -19,7 +19,7 @@ import { defineTool } from "./define-tool.js";
 import { normalizeAsset, requireCoverage, requireEndpoint } from "../mcp/lookup.js";
 import { ToolInputError } from "../mcp/errors.js";
 import { assetParam, chartParam, venueParam } from "./params.js";
-import { credits, creditsSchema, definedOnly, footer, venueArg } from "./series-common.js";
+import { credits, creditsSchema, definedOnly, footer, timeframeArg, venueArg } from "./series-common.js";
 
 const output = z.object({
   asset: z.string(),
@@ -77,17 +77,7 @@ export const getLiquidationHeatmap = defineTool({
         { parameter: "scope" },
       );
     }
-    if (args.timeframe !== undefined && !isTimeframe(args.timeframe)) {
-      throw new ToolInputError(
-        "invalid_arguments",
-        `timeframe must be one of ${TIMEFRAMES.join(", ")} (got "${args.timeframe.slice(0, 8)}").`,
-        {
-          parameter: "timeframe",
-          suggestions: [...TIMEFRAMES],
-        },
-      );
-    }
-    const timeframe = args.timeframe as Timeframe | undefined;
+    const timeframe = timeframeArg(args.timeframe);
     if (timeframe && args.lookback && !allowedLookbacks(timeframe).includes(args.lookback)) {
       throw new ToolInputError(
         "invalid_arguments",

@@ -1,7 +1,17 @@
 // What get_series and get_ohlcv share: argument checks, one fetch turned into columns, the digest,
 // and the structured result around it.
 import { z } from "zod";
-import { ENTITY_ALL, isVenue, nearestEndpoints, VENUES, type Endpoint, type SeriesNature } from "../catalog/index.js";
+import {
+  ENTITY_ALL,
+  isTimeframe,
+  isVenue,
+  nearestEndpoints,
+  TIMEFRAMES,
+  VENUES,
+  type Endpoint,
+  type SeriesNature,
+  type Timeframe,
+} from "../catalog/index.js";
 import { ServiceError, type BackendResult, type TimeRecord, type Usage } from "../backend/types.js";
 import {
   compactSeriesDigest,
@@ -230,4 +240,13 @@ export function definedOnly(query: Record<string, string | undefined>): Record<s
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(query)) if (v !== undefined) out[k] = v;
   return out;
+}
+
+/** A timeframe argument given as text (the tools whose schema keeps it short): one of the nine, or refused. */
+export function timeframeArg(value: string | undefined): Timeframe | undefined {
+  if (value === undefined || isTimeframe(value)) return value;
+  throw new ToolInputError("invalid_arguments", `timeframe must be one of ${TIMEFRAMES.join(", ")} (got "${value.slice(0, 8)}").`, {
+    parameter: "timeframe",
+    suggestions: [...TIMEFRAMES],
+  });
 }
