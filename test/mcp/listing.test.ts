@@ -11,6 +11,7 @@ import { ENDPOINTS, SERIES_IDS } from "../../src/catalog/index.js";
 import { createServer } from "../../src/server.js";
 import { allTools } from "../../src/tools/index.js";
 import { listAssets } from "../../src/tools/list-assets.js";
+import { fullOutputSchema } from "../../src/tools/listing.js";
 import { connect, type Fixture } from "../../harness/mcp.js";
 
 let f: Fixture;
@@ -60,6 +61,47 @@ describe("tools/list", () => {
       expect(t.title).toBeTruthy();
       expect(t.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
       expect(t.outputSchema).toMatchObject({ type: "object" });
+    }
+  });
+
+  it("advertises output schemas that name every member the full schema has, two levels down, and compile only the top level", async () => {
+    const { tools } = await f.client.listTools();
+    type Node = { type?: unknown; properties?: Record<string, Node>; anyOf?: Node[]; required?: string[]; description?: string };
+    const VALIDATING = [
+      "type",
+      "enum",
+      "const",
+      "anyOf",
+      "oneOf",
+      "allOf",
+      "items",
+      "prefixItems",
+      "required",
+      "properties",
+      "minimum",
+      "maximum",
+      "pattern",
+    ];
+    for (const t of tools) {
+      const listed = t.outputSchema as Node;
+      const full = fullOutputSchema(allTools.find((x) => x.name === t.name)!.output) as Node;
+      for (const [name, member] of Object.entries(full.properties!)) {
+        const shown = listed.properties![name];
+        expect(shown, `${t.name}.${name}`).toBeDefined();
+        // The member's own members (of every variant) are named, each with its type in words and nothing a validator compiles.
+        const inner = [member, ...(member.anyOf ?? [])].flatMap((v) => Object.keys(v.properties ?? {}));
+        for (const m of inner) {
+          const leaf = shown!.properties?.[m];
+          expect(leaf?.description, `${t.name}.${name}.${m}`).toMatch(/^[a-z[]/);
+          expect(
+            Object.keys(leaf!).filter((k) => VALIDATING.includes(k)),
+            `${t.name}.${name}.${m}`,
+          ).toEqual([]);
+        }
+      }
+      // Success and failure: the result's required members, or {error} with its own three.
+      expect(listed.anyOf).toEqual([{ required: full.required ?? [] }, { required: ["error"] }]);
+      expect(listed.properties!.error!.required).toEqual(["code", "retryable", "message"]);
     }
   });
 
