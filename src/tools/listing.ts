@@ -52,10 +52,10 @@ export function inputJsonSchema(schema: z.ZodObject): JsonSchema & { type: "obje
  *
  * Lean for the hosts that compile it: an SDK client compiles every output schema when it lists
  * the tools (Ajv generates code for each keyword that validates), at every session start. The top
- * level's members are typed and required as the result has them; their own members are named,
- * each with its type in words (an annotation, nothing to compile): the full shapes spelled out cost
- * an SDK client ~20 ms per tools/list. The catalog resource's output_schemas and the library's
- * types give every shape whole.
+ * level's members are typed and required as the result has them; their own members are named in
+ * the member's description, each with its type in words (an annotation, nothing to compile): the
+ * full shapes spelled out cost an SDK client ~20-40 ms per tools/list (Node 24, warm), these ~3. The catalog
+ * resource's output_schemas and the library's types give every shape whole.
  */
 export function outputJsonSchema(schema: z.ZodObject, drawn = false): JsonSchema & { type: "object" } {
   const json = trimOutput(fullOutputSchema(schema)) as JsonSchema;
@@ -66,48 +66,41 @@ export function outputJsonSchema(schema: z.ZodObject, drawn = false): JsonSchema
   if (drawn && properties.view) properties.view = { type: "object" };
   // A failed call's structuredContent is {error} alone (clients validate it too).
   properties.error = ERROR_SCHEMA;
-  return { type: "object", properties, anyOf: [{ required: json.required ?? [] }, { required: ["error"] }] };
+  // Either/or as if/else, not anyOf: an SDK client's Ajv (allErrors) compiles anyOf's branches at twice the cost.
+  return { type: "object", properties, if: { required: ["error"] }, else: { required: json.required ?? [] } };
 }
 
 const ERROR_SCHEMA: JsonSchema = {
   type: "object",
-  description: "only on a failed call (isError): what went wrong and whether to retry",
-  properties: {
-    code: { description: "string" },
-    retryable: { description: "boolean" },
-    message: { description: "string" },
-    status: { description: "number" },
-    parameter: { description: "string" },
-    retry_after_s: { description: "number" },
-    credits_remaining: { description: "number" },
-    suggestions: { description: "array of string" },
-  },
+  description:
+    "only on a failed call (isError): what went wrong and whether to retry; members: code (string), retryable (boolean), message (string), status (number), parameter (string), retry_after_s (number), credits_remaining (number), suggestions (array of string)",
   required: ["code", "retryable", "message"],
 };
 
-/** A top-level member: its type (and values, for an enum) checked; its members named, each with its type in words. */
+/**
+ * A top-level member: its type (and values, for an enum) checked; its own members listed in its
+ * description, each with its type in words (a map of member schemas, even empty ones, is code an
+ * SDK client's Ajv generates: half of what remained).
+ */
 function lean(member: JsonSchema): JsonSchema {
   const variants = member.anyOf as JsonSchema[] | undefined;
   if (variants?.every((v) => v.type === "object" && v.properties)) {
-    // One object whatever the variant (provenance: simulated or a real service): every member named, with the variants said in words.
-    const words = new Map<string, Set<string>>();
-    for (const v of variants)
-      for (const [name, node] of Object.entries(v.properties as Record<string, JsonSchema>))
-        words.set(name, (words.get(name) ?? new Set()).add(typeInWords(node)));
-    const properties = Object.fromEntries([...words].map(([name, types]) => [name, { description: [...types].join(" or ") }]));
-    const shapes = variants.map((v) => (v.required as string[] | undefined)?.join(", ") ?? Object.keys(v.properties as object).join(", "));
-    return { type: "object", description: `one of: {${shapes.join("} or {")}}`, properties };
+    // One object whatever the variant (provenance: simulated or a real service), the variants said in words.
+    const shapes = variants.map((v) => membersInWords(v.properties as Record<string, JsonSchema>));
+    return { type: "object", description: `one of: {${shapes.join("} or {")}}` };
   }
   const out: JsonSchema = {};
   if (member.type !== undefined) out.type = member.type;
   else if (variants) out.anyOf = variants.map((v) => (v.type !== undefined ? { type: v.type } : {}));
   if (member.enum !== undefined) out.enum = member.enum;
-  if (member.properties) out.properties = described(member.properties as Record<string, JsonSchema>);
+  if (member.properties) out.description = `members: ${membersInWords(member.properties as Record<string, JsonSchema>)}`;
   return out;
 }
 
-function described(properties: Record<string, JsonSchema>): Record<string, JsonSchema> {
-  return Object.fromEntries(Object.entries(properties).map(([name, node]) => [name, { description: typeInWords(node) }]));
+function membersInWords(properties: Record<string, JsonSchema>): string {
+  return Object.entries(properties)
+    .map(([name, node]) => `${name} (${typeInWords(node)})`)
+    .join(", ");
 }
 
 /** "number", "[string, number]", "array of object", "string or null", "record of array": what a member holds. */
