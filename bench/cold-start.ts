@@ -137,6 +137,8 @@ export interface RuntimeStart {
   minimal: Spread;
   call: Spread;
   nodeE0: Spread;
+  /** bench/call-floor.ts on this runtime (node:sqlite). */
+  callFloor: Spread;
 }
 
 /** Node 22 and 24 (the newest of each line found): CRYPTO_METRICS_TEST_RUNTIMES or .ci/run's cache. */
@@ -218,14 +220,15 @@ export async function measureColdStart(sandbox: Sandbox, runs: number): Promise<
       async () => (await timeToolsList([join(BENCH_DIR, "minimal-server.mjs")], plain, "2025", node)).ms,
       () => timeRun([CLI, ...CALL_ARGS], callEnv, node),
       () => timeRun(["-e", "0"], plain, node),
+      () => timeRun(floorArgs, plain, node),
     ];
     // Untimed: the first start on this runtime fills its compile cache, as a user's first start does.
     for (const kind of kinds) await kind();
     const samples: number[][] = kinds.map(() => []);
     for (let i = 0; i < runs; i++)
       for (let k = 0; k < kinds.length; k++) samples[(i + k) % kinds.length]!.push(await kinds[(i + k) % kinds.length]!());
-    const [ours, raw, minimal, call, e0] = samples.map(spread) as [Spread, Spread, Spread, Spread, Spread];
-    others.push({ node, version, ours, raw, minimal, call, nodeE0: e0 });
+    const [ours, raw, minimal, call, e0, callFloor] = samples.map(spread) as [Spread, Spread, Spread, Spread, Spread, Spread];
+    others.push({ node, version, ours, raw, minimal, call, nodeE0: e0, callFloor });
   }
   return {
     runs,

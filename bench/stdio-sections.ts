@@ -101,6 +101,13 @@ export const COLD: Section = {
           baselineNote: "node -e 0",
           ...(r.version.startsWith("24.") && { target: { on: "ratio" as const, op: "<=" as const, value: 3 } }),
         },
+        {
+          metric: `the floor of such a call on ${on}: zod-validated arguments, one node:sqlite charge (bench/call-floor.ts)`,
+          unit: "ms",
+          ours: r.callFloor.median,
+          baseline: r.nodeE0.median,
+          baselineNote: "node -e 0",
+        },
       );
     }
     if (c.runtimes.length === 0)
