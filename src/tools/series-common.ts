@@ -132,7 +132,9 @@ export async function fetchSeries(context: ToolContext, req: SeriesRequest): Pro
     }
     series = seriesFromRecords(body as TimeRecord[], endpoint.field);
   }
-  const digest = digestFetched(series, { ...req, nature: endpoint.nature }, { extent: result.extent, asOfMs: result.asOfMs });
+  const digest = columns
+    ? digestKept(columns, { ...req, nature: endpoint.nature }, { extent: result.extent, asOfMs: result.asOfMs })
+    : digestFetched(series, { ...req, nature: endpoint.nature }, { extent: result.extent, asOfMs: result.asOfMs });
   const query = definedOnly(req.query);
   let view: ChartView | null | undefined;
   if (context.wantView) {
@@ -198,6 +200,41 @@ export function digestFetched(
   };
   const opts = { timeframeMs: req.timeframeMs, maxPoints: req.maxPoints, nature, ...context };
   return req.resample ? digestResampled(series.times, series.values, req.resample, opts) : digestSeries(series.times, series.values, opts);
+}
+
+/**
+ * Digests of columns handed on more than once: the in-process service answers a repeated read of a
+ * series on the same day with the same columns, and a digest is a pure function of the columns and
+ * the request (the asked range, the history, "now", the point budget, a resampling), so a repeat
+ * reuses it. Held as long as the columns are (the service drops them at the day's end); a few
+ * requests per series at most. Digests are read, never changed, by what renders them.
+ */
+const KEPT_DIGESTS = new WeakMap<object, Map<string, SeriesDigest>>();
+const KEPT_PER_SERIES = 8;
+
+function digestKept(
+  columns: { times: Float64Array; values: Float64Array },
+  req: Pick<SeriesRequest, "query" | "timeframeMs" | "maxPoints" | "resample"> & { nature: SeriesNature },
+  known: Pick<BackendResult, "extent" | "asOfMs">,
+): SeriesDigest {
+  const key = JSON.stringify([
+    req.query.startDate,
+    req.query.endDate,
+    req.timeframeMs,
+    req.maxPoints,
+    req.resample,
+    req.nature,
+    known.extent,
+    known.asOfMs,
+  ]);
+  let kept = KEPT_DIGESTS.get(columns.times);
+  const hit = kept?.get(key);
+  if (hit) return hit;
+  const digest = digestFetched(columns, req, known);
+  if (!kept) KEPT_DIGESTS.set(columns.times, (kept = new Map()));
+  if (kept.size >= KEPT_PER_SERIES) kept.delete(kept.keys().next().value!);
+  kept.set(key, digest);
+  return digest;
 }
 
 export function digestRecords(
