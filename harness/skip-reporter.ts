@@ -35,7 +35,8 @@ export default class SkipReporter implements Reporter {
       .map((m) => ({ file: relative(process.cwd(), m.moduleId), n: [...m.children.allTests("skipped")].length }))
       .filter((x) => x.n > 0);
     const tests = files.reduce((sum, f) => sum + f.n, 0);
-    const count = tests ? ` (${tests} tests in ${files.length} files: ${files.map((f) => f.file).join(", ")})` : "";
+    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+    const count = tests ? ` (${plural(tests, "test")} in ${plural(files.length, "file")}: ${files.map((f) => f.file).join(", ")})` : "";
     if (parts.length === 0 && tests === 0) return void process.stdout.write("\nnpm test skipped nothing\n");
     process.stdout.write(`\nnpm test skipped: ${parts.length ? parts.join("; ") : "no group"}${count}\n`);
   }
