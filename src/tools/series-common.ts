@@ -148,21 +148,17 @@ export async function fetchSeries(context: ToolContext, req: SeriesRequest): Pro
   const unit = displayUnit(endpoint.unit, asset);
   // Without market_type the derivatives endpoints aggregate every market type, spot included: say so.
   const marketTypes = endpoint.params.includes("market_type") && !query.market_type ? { market_type: "all (spot, swap, future)" } : {};
-  const text = [
-    renderSeriesText(
-      {
-        metric: endpoint.id,
-        asset,
-        unit,
-        field: endpoint.field,
-        timeframe: req.timeframe,
-        query: { ...query, ...marketTypes, timeframe: undefined, resample: req.resample },
-        ...(endpoint.meaning && { meaning: endpoint.meaning }),
-      },
-      digest,
-    ),
-    footer(usage, resource),
-  ].join("\n");
+  const heading = {
+    metric: endpoint.id,
+    asset,
+    unit,
+    field: endpoint.field,
+    timeframe: req.timeframe,
+    query: { ...query, ...marketTypes, timeframe: undefined, resample: req.resample },
+    ...(endpoint.meaning && { meaning: endpoint.meaning }),
+  };
+  const rendered = renderedOnce(digest, heading);
+  const text = [rendered.text, footer(usage, resource)].join("\n");
   return {
     text,
     structured: {
@@ -173,7 +169,7 @@ export async function fetchSeries(context: ToolContext, req: SeriesRequest): Pro
       timeframe: req.timeframe,
       ...sentQuery(query),
       ...(marketTypes.market_type && { marketTypes: marketTypes.market_type }),
-      digest: compactSeriesDigest(digest),
+      digest: rendered.compact,
       credits: credits(usage),
       resource,
     },
@@ -200,6 +196,22 @@ export function digestFetched(
   };
   const opts = { timeframeMs: req.timeframeMs, maxPoints: req.maxPoints, nature, ...context };
   return req.resample ? digestResampled(series.times, series.values, req.resample, opts) : digestSeries(series.times, series.values, opts);
+}
+
+/**
+ * The text and compact form of a digest for a heading: the same for a kept digest read again with
+ * the same request (the footer, with the credits of each call, is written apart). Neither is changed
+ * by what sends it.
+ */
+const RENDERED = new WeakMap<SeriesDigest, { key: string; text: string; compact: ReturnType<typeof compactSeriesDigest> }>();
+
+function renderedOnce(digest: SeriesDigest, heading: Parameters<typeof renderSeriesText>[0]) {
+  const key = JSON.stringify(heading);
+  const kept = RENDERED.get(digest);
+  if (kept?.key === key) return kept;
+  const made = { key, text: renderSeriesText(heading, digest), compact: compactSeriesDigest(digest) };
+  RENDERED.set(digest, made);
+  return made;
 }
 
 /**
