@@ -19,6 +19,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // The last line of a run names each group it left out and how to run it (harness/skips.ts).
+    reporters: ["default", "./harness/skip-reporter.ts"],
+    setupFiles: ["./harness/quiet-logs.ts"],
     // One project per folder, named by its path under test/ ("root" for the files in test/ itself), so a
     // run names folders: `vitest run --project mcp --project backend/rest`. A folder's tests are its own
     // files; its subfolders are projects of their own.

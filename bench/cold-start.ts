@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import * as esbuild from "esbuild";
 // @ts-expect-error: a plain ESM script without types
 import { englishOnlyZodLocales, zodUnused } from "../scripts/zod-plugins.mjs";
+import { runtimes } from "../harness/runtimes.js";
 import { BENCH_DIR, CLI, cleanEnv, peakRssMb, stop, type Sandbox } from "./proc.js";
 import { median, msSince, round } from "./stats.js";
 
@@ -48,9 +49,14 @@ interface Start {
  * One cold start: wall time from spawn() to the tools/list response on stdout, the client behaving
  * as a real one does: initialize first, then the rest only after its answer.
  */
-async function timeToolsList(args: string[], env: NodeJS.ProcessEnv, era: "2025" | "2026-07-28" = "2025"): Promise<Start> {
+async function timeToolsList(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  era: "2025" | "2026-07-28" = "2025",
+  node = process.execPath,
+): Promise<Start> {
   const t0 = process.hrtime.bigint();
-  const child = spawn(process.execPath, args, { env, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(node, args, { env, stdio: ["pipe", "pipe", "pipe"] });
   // Written before the child reads: the pipe holds it, as a client's first message would wait.
   child.stdin.write(era === "2025" ? INITIALIZE : MODERN_TOOLS_LIST);
   let stderr = "";
@@ -83,9 +89,9 @@ async function timeToolsList(args: string[], env: NodeJS.ProcessEnv, era: "2025"
 }
 
 /** Wall time from spawn() to exit, and the exit must be 0. */
-async function timeRun(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+async function timeRun(args: string[], env: NodeJS.ProcessEnv, node = process.execPath): Promise<number> {
   const t0 = process.hrtime.bigint();
-  const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(node, args, { env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
   child.stderr.on("data", (c: Buffer) => (out += c.toString("utf8")));
@@ -118,6 +124,33 @@ export interface ColdStart {
   /** bench/call-floor.ts: zod-validated arguments and one SQLite charge, nothing else. */
   callFloor: Spread;
   callArgs: string[];
+  /** The same start (2025 client) and one-shot call on the other runtimes users have (Node 22, 24). */
+  runtimes: RuntimeStart[];
+}
+
+export interface RuntimeStart {
+  node: string;
+  version: string;
+  ours: Spread;
+  /** A bare Node process answering the same lines (bench/raw-responder.mjs). */
+  raw: Spread;
+  minimal: Spread;
+  call: Spread;
+  nodeE0: Spread;
+  /** bench/call-floor.ts on this runtime (node:sqlite). */
+  callFloor: Spread;
+}
+
+/** Node 22 and 24 (the newest of each line found): CRYPTO_METRICS_TEST_RUNTIMES or .ci/run's cache. */
+export function otherRuntimes(): Array<{ path: string; version: string }> {
+  const byMajor = new Map<number, { path: string; version: number[] }>();
+  for (const r of runtimes()) {
+    const major = r.version[0]!;
+    if (major !== 22 && major !== 24) continue;
+    const seen = byMajor.get(major);
+    if (!seen || r.version.join(".").localeCompare(seen.version.join("."), undefined, { numeric: true }) > 0) byMajor.set(major, r);
+  }
+  return [...byMajor.values()].sort((a, b) => a.version[0]! - b.version[0]!).map((r) => ({ path: r.path, version: r.version.join(".") }));
 }
 
 export const CALL_ARGS = ["call", "get_series", "--metric", "lifespan/Lth_mvrv", "--asset", "btc"];
@@ -177,6 +210,26 @@ export async function measureColdStart(sandbox: Sandbox, runs: number): Promise<
     async () => floor.push(await timeRun(floorArgs, plain)),
   ];
   for (let i = 0; i < runs; i++) for (let k = 0; k < callKinds.length; k++) await callKinds[(i + k) % callKinds.length]!();
+  const others: RuntimeStart[] = [];
+  for (const { path: node, version } of otherRuntimes()) {
+    process.stderr.write(`bench: start-up and call on Node ${version}\n`);
+    const rawList = () => timeToolsList([join(BENCH_DIR, "raw-responder.mjs"), listing], plain, "2025", node);
+    const kinds = [
+      async () => (await timeToolsList([CLI], oursEnv, "2025", node)).ms,
+      async () => (await rawList()).ms,
+      async () => (await timeToolsList([join(BENCH_DIR, "minimal-server.mjs")], plain, "2025", node)).ms,
+      () => timeRun([CLI, ...CALL_ARGS], callEnv, node),
+      () => timeRun(["-e", "0"], plain, node),
+      () => timeRun(floorArgs, plain, node),
+    ];
+    // Untimed: the first start on this runtime fills its compile cache, as a user's first start does.
+    for (const kind of kinds) await kind();
+    const samples: number[][] = kinds.map(() => []);
+    for (let i = 0; i < runs; i++)
+      for (let k = 0; k < kinds.length; k++) samples[(i + k) % kinds.length]!.push(await kinds[(i + k) % kinds.length]!());
+    const [ours, raw, minimal, call, e0, callFloor] = samples.map(spread) as [Spread, Spread, Spread, Spread, Spread, Spread];
+    others.push({ node, version, ours, raw, minimal, call, nodeE0: e0, callFloor });
+  }
   return {
     runs,
     nodeE0: spread(samples.nodeE0),
@@ -191,6 +244,7 @@ export async function measureColdStart(sandbox: Sandbox, runs: number): Promise<
     callNodeE0: spread(nodeE0),
     callFloor: spread(floor),
     callArgs: CALL_ARGS,
+    runtimes: others,
   };
 }
 

@@ -48,6 +48,8 @@ export const HTTP: Section = {
           baseline: sized.requestsPerSecond,
           baselineNote: "the same minimal server, answer padded to our size",
           baselineDetail: loadDetail(sized),
+          // A charged series read: auth, rate window, charge, the series (generated once a day) and its digest.
+          ...(c.id === "get_series" && { target: { on: "ratio" as const, op: ">=" as const, value: 0.8 } }),
         });
       }
     }

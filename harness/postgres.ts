@@ -3,6 +3,7 @@
 // a server the suites are skipped with the reason printed, except in CI, where that is a failure.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { skipping } from "./skips.js";
 
 export const PG_URL = process.env["CRYPTO_METRICS_TEST_POSTGRES_URL"] || "postgres://postgres@127.0.0.1:5432/test";
 
@@ -23,7 +24,10 @@ const problem = await probe();
 if (problem !== undefined) {
   const reason = `no PostgreSQL server at CRYPTO_METRICS_TEST_POSTGRES_URL (${PG_URL.replace(/:[^:@/]*@/, ":***@")}): ${problem}`;
   if (process.env["CI"] === "true") throw new Error(`${reason}; CI runs the shared-store tests, so a database is required`);
-  console.log(`skipped PostgreSQL tests: ${reason}`);
+  skipping(
+    "the PostgreSQL store tests",
+    `start a server and set CRYPTO_METRICS_TEST_POSTGRES_URL; ${PG_URL.replace(/:[^:@/]*@/, ":***@")}: ${problem}`,
+  );
 }
 
 /** Whether the shared-store tests can run here. */

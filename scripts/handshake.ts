@@ -107,6 +107,6 @@ export async function recordHandshake(): Promise<Handshake> {
 }
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) {
-  // Packed: the bundle carries each large value of the record once (unpacked by precomputedHandshake).
+  // Packed: the bundle carries every answer as its text, each large value once (see packHandshake).
   process.stdout.write(JSON.stringify(packHandshake(await recordHandshake())));
 }

@@ -4,6 +4,8 @@
 // a damaged install gets one line saying what to do instead of a stack trace.
 import { readFileSync } from "node:fs";
 import module from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { hasBuiltinSqlite, MIN_NODE } from "./min-node.js";
 
 function fail(message: string, exit: number): never {
@@ -42,9 +44,12 @@ if (!hasBuiltinSqlite(running[0]!, running[1]!)) {
   }
 }
 
-// Node >= 22.1 keeps compiled code between starts (about a tenth of a start); older Node has no such
-// call. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
-(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+// Node >= 22.1 keeps compiled code between starts (the server's chunks load in about half the time);
+// older Node has no such call. NODE_DISABLE_COMPILE_CACHE=1 turns it off. A directory it cannot use
+// (not writable, not a directory, files corrupt) is skipped or recompiled over by Node without a word;
+// one on a kernel file system is not tried at all, as Node's recursive mkdir spins there.
+const cacheDir = process.env["NODE_COMPILE_CACHE"] || join(tmpdir(), "node-compile-cache");
+if (!/^\/(proc|sys|dev)(\/|$)/.test(cacheDir)) (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 try {
   await import("./cli.js");

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // Command-line entry: parses the configuration once and dispatches to stdio (default), http, api or call.
 import { readFileSync } from "node:fs";
-import { KeysFileError } from "./backend/inprocess/keys.js";
 import { sqliteDriverProblem } from "./backend/inprocess/metering/sqlite-driver.js";
 import { StoreConfigError, StoreUnavailableError } from "./backend/inprocess/metering/store.js";
 import { ConfigError, describeConfig, loadConfig, type Config } from "./config.js";
@@ -152,7 +151,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof KeysFileError) fail(err.message, 2);
+  // By name, not instanceof: importing keys.ts here would load the catalog and zod before the handshake.
+  if (err instanceof Error && err.name === "KeysFileError") fail(err.message, 2);
   if (err instanceof StoreConfigError) fail(err.message, 2);
   if (err instanceof StoreUnavailableError) fail(err.message, 1);
   // A chunk of dist/ missing (a partial copy or unpacking): the same line as dist/cli.js gives.

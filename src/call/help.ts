@@ -154,6 +154,6 @@ ${MAX_RETRIES} times, waits of at most ${MAX_WAIT_S} s), the batch holding back 
 Exit codes: ${EXIT.ok} ok · ${EXIT.usage} usage or invalid arguments · ${EXIT.auth} authentication or entitlement ·
 ${EXIT.limited} rate limited or credits exhausted · ${EXIT.unavailable} upstream unavailable · ${EXIT.other} anything else.
 A batch exits 0 when every line succeeded, else with the code its failed lines share (1 if they differ).
-Configuration flags (--keys-file, --state-dir, --log-level) and CRYPTO_METRICS_* variables apply as usual.
+Configuration flags (--keys-file, --state-dir, --store, --log-level) and CRYPTO_METRICS_* variables apply as usual.
 `;
 }

@@ -48,33 +48,74 @@ export function inputJsonSchema(schema: z.ZodObject): JsonSchema & { type: "obje
  * The structured result's JSON Schema, generated from the tool's zod shape. Hosts give the model
  * names, descriptions and input schemas, not this: it is for typed clients and code-writing agents.
  * The top level admits members it does not name, so what the wrapper adds (provenance, a view)
- * never fails a client's validation; an isError result's `{error}` is not validated by clients.
+ * never fails a client's validation; a failed call's structuredContent is `{error}` alone.
+ *
+ * Lean for the hosts that compile it: an SDK client compiles every output schema when it lists
+ * the tools (Ajv generates code for each keyword that validates), at every session start. The top
+ * level's members are typed and required as the result has them; their own members are named in
+ * the member's description, each with its type in words (an annotation, nothing to compile): the
+ * full shapes spelled out cost an SDK client ~20-40 ms per tools/list (Node 24, warm), these ~3. The catalog
+ * resource's output_schemas and the library's types give every shape whole.
  */
 export function outputJsonSchema(schema: z.ZodObject, drawn = false): JsonSchema & { type: "object" } {
-  const json = shallow(trimOutput(fullOutputSchema(schema)) as JsonSchema, 0);
-  const properties = { ...(json.properties as Record<string, JsonSchema>) };
+  const json = trimOutput(fullOutputSchema(schema)) as JsonSchema;
+  const properties = Object.fromEntries(
+    Object.entries(json.properties as Record<string, JsonSchema>).map(([name, member]) => [name, lean(member)]),
+  );
   // The chart data only clients that render views receive, and only their view reads: named, not spelled out.
   if (drawn && properties.view) properties.view = { type: "object" };
   // A failed call's structuredContent is {error} alone (clients validate it too).
   properties.error = ERROR_SCHEMA;
-  return { type: "object", properties, anyOf: [{ required: json.required ?? [] }, { required: ["error"] }] };
+  // Either/or as if/else, not anyOf: an SDK client's Ajv (allErrors) compiles anyOf's branches at twice the cost.
+  return { type: "object", properties, if: { required: ["error"] }, else: { required: json.required ?? [] } };
 }
 
 const ERROR_SCHEMA: JsonSchema = {
   type: "object",
-  description: "only on a failed call (isError): what went wrong and whether to retry",
-  properties: {
-    code: { type: "string" },
-    retryable: { type: "boolean" },
-    message: { type: "string" },
-    status: { type: "number" },
-    parameter: { type: "string" },
-    retry_after_s: { type: "number" },
-    credits_remaining: { type: "number" },
-    suggestions: { type: "array", items: { type: "string" } },
-  },
+  description:
+    "only on a failed call (isError): what went wrong and whether to retry; members: code (string), retryable (boolean), message (string), status (number), parameter (string), retry_after_s (number), credits_remaining (number), suggestions (array of string)",
   required: ["code", "retryable", "message"],
 };
+
+/**
+ * A top-level member: its type (and values, for an enum) checked; its own members listed in its
+ * description, each with its type in words (a map of member schemas, even empty ones, is code an
+ * SDK client's Ajv generates: half of what remained).
+ */
+function lean(member: JsonSchema): JsonSchema {
+  const variants = member.anyOf as JsonSchema[] | undefined;
+  if (variants?.every((v) => v.type === "object" && v.properties)) {
+    // One object whatever the variant (provenance: simulated or a real service), the variants said in words.
+    const shapes = variants.map((v) => membersInWords(v.properties as Record<string, JsonSchema>));
+    return { type: "object", description: `one of: {${shapes.join("} or {")}}` };
+  }
+  const out: JsonSchema = {};
+  if (member.type !== undefined) out.type = member.type;
+  else if (variants) out.anyOf = variants.map((v) => (v.type !== undefined ? { type: v.type } : {}));
+  if (member.enum !== undefined) out.enum = member.enum;
+  if (member.properties) out.description = `members: ${membersInWords(member.properties as Record<string, JsonSchema>)}`;
+  return out;
+}
+
+function membersInWords(properties: Record<string, JsonSchema>): string {
+  return Object.entries(properties)
+    .map(([name, node]) => `${name} (${typeInWords(node)})`)
+    .join(", ");
+}
+
+/** "number", "[string, number]", "array of object", "string or null", "record of array": what a member holds. */
+function typeInWords(node: JsonSchema): string {
+  if (Array.isArray(node.anyOf)) return [...new Set((node.anyOf as JsonSchema[]).map(typeInWords))].join(" or ");
+  // A member's values are the full schema's to list (the catalog resource's output_schemas), not every tools/list's.
+  if (Array.isArray(node.enum) || node.const !== undefined)
+    return typeof (node.enum as unknown[] | undefined)?.[0] === "number" ? "number" : "string";
+  if (Array.isArray(node.prefixItems)) return `[${(node.prefixItems as JsonSchema[]).map(typeInWords).join(", ")}]`;
+  if (node.type === "array") return node.items ? `array of ${typeInWords(node.items as JsonSchema)}` : "array";
+  if (node.type === "object" && node.additionalProperties && !node.properties)
+    return `record of ${typeInWords(node.additionalProperties as JsonSchema)}`;
+  if (Array.isArray(node.type)) return (node.type as string[]).join(" or ");
+  return typeof node.type === "string" ? node.type : "any";
+}
 
 /** Full JSON Schema of a tool's structured output, for the catalog resource and scripted clients. */
 export function fullOutputSchema(schema: z.ZodObject): JsonSchema {
@@ -82,29 +123,6 @@ export function fullOutputSchema(schema: z.ZodObject): JsonSchema {
   const json = z.toJSONSchema(schema, { io: "output", target: "draft-2020-12" }) as JsonSchema;
   delete json.$schema;
   return json;
-}
-
-/**
- * The result's members and theirs, each deeper member by its type alone: every stdio session's
- * recorded handshake carries four copies of tools/list, and the whole shapes spelled out there cost
- * the bundle 15 KB; the catalog resource's output_schemas and the library's types give them whole.
- */
-function shallow(node: JsonSchema, depth: number): JsonSchema {
-  if (depth >= 2) {
-    const { type, anyOf } = node as { type?: unknown; anyOf?: JsonSchema[] };
-    if (type !== undefined) return { type };
-    return anyOf ? { anyOf: anyOf.map((n) => shallow(n, depth)) } : {};
-  }
-  const out: JsonSchema = {};
-  for (const [k, v] of Object.entries(node)) {
-    if (k === "properties" && v && typeof v === "object")
-      out[k] = Object.fromEntries(Object.entries(v as Record<string, JsonSchema>).map(([p, n]) => [p, shallow(n, depth + 1)]));
-    else if ((k === "items" || k === "additionalProperties") && v && typeof v === "object") out[k] = shallow(v as JsonSchema, depth + 1);
-    else if (k === "prefixItems" && Array.isArray(v)) out[k] = (v as JsonSchema[]).map((n) => shallow(n, depth + 1));
-    else if (k === "anyOf" && Array.isArray(v)) out[k] = (v as JsonSchema[]).map((n) => shallow(n, depth));
-    else out[k] = v;
-  }
-  return out;
 }
 
 /**

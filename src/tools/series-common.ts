@@ -142,7 +142,9 @@ export async function fetchSeries(context: ToolContext, req: SeriesRequest): Pro
     }
     series = seriesFromRecords(body as TimeRecord[], endpoint.field);
   }
-  const digest = digestFetched(series, { ...req, nature: endpoint.nature }, { extent: result.extent, asOfMs: result.asOfMs });
+  const digest = columns
+    ? digestKept(columns, { ...req, nature: endpoint.nature }, { extent: result.extent, asOfMs: result.asOfMs })
+    : digestFetched(series, { ...req, nature: endpoint.nature }, { extent: result.extent, asOfMs: result.asOfMs });
   const query = definedOnly(req.query);
   let view: ChartView | null | undefined;
   if (context.wantView) {
@@ -156,21 +158,17 @@ export async function fetchSeries(context: ToolContext, req: SeriesRequest): Pro
   const unit = displayUnit(endpoint.unit, asset);
   // Without market_type the derivatives endpoints aggregate every market type, spot included: say so.
   const marketTypes = endpoint.params.includes("market_type") && !query.market_type ? { market_type: "all (spot, swap, future)" } : {};
-  const text = [
-    renderSeriesText(
-      {
-        metric: endpoint.id,
-        asset,
-        unit,
-        field: endpoint.field,
-        timeframe: req.timeframe,
-        query: { ...query, ...marketTypes, timeframe: undefined, resample: req.resample },
-        ...(endpoint.meaning && { meaning: endpoint.meaning }),
-      },
-      digest,
-    ),
-    footer(usage, resource),
-  ].join("\n");
+  const heading = {
+    metric: endpoint.id,
+    asset,
+    unit,
+    field: endpoint.field,
+    timeframe: req.timeframe,
+    query: { ...query, ...marketTypes, timeframe: undefined, resample: req.resample },
+    ...(endpoint.meaning && { meaning: endpoint.meaning }),
+  };
+  const rendered = renderedOnce(digest, heading);
+  const text = [rendered.text, footer(usage, resource)].join("\n");
   return {
     text,
     structured: {
@@ -181,7 +179,7 @@ export async function fetchSeries(context: ToolContext, req: SeriesRequest): Pro
       timeframe: req.timeframe,
       ...sentQuery(query),
       ...(marketTypes.market_type && { marketTypes: marketTypes.market_type }),
-      digest: compactSeriesDigest(digest),
+      digest: rendered.compact,
       credits: credits(usage),
       resource,
     },
@@ -208,6 +206,57 @@ export function digestFetched(
   };
   const opts = { timeframeMs: req.timeframeMs, maxPoints: req.maxPoints, nature, ...context };
   return req.resample ? digestResampled(series.times, series.values, req.resample, opts) : digestSeries(series.times, series.values, opts);
+}
+
+/**
+ * The text and compact form of a digest for a heading: the same for a kept digest read again with
+ * the same request (the footer, with the credits of each call, is written apart). Neither is changed
+ * by what sends it.
+ */
+const RENDERED = new WeakMap<SeriesDigest, { key: string; text: string; compact: ReturnType<typeof compactSeriesDigest> }>();
+
+function renderedOnce(digest: SeriesDigest, heading: Parameters<typeof renderSeriesText>[0]) {
+  const key = JSON.stringify(heading);
+  const kept = RENDERED.get(digest);
+  if (kept?.key === key) return kept;
+  const made = { key, text: renderSeriesText(heading, digest), compact: compactSeriesDigest(digest) };
+  RENDERED.set(digest, made);
+  return made;
+}
+
+/**
+ * Digests of columns handed on more than once: the in-process service answers a repeated read of a
+ * series on the same day with the same columns, and a digest is a pure function of the columns and
+ * the request (the asked range, the history, "now", the point budget, a resampling), so a repeat
+ * reuses it. Held as long as the columns are (the service drops them at the day's end); a few
+ * requests per series at most. Digests are read, never changed, by what renders them.
+ */
+const KEPT_DIGESTS = new WeakMap<object, Map<string, SeriesDigest>>();
+const KEPT_PER_SERIES = 8;
+
+function digestKept(
+  columns: { times: Float64Array; values: Float64Array },
+  req: Pick<SeriesRequest, "query" | "timeframeMs" | "maxPoints" | "resample"> & { nature: SeriesNature },
+  known: Pick<BackendResult, "extent" | "asOfMs">,
+): SeriesDigest {
+  const key = JSON.stringify([
+    req.query.startDate,
+    req.query.endDate,
+    req.timeframeMs,
+    req.maxPoints,
+    req.resample,
+    req.nature,
+    known.extent,
+    known.asOfMs,
+  ]);
+  let kept = KEPT_DIGESTS.get(columns.times);
+  const hit = kept?.get(key);
+  if (hit) return hit;
+  const digest = digestFetched(columns, req, known);
+  if (!kept) KEPT_DIGESTS.set(columns.times, (kept = new Map()));
+  if (kept.size >= KEPT_PER_SERIES) kept.delete(kept.keys().next().value!);
+  kept.set(key, digest);
+  return digest;
 }
 
 export function digestRecords(

@@ -30,49 +30,74 @@ export type ListMethod = (typeof LIST_METHODS)[number];
 export const MODERN_METHODS = ["server/discover", ...LIST_METHODS] as const;
 export type ModernMethod = (typeof MODERN_METHODS)[number];
 
-declare const __CRYPTO_METRICS_HANDSHAKE__: string | undefined;
-
-export function precomputedHandshake(): Handshake | undefined {
-  return typeof __CRYPTO_METRICS_HANDSHAKE__ === "string"
-    ? unpackHandshake(JSON.parse(__CRYPTO_METRICS_HANDSHAKE__) as Handshake)
-    : undefined;
+/**
+ * The bundle's form of the record: every answer as its JSON text, ready to write. The lists of both
+ * eras and both backend kinds repeat the same tools, so a text holds each large value once: a value
+ * seen before (by its JSON, at least PIECE_MIN_CHARS long) becomes a reference to a shared piece,
+ * NUL + its number + NUL (JSON text never holds a raw NUL: JSON.stringify escapes it). Expanding is
+ * string replacement: the front writes an answer without parsing, walking or serializing objects
+ * (walking the whole record's objects cost ~5 ms of every start on Node 24).
+ */
+export interface WireHandshake {
+  latestProtocolVersion: string;
+  supportedProtocolVersions: string[];
+  modernProtocolVersions: string[];
+  /** Shared values' JSON texts, which may themselves refer to earlier pieces. */
+  pieces: string[];
+  byKind: Record<"inprocess" | "http", WireAnswers>;
 }
 
-/**
- * The record holds each large value once: the lists of both eras and both backend kinds repeat the
- * same tools, and the bundle carries the record. A repeat becomes REPEAT followed by the JSON path
- * of its first occurrence, which comes earlier in the same depth-first walk (and may itself hold
- * repeats of what came before it: those are unpacked too).
- */
-const REPEAT = "\u0000repeat:";
-const PACK_MIN_CHARS = 256;
+export interface WireAnswers {
+  /** The initialize result's JSON text, without its protocolVersion (the client's request decides it). */
+  initialize: string;
+  lists: Partial<Record<ListMethod, string>>;
+  modern: Partial<Record<ModernMethod, string>>;
+}
+
+const PIECE_MIN_CHARS = 256;
+const REFERENCE = /\u0000(\d+)\u0000/g;
 
 type Json = unknown;
 
-export function packHandshake(handshake: Handshake): Handshake {
-  const first = new Map<string, string>();
-  const walk = (value: Json, path: string[]): Json => {
-    if (value === null || typeof value !== "object") return value;
-    const json = JSON.stringify(value);
-    if (json.length >= PACK_MIN_CHARS) {
-      const seen = first.get(json);
-      if (seen !== undefined) return REPEAT + seen;
-      first.set(json, JSON.stringify(path));
-    }
-    if (Array.isArray(value)) return value.map((v, i) => walk(v, [...path, String(i)]));
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, [...path, k])]));
+export function packHandshake(handshake: Handshake): WireHandshake {
+  const pieces: string[] = [];
+  const index = new Map<string, number>();
+  // The same text as JSON.stringify gives, with repeated large values replaced by references.
+  const text = (value: Json): string => {
+    if (value === null || typeof value !== "object") return JSON.stringify(value);
+    const whole = JSON.stringify(value);
+    const seen = whole.length >= PIECE_MIN_CHARS ? index.get(whole) : undefined;
+    if (seen !== undefined) return `\u0000${seen}\u0000`;
+    const packed = Array.isArray(value)
+      ? `[${value.map(text).join(",")}]`
+      : `{${Object.entries(value)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => `${JSON.stringify(k)}:${text(v)}`)
+          .join(",")}}`;
+    if (whole.length < PIECE_MIN_CHARS) return packed;
+    index.set(whole, pieces.push(packed) - 1);
+    return `\u0000${pieces.length - 1}\u0000`;
   };
-  return walk(handshake, []) as Handshake;
+  const answers = (kind: Handshake["byKind"]["inprocess"]): WireAnswers => ({
+    initialize: text(kind.initialize),
+    lists: Object.fromEntries(Object.entries(kind.lists).map(([m, v]) => [m, text(v)])),
+    modern: Object.fromEntries(Object.entries(kind.modern).map(([m, v]) => [m, text(v)])),
+  });
+  const { latestProtocolVersion, supportedProtocolVersions, modernProtocolVersions } = handshake;
+  const byKind = { inprocess: answers(handshake.byKind.inprocess), http: answers(handshake.byKind.http) };
+  return { latestProtocolVersion, supportedProtocolVersions, modernProtocolVersions, pieces, byKind };
 }
 
-export function unpackHandshake(packed: Handshake): Handshake {
-  const root = packed as Json;
-  const at = (path: string[]): Json => path.reduce<Json>((node, key) => (node as Record<string, Json>)[key], root);
-  const walk = (value: Json): Json => {
-    if (typeof value === "string" && value.startsWith(REPEAT)) return walk(at(JSON.parse(value.slice(REPEAT.length)) as string[]));
-    if (value === null || typeof value !== "object") return value;
-    if (Array.isArray(value)) return value.map(walk);
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
-  };
-  return walk(root) as Handshake;
+/** An answer's JSON text with every reference replaced by its piece (each piece expanded once). */
+export function expander(pieces: readonly string[]): (text: string) => string {
+  const expanded: string[] = [];
+  const expand = (text: string): string => text.replace(REFERENCE, (_, n: string) => (expanded[Number(n)] ??= expand(pieces[Number(n)]!)));
+  return expand;
+}
+
+declare const __CRYPTO_METRICS_HANDSHAKE__: string | undefined;
+
+/** The record compiled into dist/; undefined when running from source. */
+export function precomputedHandshake(): WireHandshake | undefined {
+  return typeof __CRYPTO_METRICS_HANDSHAKE__ === "string" ? (JSON.parse(__CRYPTO_METRICS_HANDSHAKE__) as WireHandshake) : undefined;
 }

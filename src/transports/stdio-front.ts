@@ -4,14 +4,20 @@
 // answered is replayed to it (so it knows the client's capabilities, its answer dropped) and from
 // then on every message goes to the server. No SDK import here: this is what runs before it loads.
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
-import { LIST_METHODS, MODERN_METHODS, type Handshake, type ListMethod, type ModernMethod } from "./handshake.js";
+import {
+  expander,
+  LIST_METHODS,
+  MODERN_METHODS,
+  type ListMethod,
+  type ModernMethod,
+  type WireAnswers,
+  type WireHandshake,
+} from "./handshake.js";
 import { describeInvalid, invalidLineReply, LineSplitter, tooLongReply, Utf8Lines } from "./stdio-lines.js";
 import { Outstanding } from "./stdio-pending.js";
 import { writeMessage } from "./stdio-write.js";
 
 export { writeMessage };
-
-type Answers = Handshake["byKind"]["inprocess"];
 
 /** The id under which the front's initialize is replayed: not one a client's numbering can produce. */
 const REPLAY_ID = "crypto-metrics-mcp:replayed-initialize";
@@ -59,13 +65,16 @@ export class StdioFront implements Transport {
   private parse: ((line: string) => JSONRPCMessage) | undefined;
   /** What the server's messages need on their way out (the full list of versions in a -32022). */
   private amend: ((message: JSONRPCMessage) => JSONRPCMessage) | undefined;
+  private readonly expand: ((text: string) => string) | undefined;
 
   constructor(
-    private readonly handshake: Handshake | undefined,
-    private readonly answers: Answers | undefined,
+    private readonly handshake: WireHandshake | undefined,
+    private readonly answers: WireAnswers | undefined,
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
     private readonly stdout: NodeJS.WritableStream = process.stdout,
-  ) {}
+  ) {
+    this.expand = handshake && expander(handshake.pieces);
+  }
 
   /** Starts reading stdin at once (called before the server exists). */
   listen(): void {
@@ -125,6 +134,18 @@ export class StdioFront implements Transport {
     });
   }
 
+  /** A recorded result's JSON text as a result message (members in the order the SDK's messages have). */
+  private writeResult(id: string | number, result: string): void {
+    void this.writeLine(`{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`);
+  }
+
+  private writeLine(json: string): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.stdout.write(`${json}\n`)) resolve();
+      else this.stdout.once("drain", resolve);
+    });
+  }
+
   private readonly onstreamerror = (error: Error) => this.onerror?.(error);
 
   private readonly ondata = (chunk: Buffer | string) => this.take(this.lines.push(this.text.decode(chunk)));
@@ -136,9 +157,14 @@ export class StdioFront implements Transport {
         this.onerror?.(new Error(`a line exceeded the maximum size of ${MAX_LINE_BYTES} bytes; it was answered with an error`));
         void this.write(tooLongReply(line.id, MAX_LINE_BYTES));
       } else if (this.parse) this.deliver(line);
-      else if (!this.answer(line)) {
+      else {
+        const answered = this.answer(line);
+        if (answered === true) continue;
         this.queued.push(line);
-        this.onwait?.();
+        // A notification needs no answer: it waits for the server without hurrying it (the
+        // initialized notification comes between initialize and tools/list, and loading the server
+        // then would hold the list back while its modules evaluate).
+        if (answered === false) this.onwait?.();
       }
     }
   }
@@ -161,8 +187,11 @@ export class StdioFront implements Transport {
     this.onmessage?.(message);
   }
 
-  /** Answers a line from the recorded handshake; false when it must wait for the server. */
-  private answer(line: string): boolean {
+  /**
+   * Answers a line from the recorded handshake; false when it must wait for the server, "notification"
+   * when it may wait for it (a well-formed notification, while the front answers the handshake).
+   */
+  private answer(line: string): boolean | "notification" {
     if (!this.handshake || !this.answers) return false;
     let m: Message;
     try {
@@ -170,6 +199,7 @@ export class StdioFront implements Transport {
     } catch {
       return false;
     }
+    if (isObject(m) && m.jsonrpc === "2.0" && !("id" in m) && typeof m.method === "string") return "notification";
     if (!isObject(m) || m.jsonrpc !== "2.0" || (typeof m.id !== "string" && typeof m.id !== "number")) return false;
     if (this.answerModern(m)) return true;
     if (isInitialize(m) && this.initialize === undefined) {
@@ -178,7 +208,8 @@ export class StdioFront implements Transport {
         ? requested
         : this.handshake.latestProtocolVersion;
       this.initialize = m;
-      void this.write({ result: { protocolVersion, ...this.answers.initialize }, jsonrpc: "2.0", id: m.id });
+      const rest = this.expand!(this.answers.initialize);
+      this.writeResult(m.id, `{"protocolVersion":${JSON.stringify(protocolVersion)}${rest === "{}" ? "}" : `,${rest.slice(1)}`}`);
       return true;
     }
     // Lists only after initialize, as a client does, and only whole (no cursor: no second page).
@@ -187,7 +218,7 @@ export class StdioFront implements Transport {
     const capabilities = (this.initialize?.params as { capabilities?: Record<string, unknown> } | undefined)?.capabilities;
     if (capabilities?.extensions !== undefined) return false;
     if (list && this.initialize && (m.params === undefined || (isObject(m.params) && m.params.cursor === undefined))) {
-      void this.write({ result: list, jsonrpc: "2.0", id: m.id });
+      this.writeResult(m.id, this.expand!(list));
       this.onhandshake?.();
       return true;
     }
@@ -209,7 +240,7 @@ export class StdioFront implements Transport {
     const capabilities = meta["io.modelcontextprotocol/clientCapabilities"];
     if (typeof version !== "string" || !this.handshake!.modernProtocolVersions.includes(version)) return false;
     if (!isObject(capabilities) || capabilities.extensions !== undefined) return false;
-    void this.write({ result: recorded, jsonrpc: "2.0", id: m.id });
+    this.writeResult(m.id as string | number, this.expand!(recorded)); // checked by answer()
     this.onhandshake?.();
     return true;
   }

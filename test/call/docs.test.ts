@@ -1,16 +1,18 @@
-// The README's scripting documentation against the code: the exit code column of the errors table
-// agrees with the mapping `call` uses, and the library example is the file the package test runs.
+// The scripting documentation against the code: the exit code column of the errors table
+// (docs/errors.md) agrees with the mapping `call` uses, and the library example (docs/scripting.md)
+// is the file the package test runs.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { exitCodeOf, exitCodes } from "../../src/library/exit-codes.js";
 import { ROOT } from "../../harness/spawn.js";
 
-const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+const errors = readFileSync(join(ROOT, "docs", "errors.md"), "utf8");
+const scripting = readFileSync(join(ROOT, "docs", "scripting.md"), "utf8");
 
-describe("README: scripting", () => {
+describe("docs: errors and scripting", () => {
   it("gives each error code the exit code call gives it, and lists every code but method_not_allowed (REST only)", () => {
-    const table = readme.slice(readme.indexOf("| `code` | When | What the text says | exit |"));
+    const table = errors.slice(errors.indexOf("| `code` | When | What the text says | exit |"));
     const lines = table.split("\n").slice(2);
     const rows = lines.slice(
       0,
@@ -30,6 +32,6 @@ describe("README: scripting", () => {
   });
 
   it("shows the library example as the file examples/volume-movers.mjs is", () => {
-    expect(readme).toContain(`\`\`\`js\n${readFileSync(join(ROOT, "examples", "volume-movers.mjs"), "utf8")}\`\`\``);
+    expect(scripting).toContain(`\`\`\`js\n${readFileSync(join(ROOT, "examples", "volume-movers.mjs"), "utf8")}\`\`\``);
   });
 });

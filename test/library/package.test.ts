@@ -9,12 +9,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { builtIsFresh } from "../../harness/cli.js";
 import { runningHasBuiltinSqlite } from "../../harness/runtimes.js";
 import { ROOT } from "../../harness/spawn.js";
+import { skipping } from "../../harness/skips.js";
 import { NOW_ISO, tempDir } from "../../harness/mcp.js";
 
 const built = builtIsFresh("index.js");
 // CI builds before it tests: there a missing or stale build is a failure, not a skip.
 if (!built && process.env.CI !== "true")
-  process.stderr.write("test/library/package.test.ts skipped: dist/ is missing or older than src/ (npm run build)\n");
+  skipping("the packed library (test/library/package.test.ts)", "npm run build first: dist/ is missing or older than src/");
 
 describe.skipIf(!built && process.env.CI !== "true")("the packed package", () => {
   let project: string;
@@ -51,7 +52,7 @@ describe.skipIf(!built && process.env.CI !== "true")("the packed package", () =>
     expect(files.filter((f) => f.endsWith(".d.ts"))).toEqual(["dist/index.d.ts"]);
   });
 
-  it("runs the README's example script by the package name, with only its declared dependencies installed", () => {
+  it("runs the documented example script by the package name, with only its declared dependencies installed", () => {
     copyFileSync(join(ROOT, "examples", "volume-movers.mjs"), join(project, "volume-movers.mjs"));
     const r = spawnSync(process.execPath, ["volume-movers.mjs", "btc", "eth", "nosuchcoin"], {
       cwd: project,

@@ -11,6 +11,7 @@ import { ENDPOINTS, SERIES_IDS } from "../../src/catalog/index.js";
 import { createServer } from "../../src/server.js";
 import { allTools } from "../../src/tools/index.js";
 import { listAssets } from "../../src/tools/list-assets.js";
+import { fullOutputSchema } from "../../src/tools/listing.js";
 import { connect, type Fixture } from "../../harness/mcp.js";
 
 let f: Fixture;
@@ -60,6 +61,28 @@ describe("tools/list", () => {
       expect(t.title).toBeTruthy();
       expect(t.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
       expect(t.outputSchema).toMatchObject({ type: "object" });
+    }
+  });
+
+  it("advertises output schemas that name every member the full schema has, two levels down, and compile only the top level", async () => {
+    const { tools } = await f.client.listTools();
+    type Node = { type?: unknown; properties?: Record<string, Node>; anyOf?: Node[]; required?: string[]; description?: string };
+    for (const t of tools) {
+      expect(JSON.stringify(t.outputSchema)).not.toContain('"anyOf"');
+      const listed = t.outputSchema as Node;
+      const full = fullOutputSchema(allTools.find((x) => x.name === t.name)!.output) as Node;
+      for (const [name, member] of Object.entries(full.properties!)) {
+        const shown = listed.properties![name];
+        expect(shown, `${t.name}.${name}`).toBeDefined();
+        // Below the top level nothing is compiled: the member's own members (of every variant) are named in its description, with their types.
+        expect(shown!.properties, `${t.name}.${name}`).toBeUndefined();
+        const inner = [member, ...(member.anyOf ?? [])].flatMap((v) => Object.keys(v.properties ?? {}));
+        for (const m of inner) expect(shown!.description, `${t.name}.${name}.${m}`).toMatch(new RegExp(`\\b${m} \\([a-z[]`));
+      }
+      // Success and failure: the result's required members, or {error} with its own three.
+      expect(listed).toMatchObject({ if: { required: ["error"] }, else: { required: full.required ?? [] } });
+      expect(listed.properties!.error!.required).toEqual(["code", "retryable", "message"]);
+      expect(listed.properties!.error!.description).toMatch(/code \(string\), retryable \(boolean\), message \(string\)/);
     }
   });
 

@@ -36,10 +36,10 @@ interface Session {
 }
 
 /** Starts `node <cli>` over stdio, asks initialize, tools/list and one get_series, and reports what came back. */
-function listTools(cli: string, node = process.execPath): Promise<Session> {
+function listTools(cli: string, node = process.execPath, env: Record<string, string> = {}): Promise<Session> {
   const child = spawn(node, [cli], {
     cwd: dirname(cli),
-    env: cleanEnv({ CRYPTO_METRICS_STATE_DIR: join(work, "state"), CRYPTO_METRICS_LOG_LEVEL: "warn" }),
+    env: cleanEnv({ CRYPTO_METRICS_STATE_DIR: join(work, "state"), CRYPTO_METRICS_LOG_LEVEL: "warn", ...env }),
     stdio: ["pipe", "pipe", "pipe"],
   });
   const lines = [
@@ -205,6 +205,41 @@ describe("the .mcpb bundle", () => {
     expect(session.called, session.stderr).toMatch(/^btc lifespan\/Lth_mvrv/);
     expect(session.code).toBe(0);
   });
+
+  it.skipIf(SKIP_BUNDLE_RUNS)(
+    "starts and answers whatever Node's compile cache holds: corrupt files, empty files, a directory it cannot create, a kernel file system",
+    async () => {
+      const node = nodeForBundle();
+      const cli = join(unpacked, "dist", "cli.js");
+      const serves = async (TMPDIR: string) => {
+        const session = await listTools(cli, node, { TMPDIR });
+        expect(session.tools, `${TMPDIR}: ${session.stderr}`).toEqual(TOOL_NAMES);
+        expect(session.called, session.stderr).toMatch(/^btc lifespan\/Lth_mvrv/);
+        expect(session.code).toBe(0);
+        expect(session.stderr).toBe("");
+      };
+      const tmp = join(work, "cache-tmp");
+      mkdirSync(tmp, { recursive: true });
+      await serves(tmp);
+      // The first start wrote the cache (this is the directory the program asks Node to use) ...
+      const cached = (readdirSync(join(tmp, "node-compile-cache"), { recursive: true, withFileTypes: true }) as import("node:fs").Dirent[])
+        .filter((d) => d.isFile())
+        .map((d) => join(d.parentPath, d.name));
+      expect(cached.length).toBeGreaterThan(3);
+      // ... whose files are then garbage, then empty.
+      for (const file of cached) writeFileSync(file, randomBytes(200));
+      await serves(tmp);
+      for (const file of cached) writeFileSync(file, "");
+      await serves(tmp);
+      const notADirectory = join(work, "cache-tmp-file");
+      writeFileSync(notADirectory, "x");
+      await serves(notADirectory);
+      await serves(join(notADirectory, "below"));
+      // Node's recursive mkdir spins on /proc: the program must not ask it to try.
+      if (process.platform === "linux") await serves("/proc/crypto-metrics-mcp-no-such-dir");
+    },
+    60_000,
+  );
 
   it.skipIf(SKIP_BUNDLE_RUNS)(
     "talks to the real service over HTTP from the unpacked files alone (the bundled HTTP client)",

@@ -11,6 +11,7 @@ import { openSqlite } from "../../src/backend/inprocess/metering/sqlite-driver.j
 import { SqliteStore } from "../../src/backend/inprocess/metering/sqlite-store.js";
 import { BIG_RATE, tempDir, writeKeys } from "../../harness/service.js";
 import { spawnCli, type Spawned } from "../../harness/spawn.js";
+import { skipping } from "../../harness/skips.js";
 
 const PATH = "/btc/lifespan/Lth_mvrv?startDate=2025-06-01&endDate=2025-06-02"; // 1 credit
 const NOW = { CRYPTO_METRICS_NOW: "2025-12-31T12:00:00Z" };
@@ -204,6 +205,9 @@ function secondUser(): number | undefined {
 function asNobody(command: string): void {
   execFileSync("su", ["nobody", "-s", "/bin/sh", "-c", command]);
 }
+
+if (NOBODY === undefined)
+  skipping("the planted-file checks (test/reliability/store-file.test.ts)", "run as root on a machine with the user nobody, as CI does");
 
 describe.skipIf(NOBODY === undefined)("nothing planted by another user is trusted (runs as root, with the user nobody)", () => {
   const keys = () => writeKeys({ keys: [{ key: "k100", credits: 100, rateLimit: BIG_RATE }] }, tempDir("cm-rel-plant-"));

@@ -7,26 +7,35 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
 import { createServer } from "../../src/server.js";
-import { MODERN_METHODS, packHandshake, unpackHandshake, type Handshake } from "../../src/transports/handshake.js";
+import { expander, MODERN_METHODS, packHandshake, type Handshake, type WireHandshake } from "../../src/transports/handshake.js";
 import { StdioFront, writeMessage } from "../../src/transports/stdio-front.js";
 import { withAllVersions } from "../../src/transports/versions.js";
 import { recordHandshake } from "../../scripts/handshake.js";
 import { NOW, tempDir, writeKeys } from "../../harness/mcp.js";
 
 let handshake: Handshake;
+let wire: WireHandshake;
 beforeAll(async () => {
   handshake = await recordHandshake();
+  wire = JSON.parse(JSON.stringify(packHandshake(handshake))) as WireHandshake;
 });
 
 describe("the recorded handshake in the bundle", () => {
-  it("holds each large value once and unpacks to exactly the record", () => {
-    const packed = packHandshake(handshake);
-    expect(JSON.stringify(packed).length).toBeLessThan(JSON.stringify(handshake).length / 2);
-    expect(unpackHandshake(JSON.parse(JSON.stringify(packed)) as Handshake)).toEqual(handshake);
-    // Each era's tools/list, of each backend kind, comes back whole.
-    const unpacked = unpackHandshake(packed);
-    expect(unpacked.byKind.http.modern["tools/list"]).toEqual(handshake.byKind.http.modern["tools/list"]);
-    expect(JSON.stringify(unpacked)).not.toContain("repeat:");
+  it("holds each large value once and expands to exactly the record's JSON, answer by answer", () => {
+    expect(JSON.stringify(wire).length).toBeLessThan(JSON.stringify(handshake).length / 2);
+    const expand = expander(wire.pieces);
+    for (const kind of ["inprocess", "http"] as const) {
+      const recorded = handshake.byKind[kind];
+      const packed = wire.byKind[kind];
+      expect(expand(packed.initialize)).toBe(JSON.stringify(recorded.initialize));
+      for (const [method, result] of Object.entries(recorded.lists))
+        expect(expand(packed.lists[method as never]!)).toBe(JSON.stringify(result));
+      for (const [method, result] of Object.entries(recorded.modern))
+        expect(expand(packed.modern[method as never]!)).toBe(JSON.stringify(result));
+      expect(Object.keys(packed.lists)).toEqual(Object.keys(recorded.lists));
+      expect(Object.keys(packed.modern)).toEqual(Object.keys(recorded.modern));
+    }
+    expect(expand(wire.byKind.http.modern["tools/list"]!)).not.toContain("\u0000");
   });
 });
 
@@ -52,12 +61,7 @@ function rig(withHandshake = true): Rig {
   const stdout = new PassThrough();
   let text = "";
   stdout.on("data", (b: Buffer) => (text += b.toString("utf8")));
-  const front = new StdioFront(
-    withHandshake ? handshake : undefined,
-    withHandshake ? handshake.byKind.inprocess : undefined,
-    stdin,
-    stdout,
-  );
+  const front = new StdioFront(withHandshake ? wire : undefined, withHandshake ? wire.byKind.inprocess : undefined, stdin, stdout);
   front.listen();
   const out = () =>
     text
@@ -203,6 +207,23 @@ describe("the stdio front", () => {
     // The replayed initialize reached the server (it holds the client's capabilities) and its answer went nowhere.
     expect(r.out().filter((m) => m.id === 1)).toHaveLength(1);
     expect(r.out().every((m) => typeof m.id === "number")).toBe(true);
+  });
+
+  it("holds a notification for the server without asking for it, and asks for it at the first request it cannot answer", async () => {
+    const r = rig();
+    let waits = 0;
+    r.front.onwait = () => waits++;
+    r.send(initialize(1));
+    r.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    r.send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    await r.waitFor(2);
+    expect(waits).toBe(0);
+    expect(r.front.waiting).toBe(1);
+    r.send({ jsonrpc: "2.0", id: 3, method: "ping" });
+    await settle();
+    expect(waits).toBe(1);
+    await r.attach();
+    expect(await r.waitFor(3)).toMatchObject({ result: {} });
   });
 
   it("leaves a malformed initialize and tools/list before initialize to the server", async () => {

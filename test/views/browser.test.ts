@@ -16,12 +16,13 @@ import { connect, loadView, NOW, type Fixture } from "../../harness/mcp.js";
 import { VIEW_META_KEY } from "../../views/data.js";
 import { browserUnavailable, collect, hostView, launch, type HostedView, type HostOptions } from "../../harness/browser-host.js";
 import { decodePng, type Decoded } from "../../harness/png.js";
+import { skipping } from "../../harness/skips.js";
 
 const OUT = join(import.meta.dirname, "..", "..", "test-output", "views");
 const missing = browserUnavailable();
 if (missing) {
   if (process.env["CI"] === "true") throw new Error(`Chromium is required in CI: ${missing}`);
-  process.stderr.write(`views-browser: skipped, ${missing}\n`);
+  skipping("the views in Chromium (test/views)", `apt-get install chromium, as .ci/run does; ${missing}`);
 }
 
 let f: Fixture;

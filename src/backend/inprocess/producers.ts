@@ -10,6 +10,8 @@ import { buildHeatmap, countBuckets, generateColumns, generateVariation, seriesE
 import { dataClock } from "./world/clock.js";
 import type { Params } from "./request-params.js";
 import { rangeTooLarge } from "./refusals.js";
+import { bodyKey } from "./body-cache.js";
+import type { SeriesCache } from "./series-cache.js";
 
 export interface Producer {
   /** Credits the answer costs. */
@@ -29,8 +31,11 @@ export function bodyBytes(result: BackendResult, endpoint: Endpoint): Buffer {
   return Buffer.from(JSON.stringify(result.body));
 }
 
-/** The producer of a checked request; a records range over the per-response cap is refused here, before any charge. */
-export function producerFor(endpoint: Endpoint, asset: string, params: Params, nowMs: number): Producer {
+/**
+ * The producer of a checked request; a records range over the per-response cap is refused here,
+ * before any charge. `series`: generated series kept for repeats (the same body key on the same day).
+ */
+export function producerFor(endpoint: Endpoint, asset: string, params: Params, nowMs: number, series?: SeriesCache): Producer {
   // The instant the data runs to (the last whole minute): a bucket or candle ending after it is still open.
   const asOfMs = dataClock(nowMs);
   if (params.kind === "heatmap") {
@@ -60,11 +65,11 @@ export function producerFor(endpoint: Endpoint, asset: string, params: Params, n
     };
   }
   const { kind: _, ...resolved } = params;
-  const series: SeriesQuery = { endpoint, asset, ...resolved };
-  const count = countBuckets(series);
+  const query: SeriesQuery = { endpoint, asset, ...resolved };
+  const count = countBuckets(query);
   if (count > MAX_RECORDS) throw rangeTooLarge(count, params.timeframe);
   // Where the series' data begins and ends over its whole history.
-  const extent = seriesExtent(series);
+  const extent = seriesExtent(query);
   const meta = { asOfMs, ...(extent && { extent }) };
   if (resultKind(endpoint) === "candles") {
     return {
@@ -72,7 +77,7 @@ export function producerFor(endpoint: Endpoint, asset: string, params: Params, n
       cacheable: false,
       meta,
       produce: (usage) => {
-        const candles = candleColumns(asset, TIMEFRAME_MS[series.timeframe], series.startMs, series.endMs, nowMs);
+        const candles = candleColumns(asset, TIMEFRAME_MS[query.timeframe], query.startMs, query.endMs, nowMs);
         return withLazy({ kind: "candles" as const, candles, usage, ...meta }, "body", () => candleRecords(candles));
       },
     };
@@ -84,7 +89,9 @@ export function producerFor(endpoint: Endpoint, asset: string, params: Params, n
     produce: (usage) => {
       // Digests work on columns: ISO times and one object per point are made only for a reader
       // of `body` (a 60-day 1m series is 86,400 of each, most of a tool call's time and garbage).
-      const columns = generateColumns(series);
+      const columns = series
+        ? series.columns(bodyKey(endpoint, asset, params, nowMs), nowMs, () => generateColumns(query))
+        : generateColumns(query);
       return withLazy({ kind: "series" as const, columns, usage, ...meta }, "body", () => recordsFromColumns(columns, endpoint.field));
     },
   };

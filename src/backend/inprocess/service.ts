@@ -15,6 +15,7 @@ import { policyHeader, rateLimitHeader } from "./rate-window.js";
 import { checkSymbol, parseParams } from "./request-params.js";
 import { assetNotSupported, credentials, unauthorized, type HeaderBag } from "./refusals.js";
 import { route, shown } from "./router.js";
+import { SeriesCache } from "./series-cache.js";
 
 export type { HeaderBag };
 
@@ -59,17 +60,21 @@ export interface ServiceOptions {
    * again. Auth, limits and charging still run every time.
    */
   bodies?: BodyCache;
+  /** Generated series kept for repeats within the service clock's day (default: one of SERIES_CACHE_BYTES). */
+  series?: SeriesCache;
 }
 
 export class InProcessService {
   private readonly store: MeteringStore;
   private readonly rateClock: (() => number) | undefined;
   private readonly bodies: BodyCache | undefined;
+  readonly series: SeriesCache;
 
   constructor(private readonly options: ServiceOptions) {
     this.store = options.store;
     this.rateClock = options.rateClock;
     this.bodies = options.bodies;
+    this.series = options.series ?? new SeriesCache();
   }
 
   /** The keys and accounts this service recognises. */
@@ -213,7 +218,7 @@ export class InProcessService {
         { endpoint: endpoint.id, asset },
       );
     }
-    return { producer: producerFor(endpoint, asset, params, nowMs), asset, params };
+    return { producer: producerFor(endpoint, asset, params, nowMs, this.series), asset, params };
   }
 
   /**
