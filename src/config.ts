@@ -202,12 +202,8 @@ function isConfigFlag(token: string): boolean {
   return token.startsWith("--") && (CALL_CONFIG_FLAGS as readonly string[]).includes(splitFlag(token)[0]);
 }
 
-/** Reads the whole configuration; throws ConfigError with a message fit for the terminal. */
-export function loadConfig(env: Env = process.env, argv: readonly string[] = process.argv.slice(2)): Config {
-  const args = parseArgs(argv);
-  const command = args.command ?? "stdio";
-  const help = args.switches.has("help");
-  const version = args.switches.has("version");
+/** Refuses flags given to a command they do not apply to, and flags that contradict each other. */
+function checkFlagsApply(args: ParsedArgs, command: Command): void {
   for (const flag of ["host", "port"] as const) {
     if (args.values[flag] !== undefined && !NETWORK_COMMANDS.includes(command)) {
       throw new ConfigError(`--${flag} applies to the http and api commands, not ${command}`);
@@ -223,16 +219,15 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
     if (args.values[flag] !== undefined && command !== "http")
       throw new ConfigError(`--${flag} applies to the http command, not ${command}`);
   }
+}
 
-  // A Claude Desktop bundle may pass an optional setting left empty as its literal placeholder.
-  const unexpanded = (v: string | undefined) => (v !== undefined && /^\$\{user_config\.[A-Za-z0-9_]+\}$/.test(v.trim()) ? undefined : v);
-  const apiKey = unexpanded(env["CRYPTO_METRICS_API_KEY"]) || undefined;
-  const rawBase = unexpanded(env["CRYPTO_METRICS_BASE_URL"])?.trim();
-  const rawNow = env["CRYPTO_METRICS_NOW"]?.trim();
-  const fixedNowMs = rawNow ? parseNow(rawNow) : undefined;
-  const keysFile = args.values["keys-file"] ?? (env["CRYPTO_METRICS_KEYS_FILE"]?.trim() || undefined);
-  // An empty --state-dir (an unset shell variable) means unset, as an empty CRYPTO_METRICS_STATE_DIR does, not the working directory.
-  const stateDir = args.values["state-dir"]?.trim() || env["CRYPTO_METRICS_STATE_DIR"]?.trim() || defaultStateDir(env);
+/** A Claude Desktop bundle may pass an optional setting left empty as its literal placeholder. */
+function unexpanded(v: string | undefined): string | undefined {
+  return v !== undefined && /^\$\{user_config\.[A-Za-z0-9_]+\}$/.test(v.trim()) ? undefined : v;
+}
+
+/** `--store` (else CRYPTO_METRICS_STORE); default: SQLite in `stateDir`. */
+function storeOf(args: ParsedArgs, env: Env, stateDir: string): StoreSpec {
   const rawStore = args.values.store ?? env["CRYPTO_METRICS_STORE"];
   let store: StoreSpec;
   try {
@@ -247,10 +242,16 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
       "--store carries a password, which every local user can read in the process list; put the URL in CRYPTO_METRICS_STORE instead, or the password in PGPASSWORD or ~/.pgpass",
     );
   }
-  const rawLevel = args.values["log-level"];
-  const envLevel = env["CRYPTO_METRICS_LOG_LEVEL"]?.trim();
-  const host = args.values.host ?? DEFAULT_HOST;
-  if (!/^[A-Za-z0-9.:\-[\]%]+$/.test(host)) throw new ConfigError(`--host must be a host name or IP address; got "${host}"`);
+  return store;
+}
+
+/** How `http` authenticates its callers (every other command: by key), for a server bound to `host`. */
+function authOf(
+  args: ParsedArgs,
+  env: Env,
+  command: Command,
+  host: string,
+): Pick<Config, "auth" | "issuer" | "publicUrl" | "introspectionClient"> {
   const auth =
     command === "http"
       ? parseAuth(args, env, host.replace(/^\[(.*)\]$/, "$1"))
@@ -267,6 +268,30 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
       `http --host ${host} listens beyond loopback, where any caller without a key would be served with this server's own key; add --require-key (each caller sends Authorization: Bearer <key>), or --allow-anonymous to accept that`,
     );
   }
+  return auth;
+}
+
+/** Reads the whole configuration; throws ConfigError with a message fit for the terminal. */
+export function loadConfig(env: Env = process.env, argv: readonly string[] = process.argv.slice(2)): Config {
+  const args = parseArgs(argv);
+  const command = args.command ?? "stdio";
+  const help = args.switches.has("help");
+  const version = args.switches.has("version");
+  checkFlagsApply(args, command);
+
+  const apiKey = unexpanded(env["CRYPTO_METRICS_API_KEY"]) || undefined;
+  const rawBase = unexpanded(env["CRYPTO_METRICS_BASE_URL"])?.trim();
+  const rawNow = env["CRYPTO_METRICS_NOW"]?.trim();
+  const fixedNowMs = rawNow ? parseNow(rawNow) : undefined;
+  const keysFile = args.values["keys-file"] ?? (env["CRYPTO_METRICS_KEYS_FILE"]?.trim() || undefined);
+  // An empty --state-dir (an unset shell variable) means unset, as an empty CRYPTO_METRICS_STATE_DIR does, not the working directory.
+  const stateDir = args.values["state-dir"]?.trim() || env["CRYPTO_METRICS_STATE_DIR"]?.trim() || defaultStateDir(env);
+  const store = storeOf(args, env, stateDir);
+  const rawLevel = args.values["log-level"];
+  const envLevel = env["CRYPTO_METRICS_LOG_LEVEL"]?.trim();
+  const host = args.values.host ?? DEFAULT_HOST;
+  if (!/^[A-Za-z0-9.:\-[\]%]+$/.test(host)) throw new ConfigError(`--host must be a host name or IP address; got "${host}"`);
+  const auth = authOf(args, env, command, host);
 
   return {
     command,

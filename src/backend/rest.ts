@@ -65,68 +65,116 @@ function splitTarget(target: string): { path: string; query: string } {
   return q === -1 ? { path: rel, query: "" } : { path: rel.slice(0, q), query: rel.slice(q + 1) };
 }
 
+type Verdict = "Host" | "Origin" | null;
+
+/** Which header, if any, names a host that a server bound to `bindHost` does not answer to. */
+function hostJudge(bindHost: string): (host: string | undefined, origin: string | undefined) => Verdict {
+  // Clients send the same few Host and Origin values: each is judged once (parsing one costs a URL).
+  const verdicts = new Map<string, Verdict>();
+  return (host, origin) => {
+    // Neither header can hold a NUL or a newline: absent and present values never share an id.
+    const id = `${host ?? "\0"}\n${origin ?? "\0"}`;
+    let verdict = verdicts.get(id);
+    if (verdict === undefined) {
+      verdict = !hostAllowed(host, bindHost) ? "Host" : !originAllowed(origin, bindHost) ? "Origin" : null;
+      if (verdicts.size >= 256) verdicts.clear();
+      verdicts.set(id, verdict);
+    }
+    return verdict;
+  };
+}
+
+/** A failure of ours: a 500 naming an incident in the log, or a dropped socket once headers are out. */
+function fail(res: ServerResponse, err: unknown): void {
+  const detail = String((err as Error)?.message ?? err);
+  const ref = incidentRef(detail);
+  log.error("REST face failed to answer", { ref, error: detail });
+  if (!res.headersSent)
+    sendError(res, new ServiceError(500, "internal", `The service failed unexpectedly; retry. Reference ${ref} in the server log.`));
+  else res.destroy();
+}
+
+function deliver(req: IncomingMessage, res: ServerResponse, path: string, out: ServiceResponse): void {
+  const refund = out.usage?.refund;
+  if (refund) {
+    // A client gone before its body was written is not charged for it.
+    if (clientGone(res)) return void refund();
+    void whenDelivered(res).then((delivered) => (delivered ? undefined : refund()));
+  }
+  // Bodies the service has serialized already (its cache) go out as they are.
+  if (out.bytes) sendBytes(res, out.status, out.headers, out.bytes);
+  else send(res, out.status, out.headers, out.body);
+  log.debug("request", { method: req.method, path: path.slice(0, 120), status: out.status, charged: out.usage?.charged });
+}
+
+function respond(service: InProcessService, req: IncomingMessage, res: ServerResponse): void {
+  const { path, query } = splitTarget(req.url ?? "/");
+  const started = performance.now();
+  service
+    .handle({ method: req.method ?? "GET", path, query: new URLSearchParams(query), headers: req.headers })
+    .then((out) => {
+      // A charged response that took a while to build waits one turn of the event loop, so that a
+      // client which left meanwhile is seen as gone (and refunded) before the body goes out.
+      if (out.usage?.refund && performance.now() - started > SLOW_MS)
+        setImmediate(() => {
+          try {
+            deliver(req, res, path, out);
+          } catch (err) {
+            fail(res, err);
+          }
+        });
+      else deliver(req, res, path, out);
+    })
+    .catch((err: unknown) => fail(res, err));
+}
+
+/** Lets a request's body (ignored) arrive within BODY_LIMIT, then answers; a larger one is a 413. */
+function afterBody(req: IncomingMessage, res: ServerResponse, answer: () => void): void {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  const hasBody = declared > 0 || req.headers["transfer-encoding"] !== undefined;
+  if (!hasBody) {
+    req.resume();
+    answer();
+    return;
+  }
+  const tooLarge = () =>
+    sendError(
+      res,
+      new ServiceError(
+        413,
+        "payload_too_large",
+        `Request bodies are not accepted (limit ${BODY_LIMIT} bytes); every endpoint is a GET with query parameters.`,
+      ),
+      { Connection: "close" },
+    );
+  if (declared > BODY_LIMIT) {
+    tooLarge();
+    req.destroy();
+    return;
+  }
+  let received = 0;
+  req.on("data", (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > BODY_LIMIT && !res.headersSent) {
+      tooLarge();
+      req.destroy();
+    }
+  });
+  req.on("end", () => {
+    if (!res.headersSent) answer();
+  });
+  req.on("error", () => res.destroy());
+}
+
 /**
  * The request listener; exported so other servers can mount the same face. With `bindHost`, Host
  * and Origin are checked as the MCP HTTP transport checks them (localhost names only when bound to
  * loopback): a page on another site cannot reach a local server through DNS rebinding.
  */
 export function restHandler(service: InProcessService, bindHost?: string): (req: IncomingMessage, res: ServerResponse) => void {
-  // Clients send the same few Host and Origin values: each is judged once (parsing one costs a URL).
-  const verdicts = new Map<string, "Host" | "Origin" | null>();
-  const refusal = (host: string | undefined, origin: string | undefined): "Host" | "Origin" | null => {
-    // Neither header can hold a NUL or a newline: absent and present values never share an id.
-    const id = `${host ?? "\0"}\n${origin ?? "\0"}`;
-    let verdict = verdicts.get(id);
-    if (verdict === undefined) {
-      verdict = !hostAllowed(host, bindHost!) ? "Host" : !originAllowed(origin, bindHost!) ? "Origin" : null;
-      if (verdicts.size >= 256) verdicts.clear();
-      verdicts.set(id, verdict);
-    }
-    return verdict;
-  };
-  const fail = (res: ServerResponse, err: unknown): void => {
-    const detail = String((err as Error)?.message ?? err);
-    const ref = incidentRef(detail);
-    log.error("REST face failed to answer", { ref, error: detail });
-    if (!res.headersSent)
-      sendError(res, new ServiceError(500, "internal", `The service failed unexpectedly; retry. Reference ${ref} in the server log.`));
-    else res.destroy();
-  };
-  const respond = (req: IncomingMessage, res: ServerResponse): void => {
-    const { path, query } = splitTarget(req.url ?? "/");
-    const started = performance.now();
-    const deliver = (out: ServiceResponse): void => {
-      const refund = out.usage?.refund;
-      if (refund) {
-        // A client gone before its body was written is not charged for it.
-        if (clientGone(res)) return void refund();
-        void whenDelivered(res).then((delivered) => (delivered ? undefined : refund()));
-      }
-      // Bodies the service has serialized already (its cache) go out as they are.
-      if (out.bytes) sendBytes(res, out.status, out.headers, out.bytes);
-      else send(res, out.status, out.headers, out.body);
-      log.debug("request", { method: req.method, path: path.slice(0, 120), status: out.status, charged: out.usage?.charged });
-    };
-    service
-      .handle({ method: req.method ?? "GET", path, query: new URLSearchParams(query), headers: req.headers })
-      .then((out) => {
-        // A charged response that took a while to build waits one turn of the event loop, so that a
-        // client which left meanwhile is seen as gone (and refunded) before the body goes out.
-        if (out.usage?.refund && performance.now() - started > SLOW_MS)
-          setImmediate(() => {
-            try {
-              deliver(out);
-            } catch (err) {
-              fail(res, err);
-            }
-          });
-        else deliver(out);
-      })
-      .catch((err: unknown) => fail(res, err));
-  };
-
+  const refusal = bindHost === undefined ? undefined : hostJudge(bindHost);
   return (req, res) => {
-    const which = bindHost === undefined ? null : refusal(req.headers.host, req.headers.origin);
+    const which = refusal ? refusal(req.headers.host, req.headers.origin) : null;
     if (which) {
       req.resume();
       sendError(
@@ -139,40 +187,7 @@ export function restHandler(service: InProcessService, bindHost?: string): (req:
       );
       return;
     }
-    const declared = Number(req.headers["content-length"] ?? 0);
-    const hasBody = declared > 0 || req.headers["transfer-encoding"] !== undefined;
-    if (!hasBody) {
-      req.resume();
-      respond(req, res);
-      return;
-    }
-    const tooLarge = () =>
-      sendError(
-        res,
-        new ServiceError(
-          413,
-          "payload_too_large",
-          `Request bodies are not accepted (limit ${BODY_LIMIT} bytes); every endpoint is a GET with query parameters.`,
-        ),
-        { Connection: "close" },
-      );
-    if (declared > BODY_LIMIT) {
-      tooLarge();
-      req.destroy();
-      return;
-    }
-    let received = 0;
-    req.on("data", (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > BODY_LIMIT && !res.headersSent) {
-        tooLarge();
-        req.destroy();
-      }
-    });
-    req.on("end", () => {
-      if (!res.headersSent) respond(req, res);
-    });
-    req.on("error", () => res.destroy());
+    afterBody(req, res, () => respond(service, req, res));
   };
 }
 

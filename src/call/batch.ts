@@ -10,7 +10,7 @@ import type { ErrorPayload } from "../mcp/errors.js";
 import { EXIT, exitCodeOf, type ExitCode } from "../library/exit-codes.js";
 import { UsageError } from "./flags.js";
 import { stableJson } from "./json-mode.js";
-import type { Session } from "../library/session.js";
+import type { Outcome, Session } from "../library/session.js";
 
 export const DEFAULT_CONCURRENCY = 8;
 /** A batch file or stdin past this is refused before anything runs (100,000 lines of ~600 bytes). */
@@ -145,36 +145,45 @@ export async function runBatch(
       if (next >= lines.length) break;
       const index = next++;
       const item = lines[index]!;
-      const head = { line: item.line, ...(item.id !== undefined && { id: item.id }), tool: item.tool.name };
-      let outcome = await session.run(item.tool, item.arguments);
-      for (let retry = 0; options.wait !== false && retry < MAX_RETRIES && !outcome.ok; retry++) {
-        const waitS = outcome.error.code === "rate_limited" ? (outcome.error.retry_after_s ?? 1) : undefined;
-        if (waitS === undefined || waitS > MAX_WAIT_S) break;
-        window.full(waitS);
-        await window.open();
-        outcome = await session.run(item.tool, item.arguments);
-      }
+      const outcome = await runLine(session, item, window, options.wait !== false);
       answered++;
-      if (outcome.ok) {
-        done[index] = stableJson(
-          { ...head, ok: true, ...(options.format === "text" ? { text: outcome.text } : { result: outcome.structured }) },
-          0,
-          true,
-        );
-      } else {
-        failures.push(outcome.error);
-        done[index] = stableJson({ ...head, ok: false, error: outcome.error }, 0, true);
-      }
+      if (!outcome.ok) failures.push(outcome.error);
+      done[index] = resultLine(item, outcome, options.format);
       flush();
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency, lines.length) }, worker)).finally(() => clearInterval(ticker));
+  return summary(lines.length, failures);
+}
+
+/** Runs one line; while the key's rate window refuses it, waits that out and goes again (when `wait`). */
+async function runLine(session: Session, item: BatchLine, window: RateWindow, wait: boolean): Promise<Outcome> {
+  let outcome = await session.run(item.tool, item.arguments);
+  for (let retry = 0; wait && retry < MAX_RETRIES && !outcome.ok; retry++) {
+    const waitS = outcome.error.code === "rate_limited" ? (outcome.error.retry_after_s ?? 1) : undefined;
+    if (waitS === undefined || waitS > MAX_WAIT_S) break;
+    window.full(waitS);
+    await window.open();
+    outcome = await session.run(item.tool, item.arguments);
+  }
+  return outcome;
+}
+
+/** The output line of one input line: its line number, id and tool, then the result or the error. */
+function resultLine(item: BatchLine, outcome: Outcome, format: "json" | "text"): string {
+  const head = { line: item.line, ...(item.id !== undefined && { id: item.id }), tool: item.tool.name };
+  if (!outcome.ok) return stableJson({ ...head, ok: false, error: outcome.error }, 0, true);
+  return stableJson({ ...head, ok: true, ...(format === "text" ? { text: outcome.text } : { result: outcome.structured }) }, 0, true);
+}
+
+/** Failures by code, the longest wait told, and one exit code: ok, the failures' common one, or "other" when they differ. */
+function summary(total: number, failures: readonly ErrorPayload[]): BatchSummary {
   const exits = new Set(failures.map((f) => exitCodeOf(f.code)));
   const codes: Record<string, number> = {};
   for (const f of failures) codes[f.code] = (codes[f.code] ?? 0) + 1;
   const waits = failures.flatMap((f) => (f.retry_after_s !== undefined ? [f.retry_after_s] : []));
   return {
-    total: lines.length,
+    total,
     failed: failures.length,
     codes,
     retryAfterS: waits.length ? Math.max(...waits) : undefined,

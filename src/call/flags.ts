@@ -93,25 +93,40 @@ export function parseCallCommand(argv: readonly string[]): CallCommand {
     if (seen.has(name)) throw new UsageError(`--${name} is given twice; give it once`);
     seen.add(name);
     const value = inline ?? argv[++i];
-    if (value === undefined || (inline === undefined && value.startsWith("--"))) {
-      throw new UsageError(
-        `--${name} needs a value, e.g. ${name === "format" ? "--format json" : name === "batch" ? "--batch calls.jsonl (or - for stdin)" : "--concurrency 8"}`,
-      );
-    }
-    if (name === "format") {
-      if (!(FORMATS as readonly string[]).includes(value))
-        throw new UsageError(`--format must be one of ${FORMATS.join(", ")} (got "${value}")`);
-      out.format = out.formatGiven = value as Format;
-    } else if (name === "batch") {
-      out.batch = value;
-    } else {
-      if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_CONCURRENCY) {
-        throw new UsageError(`--concurrency must be an integer from 1 to ${MAX_CONCURRENCY} (got "${value}")`);
-      }
-      out.concurrency = Number(value);
-    }
+    if (value === undefined || (inline === undefined && value.startsWith("--"))) throw needsValue(name);
+    setValueOption(out, name, value);
   }
   if (out.help) return out;
+  checkBatchOrSingle(out);
+  return out;
+}
+
+function needsValue(name: string): UsageError {
+  const example = name === "format" ? "--format json" : name === "batch" ? "--batch calls.jsonl (or - for stdin)" : "--concurrency 8";
+  return new UsageError(`--${name} needs a value, e.g. ${example}`);
+}
+
+/** --format, --batch or --concurrency set from its value; a value out of range is refused. */
+function setValueOption(out: CallCommand, name: string, value: string): void {
+  if (name === "format") {
+    if (!(FORMATS as readonly string[]).includes(value))
+      throw new UsageError(`--format must be one of ${FORMATS.join(", ")} (got "${value}")`);
+    out.format = out.formatGiven = value as Format;
+  } else if (name === "batch") {
+    out.batch = value;
+  } else {
+    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_CONCURRENCY) {
+      throw new UsageError(`--concurrency must be an integer from 1 to ${MAX_CONCURRENCY} (got "${value}")`);
+    }
+    out.concurrency = Number(value);
+  }
+}
+
+/**
+ * Options that only a batch takes, or only a single call, refused in the other; a batch reads its
+ * tools from its lines and writes JSON unless told otherwise.
+ */
+function checkBatchOrSingle(out: CallCommand): void {
   if (out.batch !== undefined) {
     if (out.tool !== undefined) {
       throw new UsageError(
@@ -134,7 +149,6 @@ export function parseCallCommand(argv: readonly string[]): CallCommand {
       );
     }
   }
-  return out;
 }
 
 type FieldKind = { kind: "boolean" } | { kind: "number" } | { kind: "string" } | { kind: "array"; element: "number" | "string" };

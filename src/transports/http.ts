@@ -145,62 +145,124 @@ async function handle(
   refusal: Refusal,
 ): Promise<void> {
   honourClose(req, res);
+  if (refusedAtDoor(req, res, options, pending, refusal)) return;
+  const caller = await callerOf(req, res, options);
+  if (!caller) return;
+  const body = await admittedBody(req, res, options, caller.key);
+  if (!body) return;
+  const authInfo: AuthInfo | undefined = caller.oauth ?? (caller.key ? { token: caller.key, clientId: "bearer", scopes: [] } : undefined);
+  await exchange(req, res, mcp, body, authInfo);
+}
+
+/** Answers a request refused before its credentials or body are read (busy, metadata, host, path, method); true when it did. */
+function refusedAtDoor(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: HttpServerOptions,
+  pending: PendingRequests,
+  refusal: Refusal,
+): boolean {
   if (!pending.enter(res)) {
     res.setHeader("Retry-After", "1");
     res.setHeader("Connection", "close");
-    return sendError(res, 503, -32000, "Service unavailable: too many requests in progress; retry in a second");
+    sendError(res, 503, -32000, "Service unavailable: too many requests in progress; retry in a second");
+    return true;
   }
   const path = (req.url ?? "/").split("?")[0]!;
-  if (options.oauth?.serveMetadata(req, res, path)) return;
+  if (options.oauth?.serveMetadata(req, res, path)) return true;
   const refused = refusal(req.headers.host, req.headers.origin);
-  if (refused) return sendError(res, 403, -32000, refused);
-  if (path !== MCP_PATH) return sendError(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
+  if (refused) {
+    sendError(res, 403, -32000, refused);
+    return true;
+  }
+  if (path !== MCP_PATH) {
+    sendError(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
+    return true;
+  }
   // Stateless in both eras: no server-initiated stream and no session to delete (spec: 405).
   if (req.method !== "POST") {
     res.setHeader("Allow", "POST");
-    return sendError(res, 405, -32000, "Method not allowed: this stateless server takes POST only");
+    sendError(res, 405, -32000, "Method not allowed: this stateless server takes POST only");
+    return true;
   }
+  return false;
+}
 
+/** Who calls: an admitted access token (`--auth oauth`), or the bearer key if any; null once a refusal is answered. */
+async function callerOf(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: HttpServerOptions,
+): Promise<{ oauth: AuthInfo | undefined; key: string | undefined } | null> {
   let oauth: AuthInfo | undefined;
   if (options.oauth) {
     const admission = await options.oauth.admit(req);
     if (!admission.ok) {
       if (admission.challenge) res.setHeader("WWW-Authenticate", admission.challenge);
       if (admission.retryAfterS) res.setHeader("Retry-After", String(admission.retryAfterS));
-      return sendError(res, admission.status, -32001, admission.message);
+      sendError(res, admission.status, -32001, admission.message);
+      return null;
     }
     oauth = admission.authInfo;
   }
-  const auth = options.oauth || options.anonymous ? undefined : bearer(req.headers.authorization);
-  if (auth === "malformed") {
+  const key = options.oauth || options.anonymous ? undefined : bearer(req.headers.authorization);
+  if (key === "malformed") {
     res.setHeader("WWW-Authenticate", 'Bearer error="invalid_request"');
-    return sendError(res, 401, -32001, "Unauthorized: send the key as Authorization: Bearer <key>");
+    sendError(res, 401, -32001, "Unauthorized: send the key as Authorization: Bearer <key>");
+    return null;
   }
+  return { oauth, key };
+}
 
+/** The body, once within bounds, carrying a key where one is required, in a version served; null once a refusal is answered. */
+async function admittedBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: HttpServerOptions,
+  key: string | undefined,
+): Promise<{ bytes: Buffer; parsed: unknown } | null> {
   // Within a size and a time bound (413, 408); a body that is not JSON goes to the SDK, which answers it.
   const read = await readBody(req, MAX_BODY_BYTES);
   if (!read.ok) {
     res.setHeader("Connection", "close");
-    return sendError(res, read.status, read.code, read.message);
+    sendError(res, read.status, read.code, read.message);
+    return null;
   }
-  const { bytes: body, parsed } = read;
+  const { parsed } = read;
   if (options.requireKey && !onlyProbes(parsed)) {
-    if (auth === undefined) {
+    if (key === undefined) {
       res.setHeader("WWW-Authenticate", "Bearer");
-      return sendError(res, 401, -32001, "Unauthorized: this server requires Authorization: Bearer <key>");
+      sendError(res, 401, -32001, "Unauthorized: this server requires Authorization: Bearer <key>");
+      return null;
     }
-    if (!keyKnown(options.backend, auth)) {
+    if (!keyKnown(options.backend, key)) {
       res.setHeader("WWW-Authenticate", 'Bearer error="invalid_token"');
-      return sendError(res, 401, -32001, "Unauthorized: the bearer key is not recognised; send a key this server knows");
+      sendError(res, 401, -32001, "Unauthorized: the bearer key is not recognised; send a key this server knows");
+      return null;
     }
   }
-  if (Array.isArray(parsed) && parsed.length > MAX_BATCH)
-    return sendError(res, 400, -32600, `Invalid Request: a batch holds at most ${MAX_BATCH} messages`);
+  if (Array.isArray(parsed) && parsed.length > MAX_BATCH) {
+    sendError(res, 400, -32600, `Invalid Request: a batch holds at most ${MAX_BATCH} messages`);
+    return null;
+  }
   // Either era's way of naming a version the server does not speak gets the list of those it does.
   const header = req.headers["mcp-protocol-version"];
   const unserved = unservedVersion(typeof header === "string" ? header : undefined, parsed);
-  if (unserved !== undefined) return sendError(res, 400, versionError(unserved.version, unserved.modern), parsed);
+  if (unserved !== undefined) {
+    sendError(res, 400, versionError(unserved.version, unserved.modern), parsed);
+    return null;
+  }
+  return { bytes: read.bytes, parsed };
+}
 
+/** Hands an admitted request to the SDK and writes its answer; a failed exchange keeps no charge. */
+async function exchange(
+  req: IncomingMessage,
+  res: ServerResponse,
+  mcp: McpHttpHandler,
+  { bytes: body, parsed }: { bytes: Buffer; parsed: unknown },
+  authInfo: AuthInfo | undefined,
+): Promise<void> {
   // The exchange ends (handlers aborted) when the client goes away before its answer.
   const abort = new AbortController();
   res.on("close", () => {
@@ -222,7 +284,6 @@ async function handle(
   if (typeof method === "string") METHODS.set(request, method);
   const delivery = new Delivery(res);
   DELIVERIES.set(request, delivery);
-  const authInfo: AuthInfo | undefined = oauth ?? (auth ? { token: auth, clientId: "bearer", scopes: [] } : undefined);
   try {
     const response = await mcp.fetch(request, { ...(authInfo && { authInfo }), ...(parsed !== undefined && { parsedBody: parsed }) });
     // A failed exchange (the SDK's 500, or 499 once the client left) carries no result: nothing stays charged.

@@ -103,6 +103,92 @@ export interface ErrorContext {
   creditsRemaining?: number;
 }
 
+/** What each status's error is made of. */
+interface Refusal {
+  ctx: ErrorContext;
+  parsed: ParsedError;
+  /** The upstream's own message, sanitized; empty when it sent none. */
+  said: string;
+  /** `said` as a sentence to append to ours, or nothing. */
+  upstreamSaid: string;
+  /** The code the upstream named, when its status may carry it. */
+  code: ErrorCode | undefined;
+  details: ErrorDetails;
+}
+
+function addAllowed({ parsed, details, ctx }: Refusal): void {
+  if (parsed.allowed) details.allowed = parsed.allowed.slice(0, MAX_ALLOWED).map((a) => sanitize(a, ctx.secrets, MAX_DETAIL));
+}
+
+function invalidParameter(r: Refusal): ServiceError {
+  const { ctx, parsed, details } = r;
+  if (parsed.parameter) details.parameter = sanitize(parsed.parameter, ctx.secrets, MAX_DETAIL);
+  addAllowed(r);
+  return new ServiceError(
+    400,
+    r.code ?? "invalid_parameter",
+    r.said || `The upstream rejected a parameter of ${ctx.endpoint} (${ctx.status}); check the dates and option values.`,
+    details,
+  );
+}
+
+function creditsExhausted({ ctx, upstreamSaid, details }: Refusal): ServiceError {
+  return new ServiceError(
+    402,
+    "credits_exhausted",
+    `The API key has no credits left for ${ctx.endpoint} (upstream ${ctx.status}); wait for the billing cycle to reset or use another key.${upstreamSaid}`,
+    details,
+  );
+}
+
+function rateLimited({ ctx, details }: Refusal): ServiceError {
+  if (ctx.retryAfterS !== undefined) details.retryAfterS = ctx.retryAfterS;
+  const when = ctx.retryAfterS !== undefined ? `retry after ${ctx.retryAfterS} s` : "retry in about 25 s";
+  return new ServiceError(429, "rate_limited", `The upstream rate limit was reached for this API key; ${when}.`, details);
+}
+
+// The statuses with an error of their own; any other is a failing service (5xx), a redirect
+// (3xx, not followed) or unexpected.
+const BY_STATUS: Record<number, (r: Refusal) => ServiceError> = {
+  400: invalidParameter,
+  422: invalidParameter,
+  401: ({ details }) =>
+    new ServiceError(
+      401,
+      "unauthorized",
+      "The upstream rejected the API key (401): check CRYPTO_METRICS_API_KEY (it must be a valid key for the service at CRYPTO_METRICS_BASE_URL).",
+      details,
+    ),
+  402: creditsExhausted,
+  403: (r) => {
+    // The ids the key may call, when the service lists them.
+    addAllowed(r);
+    return new ServiceError(
+      403,
+      "metric_not_allowed",
+      `The API key's plan does not include ${r.ctx.endpoint} (upstream 403); use an endpoint the plan covers or upgrade the key.${r.upstreamSaid}`,
+      r.details,
+    );
+  },
+  404: (r) => {
+    const { ctx, upstreamSaid } = r;
+    // The upstream's did-you-mean candidates, if it sends any.
+    addAllowed(r);
+    return new ServiceError(
+      404,
+      r.code ?? "asset_not_supported",
+      r.code === "not_found"
+        ? `The upstream has no such path for ${ctx.endpoint} (404).${upstreamSaid}`
+        : `Asset "${ctx.asset}" is not covered by ${ctx.endpoint} upstream (404); list_assets shows coverage.${upstreamSaid}`,
+      r.details,
+    );
+  },
+  408: ({ details }) =>
+    new ServiceError(504, "upstream_timeout", "The upstream timed out (408) on every attempt; retry later or narrow the range.", details),
+  // A 429 that names credits_exhausted is the plan running dry, not a rate limit.
+  429: (r) => (r.code === "credits_exhausted" ? creditsExhausted(r) : rateLimited(r)),
+};
+
 /** The ServiceError for a final (not retried, or retries exhausted) upstream error status. */
 export function errorFromStatus(ctx: ErrorContext): ServiceError {
   const parsed = parseErrorBody(ctx.body, ctx.contentType);
@@ -113,67 +199,8 @@ export function errorFromStatus(ctx: ErrorContext): ServiceError {
   const details: ErrorDetails = { endpoint: ctx.endpoint, asset: ctx.asset };
   if (ctx.creditsRemaining !== undefined) details.creditsRemaining = ctx.creditsRemaining;
   const { status } = ctx;
-  if (status === 400 || status === 422) {
-    if (parsed.parameter) details.parameter = sanitize(parsed.parameter, ctx.secrets, MAX_DETAIL);
-    if (parsed.allowed) details.allowed = parsed.allowed.slice(0, MAX_ALLOWED).map((a) => sanitize(a, ctx.secrets, MAX_DETAIL));
-    return new ServiceError(
-      400,
-      code ?? "invalid_parameter",
-      said || `The upstream rejected a parameter of ${ctx.endpoint} (${status}); check the dates and option values.`,
-      details,
-    );
-  }
-  if (status === 401) {
-    return new ServiceError(
-      401,
-      "unauthorized",
-      "The upstream rejected the API key (401): check CRYPTO_METRICS_API_KEY (it must be a valid key for the service at CRYPTO_METRICS_BASE_URL).",
-      details,
-    );
-  }
-  if (status === 402 || code === "credits_exhausted") {
-    return new ServiceError(
-      402,
-      "credits_exhausted",
-      `The API key has no credits left for ${ctx.endpoint} (upstream ${status}); wait for the billing cycle to reset or use another key.${upstreamSaid}`,
-      details,
-    );
-  }
-  if (status === 403) {
-    // The ids the key may call, when the service lists them.
-    if (parsed.allowed) details.allowed = parsed.allowed.slice(0, MAX_ALLOWED).map((a) => sanitize(a, ctx.secrets, MAX_DETAIL));
-    return new ServiceError(
-      403,
-      "metric_not_allowed",
-      `The API key's plan does not include ${ctx.endpoint} (upstream 403); use an endpoint the plan covers or upgrade the key.${upstreamSaid}`,
-      details,
-    );
-  }
-  if (status === 404) {
-    const notFound = code === "not_found";
-    // The upstream's did-you-mean candidates, if it sends any.
-    if (parsed.allowed) details.allowed = parsed.allowed.slice(0, MAX_ALLOWED).map((a) => sanitize(a, ctx.secrets, MAX_DETAIL));
-    return new ServiceError(
-      404,
-      code ?? "asset_not_supported",
-      notFound
-        ? `The upstream has no such path for ${ctx.endpoint} (404).${upstreamSaid}`
-        : `Asset "${ctx.asset}" is not covered by ${ctx.endpoint} upstream (404); list_assets shows coverage.${upstreamSaid}`,
-      details,
-    );
-  }
-  if (status === 429) {
-    if (ctx.retryAfterS !== undefined) details.retryAfterS = ctx.retryAfterS;
-    const when = ctx.retryAfterS !== undefined ? `retry after ${ctx.retryAfterS} s` : "retry in about 25 s";
-    return new ServiceError(429, "rate_limited", `The upstream rate limit was reached for this API key; ${when}.`, details);
-  }
-  if (status === 408)
-    return new ServiceError(
-      504,
-      "upstream_timeout",
-      "The upstream timed out (408) on every attempt; retry later or narrow the range.",
-      details,
-    );
+  const own = BY_STATUS[status];
+  if (own) return own({ ctx, parsed, said, upstreamSaid, code, details });
   if (status >= 500) {
     if (ctx.retryAfterS !== undefined) details.retryAfterS = ctx.retryAfterS;
     return new ServiceError(

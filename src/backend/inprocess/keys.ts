@@ -126,6 +126,80 @@ function record(
   return { id, digest, label: id.slice(0, 8), plan, credits, rateLimit, policyName, metrics };
 }
 
+type Fail = (message: string) => never;
+
+/** What a plan of the keys file sets; the rest comes from the local plan. */
+type PlanOverrides = { credits?: number; rateLimit?: RateLimitSpec };
+
+function parseKeysJson(text: string, fail: Fail): unknown {
+  // A byte order mark some editors write is not JSON, and not worth refusing the file for.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  try {
+    return JSON.parse(text);
+  } catch {
+    // V8's message quotes the text around the error, which may be a key: say where, never what.
+    const { line, column } = lineColumn(text, jsonErrorOffset(text));
+    return fail(`malformed JSON at line ${line}, column ${column}; see the keys file format in the README`);
+  }
+}
+
+function plansOf(rawPlans: unknown, fail: Fail): Map<string, PlanOverrides> {
+  const plans = new Map<string, PlanOverrides>();
+  if (!isObject(rawPlans)) fail(`"plans" must be an object of plan name → {credits, rateLimit}`);
+  for (const [name, plan] of Object.entries(rawPlans as Json)) {
+    const where = `plans.${name}`;
+    if (!NAME_RE.test(name))
+      fail(
+        `the name of plan ${Object.keys(rawPlans as Json).indexOf(name) + 1} must be 1–64 letters, digits, "_", "." or "-" (not repeated here: it may be a key)`,
+      );
+    if (!isObject(plan)) fail(`${where} must be an object`);
+    const p = plan as Json;
+    checkFields(p, ["credits", "rateLimit"], where, fail);
+    const credits = creditsOf(p["credits"], `${where}.credits`, fail);
+    const rateLimit = rateLimitOf(p["rateLimit"], `${where}.rateLimit`, fail);
+    plans.set(name, { ...(credits !== undefined && { credits }), ...(rateLimit && { rateLimit }) });
+  }
+  return plans;
+}
+
+/** One entry of "keys": its own settings first, then its plan's, then the local plan's. */
+function keyRecordOf(entry: unknown, where: string, plans: ReadonlyMap<string, PlanOverrides>, fail: Fail): KeyRecord {
+  if (!isObject(entry)) fail(`${where} must be an object`);
+  const e = entry as Json;
+  checkFields(e, ["key", "plan", "credits", "rateLimit", "metrics"], where, fail);
+  const key = e["key"];
+  if (typeof key !== "string" || !API_KEY_PATTERN.test(key)) fail(`${where}.key must be 1–512 printable ASCII characters without spaces`);
+  let plan: PlanOverrides = {};
+  const planName = e["plan"];
+  if (planName !== undefined) {
+    if (typeof planName !== "string" || !plans.has(planName)) {
+      fail(
+        `${where}.plan is not one of the defined plans (${[...plans.keys()].join(", ") || "none are defined"}); the value is not repeated here, as it may be a key`,
+      );
+    }
+    plan = plans.get(planName as string)!;
+  }
+  const ownRate = rateLimitOf(e["rateLimit"], `${where}.rateLimit`, fail);
+  const credits = creditsOf(e["credits"], `${where}.credits`, fail) ?? plan.credits ?? LOCAL_PLAN.credits;
+  const rateLimit = ownRate ?? plan.rateLimit ?? { ...LOCAL_PLAN.rateLimit };
+  const name = typeof planName === "string" ? planName : LOCAL_PLAN.name;
+  return record(key as string, name, credits, rateLimit, ownRate ? "custom" : name, metricsOf(e["metrics"], `${where}.metrics`, fail));
+}
+
+function keyRecordsOf(rawKeys: readonly unknown[], plans: ReadonlyMap<string, PlanOverrides>, fail: Fail): KeyRecord[] {
+  const records: KeyRecord[] = [];
+  const seen = new Map<string, number>();
+  rawKeys.forEach((entry, i) => {
+    const where = `keys[${i}]`;
+    const r = keyRecordOf(entry, where, plans, fail);
+    const earlier = seen.get(r.id);
+    if (earlier !== undefined) fail(`${where} repeats the key of keys[${earlier}]; each key may appear once`);
+    seen.set(r.id, i);
+    records.push(r);
+  });
+  return records;
+}
+
 export class KeyStore {
   private readonly byDigest = new Map<string, KeyRecord>();
   private accounts: SubjectAccounts | undefined;
@@ -174,75 +248,15 @@ export class KeyStore {
     const fail = (message: string): never => {
       throw new KeysFileError(`${source}: ${message}`);
     };
-    let doc: unknown;
-    // A byte order mark some editors write is not JSON, and not worth refusing the file for.
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    try {
-      doc = JSON.parse(text);
-    } catch {
-      // V8's message quotes the text around the error, which may be a key: say where, never what.
-      const { line, column } = lineColumn(text, jsonErrorOffset(text));
-      fail(`malformed JSON at line ${line}, column ${column}; see the keys file format in the README`);
-    }
+    const doc = parseKeysJson(text, fail);
     if (!isObject(doc)) return fail(`must be a JSON object with "plans" and "keys"`);
     checkFields(doc, ["plans", "keys", "oauth"], "the top level", fail);
-    const plans = new Map<string, { credits?: number; rateLimit?: RateLimitSpec }>();
-    const rawPlans = doc["plans"] ?? {};
-    if (!isObject(rawPlans)) fail(`"plans" must be an object of plan name → {credits, rateLimit}`);
-    for (const [name, plan] of Object.entries(rawPlans as Json)) {
-      const where = `plans.${name}`;
-      if (!NAME_RE.test(name))
-        fail(
-          `the name of plan ${Object.keys(rawPlans as Json).indexOf(name) + 1} must be 1–64 letters, digits, "_", "." or "-" (not repeated here: it may be a key)`,
-        );
-      if (!isObject(plan)) fail(`${where} must be an object`);
-      const p = plan as Json;
-      checkFields(p, ["credits", "rateLimit"], where, fail);
-      const credits = creditsOf(p["credits"], `${where}.credits`, fail);
-      const rateLimit = rateLimitOf(p["rateLimit"], `${where}.rateLimit`, fail);
-      plans.set(name, { ...(credits !== undefined && { credits }), ...(rateLimit && { rateLimit }) });
-    }
+    const plans = plansOf(doc["plans"] ?? {}, fail);
     // With an `oauth` section the file may hold no keys: its users sign in instead.
     const rawKeys = doc["keys"] ?? (doc["oauth"] !== undefined ? [] : undefined);
     if (!Array.isArray(rawKeys) || (rawKeys.length === 0 && doc["oauth"] === undefined))
       fail(`"keys" must be a non-empty array of {key, plan?, credits?, rateLimit?, metrics?}`);
-    const records: KeyRecord[] = [];
-    const seen = new Map<string, number>();
-    (rawKeys as unknown[]).forEach((entry, i) => {
-      const where = `keys[${i}]`;
-      if (!isObject(entry)) fail(`${where} must be an object`);
-      const e = entry as Json;
-      checkFields(e, ["key", "plan", "credits", "rateLimit", "metrics"], where, fail);
-      const key = e["key"];
-      if (typeof key !== "string" || !API_KEY_PATTERN.test(key))
-        fail(`${where}.key must be 1–512 printable ASCII characters without spaces`);
-      let plan: { credits?: number; rateLimit?: RateLimitSpec } = {};
-      const planName = e["plan"];
-      if (planName !== undefined) {
-        if (typeof planName !== "string" || !plans.has(planName)) {
-          fail(
-            `${where}.plan is not one of the defined plans (${[...plans.keys()].join(", ") || "none are defined"}); the value is not repeated here, as it may be a key`,
-          );
-        }
-        plan = plans.get(planName as string)!;
-      }
-      const ownRate = rateLimitOf(e["rateLimit"], `${where}.rateLimit`, fail);
-      const credits = creditsOf(e["credits"], `${where}.credits`, fail) ?? plan.credits ?? LOCAL_PLAN.credits;
-      const rateLimit = ownRate ?? plan.rateLimit ?? { ...LOCAL_PLAN.rateLimit };
-      const name = typeof planName === "string" ? planName : LOCAL_PLAN.name;
-      const r = record(
-        key as string,
-        name,
-        credits,
-        rateLimit,
-        ownRate ? "custom" : name,
-        metricsOf(e["metrics"], `${where}.metrics`, fail),
-      );
-      const earlier = seen.get(r.id);
-      if (earlier !== undefined) fail(`${where} repeats the key of keys[${earlier}]; each key may appear once`);
-      seen.set(r.id, i);
-      records.push(r);
-    });
+    const records = keyRecordsOf(rawKeys as unknown[], plans, fail);
     const policy = doc["oauth"] === undefined ? undefined : subjectPolicyOf(doc["oauth"], plans, fail);
     return new KeyStore(records, policy);
   }
