@@ -13,7 +13,6 @@ const HELD_SIZES = {
   "src/server.ts": { fn: 77 },
   "src/transports/stdio.ts": { fn: 79 },
   "src/backend/inprocess/service.ts": { module: 270 },
-  "src/charts/series-svg.ts": { module: 251 },
   "src/config.ts": { module: 359 },
   "src/tools/list-assets.ts": { module: 275 },
   "src/transports/http.ts": { module: 295 },
