@@ -181,8 +181,40 @@ export function createServer({ backend, config, era = "legacy", method, views }:
       cacheHints: CACHE_HINTS,
     },
   );
+  installTools(server, { backend, era, apiKey: config?.apiKey, viewStore });
+  if (method !== "tools/call" && method !== "tools/list") {
+    const tools = toolRunner(backend);
+    registerResources(server, backend, tools);
+    registerViews(server, tools);
+    registerPrompts(server, config?.now);
+    installCompletions(server, PROMPT_COMPLETERS, TEMPLATE_COMPLETERS);
+  }
+  // Nothing is added or removed while the server runs: no list-changed notifications to expect.
+  server.server.registerCapabilities({
+    tools: { listChanged: false },
+    resources: { listChanged: false },
+    prompts: { listChanged: false },
+    completions: {},
+  });
+  if (era === "legacy") LOGGING.set(server, installLogging(server));
+  const connect = server.connect.bind(server);
+  server.connect = (transport) => {
+    answerCallerErrors(transport);
+    return connect(transport);
+  };
+  return server;
+}
+
+/**
+ * tools/list (built on the first ask, not at start: a call-only client never pays for JSON Schema)
+ * and tools/call (each tool through runTool; view_data from the views' store, for clients that
+ * render views).
+ */
+function installTools(
+  server: McpServer,
+  { backend, era, apiKey, viewStore }: { backend: Backend; era: "legacy" | "modern"; apiKey: string | undefined; viewStore: ViewStore },
+): void {
   const openWorld = backend.kind === "http";
-  // Built on the first tools/list, not at start: a call-only client never pays for JSON Schema.
   // A cursor is refused: the list is one page, so any cursor is one this server never gave.
   server.server.setRequestHandler("tools/list", (request, ctx) => {
     if (request.params?.cursor !== undefined)
@@ -196,7 +228,7 @@ export function createServer({ backend, config, era = "legacy", method, views }:
   server.toolInputSchemaJson = (name) => listedTools(openWorld, false, era).find((t) => t.name === name)?.inputSchema;
   server.server.setRequestHandler("tools/call", { params: CALL_PARAMS }, async (params, ctx): Promise<CallToolResult> => {
     if (params.name === VIEW_DATA_TOOL) {
-      const call = toolContext(backend, ctx, config?.apiKey);
+      const call = toolContext(backend, ctx, apiKey);
       const result = rendersViews(server, ctx)
         ? await viewData(params.arguments, { store: viewStore, backend, call: call.call, key: call.secret, tools: allTools })
         : errorResult(
@@ -219,33 +251,12 @@ export function createServer({ backend, config, era = "legacy", method, views }:
       );
     }
     const result = await runTool(tool, params.arguments ?? {}, {
-      ...toolContext(backend, ctx, config?.apiKey),
+      ...toolContext(backend, ctx, apiKey),
       ui: rendersViews(server, ctx),
       views: viewStore,
     });
     return server.server.projectCallToolResult(result, { type: "object" });
   });
-  if (method !== "tools/call" && method !== "tools/list") {
-    const tools = toolRunner(backend);
-    registerResources(server, backend, tools);
-    registerViews(server, tools);
-    registerPrompts(server, config?.now);
-    installCompletions(server, PROMPT_COMPLETERS, TEMPLATE_COMPLETERS);
-  }
-  // Nothing is added or removed while the server runs: no list-changed notifications to expect.
-  server.server.registerCapabilities({
-    tools: { listChanged: false },
-    resources: { listChanged: false },
-    prompts: { listChanged: false },
-    completions: {},
-  });
-  if (era === "legacy") LOGGING.set(server, installLogging(server));
-  const connect = server.connect.bind(server);
-  server.connect = (transport) => {
-    answerCallerErrors(transport);
-    return connect(transport);
-  };
-  return server;
 }
 
 function toolContext(backend: Backend, ctx: ServerContext, configuredKey: string | undefined): ToolContext {
