@@ -30,43 +30,13 @@ export async function runStdio(config: Config): Promise<void> {
   // Loading the server blocks the event loop while its modules evaluate (on Node 22, from the
   // import to the end), so it starts only when something needs it: a message the front cannot
   // answer, the end of the handshake, or a moment of quiet; never while a handshake reply is due.
-  interface Running {
-    handle: { close(): Promise<void> };
-    backend: Backend;
-  }
   let ready: Promise<Running> | undefined;
   let loaded!: (running: Running) => void;
   let failed!: (err: unknown) => void;
   const whenLoaded = new Promise<Running>((res, rej) => ((loaded = res), (failed = rej)));
   const load = (): Promise<Running> => {
     if (ready) return ready;
-    const loading = (async () => {
-      const [{ createBackend, createServer, createViewStore, loggingOf }, { deserializeMessage }, { serveStdio }, { withAllVersions }] =
-        await Promise.all([
-          import("../server.js"),
-          import("@modelcontextprotocol/server"),
-          import("@modelcontextprotocol/server/stdio"),
-          import("./versions.js"),
-        ]);
-      const backend = await createBackend(config);
-      // Handles signed with the state directory's key outlive this process: a view reopened after a restart still loads.
-      const views = createViewStore(() => viewSecret(process.env, config.stateDir));
-      let forwarding: (() => void) | undefined;
-      // One instance per connection, of the era its first message opens (a discarded one may
-      // answer a server/discover probe first).
-      const handle = serveStdio(
-        ({ era }) => {
-          const server = createServer({ backend, config, era, views });
-          // One 2025-era client per process: what the server logs goes to it too, once it sets a level.
-          forwarding?.();
-          forwarding = loggingOf(server).forward(config.apiKey);
-          return server;
-        },
-        { transport: front, onerror: (err) => log.warn("stdio transport error", { error: err.message }) },
-      );
-      front.attach(deserializeMessage, withAllVersions);
-      return { handle, backend };
-    })();
+    const loading = loadServer(config, front);
     ready = loading;
     loading.then(loaded, failed);
     return loading;
@@ -116,4 +86,38 @@ export async function runStdio(config: Config): Promise<void> {
 
   const { backend } = await whenLoaded;
   log.info("ready on stdio", { backend: backend.kind });
+}
+
+interface Running {
+  handle: { close(): Promise<void> };
+  backend: Backend;
+}
+
+/** Loads the server under the front: the backend, the view store, one instance per connection of the era its first message opens. */
+async function loadServer(config: Config, front: StdioFront): Promise<Running> {
+  const [{ createBackend, createServer, createViewStore, loggingOf }, { deserializeMessage }, { serveStdio }, { withAllVersions }] =
+    await Promise.all([
+      import("../server.js"),
+      import("@modelcontextprotocol/server"),
+      import("@modelcontextprotocol/server/stdio"),
+      import("./versions.js"),
+    ]);
+  const backend = await createBackend(config);
+  // Handles signed with the state directory's key outlive this process: a view reopened after a restart still loads.
+  const views = createViewStore(() => viewSecret(process.env, config.stateDir));
+  let forwarding: (() => void) | undefined;
+  // One instance per connection, of the era its first message opens (a discarded one may
+  // answer a server/discover probe first).
+  const handle = serveStdio(
+    ({ era }) => {
+      const server = createServer({ backend, config, era, views });
+      // One 2025-era client per process: what the server logs goes to it too, once it sets a level.
+      forwarding?.();
+      forwarding = loggingOf(server).forward(config.apiKey);
+      return server;
+    },
+    { transport: front, onerror: (err) => log.warn("stdio transport error", { error: err.message }) },
+  );
+  front.attach(deserializeMessage, withAllVersions);
+  return { handle, backend };
 }
