@@ -62,78 +62,70 @@ const FIAT_SPOT: Quotes = [
 ];
 const DEX_PERP: Quotes = [["USD", 1]];
 
+/** The usual quote mix of a market: USDT and USDC. */
+const STABLE_QUOTES: Quotes = [
+  ["USDT", 0.85],
+  ["USDC", 0.15],
+];
+const USD_ONLY: Quotes = [["USD", 1]];
+
+const SPOT_QUOTES: Partial<Record<Venue, Quotes>> = {
+  binance: [
+    ["USDT", 0.7],
+    ["USDC", 0.15],
+    ["FDUSD", 0.12],
+    ["EUR", 0.03],
+  ],
+  coinbase: FIAT_SPOT,
+  kraken: FIAT_SPOT,
+  bitstamp: FIAT_SPOT,
+  gemini: FIAT_SPOT,
+  bullish: FIAT_SPOT,
+  upbit: [
+    ["KRW", 0.9],
+    ["USDT", 0.1],
+  ],
+  bithumb: [["KRW", 1]],
+  bitflyer: [["JPY", 1]],
+  bitso: [
+    ["MXN", 0.7],
+    ["USD", 0.3],
+  ],
+};
+
+/** Dated futures settle in USD at the regulated venues; elsewhere partly in USDT. */
+const FUTURE_QUOTES: Quotes = [
+  ["USD", 0.6],
+  ["USDT", 0.4],
+];
+const USD_FUTURES = new Set<Venue>(["cme", "coinbase", "kraken"]);
+
+const INVERSE_SWAPS: Quotes = [
+  ["USD", 0.7],
+  ["USDT", 0.3],
+];
+const SWAP_QUOTES: Partial<Record<Venue, Quotes>> = {
+  binance: [
+    ["USDT", 0.8],
+    ["USDC", 0.1],
+    ["USD", 0.1],
+  ],
+  bitmex: INVERSE_SWAPS,
+  deribit: INVERSE_SWAPS,
+  kraken: INVERSE_SWAPS,
+  coinbase: INVERSE_SWAPS,
+  hyperliquid: DEX_PERP,
+  dydx: DEX_PERP,
+  drift: DEX_PERP,
+  paradex: DEX_PERP,
+  lighter: DEX_PERP,
+  edgex: DEX_PERP,
+  extended: DEX_PERP,
+  apex: DEX_PERP,
+};
+
 export function quotesOf(venue: Venue, marketType: MarketType): Quotes {
-  if (marketType === "spot") {
-    switch (venue) {
-      case "binance":
-        return [
-          ["USDT", 0.7],
-          ["USDC", 0.15],
-          ["FDUSD", 0.12],
-          ["EUR", 0.03],
-        ];
-      case "coinbase":
-      case "kraken":
-      case "bitstamp":
-      case "gemini":
-      case "bullish":
-        return FIAT_SPOT;
-      case "upbit":
-        return [
-          ["KRW", 0.9],
-          ["USDT", 0.1],
-        ];
-      case "bithumb":
-        return [["KRW", 1]];
-      case "bitflyer":
-        return [["JPY", 1]];
-      case "bitso":
-        return [
-          ["MXN", 0.7],
-          ["USD", 0.3],
-        ];
-      default:
-        return [
-          ["USDT", 0.85],
-          ["USDC", 0.15],
-        ];
-    }
-  }
-  if (marketType === "future")
-    return venue === "cme" || venue === "coinbase" || venue === "kraken"
-      ? [["USD", 1]]
-      : [
-          ["USD", 0.6],
-          ["USDT", 0.4],
-        ];
-  switch (venue) {
-    case "binance":
-      return [
-        ["USDT", 0.8],
-        ["USDC", 0.1],
-        ["USD", 0.1],
-      ];
-    case "bitmex":
-    case "deribit":
-    case "kraken":
-    case "coinbase":
-      return [
-        ["USD", 0.7],
-        ["USDT", 0.3],
-      ];
-    case "hyperliquid":
-    case "dydx":
-    case "drift":
-    case "paradex":
-    case "lighter":
-    case "edgex":
-    case "extended":
-    case "apex":
-      return DEX_PERP;
-    default:
-      return [
-        ["USDT", 0.85],
-        ["USDC", 0.15],
-      ];
-  }
+  if (marketType === "spot") return SPOT_QUOTES[venue] ?? STABLE_QUOTES;
+  if (marketType === "future") return USD_FUTURES.has(venue) ? USD_ONLY : FUTURE_QUOTES;
+  return SWAP_QUOTES[venue] ?? STABLE_QUOTES;
 }
