@@ -202,23 +202,9 @@ function buildProfile(asset: string): Profile {
   const own = referenceOf(asset);
   const ref = referenceOf(base) ?? own;
   const peg = ref?.peg;
-  // A wrapped BTC or ETH trades on the coin's price but is a token of its own (an "alt" on chain).
-  const model: PriceModel =
-    asset === "btc"
-      ? "btc"
-      : asset === "eth"
-        ? "eth"
-        : peg === "gold" || GOLD.has(base)
-          ? "gold"
-          : peg === "usd" || peg === "eur" || STABLE.has(base)
-            ? "stable"
-            : "alt";
+  const model = modelOf(asset, base, peg);
 
-  let inceptionDay = ref?.listedDay ?? dayOf("2017-01-01") + Math.floor(unit(seedOf(asset)) * (dayOf("2024-12-31") - dayOf("2017-01-01")));
-  if (variant?.[2]) inceptionDay = Math.max(inceptionDay, dayOf(variant[2]));
-  if (own && own !== ref) inceptionDay = own.listedDay;
-  if (asset === "btc") inceptionDay = BTC_INCEPTION_DAY;
-  if (asset === "all_stablecoins") inceptionDay = dayOf("2014-10-06");
+  const inceptionDay = inceptionOf(asset, variant, own, ref);
 
   let refPrice: number;
   let refSupply: number;
@@ -260,8 +246,36 @@ function buildProfile(asset: string): Profile {
   if (ref) profile.reference = supplyRef ?? ref;
   const endDay = (own ?? ref)?.delistedDay;
   if (endDay !== undefined) profile.endDay = endDay;
-  // Mining and host follow the chain the ticker lives on: a wrapped or bridged token is not mined.
-  if (!variant || base === asset) {
+  setChain(profile, variant !== undefined && base !== asset, ref);
+  return profile;
+}
+
+/** A wrapped BTC or ETH trades on the coin's price but is a token of its own (an "alt" on chain). */
+function modelOf(asset: string, base: string, peg: string | undefined): PriceModel {
+  if (asset === "btc" || asset === "eth") return asset;
+  if (peg === "gold" || GOLD.has(base)) return "gold";
+  if (peg === "usd" || peg === "eur" || STABLE.has(base)) return "stable";
+  return "alt";
+}
+
+/** The first day an asset trades: its listing, no earlier than its variant's start; BTC's genesis; a hashed day otherwise. */
+function inceptionOf(
+  asset: string,
+  variant: (typeof VARIANTS)[string] | undefined,
+  own: ReturnType<typeof referenceOf>,
+  ref: ReturnType<typeof referenceOf>,
+): number {
+  if (asset === "btc") return BTC_INCEPTION_DAY;
+  if (asset === "all_stablecoins") return dayOf("2014-10-06");
+  if (own && own !== ref) return own.listedDay;
+  const day = ref?.listedDay ?? dayOf("2017-01-01") + Math.floor(unit(seedOf(asset)) * (dayOf("2024-12-31") - dayOf("2017-01-01")));
+  return variant?.[2] ? Math.max(day, dayOf(variant[2])) : day;
+}
+
+/** Mining and host follow the chain the ticker lives on: a wrapped or bridged token is not mined. */
+function setChain(profile: Profile, bridged: boolean, ref: ReturnType<typeof referenceOf>): void {
+  const asset = profile.asset;
+  if (!bridged) {
     if (ref?.mined) profile.mined = ref.mined;
     else if (ref?.minedUntilDay !== undefined) profile.mined = "other-pow";
     if (ref?.minedUntilDay !== undefined) profile.minedUntilDay = ref.minedUntilDay;
@@ -282,5 +296,4 @@ function buildProfile(asset: string): Profile {
     profile.mined ??= "ethash";
     profile.minedUntilDay ??= dayOf("2022-09-15");
   }
-  return profile;
 }
