@@ -16,7 +16,7 @@ import type { Heatmap } from "../../../catalog/responses.js";
 import type { TypedHeatmap } from "../../types.js";
 import { heatmapBody } from "../encoders/heatmap-json.js";
 import { octaveNoise, type Octave } from "../util/hash.js";
-import { liquidationMatrix } from "./liquidation-model.js";
+import { liquidationMatrix, type CandleRange } from "./liquidation-model.js";
 import { candle, dailyLogPrice } from "../world/market/price.js";
 import { dataClock } from "../world/clock.js";
 import { profileOf } from "../world/profiles.js";
@@ -105,23 +105,15 @@ export function round(value: number, digits = 6): number {
   return Number(value.toPrecision(digits));
 }
 
-/** The heatmap as typed arrays: what the service hands on, and what its JSON body is written from. */
-export function buildHeatmap(q: HeatmapQuery): TypedHeatmap {
-  const { asset, timeframe, lookback } = q;
-  const step = TIMEFRAME_MS[timeframe];
-  const columns = heatmapColumns(timeframe, lookback);
-  // The last column is the bucket "now" falls in: its candle and its new positions stop at now.
-  const clock = dataClock(q.nowMs);
-  const last = Math.floor((clock - 1) / step) * step;
-  // No column before the asset was listed (a young asset's heatmap is shorter than its lookback).
-  const listed = Math.ceil(inceptionMs(asset) / step) * step;
-  const first = Math.max(last - (columns - 1) * step, listed);
-  if (first > last) throw new Error(`${asset} has no market before ${isoOf(listed)}`);
-  const visible = Math.round((last - first) / step) + 1;
-  const warmup = Math.min(600, Math.ceil((3 * HALF_LIFE_MS) / step), Math.max(0, Math.floor((first - listed) / step)));
-  const start = first - warmup * step;
-  const total = warmup + visible;
-
+/** The candles of every column, warm-up included, and the lowest and highest price of the visible ones. */
+function candleColumns(
+  asset: string,
+  start: number,
+  step: number,
+  total: number,
+  warmup: number,
+  clock: number,
+): { candles: CandleRange & { open: Float64Array }; low: number; high: number } {
   // Columns, not objects: the candles live through the whole build, and the model reads columns.
   const candles = {
     open: new Float64Array(total),
@@ -143,8 +135,15 @@ export function buildHeatmap(q: HeatmapQuery): TypedHeatmap {
       high = Math.max(high, k.high);
     }
   }
-  const levels = priceLevels(low * 0.8, high * 1.2);
+  return { candles, low, high };
+}
 
+/** New leveraged notional per column: the scope's derivatives volume times the rate positions open at. */
+function entryColumns(
+  q: HeatmapQuery,
+  { start, step, total, last, clock }: { start: number; step: number; total: number; last: number; clock: number },
+): Float64Array {
+  const { asset, timeframe } = q;
   const model = profileOf(asset).model;
   // Open interest per unit of volume: BTC carries the most leverage per dollar traded.
   const intensity = model === "btc" ? 1 : model === "eth" ? 0.65 : 0.5;
@@ -161,6 +160,30 @@ export function buildHeatmap(q: HeatmapQuery): TypedHeatmap {
   }
   const offset = volume.times.length > 0 ? Math.round((volume.times[0]! - start) / step) : total;
   for (let i = 0; i < volume.values.length; i++) entries[offset + i] = volume.values[i]! * ENTRY_RATE * scale;
+  return entries;
+}
+
+/** The heatmap as typed arrays: what the service hands on, and what its JSON body is written from. */
+export function buildHeatmap(q: HeatmapQuery): TypedHeatmap {
+  const { asset, timeframe, lookback } = q;
+  const step = TIMEFRAME_MS[timeframe];
+  const columns = heatmapColumns(timeframe, lookback);
+  // The last column is the bucket "now" falls in: its candle and its new positions stop at now.
+  const clock = dataClock(q.nowMs);
+  const last = Math.floor((clock - 1) / step) * step;
+  // No column before the asset was listed (a young asset's heatmap is shorter than its lookback).
+  const listed = Math.ceil(inceptionMs(asset) / step) * step;
+  const first = Math.max(last - (columns - 1) * step, listed);
+  if (first > last) throw new Error(`${asset} has no market before ${isoOf(listed)}`);
+  const visible = Math.round((last - first) / step) + 1;
+  const warmup = Math.min(600, Math.ceil((3 * HALF_LIFE_MS) / step), Math.max(0, Math.floor((first - listed) / step)));
+  const start = first - warmup * step;
+  const total = warmup + visible;
+
+  const { candles, low, high } = candleColumns(asset, start, step, total, warmup, clock);
+  const levels = priceLevels(low * 0.8, high * 1.2);
+
+  const entries = entryColumns(q, { start, step, total, last, clock });
 
   const lsr = new Float64Array(total);
   const longShare = new Float64Array(total);
