@@ -9,7 +9,6 @@ const HELD_SIZES = {
   "src/backend/inprocess/world/market/path.ts": { fn: 73 },
   "src/backend/inprocess/service.ts": { module: 270 },
   "src/config.ts": { module: 359 },
-  "src/tools/list-assets.ts": { module: 275 },
   "src/transports/http.ts": { module: 295 },
 };
 

@@ -4,10 +4,6 @@ import { z } from "zod";
 import {
   ASSET_SETS,
   assetName,
-  assetsByName,
-  editDistance,
-  metricsBySynonym,
-  missingConcepts,
   PRICE,
   PRICE_ID,
   GATED,
@@ -21,44 +17,11 @@ import {
   endpointsForAsset,
   type Endpoint,
 } from "../catalog/index.js";
-import { escapeFormat } from "../echo.js";
-import { ToolInputError } from "../mcp/errors.js";
 import { defineTool } from "./define-tool.js";
-import { TOOL_OF_KIND, closest, labelled, normalizeAsset, requireEndpoint, suggestAssets } from "../mcp/lookup.js";
+import { COLUMNS, output, rows, type Output } from "./list-assets-output.js";
+import { searchQuery, searchView } from "./list-assets-search.js";
+import { TOOL_OF_KIND, labelled, normalizeAsset, requireEndpoint, suggestAssets } from "../mcp/lookup.js";
 
-const COLUMNS = ["id", "asset_set", "assets", "unit", "purpose", "meaning"];
-
-const endpointRow = z
-  .tuple([z.string(), z.string(), z.number().nullable().describe("count; null: any ticker"), z.string()], z.string())
-  .describe(
-    "[id, asset_set, assets covered, unit, then in one metric's view its purpose and, where unit and purpose leave it open, how to read a value]",
-  );
-type EndpointRow = z.infer<typeof endpointRow>;
-type ByTool = Record<string, EndpointRow[]>;
-
-const output = z.object({
-  view: z.enum(["overview", "metric", "asset", "search"]),
-  columns: z.array(z.string()).optional().describe("the names of each endpoint row's members"),
-  endpoints: z.record(z.string(), z.array(endpointRow)).optional().describe("rows by the tool that reads them"),
-  covers: z
-    .record(z.string(), z.record(z.string(), z.array(z.string())))
-    .optional()
-    .describe("one asset's endpoints: {tool: {group: [the id after the group]}}"),
-  assets: z.array(z.string()).optional(),
-  covered: z.boolean().optional(),
-  not_offered: z
-    .array(z.object({ concept: z.string(), nearest: z.string(), differs: z.string() }))
-    .optional()
-    .describe("concepts a search named that the catalog does not offer, with the nearest metric that is"),
-  key_may_call: z
-    .array(z.string())
-    .optional()
-    .describe("endpoint ids the key may call, when it is restricted; others answer metric_not_allowed"),
-  next: z.string().optional().describe("where to look next"),
-});
-type Output = z.infer<typeof output>;
-
-const SEARCH_LIMIT = 40;
 const DRILL_DOWN = "Drill down: list_assets metric=<id> (its assets), asset=<ticker> (its endpoints), search=<text>.";
 
 export const listAssets = defineTool({
@@ -111,18 +74,6 @@ function withEntitlements(
     `This key may call only ${allowed.join(", ")}${through.length ? ` (and ${through.join(", ")})` : ""}; others answer metric_not_allowed` +
     (shown.length && view.structured.view !== "overview" ? ` (here: ${shown.join(", ")}).` : ".");
   return { text: `${view.text}\n${line}`, structured: { ...view.structured, key_may_call: [...allowed] } };
-}
-
-/** Endpoints as rows by tool; only one metric's view gives the purpose (as its text does). */
-function rows(list: readonly Endpoint[], purpose = false): ByTool {
-  const out: ByTool = {};
-  for (const e of list) {
-    const members = coverage(e);
-    const r: EndpointRow = [e.id, e.assetSet, members ? members.length : null, e.unit];
-    if (purpose) r.push(e.purpose, ...(e.meaning ? [e.meaning] : []));
-    (out[TOOL_OF_KIND[e.kind]] ??= []).push(r);
-  }
-  return out;
 }
 
 function setShort(e: Endpoint): string {
@@ -236,66 +187,4 @@ function buildAssetView(asset: string): { text: string; structured: Output } {
   for (const e of found) ((byTool[TOOL_OF_KIND[e.kind]] ??= {})[e.group] ??= []).push(e.segment);
   if (known && covers(PRICE, asset)) ((byTool[TOOL_OF_KIND.ohlcv] ??= {})[PRICE_ID] ??= []).push(PRICE_ID);
   return { text: lines.join("\n"), structured: { view: "asset", covers: byTool, assets: [asset] } };
-}
-
-/** The text a search reads: trimmed, lower case, without a cashtag's "$"; an empty one is refused. */
-function searchQuery(search: string): string {
-  const query = search
-    .trim()
-    .toLowerCase()
-    .replace(/^\$(?=[a-z0-9])/, "");
-  if (!query)
-    throw new ToolInputError(
-      "invalid_arguments",
-      "search is empty: give a ticker (btc), a name (bitcoin) or a metric word (mvrv), or omit search for the overview.",
-      { parameter: "search" },
-    );
-  return query;
-}
-
-function searchView(query: string): { text: string; structured: Output } {
-  // Tickers, names and endpoint ids are written in Latin letters and digits: a query with none
-  // matches nothing, and no ticker is "near" it.
-  if (!/[a-z0-9]/.test(query)) {
-    const script = /\p{L}/u.test(query) ? "Tickers, names and metrics are written in Latin letters" : "It holds no letter or digit";
-    return {
-      text: `Nothing matches "${escapeFormat(query, { layout: true })}". ${script}: search by ticker (btc), name (bitcoin) or metric word (mvrv, fees, supply).`,
-      structured: { view: "search", columns: COLUMNS, endpoints: rows([]), assets: [] },
-    };
-  }
-  const named = new Set(assetsByName(query));
-  const rank = (a: string) => (a === query ? 0 : named.has(a) ? 1 : a.startsWith(query) ? 2 : 3);
-  const tickers = KNOWN_ASSETS.filter((a) => a.includes(query) || named.has(a)).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
-  const synonyms = new Set(metricsBySynonym(query));
-  // At the start of a word: "ust" is not a match for "adjusted".
-  const atWord = new RegExp(`(^|[^a-z0-9])${query.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`);
-  const endpoints = [...ENDPOINTS, PRICE].filter(
-    (e) => atWord.test(e.id.toLowerCase()) || atWord.test(e.purpose.toLowerCase()) || synonyms.has(e.id),
-  );
-  const shown = tickers.slice(0, SEARCH_LIMIT);
-  const withName = (t: string) => {
-    const name = assetName(t);
-    return name && name.toLowerCase() !== t ? `${t} (${name})` : t;
-  };
-  const missing = missingConcepts(query);
-  const lines = [
-    ...missing.map((c) => `Not offered: ${c.concept}. Nearest: ${c.nearest} — ${c.differs}.`),
-    `Tickers matching "${escapeFormat(query, { layout: true })}" by ticker or name (${tickers.length}): ${shown.map(withName).join(", ") || "none"}${tickers.length > shown.length ? ", …" : ""}`,
-    `Endpoints (${endpoints.length}): ${endpoints.map((e) => `${e.id} (${TOOL_OF_KIND[e.kind]})`).join(", ") || "none"}`,
-  ];
-  // A concept is not a misspelt ticker; and a ticker is proposed only when it is one letter off.
-  if (!tickers.length && !endpoints.length && !missing.length && query.length >= 2 && /^[a-z0-9_]+$/.test(query)) {
-    const near = closest(query, KNOWN_ASSETS).filter((t) => editDistance(query, t) <= (query.length >= 7 ? 2 : 1));
-    if (near.length) lines.push(`Nearest tickers: ${near.join(", ")}.`);
-  }
-  return {
-    text: lines.join("\n"),
-    structured: {
-      view: "search",
-      columns: COLUMNS,
-      endpoints: rows(endpoints),
-      assets: shown,
-      ...(missing.length && { not_offered: missing.map(({ concept, nearest, differs }) => ({ concept, nearest, differs })) }),
-    },
-  };
 }
