@@ -267,7 +267,7 @@ describe("resample", () => {
     const resolution = (Math.max(...sums) - Math.min(...sums)) / 200;
     points.forEach((p, i) => expect(Math.abs(p.v - sums[i]!)).toBeLessThanOrEqual(resolution));
     expect(textOf(r)).toMatch(
-      /^\d+ points, statistics from all of them; the points shown are \d+ weekly buckets \(UTC weeks from Monday, dated by their first day; each the sum of its points\), 2025-10-01 → .*first and last bucket partial/m,
+      /^\d+ points, statistics from the complete ones; the points shown are \d+ weekly buckets \(UTC weeks from Monday, dated by their first day; each the sum of its points\), 2025-10-01 → .*first and last bucket partial/m,
     );
     // The statistics are those of every day served, as without resample.
     const plain = digestOf(await call("get_ohlcv", args));

@@ -43,7 +43,7 @@ export function renderSeriesText(meta: SeriesTextMeta, d: SeriesDigest): string 
   const f: Fmt = { s, daily, ...(meta.field === "close" && { of: "close" }) };
   const r = d.resample;
   const what = r
-    ? `${formatCount(d.count)} points, statistics from all of them; the points shown are ${formatCount(d.sampling.total)} ` +
+    ? `${formatCount(d.count)} points, statistics from ${d.partialLast ? "the complete ones" : "all of them"}; the points shown are ${formatCount(d.sampling.total)} ` +
       `${r.period === "1w" ? "weekly buckets (UTC weeks from Monday, dated by their first day" : "monthly buckets (UTC calendar months"}; ` +
       `each ${r.rule === "sum" ? "the sum of its points" : "its last point's value"})`
     : `${formatCount(d.count)} points`;
@@ -52,7 +52,8 @@ export function renderSeriesText(meta: SeriesTextMeta, d: SeriesDigest): string 
       ? `; ${[r.partialFirst && "first", r.partialLast && "last"].filter(Boolean).join(" and ")} bucket partial`
       : "";
   lines.push(
-    `${what}, ${when(f, d.first.time)} → ${when(f, d.last.time)} UTC${partial}` +
+    // The points' span: a bucket still filling is among the points, though in no statistic.
+    `${what}, ${when(f, d.first.time)} → ${when(f, (d.partialLast ?? d.last).time)} UTC${partial}` +
       `${d.nonFinite ? `; ${d.nonFinite} non-finite values skipped` : ""}`,
   );
   const coverage = coverageLine(d, f);
