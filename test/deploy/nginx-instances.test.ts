@@ -16,6 +16,7 @@ import { startOidcIssuer, type OidcIssuer } from "../../harness/oidc-issuer.js";
 import { freePort } from "../../harness/ports.js";
 import { dropSchema, PG_AVAILABLE, storeUrl, testSchema } from "../../harness/postgres.js";
 import { spawnCli, type Spawned } from "../../harness/spawn.js";
+import { rpcAnswer } from "../../harness/rpc-answer.js";
 
 const INSTANCES = 3;
 /** Credits of each metered user; 4×N calls each. */
@@ -91,13 +92,7 @@ async function legacyCall(token: string): Promise<{ status: number; result?: Cal
   });
   const text = await res.text();
   if (res.status !== 200) return { status: res.status };
-  const data = text.startsWith("{")
-    ? text
-    : text
-        .split("\n")
-        .find((l) => l.startsWith("data: "))!
-        .slice(6);
-  return { status: 200, result: (JSON.parse(data) as { result: CallToolResult }).result };
+  return { status: 200, result: rpcAnswer<{ result: CallToolResult }>(text).result };
 }
 
 type Outcome = "ok" | "credits" | "rate" | string;

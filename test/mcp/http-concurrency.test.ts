@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
 import { startHttpServer, type RunningHttpServer } from "../../src/transports/http.js";
 import { NOW, tempDir, writeKeys } from "../../harness/mcp.js";
+import { rpcAnswer } from "../../harness/rpc-answer.js";
 
 describe("concurrent callers over HTTP", () => {
   let backend: InProcessBackend;
@@ -31,11 +32,10 @@ describe("concurrent callers over HTTP", () => {
       }),
     });
     const body = await res.text();
-    const line = body.split("\n").find((l) => l.startsWith("data: "));
-    const msg = JSON.parse(line ? line.slice(6) : body) as {
+    const msg = rpcAnswer<{
       id: number;
       result: { isError?: boolean; content: { text: string }[]; structuredContent: { credits: { remaining: number } } };
-    };
+    }>(body);
     expect(msg.result.isError, body).toBeFalsy();
     return { id: msg.id, text: msg.result.content[0]!.text, remaining: msg.result.structuredContent.credits.remaining };
   }

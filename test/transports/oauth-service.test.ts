@@ -14,6 +14,7 @@ import { startHttpServer, type RunningHttpServer } from "../../src/transports/ht
 import { oauthForService } from "../../src/transports/oauth/setup.js";
 import { NOW } from "../../harness/mcp.js";
 import { startTokenIssuer, type TokenIssuer } from "../../harness/token-issuer.js";
+import { rpcAnswer } from "../../harness/rpc-answer.js";
 
 const PUBLIC_URL = "https://mcp.example.test/mcp";
 const N = 6;
@@ -95,15 +96,9 @@ async function call(token: string, body: unknown): Promise<{ isError?: boolean; 
   });
   expect(res.status).toBe(200);
   const text = await res.text();
-  const data = text.startsWith("{")
-    ? text
-    : text
-        .split("\n")
-        .find((l) => l.startsWith("data: "))!
-        .slice(6);
-  const { result } = JSON.parse(data) as {
+  const { result } = rpcAnswer<{
     result: { isError?: boolean; content: { text: string }[]; structuredContent?: { credits?: { remaining: number } } };
-  };
+  }>(text);
   return { isError: result.isError, text: result.content[0]!.text, remaining: result.structuredContent?.credits?.remaining };
 }
 

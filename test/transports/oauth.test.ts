@@ -12,6 +12,7 @@ import { startHttpServer, type RunningHttpServer } from "../../src/transports/ht
 import { oauthResourceServer } from "../../src/transports/oauth/setup.js";
 import { NOW } from "../../harness/mcp.js";
 import { signingKey, startTokenIssuer, type TokenIssuer } from "../../harness/token-issuer.js";
+import { rpcAnswer } from "../../harness/rpc-answer.js";
 
 const PUBLIC_URL = "https://mcp.example.test/mcp";
 const METADATA_URL = "https://mcp.example.test/.well-known/oauth-protected-resource/mcp";
@@ -76,13 +77,7 @@ async function post(body: unknown, token?: string, extra: Record<string, string>
 function answer(text: string): {
   result: { isError?: boolean; content: { text: string }[]; structuredContent: { credits: { remaining: number } } };
 } {
-  const data = text.startsWith("{")
-    ? text
-    : text
-        .split("\n")
-        .find((l) => l.startsWith("data: "))!
-        .slice(6);
-  return JSON.parse(data);
+  return rpcAnswer(text);
 }
 
 /** Credits left on a token's account, read by a charged call (the simulated series costs 1). */
