@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { sqliteDriverProblem } from "./backend/inprocess/metering/sqlite-driver.js";
 import { StoreConfigError, StoreUnavailableError } from "./backend/inprocess/metering/store.js";
 import { ConfigError, describeConfig, loadConfig, type Config } from "./config.js";
+import { commonFlagsUsage } from "./config/flags.js";
 import { storeDirProblem } from "./state-dir.js";
 import { log, setLogLevel } from "./log.js";
 import { errorJson, wantsJson } from "./call/json-mode.js";
@@ -23,7 +24,7 @@ Usage:
   crypto-metrics-mcp call --batch FILE|-                       many calls: JSON Lines in and out
   crypto-metrics-mcp call --help                               tools, batches, exit codes
 
-Flags: --keys-file PATH  --state-dir DIR  --store URL  --log-level silent|error|warn|info|debug  --help  --version
+Flags: ${commonFlagsUsage()}
   --store postgres://USER@HOST:5432/DB shares credits and rate windows between machines
   (default: an SQLite file in the state directory, shared by the processes of this machine)
 Environment: CRYPTO_METRICS_API_KEY, CRYPTO_METRICS_BASE_URL, CRYPTO_METRICS_KEYS_FILE,

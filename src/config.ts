@@ -1,75 +1,18 @@
 // One loadConfig(env, argv): defaults, then environment, then command-line flags. Errors name the
-// flag or variable at fault and the fix; the API key is read but never printed.
+// flag or variable at fault and the fix; the API key is read but never printed. The flags' table and
+// parser are `config/flags.ts`, the settings of `http` authentication `config/auth.ts`.
 import { resolve } from "node:path";
 import { parseDateInput } from "./catalog/dates.js";
 import { parseStoreSetting, StoreConfigError, type StoreSpec } from "./store-setting.js";
 import { isLogLevel, log, LOG_LEVELS, type LogLevel } from "./log.js";
-import { allowedHostName, isLoopback } from "./transports/host-check.js";
+import { allowedHostName } from "./transports/host-check.js";
 import { defaultStateDir } from "./state-dir.js";
+import { authOf } from "./config/auth.js";
+import { checkFlagsApply, parseArgs, type ParsedArgs } from "./config/flags.js";
+import { ConfigError, DEFAULT_HOST, DEFAULT_PORTS, unexpanded, type Config, type Env } from "./config/shape.js";
 
-export const COMMANDS = ["stdio", "http", "api", "call"] as const;
-export const AUTH_MODES = ["key", "oauth", "none"] as const;
-export type AuthMode = (typeof AUTH_MODES)[number];
-export type Command = (typeof COMMANDS)[number];
-
-export const DEFAULT_PORTS: Record<Command, number> = { stdio: 0, http: 3000, api: 8080, call: 0 };
-export const DEFAULT_HOST = "127.0.0.1";
-
-export interface CallSpec {
-  /**
-   * Everything after `call` but the configuration flags (--keys-file, --state-dir, --store,
-   * --log-level), as given: the tool name, its arguments and the call's own options. Reading them
-   * needs the tool's schema (which flags are booleans or arrays), so the call command parses them.
-   */
-  argv: string[];
-}
-
-export interface Config {
-  command: Command;
-  host: string;
-  port: number;
-  /** `http` only: refuse MCP requests without `Authorization: Bearer`. */
-  requireKey: boolean;
-  /** `http` only: public host names accepted in Host and Origin besides the bound address's (a reverse proxy's). */
-  allowedHosts: readonly string[];
-  /**
-   * `http` only (--auth / CRYPTO_METRICS_AUTH): `key` (API keys, the default), `oauth` (an OAuth 2.1
-   * resource server: every request carries an access token from `issuer` whose audience is `publicUrl`),
-   * or `none` (no authentication, loopback only).
-   */
-  auth: AuthMode;
-  /** `--auth oauth`: the authorization server's issuer identifier, exactly as its tokens' `iss`. */
-  issuer: string | undefined;
-  /** `--auth oauth`: the canonical public URL of /mcp, the tokens' audience (RFC 8707). */
-  publicUrl: string | undefined;
-  /**
-   * `--auth oauth`: this server's client credentials at the issuer's RFC 7662 introspection endpoint
-   * (CRYPTO_METRICS_OAUTH_CLIENT_ID and CRYPTO_METRICS_OAUTH_CLIENT_SECRET), for opaque access tokens.
-   */
-  introspectionClient: { id: string; secret: string } | undefined;
-  /** CRYPTO_METRICS_API_KEY: the upstream key with a base URL, else the local default key. */
-  apiKey: string | undefined;
-  /** CRYPTO_METRICS_BASE_URL without a trailing slash: use the real service over HTTP. */
-  baseUrl: string | undefined;
-  keysFile: string | undefined;
-  stateDir: string;
-  /** Where credits and rate windows are kept (--store / CRYPTO_METRICS_STORE); default: SQLite in stateDir. */
-  store: StoreSpec;
-  /** Wall clock for data ("now" of the service); pinned when CRYPTO_METRICS_NOW is set. */
-  now: () => number;
-  /** The pinned instant, when there is one. */
-  fixedNowMs: number | undefined;
-  logLevel: LogLevel;
-  call: CallSpec | undefined;
-  help: boolean;
-  version: boolean;
-}
-
-export class ConfigError extends Error {
-  override readonly name = "ConfigError";
-}
-
-export type Env = Readonly<Record<string, string | undefined>>;
+export { AUTH_MODES, COMMANDS, ConfigError, DEFAULT_HOST, DEFAULT_PORTS } from "./config/shape.js";
+export type { AuthMode, CallSpec, Command, Config, Env } from "./config/shape.js";
 
 function parseBaseUrl(raw: string): string {
   let url: URL;
@@ -124,108 +67,6 @@ function parseLevel(raw: string, source: string): LogLevel {
   return level;
 }
 
-const VALUE_FLAGS = [
-  "host",
-  "port",
-  "allowed-hosts",
-  "auth",
-  "issuer",
-  "public-url",
-  "keys-file",
-  "state-dir",
-  "store",
-  "log-level",
-] as const;
-type ValueFlag = (typeof VALUE_FLAGS)[number];
-const SWITCHES = ["require-key", "allow-anonymous", "help", "version"] as const;
-type Switch = (typeof SWITCHES)[number];
-const NETWORK_COMMANDS: readonly Command[] = ["http", "api"];
-
-interface ParsedArgs {
-  command: Command | undefined;
-  values: Partial<Record<ValueFlag, string>>;
-  switches: Set<Switch>;
-  call: CallSpec | undefined;
-}
-
-function splitFlag(token: string): [name: string, inline: string | undefined] {
-  const eq = token.indexOf("=");
-  return eq === -1 ? [token.slice(2), undefined] : [token.slice(2, eq), token.slice(eq + 1)];
-}
-
-function parseArgs(argv: readonly string[]): ParsedArgs {
-  const out: ParsedArgs = { command: undefined, values: {}, switches: new Set(), call: undefined };
-  for (let i = 0; i < argv.length; i++) {
-    const token = argv[i]!;
-    if (out.call && !isConfigFlag(token)) {
-      out.call.argv.push(token);
-      continue;
-    }
-    if (token === "-h") {
-      out.switches.add("help");
-      continue;
-    }
-    if (token === "-v") {
-      out.switches.add("version");
-      continue;
-    }
-    if (!token.startsWith("--")) {
-      if (out.command !== undefined) throw new ConfigError(`unexpected argument "${token}"; run with --help for usage`);
-      if (!(COMMANDS as readonly string[]).includes(token)) {
-        throw new ConfigError(`unknown command "${token}"; use one of ${COMMANDS.join(", ")} (default stdio)`);
-      }
-      out.command = token as Command;
-      if (out.command === "call") out.call = { argv: [] };
-      continue;
-    }
-    const [name, inline] = splitFlag(token);
-    if ((SWITCHES as readonly string[]).includes(name)) {
-      if (inline !== undefined) throw new ConfigError(`--${name} takes no value`);
-      out.switches.add(name as Switch);
-    } else if ((VALUE_FLAGS as readonly string[]).includes(name)) {
-      const value = inline ?? argv[++i];
-      if (value === undefined || (inline === undefined && value.startsWith("--"))) {
-        throw new ConfigError(`--${name} needs a value, e.g. --${name} ${name === "port" ? "8080" : "…"}`);
-      }
-      out.values[name as ValueFlag] = value;
-    } else {
-      throw new ConfigError(`unknown flag --${name}; accepted: ${[...VALUE_FLAGS, ...SWITCHES].map((f) => `--${f}`).join(", ")}`);
-    }
-  }
-  return out;
-}
-
-/** The flags of the configuration that `call` takes anywhere among its own tokens. */
-const CALL_CONFIG_FLAGS: readonly ValueFlag[] = ["keys-file", "state-dir", "store", "log-level"];
-
-function isConfigFlag(token: string): boolean {
-  return token.startsWith("--") && (CALL_CONFIG_FLAGS as readonly string[]).includes(splitFlag(token)[0]);
-}
-
-/** Refuses flags given to a command they do not apply to, and flags that contradict each other. */
-function checkFlagsApply(args: ParsedArgs, command: Command): void {
-  for (const flag of ["host", "port"] as const) {
-    if (args.values[flag] !== undefined && !NETWORK_COMMANDS.includes(command)) {
-      throw new ConfigError(`--${flag} applies to the http and api commands, not ${command}`);
-    }
-  }
-  for (const flag of ["require-key", "allow-anonymous"] as const) {
-    if (args.switches.has(flag) && command !== "http") throw new ConfigError(`--${flag} applies to the http command, not ${command}`);
-  }
-  if (args.switches.has("require-key") && args.switches.has("allow-anonymous")) {
-    throw new ConfigError("--require-key and --allow-anonymous contradict each other; give one");
-  }
-  for (const flag of ["allowed-hosts", "auth", "issuer", "public-url"] as const) {
-    if (args.values[flag] !== undefined && command !== "http")
-      throw new ConfigError(`--${flag} applies to the http command, not ${command}`);
-  }
-}
-
-/** A Claude Desktop bundle may pass an optional setting left empty as its literal placeholder. */
-function unexpanded(v: string | undefined): string | undefined {
-  return v !== undefined && /^\$\{user_config\.[A-Za-z0-9_]+\}$/.test(v.trim()) ? undefined : v;
-}
-
 /** `--store` (else CRYPTO_METRICS_STORE); default: SQLite in `stateDir`. */
 function storeOf(args: ParsedArgs, env: Env, stateDir: string): StoreSpec {
   const rawStore = args.values.store ?? env["CRYPTO_METRICS_STORE"];
@@ -243,32 +84,6 @@ function storeOf(args: ParsedArgs, env: Env, stateDir: string): StoreSpec {
     );
   }
   return store;
-}
-
-/** How `http` authenticates its callers (every other command: by key), for a server bound to `host`. */
-function authOf(
-  args: ParsedArgs,
-  env: Env,
-  command: Command,
-  host: string,
-): Pick<Config, "auth" | "issuer" | "publicUrl" | "introspectionClient"> {
-  const auth =
-    command === "http"
-      ? parseAuth(args, env, host.replace(/^\[(.*)\]$/, "$1"))
-      : { auth: "key" as const, issuer: undefined, publicUrl: undefined, introspectionClient: undefined };
-  // Beyond loopback, a request without a key would be served (and metered) with this server's own key.
-  if (
-    command === "http" &&
-    auth.auth === "key" &&
-    !isLoopback(host.replace(/^\[(.*)\]$/, "$1")) &&
-    !args.switches.has("require-key") &&
-    !args.switches.has("allow-anonymous")
-  ) {
-    throw new ConfigError(
-      `http --host ${host} listens beyond loopback, where any caller without a key would be served with this server's own key; add --require-key (each caller sends Authorization: Bearer <key>), or --allow-anonymous to accept that`,
-    );
-  }
-  return auth;
 }
 
 /** Reads the whole configuration; throws ConfigError with a message fit for the terminal. */
@@ -315,79 +130,6 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
   };
 }
 
-/** `--auth` (else CRYPTO_METRICS_AUTH), with `--issuer` and `--public-url` (else their variables) for `oauth`. */
-function parseAuth(args: ParsedArgs, env: Env, host: string): Pick<Config, "auth" | "issuer" | "publicUrl" | "introspectionClient"> {
-  const flag = args.values.auth;
-  const raw = (flag ?? (env["CRYPTO_METRICS_AUTH"]?.trim() || "key")).trim().toLowerCase();
-  const source = flag !== undefined ? "--auth" : "CRYPTO_METRICS_AUTH";
-  if (!(AUTH_MODES as readonly string[]).includes(raw))
-    throw new ConfigError(`${source} must be one of ${AUTH_MODES.join(", ")}; got "${raw.slice(0, 40)}"`);
-  const auth = raw as AuthMode;
-  for (const name of ["require-key", "allow-anonymous"] as const) {
-    if (auth !== "key" && args.switches.has(name))
-      throw new ConfigError(
-        `--${name} applies to --auth key; with --auth ${auth} ${auth === "oauth" ? "every request needs an access token already" : "no request is authenticated"}`,
-      );
-  }
-  if (auth === "none" && !isLoopback(host))
-    throw new ConfigError(
-      `--auth none serves anyone who can connect, so it is allowed on loopback only; --host ${host} is not. Use --auth oauth or --auth key beyond loopback`,
-    );
-  const issuerRaw = args.values.issuer ?? (env["CRYPTO_METRICS_OAUTH_ISSUER"]?.trim() || undefined);
-  const publicRaw = args.values["public-url"] ?? (env["CRYPTO_METRICS_PUBLIC_URL"]?.trim() || undefined);
-  if (auth !== "oauth") {
-    if (args.values.issuer !== undefined || args.values["public-url"] !== undefined)
-      throw new ConfigError(`--issuer and --public-url apply to --auth oauth; add --auth oauth or leave them out`);
-    return { auth, issuer: undefined, publicUrl: undefined, introspectionClient: undefined };
-  }
-  if (issuerRaw === undefined)
-    throw new ConfigError(
-      "--auth oauth needs --issuer URL (or CRYPTO_METRICS_OAUTH_ISSUER): the authorization server's issuer identifier, exactly as its tokens carry it in iss (e.g. https://auth.example.com/realms/team)",
-    );
-  if (publicRaw === undefined)
-    throw new ConfigError(
-      "--auth oauth needs --public-url URL (or CRYPTO_METRICS_PUBLIC_URL): the address clients use for /mcp, e.g. https://mcp.example.com/mcp; tokens must name it as their audience",
-    );
-  oauthUrl(issuerRaw, args.values.issuer !== undefined ? "--issuer" : "CRYPTO_METRICS_OAUTH_ISSUER", "https://auth.example.com");
-  const publicUrl = oauthUrl(
-    publicRaw,
-    args.values["public-url"] !== undefined ? "--public-url" : "CRYPTO_METRICS_PUBLIC_URL",
-    "https://mcp.example.com/mcp",
-  );
-  const clientId = env["CRYPTO_METRICS_OAUTH_CLIENT_ID"]?.trim() || undefined;
-  const clientSecret = env["CRYPTO_METRICS_OAUTH_CLIENT_SECRET"]?.trim() || undefined;
-  if ((clientId === undefined) !== (clientSecret === undefined))
-    throw new ConfigError(
-      "CRYPTO_METRICS_OAUTH_CLIENT_ID and CRYPTO_METRICS_OAUTH_CLIENT_SECRET go together (this server's credentials at the issuer's introspection endpoint); set both or neither",
-    );
-  // The issuer is compared with the tokens' iss as written; the resource is canonical (RFC 8707: no trailing slash).
-  return {
-    auth,
-    issuer: issuerRaw.trim(),
-    publicUrl: publicUrl.href.replace(/\/+$/, ""),
-    introspectionClient: clientId && clientSecret ? { id: clientId, secret: clientSecret } : undefined,
-  };
-}
-
-/** An https URL (http only for a loopback host) without credentials, query or fragment. */
-function oauthUrl(raw: string, source: string, example: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new ConfigError(`${source} is not a URL; give an absolute https URL such as ${example}`);
-  }
-  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(host)))
-    throw new ConfigError(
-      `${source} must use https (plain http is accepted for a loopback host only); got ${url.protocol.replace(":", "")}://${url.host}`,
-    );
-  if (url.username || url.password) throw new ConfigError(`${source} must not carry credentials`);
-  if (url.search || url.hash || raw.includes("#"))
-    throw new ConfigError(`${source} must not carry a query string or fragment; give ${example}`);
-  return url;
-}
-
 /** `--allowed-hosts` (else CRYPTO_METRICS_ALLOWED_HOSTS, when not empty): comma-separated host names. */
 function parseAllowedHosts(flag: string | undefined, env: string | undefined): string[] {
   const [raw, source] = flag !== undefined ? [flag, "--allowed-hosts"] : [env?.trim() || undefined, "CRYPTO_METRICS_ALLOWED_HOSTS"];
@@ -409,7 +151,7 @@ function parseAllowedHosts(flag: string | undefined, env: string | undefined): s
 export function describeConfig(config: Config): string {
   return [
     `command=${config.command}`,
-    NETWORK_COMMANDS.includes(config.command) ? `listen=${config.host}:${config.port}` : "",
+    config.command === "http" || config.command === "api" ? `listen=${config.host}:${config.port}` : "",
     config.allowedHosts.length ? `allowed_hosts=${config.allowedHosts.join(",")}` : "",
     config.command === "http" && config.auth !== "key" ? `auth=${config.auth}` : "",
     config.issuer ? `issuer=${config.issuer}` : "",

@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { Tool } from "../tools/define-tool.js";
 import { nearestArgument, unwrap } from "../tools/validation.js";
 import type { CommandErrorCode } from "../library/exit-codes.js";
+import { CALL_OPTIONS, splitFlag } from "../config/flags.js";
 
 export const FORMATS = ["text", "json", "csv"] as const;
 export type Format = (typeof FORMATS)[number];
@@ -37,13 +38,8 @@ export class UsageError extends Error {
   }
 }
 
-const OPTION_FLAGS = ["format", "batch", "concurrency", "no-wait", "help"] as const;
+const OPTIONS = new Map(CALL_OPTIONS.map((o) => [o.name, o]));
 export const MAX_CONCURRENCY = 64;
-
-function split(token: string): [name: string, inline: string | undefined] {
-  const eq = token.indexOf("=");
-  return eq === -1 ? [token.slice(2), undefined] : [token.slice(2, eq), token.slice(eq + 1)];
-}
 
 export function parseCallCommand(argv: readonly string[]): CallCommand {
   const out: CallCommand = {
@@ -71,8 +67,8 @@ export function parseCallCommand(argv: readonly string[]): CallCommand {
       out.toolTokens.push(token);
       continue;
     }
-    const [name, inline] = split(token);
-    if (!(OPTION_FLAGS as readonly string[]).includes(name)) {
+    const [name, inline] = splitFlag(token);
+    if (!OPTIONS.has(name)) {
       if (out.tool === undefined) {
         throw new UsageError(
           `${token} comes before the tool name; write the tool first, then its arguments: call TOOL --name value (call --help lists the tools)`,
@@ -102,8 +98,7 @@ export function parseCallCommand(argv: readonly string[]): CallCommand {
 }
 
 function needsValue(name: string): UsageError {
-  const example = name === "format" ? "--format json" : name === "batch" ? "--batch calls.jsonl (or - for stdin)" : "--concurrency 8";
-  return new UsageError(`--${name} needs a value, e.g. ${example}`);
+  return new UsageError(`--${name} needs a value, e.g. --${name} ${OPTIONS.get(name)?.example ?? "…"}`);
 }
 
 /** --format, --batch or --concurrency set from its value; a value out of range is refused. */
@@ -206,7 +201,7 @@ export function parseToolArgs(tool: Tool, tokens: readonly string[]): Record<str
     if (!token.startsWith("--") || token.length === 2) {
       throw new UsageError(`unexpected "${token}" in ${tool.name}'s arguments; write them as --name value (call ${tool.name} --help)`);
     }
-    let [name, inline] = split(token);
+    let [name, inline] = splitFlag(token);
     // --no-NAME turns a boolean off.
     if (!Object.hasOwn(shape, name) && name.startsWith("no-") && kindOf(shape[name.slice(3)]).kind === "boolean" && inline === undefined) {
       name = name.slice(3);

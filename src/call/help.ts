@@ -8,6 +8,7 @@ import { DATES_NOTE } from "../tools/params.js";
 import { DEFAULT_CONCURRENCY, MAX_RETRIES, MAX_WAIT_S } from "./batch.js";
 import { EXIT } from "../library/exit-codes.js";
 import { FORMATS, MAX_CONCURRENCY } from "./flags.js";
+import { callConfigFlagsUsage } from "../config/flags.js";
 
 const BIN = "crypto-metrics-mcp";
 
@@ -154,6 +155,6 @@ ${MAX_RETRIES} times, waits of at most ${MAX_WAIT_S} s), the batch holding back 
 Exit codes: ${EXIT.ok} ok · ${EXIT.usage} usage or invalid arguments · ${EXIT.auth} authentication or entitlement ·
 ${EXIT.limited} rate limited or credits exhausted · ${EXIT.unavailable} upstream unavailable · ${EXIT.other} anything else.
 A batch exits 0 when every line succeeded, else with the code its failed lines share (1 if they differ).
-Configuration flags (--keys-file, --state-dir, --store, --log-level) and CRYPTO_METRICS_* variables apply as usual.
+Configuration flags (${callConfigFlagsUsage()}) and CRYPTO_METRICS_* variables apply as usual.
 `;
 }
