@@ -7,6 +7,7 @@ import { ConfigError, describeConfig, loadConfig, type Config } from "./config.j
 import { commonFlagsUsage } from "./config/flags.js";
 import { storeDirProblem } from "./state-dir.js";
 import { log, setLogLevel } from "./log.js";
+import { stopOnSignals } from "./process-end.js";
 import { errorJson, wantsJson } from "./call/json-mode.js";
 
 const USAGE = `crypto-metrics-mcp — crypto market and on-chain metrics for AI assistants (MCP)
@@ -72,18 +73,11 @@ async function runApi(config: Config): Promise<void> {
     throw err;
   }
   const server = rest;
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  stopOnSignals(async (signal) => {
     log.info("shutting down", { signal });
-    void server
-      .close()
-      .then(() => service.close())
-      .finally(() => process.exit(0));
-  };
-  process.on("SIGTERM", () => stop("SIGTERM"));
-  process.on("SIGINT", () => stop("SIGINT"));
+    await server.close();
+    await service.close();
+  });
   process.stderr.write(`listening on ${server.url}\n`);
 }
 

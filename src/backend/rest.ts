@@ -6,7 +6,7 @@ import { escapeFormat } from "../echo.js";
 import { incidentRef } from "../incidents.js";
 import { log } from "../log.js";
 import { clientGone, whenDelivered } from "../transports/delivery.js";
-import { hostAllowed, originAllowed } from "../transports/host-check.js";
+import { hostJudge } from "../transports/host-check.js";
 import type { InProcessService, ServiceResponse } from "./inprocess/service.js";
 import { ServiceError } from "./types.js";
 
@@ -63,25 +63,6 @@ function splitTarget(target: string): { path: string; query: string } {
   const rel = /^https?:\/\//i.test(target) ? target.replace(/^https?:\/\/[^/]*/i, "") || "/" : target;
   const q = rel.indexOf("?");
   return q === -1 ? { path: rel, query: "" } : { path: rel.slice(0, q), query: rel.slice(q + 1) };
-}
-
-type Verdict = "Host" | "Origin" | null;
-
-/** Which header, if any, names a host that a server bound to `bindHost` does not answer to. */
-function hostJudge(bindHost: string): (host: string | undefined, origin: string | undefined) => Verdict {
-  // Clients send the same few Host and Origin values: each is judged once (parsing one costs a URL).
-  const verdicts = new Map<string, Verdict>();
-  return (host, origin) => {
-    // Neither header can hold a NUL or a newline: absent and present values never share an id.
-    const id = `${host ?? "\0"}\n${origin ?? "\0"}`;
-    let verdict = verdicts.get(id);
-    if (verdict === undefined) {
-      verdict = !hostAllowed(host, bindHost) ? "Host" : !originAllowed(origin, bindHost) ? "Origin" : null;
-      if (verdicts.size >= 256) verdicts.clear();
-      verdicts.set(id, verdict);
-    }
-    return verdict;
-  };
 }
 
 /** A failure of ours: a 500 naming an incident in the log, or a dropped socket once headers are out. */

@@ -75,3 +75,28 @@ export function originAllowed(origin: string | undefined, bindHost: string, extr
   // A wildcard bind still refuses browser pages from elsewhere: only loopback origins and the allowed names pass.
   return (allowed ?? [...LOOPBACK_NAMES, ...extra]).includes(url.hostname);
 }
+
+/** Which header, if any, names a host the server does not answer to. */
+export type HostVerdict = "Host" | "Origin" | null;
+
+/**
+ * The verdict on a request's Host and Origin for a server bound to `bindHost` (with the `extra` names
+ * allowed). Clients send the same few values, so each pair is judged once (judging one parses a URL).
+ */
+export function hostJudge(
+  bindHost: string,
+  extra: readonly string[] = [],
+): (host: string | undefined, origin: string | undefined) => HostVerdict {
+  const verdicts = new Map<string, HostVerdict>();
+  return (host, origin) => {
+    // Neither header can hold a NUL or a newline: absent and present values never share an id.
+    const id = `${host ?? "\0"}\n${origin ?? "\0"}`;
+    let verdict = verdicts.get(id);
+    if (verdict === undefined) {
+      verdict = !hostAllowed(host, bindHost, extra) ? "Host" : !originAllowed(origin, bindHost, extra) ? "Origin" : null;
+      if (verdicts.size >= 256) verdicts.clear();
+      verdicts.set(id, verdict);
+    }
+    return verdict;
+  };
+}

@@ -7,24 +7,22 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createMcpHandler, type AuthInfo, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { listen } from "../listen.js";
-import { API_KEY_PATTERN, type Backend } from "../backend/types.js";
+import { stopOnSignals } from "../process-end.js";
+import type { Backend } from "../backend/types.js";
 import type { Config } from "../config.js";
 import { incidentRef } from "../incidents.js";
 import { log } from "../log.js";
 import { createBackend, createServer, createViewStore } from "../server.js";
 import { viewSecret } from "../state-dir.js";
-import { hostAllowed, isLoopback, originAllowed } from "./host-check.js";
+import { hostJudge, isLoopback } from "./host-check.js";
+import { admittedBody, callerOf, MAX_BODY_BYTES } from "./http-admission.js";
 import { Delivery } from "./delivery.js";
-import { honourClose, onlyProbes, PendingRequests, readBody } from "./http-gate.js";
+import { honourClose, PendingRequests } from "./http-gate.js";
 import { sendError, writeResponse } from "./http-response.js";
-import { unservedVersion, versionError } from "./versions.js";
 import type { ResourceServer } from "./oauth/resource-server.js";
 
 export const MCP_PATH = "/mcp";
-/** Cap on a request body (413 beyond it). */
-export const MAX_BODY_BYTES = 4 * 1024 * 1024;
-/** Cap on the messages of a 2025-era JSON-RPC batch (400 beyond it). */
-export const MAX_BATCH = 100;
+export { MAX_BATCH, MAX_BODY_BYTES } from "./http-admission.js";
 
 export interface HttpServerOptions {
   backend: Backend;
@@ -108,33 +106,17 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   };
 }
 
-/**
- * Why a request's Host or Origin is refused (null: it is not). Clients send the same few values,
- * so each pair is judged once (judging one parses a URL).
- */
-function hostRefusal(
-  bindHost: string,
-  allowedHosts: readonly string[],
-): (host: string | undefined, origin: string | undefined) => string | null {
-  const verdicts = new Map<string, string | null>();
+/** Why a request's Host or Origin is refused (null: it is not). */
+type Refusal = (host: string | undefined, origin: string | undefined) => string | null;
+
+function hostRefusal(bindHost: string, allowedHosts: readonly string[]): Refusal {
+  const judge = hostJudge(bindHost, allowedHosts);
   return (host, origin) => {
-    // Neither header can hold a NUL or a newline: absent and present values never share an id.
-    const id = `${host ?? "\0"}\n${origin ?? "\0"}`;
-    let verdict = verdicts.get(id);
-    if (verdict === undefined) {
-      verdict = !hostAllowed(host, bindHost, allowedHosts)
-        ? "Forbidden: Host header not allowed (a name a reverse proxy forwards is allowed with --allowed-hosts)"
-        : !originAllowed(origin, bindHost, allowedHosts)
-          ? "Forbidden: Origin not allowed"
-          : null;
-      if (verdicts.size >= 256) verdicts.clear();
-      verdicts.set(id, verdict);
-    }
-    return verdict;
+    const verdict = judge(host, origin);
+    if (verdict === "Host") return "Forbidden: Host header not allowed (a name a reverse proxy forwards is allowed with --allowed-hosts)";
+    return verdict === "Origin" ? "Forbidden: Origin not allowed" : null;
   };
 }
-
-type Refusal = ReturnType<typeof hostRefusal>;
 
 async function handle(
   req: IncomingMessage,
@@ -188,73 +170,6 @@ function refusedAtDoor(
   return false;
 }
 
-/** Who calls: an admitted access token (`--auth oauth`), or the bearer key if any; null once a refusal is answered. */
-async function callerOf(
-  req: IncomingMessage,
-  res: ServerResponse,
-  options: HttpServerOptions,
-): Promise<{ oauth: AuthInfo | undefined; key: string | undefined } | null> {
-  let oauth: AuthInfo | undefined;
-  if (options.oauth) {
-    const admission = await options.oauth.admit(req);
-    if (!admission.ok) {
-      if (admission.challenge) res.setHeader("WWW-Authenticate", admission.challenge);
-      if (admission.retryAfterS) res.setHeader("Retry-After", String(admission.retryAfterS));
-      sendError(res, admission.status, -32001, admission.message);
-      return null;
-    }
-    oauth = admission.authInfo;
-  }
-  const key = options.oauth || options.anonymous ? undefined : bearer(req.headers.authorization);
-  if (key === "malformed") {
-    res.setHeader("WWW-Authenticate", 'Bearer error="invalid_request"');
-    sendError(res, 401, -32001, "Unauthorized: send the key as Authorization: Bearer <key>");
-    return null;
-  }
-  return { oauth, key };
-}
-
-/** The body, once within bounds, carrying a key where one is required, in a version served; null once a refusal is answered. */
-async function admittedBody(
-  req: IncomingMessage,
-  res: ServerResponse,
-  options: HttpServerOptions,
-  key: string | undefined,
-): Promise<{ bytes: Buffer; parsed: unknown } | null> {
-  // Within a size and a time bound (413, 408); a body that is not JSON goes to the SDK, which answers it.
-  const read = await readBody(req, MAX_BODY_BYTES);
-  if (!read.ok) {
-    res.setHeader("Connection", "close");
-    sendError(res, read.status, read.code, read.message);
-    return null;
-  }
-  const { parsed } = read;
-  if (options.requireKey && !onlyProbes(parsed)) {
-    if (key === undefined) {
-      res.setHeader("WWW-Authenticate", "Bearer");
-      sendError(res, 401, -32001, "Unauthorized: this server requires Authorization: Bearer <key>");
-      return null;
-    }
-    if (!keyKnown(options.backend, key)) {
-      res.setHeader("WWW-Authenticate", 'Bearer error="invalid_token"');
-      sendError(res, 401, -32001, "Unauthorized: the bearer key is not recognised; send a key this server knows");
-      return null;
-    }
-  }
-  if (Array.isArray(parsed) && parsed.length > MAX_BATCH) {
-    sendError(res, 400, -32600, `Invalid Request: a batch holds at most ${MAX_BATCH} messages`);
-    return null;
-  }
-  // Either era's way of naming a version the server does not speak gets the list of those it does.
-  const header = req.headers["mcp-protocol-version"];
-  const unserved = unservedVersion(typeof header === "string" ? header : undefined, parsed);
-  if (unserved !== undefined) {
-    sendError(res, 400, versionError(unserved.version, unserved.modern), parsed);
-    return null;
-  }
-  return { bytes: read.bytes, parsed };
-}
-
 /** Hands an admitted request to the SDK and writes its answer; a failed exchange keeps no charge. */
 async function exchange(
   req: IncomingMessage,
@@ -298,18 +213,6 @@ async function exchange(
 /** Headers besides the Mcp-* ones that the SDK's entry reads. */
 const SDK_HEADERS = new Set(["content-type", "accept", "last-event-id"]);
 
-/** False only when the backend knows its keys (the simulated service) and this is not one; the real service decides for itself. */
-function keyKnown(backend: Backend, key: string): boolean {
-  return backend.kind !== "inprocess" || backend.entitlements?.({ apiKey: key }) !== undefined;
-}
-
-/** The bearer token, undefined when there is no Authorization header, "malformed" otherwise. */
-function bearer(header: string | undefined): string | undefined | "malformed" {
-  if (header === undefined) return undefined;
-  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-  return m && API_KEY_PATTERN.test(m[1]!) ? m[1] : "malformed";
-}
-
 export async function runHttp(config: Config): Promise<void> {
   let backend = await createBackend(config);
   let running: RunningHttpServer;
@@ -336,18 +239,11 @@ export async function runHttp(config: Config): Promise<void> {
     await backend.close();
     throw err;
   }
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  stopOnSignals(async (signal) => {
     log.info("shutting down", { signal });
-    void running
-      .close()
-      .then(() => backend.close())
-      .finally(() => process.exit(0));
-  };
-  process.once("SIGTERM", () => stop("SIGTERM"));
-  process.once("SIGINT", () => stop("SIGINT"));
+    await running.close();
+    await backend.close();
+  });
   if (!isLoopback(config.host) && config.auth === "key")
     log.warn("listening beyond loopback: put TLS and authentication in front (see --require-key)", { host: config.host });
   process.stderr.write(`listening on ${running.url}\n`);

@@ -6,6 +6,7 @@
 import type { Backend } from "../backend/types.js";
 import type { Config } from "../config.js";
 import { log } from "../log.js";
+import { stopOnSignals } from "../process-end.js";
 import { viewSecret } from "../state-dir.js";
 import { precomputedHandshake } from "./handshake.js";
 import { StdioFront } from "./stdio-front.js";
@@ -74,8 +75,7 @@ export async function runStdio(config: Config): Promise<void> {
     return closing;
   };
 
-  process.once("SIGTERM", () => void shutdown("SIGTERM"));
-  process.once("SIGINT", () => void shutdown("SIGINT"));
+  stopOnSignals(shutdown);
   process.stdin.once("end", () => void shutdown("stdin ended"));
   process.stdin.once("close", () => void shutdown("stdin closed"));
   // A client that goes away leaves EPIPE on stdout: that is the end of the session, not a crash.
