@@ -7,7 +7,6 @@ const HELD_SIZES = {
   "src/backend/inprocess/readings/liquidation-model.ts": { fn: 63 },
   "src/backend/inprocess/world/market/intraday.ts": { fn: 71 },
   "src/backend/inprocess/world/market/path.ts": { fn: 73 },
-  "src/backend/inprocess/service.ts": { module: 270 },
 };
 
 export default tseslint.config(

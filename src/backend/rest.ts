@@ -5,7 +5,8 @@ import { listen } from "../listen.js";
 import { escapeFormat } from "../echo.js";
 import { incidentRef } from "../incidents.js";
 import { log } from "../log.js";
-import { clientGone, whenDelivered } from "../transports/delivery.js";
+import { afterPoll, slow } from "../after-poll.js";
+import { clientGone, Delivery, UNDELIVERED } from "../transports/delivery.js";
 import { hostJudge } from "../transports/host-check.js";
 import type { InProcessService, ServiceResponse } from "./inprocess/service.js";
 import { ServiceError } from "./types.js";
@@ -55,9 +56,6 @@ function sendError(res: ServerResponse, error: ServiceError, headers: Record<str
   send(res, error.status, headers, error.toBody());
 }
 
-/** A response built in more than this long is delivered one event-loop turn later (see respond). */
-const SLOW_MS = 2;
-
 function splitTarget(target: string): { path: string; query: string } {
   // Absolute-form targets (proxies) carry scheme and host; the service needs only path and query.
   const rel = /^https?:\/\//i.test(target) ? target.replace(/^https?:\/\/[^/]*/i, "") || "/" : target;
@@ -76,11 +74,11 @@ function fail(res: ServerResponse, err: unknown): void {
 }
 
 function deliver(req: IncomingMessage, res: ServerResponse, path: string, out: ServiceResponse): void {
-  const refund = out.usage?.refund;
-  if (refund) {
-    // A client gone before its body was written is not charged for it.
-    if (clientGone(res)) return void refund();
-    void whenDelivered(res).then((delivered) => (delivered ? undefined : refund()));
+  // A client gone before its body was written, or that does not get it whole, is not charged for it.
+  const charge = out.usage?.charge;
+  if (charge) {
+    if (clientGone(res)) return void charge.refund(UNDELIVERED);
+    new Delivery(res).charge(charge);
   }
   // Bodies the service has serialized already (its cache) go out as they are.
   if (out.bytes) sendBytes(res, out.status, out.headers, out.bytes);
@@ -94,10 +92,10 @@ function respond(service: InProcessService, req: IncomingMessage, res: ServerRes
   service
     .handle({ method: req.method ?? "GET", path, query: new URLSearchParams(query), headers: req.headers })
     .then((out) => {
-      // A charged response that took a while to build waits one turn of the event loop, so that a
-      // client which left meanwhile is seen as gone (and refunded) before the body goes out.
-      if (out.usage?.refund && performance.now() - started > SLOW_MS)
-        setImmediate(() => {
+      // A charged response that took a while to build waits for a poll, so that a client which left
+      // meanwhile is seen as gone (and refunded) before the body goes out.
+      if (out.usage?.charge && slow(started))
+        void afterPoll().then(() => {
           try {
             deliver(req, res, path, out);
           } catch (err) {

@@ -42,7 +42,23 @@ export interface BackendContext {
    * Called once for each charge the call made, with a handle that takes it back whole: the
    * transport calls it when the answer that carries the result cannot be delivered.
    */
-  onCharge?: (refund: () => Promise<void>) => void;
+  onCharge?: (charge: Charge) => void;
+}
+
+/**
+ * Credits taken for one answer, and the one way to take them back whole wherever the answer fails to
+ * arrive (docs/architecture.md, "The life of a charge"). A second refund does nothing.
+ */
+export interface Charge {
+  readonly credits: number;
+  /** Takes the charge back; `reason` ("an undelivered response") names it in the log if that fails. */
+  refund(reason: string): Promise<void>;
+}
+
+/** A Charge whose refund runs `giveBack` once; a give-back that fails goes to `failed`, never to the caller. */
+export function chargeOf(credits: number, giveBack: () => Promise<void>, failed: (reason: string, err: unknown) => void): Charge {
+  let done: Promise<void> | undefined;
+  return { credits, refund: (reason) => (done ??= giveBack().catch((err: unknown) => failed(reason, err))) };
 }
 
 export interface Usage {

@@ -3,24 +3,13 @@
 // handed to the network whole, one reset right after it (the client had closed before the bytes
 // reached it), or an answer that failed (5xx) instead of carrying the result.
 import type { ServerResponse } from "node:http";
-import type { Backend, BackendContext } from "../backend/types.js";
+import type { Backend, BackendContext, Charge } from "../backend/types.js";
 import { decorate } from "../backend/decorate.js";
-
-type Refund = () => Promise<void>;
 
 /** True once the client has gone: the response or its socket closed, or the client ended its side. */
 export function clientGone(res: ServerResponse): boolean {
   const socket = res.socket;
   return res.destroyed || !socket || socket.destroyed || socket.readableEnded;
-}
-
-/**
- * Resolves after the event loop has polled for I/O at least once: a client's close that reached
- * this host before the call is then seen (`clientGone`). A timer or one setImmediate is not enough:
- * from the poll phase the check phase comes first, and a due timer runs before the next poll.
- */
-export function afterPoll(): Promise<void> {
-  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
 /**
@@ -94,9 +83,16 @@ export function whenDelivered(res: ServerResponse): Promise<boolean> {
   });
 }
 
-/** The charges made for one HTTP response, refunded whole unless the response is delivered. */
+/** Why a charge is taken back when its answer does not reach the client (the log names it if that fails). */
+export const UNDELIVERED = "an undelivered response";
+
+/**
+ * The charges made for one HTTP response, refunded whole unless the response is delivered: the one
+ * verdict on "did the client get it?" for MCP over HTTP and the REST face alike. A charge recorded
+ * once the client is gone, or once the verdict is in, is refunded at once.
+ */
 export class Delivery {
-  private refunds: Refund[] = [];
+  private charges: Charge[] = [];
   private settled = false;
   private watched = false;
 
@@ -109,20 +105,20 @@ export class Delivery {
 
   /** True when a charge was made for this response and not yet settled. */
   get charged(): boolean {
-    return this.refunds.length > 0;
+    return this.charges.length > 0;
   }
 
   /** Records a charge; one made once the response is settled is not in it, and is refunded at once. */
-  readonly charge = (refund: Refund): void => {
-    if (this.settled) return void refund();
-    this.refunds.push(refund);
+  readonly charge = (charge: Charge): void => {
+    if (this.settled || clientGone(this.res)) return void charge.refund(UNDELIVERED);
+    this.charges.push(charge);
     if (this.watched) return;
     this.watched = true;
     void whenDelivered(this.res).then((delivered) => {
       if (!delivered) this.abandon();
       else if (!this.settled) {
         this.settled = true;
-        this.refunds = [];
+        this.charges = [];
       }
     });
   };
@@ -130,7 +126,7 @@ export class Delivery {
   /** The response will not carry the charged results: every charge is taken back. */
   abandon(): void {
     this.settled = true;
-    for (const refund of this.refunds.splice(0)) void refund();
+    for (const charge of this.charges.splice(0)) void charge.refund(UNDELIVERED);
   }
 
   /** `backend` with every call's charges recorded here. */

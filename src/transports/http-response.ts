@@ -1,7 +1,8 @@
 // Answers onto the node response: a web Response from the SDK, written so that an answer whose
 // client left is not counted as delivered, and the JSON-RPC error of a request refused before it.
 import type { ServerResponse } from "node:http";
-import { afterPoll, clientGone, type Delivery } from "./delivery.js";
+import { afterPoll } from "../after-poll.js";
+import { clientGone, type Delivery } from "./delivery.js";
 
 /**
  * Before the last write of a charged answer the event loop polls once, so that a client which left

@@ -16,6 +16,7 @@ import { SIMULATED_ORIGIN } from "./origin.js";
 import { DEFAULT_KEY, KeyStore } from "./keys.js";
 import { defaultStore, openStore } from "./metering/index.js";
 import { InProcessService } from "./service.js";
+import { afterCloseEvents, slow } from "../../after-poll.js";
 
 export type InProcessConfig = Pick<Config, "apiKey" | "keysFile" | "stateDir" | "now"> &
   Partial<Pick<Config, "store" | "command">> & {
@@ -142,27 +143,20 @@ function resultOf(res: ServiceResponse, endpoint: string): BackendResult {
 }
 
 /**
- * A response built in more than this long waits one timer turn (~1 ms) before it is handed on:
- * at most a tenth more on a call that long, nothing on the quick ones.
- */
-const SLOW_MS = 10;
-
-/**
- * The charge's refund goes to the caller's transport (`onCharge`), which takes it back if the answer
- * is not delivered. A call abandoned while the service built its answer (the HTTP client gone, the
- * request cancelled: its signal aborted) takes its charge back whole at once, before the tool goes on.
+ * The charge goes to the caller's transport (`onCharge`), which takes it back if the answer is not
+ * delivered. A call abandoned while the service built its answer (the HTTP client gone, the request
+ * cancelled: its signal aborted) takes its charge back whole at once, before the tool goes on.
  */
 async function refundIfAbandoned(res: ServiceResponse, context: BackendContext, started: number): Promise<void> {
-  const refund = res.usage?.refund;
-  if (refund) context.onCharge?.(refund);
+  const charge = res.usage?.charge;
+  if (charge) context.onCharge?.(charge);
   const signal = context.signal;
-  if (!refund || !signal) return;
-  // A response that took a while to build lets the event loop see a client that left meanwhile
-  // (its socket's close runs after the check phase: a timer, not setImmediate).
-  if (performance.now() - started > SLOW_MS) await new Promise((resolve) => setTimeout(resolve, 0));
+  if (!charge || !signal) return;
+  // A response that took a while to build lets the event loop see a client that left meanwhile.
+  if (slow(started)) await afterCloseEvents();
   // Only an abort seen here: the SDK may abort a call's signal once its answer is out, too.
   if (signal.aborted) {
-    void refund();
+    void charge.refund("an abandoned call");
     signal.throwIfAborted();
   }
 }

@@ -1,6 +1,6 @@
 // The service's refusals that need more than a status and a sentence: who the caller is
-// (credentials), an asset outside an endpoint's set (with did-you-mean among the tickers it covers)
-// and a range over the per-response cap.
+// (credentials), a metric the key may not call, the key's rate window or credits, an asset outside an
+// endpoint's set (with did-you-mean among the tickers it covers) and a range over the per-response cap.
 import {
   ASSET_PATTERN,
   ASSET_SETS,
@@ -14,7 +14,11 @@ import {
   TIMEFRAME_MS,
   type Endpoint,
 } from "../../catalog/index.js";
+import { gateOf, readThrough } from "../../catalog/index.js";
 import { ServiceError } from "../types.js";
+import type { KeyRecord } from "./keys.js";
+import type { MeterStatus } from "./metering/index.js";
+import type { ServiceResponse } from "./service.js";
 import { shown } from "./router.js";
 
 export type HeaderBag = Readonly<Record<string, string | readonly string[] | undefined>>;
@@ -80,4 +84,47 @@ export function rangeTooLarge(count: number, timeframe: keyof typeof TIMEFRAME_M
       `narrow startDate/endDate to at most ${days.toLocaleString("en-US")} days at ${timeframe}, or use a coarser timeframe.`,
     { parameter: "startDate" },
   );
+}
+
+/** A key restricted to some metrics asking for another (or for a row read through `gate`). */
+export function metricNotAllowed(metrics: ReadonlySet<string>, endpoint: Endpoint): ServiceError {
+  const gate = gateOf(endpoint);
+  const allowed = [...metrics];
+  return new ServiceError(
+    403,
+    "metric_not_allowed",
+    `This key may not call ${gate}${readThrough(endpoint)}; nothing was charged. It may call: ${allowed.join(", ")}. Use one of those, or a key that includes ${gate}.`,
+    { endpoint: gate, allowed, ...(gate !== endpoint.id && { through: endpoint.id }) },
+  );
+}
+
+/** The key's rate window is full: retry once its oldest request leaves it. */
+export function rateLimited(key: KeyRecord, outcome: { retryAfterS: number; creditsRemaining: number }): ServiceError {
+  return new ServiceError(
+    429,
+    "rate_limited",
+    `Rate limit of ${key.rateLimit.requests} requests per ${key.rateLimit.windowSeconds} s reached; retry in ${outcome.retryAfterS} s.`,
+    { retryAfterS: outcome.retryAfterS, creditsRemaining: outcome.creditsRemaining },
+  );
+}
+
+/** The key has fewer credits than the request costs. */
+export function creditsExhausted(cost: number, left: number): ServiceError {
+  return new ServiceError(
+    402,
+    "credits_exhausted",
+    `This request costs ${cost} credit${cost === 1 ? "" : "s"} and the key has ${left} left; nothing was charged. Wait for the balance to be renewed or use another key.`,
+    { creditsRemaining: left },
+  );
+}
+
+/** The response of a refusal: its status and body, the headers given, and the balance when the store told it. */
+export function failure(error: ServiceError, headers: Record<string, string>, meter?: MeterStatus): ServiceResponse {
+  return {
+    status: error.status,
+    headers,
+    body: error.toBody(),
+    error,
+    ...(meter && { usage: { charged: 0, creditsRemaining: meter.creditsRemaining } }),
+  };
 }

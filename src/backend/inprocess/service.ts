@@ -2,18 +2,36 @@
 // credits → data. The rate window and credit checks and the debit are one atomic step of the
 // metering store, shared by every process that uses it. The REST face and InProcessBackend both
 // call handle(); neither has another path to the data.
-import { covers, gateOf, HEATMAP_ID, metricById, PRICE, readThrough, type Endpoint } from "../../catalog/index.js";
+import { covers, gateOf, HEATMAP_ID, metricById, PRICE, type Endpoint } from "../../catalog/index.js";
 import { incidentRef } from "../../incidents.js";
 import { log } from "../../log.js";
-import { resultOfBody, ServiceError, withLazy, type BackendBody, type BackendResult, type RequestSpan } from "../types.js";
+import {
+  chargeOf,
+  resultOfBody,
+  ServiceError,
+  withLazy,
+  type BackendBody,
+  type BackendResult,
+  type Charge,
+  type RequestSpan,
+} from "../types.js";
 import { bodyKey, type BodyCache } from "./body-cache.js";
 import { dataClock, inceptionMs, seriesExtent } from "./readings/index.js";
 import type { KeyRecord, KeyStore } from "./keys.js";
 import { StoreUnavailableError, type MeteringStore, type MeterStatus } from "./metering/index.js";
 import { bodyBytes, producerFor } from "./producers.js";
-import { policyHeader, rateLimitHeader } from "./rate-window.js";
+import { keyedHeaders } from "./rate-window.js";
 import { checkSymbol, parseParams } from "./request-params.js";
-import { assetNotSupported, credentials, unauthorized, type HeaderBag } from "./refusals.js";
+import {
+  assetNotSupported,
+  creditsExhausted,
+  failure,
+  credentials,
+  metricNotAllowed,
+  rateLimited,
+  unauthorized,
+  type HeaderBag,
+} from "./refusals.js";
 import { route, shown } from "./router.js";
 import { SeriesCache } from "./series-cache.js";
 
@@ -39,8 +57,8 @@ export interface ServiceResponse {
   readonly result?: BackendResult;
   /** Set on every non-2xx response. */
   error?: ServiceError;
-  /** Credits charged and left, on keyed responses; `refund` takes a charged response back whole when it cannot be delivered. */
-  usage?: { charged: number; creditsRemaining: number; refund?: () => Promise<void> };
+  /** Credits charged and left, on keyed responses; `charge` takes a charged response back whole when it cannot be delivered. */
+  usage?: { charged: number; creditsRemaining: number; charge?: Charge };
 }
 
 export interface ServiceOptions {
@@ -93,7 +111,7 @@ export class InProcessService {
       const { endpoint, asset: pathAsset } = route(req.path);
       if (req.method !== "GET") {
         const err = new ServiceError(405, "method_not_allowed", `${shown(req.method)} is not allowed; every endpoint answers GET only.`);
-        return this.failure(err, { Allow: "GET" });
+        return failure(err, { Allow: "GET" });
       }
       return this.serve(keyed(req.headers), endpoint, pathAsset, req.query);
     });
@@ -175,7 +193,7 @@ export class InProcessService {
         const extra: Record<string, string> = err.status === 401 ? { "WWW-Authenticate": 'Bearer realm="crypto-metrics"' } : {};
         if (err.details.retryAfterS !== undefined) extra["Retry-After"] = String(err.details.retryAfterS);
         const meter = key && err.code !== "store_unavailable" ? await this.statusOf(key) : undefined;
-        return this.failure(err, { ...extra, ...(key && meter && this.keyedHeaders(key, meter)) }, meter);
+        return failure(err, { ...extra, ...(key && meter && keyedHeaders(key, meter)) }, meter);
       }
       log.error("unexpected failure while serving a request", {
         path: shown(what),
@@ -188,22 +206,13 @@ export class InProcessService {
         "The service failed unexpectedly; nothing was charged. Retry, and report it if it persists.",
       );
       const meter = key && (await this.statusOf(key));
-      return this.failure(internal, key && meter ? this.keyedHeaders(key, meter) : {}, meter);
+      return failure(internal, key && meter ? keyedHeaders(key, meter) : {}, meter);
     }
   }
 
   /** The pipeline after authentication up to the charge: gate, params, coverage; the producer of the answer. */
   private prepare(key: KeyRecord, endpoint: Endpoint, pathAsset: string | undefined, query: URLSearchParams, nowMs: number) {
-    const gate = gateOf(endpoint);
-    if (key.metrics && !key.metrics.has(gate)) {
-      const allowed = [...key.metrics];
-      throw new ServiceError(
-        403,
-        "metric_not_allowed",
-        `This key may not call ${gate}${readThrough(endpoint)}; nothing was charged. It may call: ${allowed.join(", ")}. Use one of those, or a key that includes ${gate}.`,
-        { endpoint: gate, allowed, ...(gate !== endpoint.id && { through: endpoint.id }) },
-      );
-    }
+    if (key.metrics && !key.metrics.has(gateOf(endpoint))) throw metricNotAllowed(key.metrics, endpoint);
     const params = parseParams(endpoint, query, nowMs);
     const asset = pathAsset ?? (params.kind === "heatmap" ? params.asset : "");
     if (!covers(endpoint, asset)) throw assetNotSupported(endpoint, asset);
@@ -248,41 +257,21 @@ export class InProcessService {
     const cost = producer.cost;
 
     const outcome = await this.chargeOf(key, cost);
-    const headers = this.keyedHeaders(key, outcome);
-    if (!outcome.ok && outcome.reason === "rate_limited") {
-      const err = new ServiceError(
-        429,
-        "rate_limited",
-        `Rate limit of ${key.rateLimit.requests} requests per ${key.rateLimit.windowSeconds} s reached; retry in ${outcome.retryAfterS} s.`,
-        { retryAfterS: outcome.retryAfterS, creditsRemaining: outcome.creditsRemaining },
-      );
-      return this.failure(err, { "Retry-After": String(outcome.retryAfterS), ...headers }, outcome);
-    }
-    if (!outcome.ok) {
-      const left = outcome.creditsRemaining;
-      const err = new ServiceError(
-        402,
-        "credits_exhausted",
-        `This request costs ${cost} credit${cost === 1 ? "" : "s"} and the key has ${left} left; nothing was charged. Wait for the balance to be renewed or use another key.`,
-        { creditsRemaining: left },
-      );
-      return this.failure(err, headers, outcome);
-    }
+    const headers = keyedHeaders(key, outcome);
+    if (!outcome.ok && outcome.reason === "rate_limited")
+      return failure(rateLimited(key, outcome), { "Retry-After": String(outcome.retryAfterS), ...headers }, outcome);
+    if (!outcome.ok) return failure(creditsExhausted(cost, outcome.creditsRemaining), headers, outcome);
     // A face that cannot deliver the response (its client gone) takes the charge back whole, once.
-    let refunded = false;
-    const refund = (why: string): Promise<void> => {
-      if (refunded) return Promise.resolve();
-      refunded = true;
-      return this.store
-        .refund(key, outcome.request, cost)
-        .catch((refundErr: unknown) =>
-          log.error(`a charge for ${why} could not be refunded`, { key: key.label, credits: cost, error: (refundErr as Error).message }),
-        );
-    };
+    const charge = chargeOf(
+      cost,
+      () => this.store.refund(key, outcome.request, cost),
+      (why, refundErr) =>
+        log.error(`a charge for ${why} could not be refunded`, { key: key.label, credits: cost, error: (refundErr as Error).message }),
+    );
     const usage = { charged: cost, creditsRemaining: outcome.creditsRemaining };
     const cacheKey = this.bodies && producer.cacheable ? bodyKey(endpoint, asset, params, nowMs) : undefined;
     const cached = cacheKey === undefined ? undefined : this.bodies!.get(cacheKey);
-    const delivery = { status: 200, headers, usage: { ...usage, refund: () => refund("an undelivered response") } };
+    const delivery = { status: 200, headers, usage: { ...usage, charge } };
     if (cached) {
       // A repeat served from the cache: the objects are rebuilt only if a caller asks for them.
       const repeat = withLazy({ ...delivery, bytes: cached }, "result", () =>
@@ -297,7 +286,7 @@ export class InProcessService {
       if (cacheKey !== undefined) this.bodies!.set(cacheKey, (bytes = bodyBytes(answer, endpoint)));
     } catch (err) {
       // Charged but not served: give the credits and the window's place back before answering 500.
-      await refund("a failed request");
+      await charge.refund("a failed request");
       throw err;
     }
     return withLazy({ ...delivery, result: answer, ...(bytes && { bytes }) }, "body", () => answer.body);
@@ -323,24 +312,6 @@ export class InProcessService {
     } catch {
       return undefined;
     }
-  }
-
-  private keyedHeaders(key: KeyRecord, meter: MeterStatus): Record<string, string> {
-    return {
-      "RateLimit-Policy": policyHeader(key.policyName, key.rateLimit),
-      RateLimit: rateLimitHeader(key.policyName, meter.rate.remaining, meter.rate.resetS),
-      "X-Credits-Remaining": String(meter.creditsRemaining),
-    };
-  }
-
-  private failure(error: ServiceError, headers: Record<string, string>, meter?: MeterStatus): ServiceResponse {
-    return {
-      status: error.status,
-      headers,
-      body: error.toBody(),
-      error,
-      ...(meter && { usage: { charged: 0, creditsRemaining: meter.creditsRemaining } }),
-    };
   }
 
   /** Closes the metering store; the service answers nothing afterwards. */

@@ -6,6 +6,7 @@ import { gateOf, metricById, readThrough } from "../../catalog/index.js";
 import type { KeyRecord, KeyStore } from "../../backend/inprocess/keys.js";
 import type { MeteringStore } from "../../backend/inprocess/metering/store.js";
 import {
+  chargeOf,
   ServiceError,
   type Backend,
   type BackendContext,
@@ -14,6 +15,7 @@ import {
   type Quote,
   type RequestSpan,
 } from "../../backend/types.js";
+import { log } from "../../log.js";
 
 export class AccountQuotaBackend implements Backend {
   readonly kind: Backend["kind"];
@@ -51,7 +53,7 @@ export class AccountQuotaBackend implements Backend {
 
   /** Upstream calls carry the operator's key: the account's credential never leaves this process. */
   private operator(context: BackendContext): BackendContext {
-    const { apiKey: _account, onCharge: _refund, ...rest } = context;
+    const { apiKey: _account, onCharge: _charge, ...rest } = context;
     return rest;
   }
 
@@ -74,15 +76,19 @@ export class AccountQuotaBackend implements Backend {
           creditsRemaining: outcome.creditsRemaining,
         },
       );
-    const refund = () => this.store.refund(account, outcome.request, cost);
+    const charge = chargeOf(
+      cost,
+      () => this.store.refund(account, outcome.request, cost),
+      (why, err) => log.error(`a charge for ${why} could not be refunded`, { credits: cost, error: (err as Error).message }),
+    );
     let result: BackendResult;
     try {
       result = await this.upstream.fetch(request, this.operator(context));
     } catch (err) {
-      await refund();
+      await charge.refund("an unanswered read");
       throw err;
     }
-    context.onCharge?.(refund);
+    context.onCharge?.(charge);
     // The answer shows this account's charge and balance, not the operator's (a copy: the upstream
     // client may hand the same cached object to other callers; getters are copied, not run).
     const own = Object.defineProperties({}, Object.getOwnPropertyDescriptors(result)) as BackendResult;
