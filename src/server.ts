@@ -23,9 +23,10 @@ import { fullOutputSchema, toolListing, type ListedTool } from "./tools/listing.
 import type { ToolRunner } from "./mcp/tool-runner.js";
 import { SERVER_ICONS } from "./server-icon.js";
 import { DATES_NOTE } from "./tools/params.js";
-import { answerCallerErrors } from "./caller-errors.js";
-import { NO_JSON_SCHEMA_VALIDATION } from "./json-schema.js";
-import { installLogging, type McpLogChannel } from "./mcp-logging.js";
+import { answerCallerErrorsOn } from "./mcp/sdk/caller-errors.js";
+import { NO_JSON_SCHEMA_VALIDATION } from "./mcp/sdk/json-schema.js";
+import { checkParamHeadersAgainst } from "./mcp/sdk/param-headers.js";
+import { installLogging, type McpLogChannel } from "./mcp/sdk/logging.js";
 import { registerViews, rendersViews, UI_EXTENSION, viewUri } from "./resources/views.js";
 import { createViewStore, VIEW_DATA_TOOL, viewData, viewDataListing, type ViewStore } from "./tools/view-data.js";
 
@@ -197,11 +198,7 @@ export function createServer({ backend, config, era = "legacy", method, views }:
     completions: {},
   });
   if (era === "legacy") LOGGING.set(server, installLogging(server));
-  const connect = server.connect.bind(server);
-  server.connect = (transport) => {
-    answerCallerErrors(transport);
-    return connect(transport);
-  };
+  answerCallerErrorsOn(server);
   return server;
 }
 
@@ -225,7 +222,7 @@ function installTools(
     return { tools: listedTools(openWorld, rendersViews(server, ctx), era) };
   });
   // What the SDK's HTTP entry checks Mcp-Param-* headers against: the schema this era lists.
-  server.toolInputSchemaJson = (name) => listedTools(openWorld, false, era).find((t) => t.name === name)?.inputSchema;
+  checkParamHeadersAgainst(server, (name) => listedTools(openWorld, false, era).find((t) => t.name === name)?.inputSchema);
   server.server.setRequestHandler("tools/call", { params: CALL_PARAMS }, async (params, ctx): Promise<CallToolResult> => {
     if (params.name === VIEW_DATA_TOOL) {
       const call = toolContext(backend, ctx, apiKey);
@@ -234,7 +231,7 @@ function installTools(
         : errorResult(
             new ToolInputError(
               "invalid_arguments",
-              `${VIEW_DATA_TOOL} serves the chart views of clients that render MCP Apps views (capability extensions["${UI_EXTENSION}"]), which this client did not declare. The answers' text holds their data. Nothing was charged.`,
+              `${VIEW_DATA_TOOL} serves the chart views of clients that render MCP Apps views (capability extensions["${UI_EXTENSION}"]), which this client did not declare. The answers' text holds their data.`,
               { parameter: "name" },
             ),
             { tool: VIEW_DATA_TOOL },
@@ -244,7 +241,7 @@ function installTools(
     const tool = allTools.find((t) => t.name === params.name);
     if (!tool) {
       // An error result the model can read and act on, in both eras (the spec allows it beside -32602).
-      const message = `Unknown tool "${params.name.slice(0, 60)}"; the tools are ${allTools.map((t) => t.name).join(", ")}. Nothing was charged.`;
+      const message = `Unknown tool "${params.name.slice(0, 60)}"; the tools are ${allTools.map((t) => t.name).join(", ")}.`;
       return server.server.projectCallToolResult(
         errorResult(new ToolInputError("invalid_arguments", message, { parameter: "name" }), { tool: params.name.slice(0, 60) }),
         undefined,

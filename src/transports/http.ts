@@ -53,18 +53,18 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
-/** The method of a request whose body is one JSON-RPC request, by the web Request handed to the SDK. */
-const METHODS = new WeakMap<Request, string>();
-/** Where the charges made for a web Request's answer are recorded. */
-const DELIVERIES = new WeakMap<Request, Delivery>();
+/**
+ * What the server factory needs of one HTTP request, by the web Request handed to the SDK: the method
+ * when the body is one JSON-RPC request, and the `Delivery` its answer's charges are recorded in.
+ */
+const REQUESTS = new WeakMap<Request, { method: string | undefined; delivery: Delivery }>();
 
 /** The SDK's dual-era handler over our server factory: one instance per request, of the request's era. */
 export function mcpHandler(options: Pick<HttpServerOptions, "backend" | "apiKey" | "now" | "viewSecret">): McpHttpHandler {
   const config = { apiKey: options.apiKey, ...(options.now && { now: options.now }) };
   const views = createViewStore(options.viewSecret);
   const factory = ({ era, requestInfo }: { era: "legacy" | "modern"; requestInfo?: Request }) => {
-    const method = requestInfo && METHODS.get(requestInfo);
-    const delivery = requestInfo && DELIVERIES.get(requestInfo);
+    const { method, delivery } = (requestInfo && REQUESTS.get(requestInfo)) ?? {};
     const backend = delivery ? delivery.meter(options.backend) : options.backend;
     return createServer({ backend, config, era, views, ...(method !== undefined && { method }) });
   };
@@ -196,9 +196,8 @@ async function exchange(
     ...(parsed === undefined && { body }),
   });
   const method = (parsed as { method?: unknown } | undefined)?.method;
-  if (typeof method === "string") METHODS.set(request, method);
   const delivery = new Delivery(res);
-  DELIVERIES.set(request, delivery);
+  REQUESTS.set(request, { method: typeof method === "string" ? method : undefined, delivery });
   try {
     const response = await mcp.fetch(request, { ...(authInfo && { authInfo }), ...(parsed !== undefined && { parsedBody: parsed }) });
     // A failed exchange (the SDK's 500, or 499 once the client left) carries no result: nothing stays charged.

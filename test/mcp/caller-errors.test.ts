@@ -5,7 +5,7 @@
 import { InMemoryTransport, McpServer, type JSONRPCMessage } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { SIMULATED_ORIGIN } from "../../src/backend/inprocess/origin.js";
-import { asCallerError } from "../../src/caller-errors.js";
+import { asCallerError } from "../../src/mcp/sdk/caller-errors.js";
 import { createServer } from "../../src/server.js";
 
 const backend = {

@@ -3,8 +3,8 @@
 // log traffic), then every event at or above it. A configured or caller key is cut out of the text
 // as a last guard (log lines carry key digests' prefixes only).
 import type { LoggingLevel, McpServer } from "@modelcontextprotocol/server";
-import { clientSafe } from "./incidents.js";
-import { addLogSink, type EmittedLevel } from "./log.js";
+import { clientSafe } from "../../incidents.js";
+import { addLogSink, type EmittedLevel } from "../../log.js";
 
 /** RFC 5424 severities as MCP names them, most verbose first. */
 const SEVERITY: Record<LoggingLevel, number> = {

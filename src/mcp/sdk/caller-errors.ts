@@ -4,7 +4,7 @@
 // is the caller's: this adapter, set on every transport a server connects to, answers -32602
 // Invalid params naming the field instead. It reads only what goes out through the public
 // Transport interface; a test pins the SDK behaviour it corrects (test/mcp/caller-errors.test.ts).
-import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
+import type { JSONRPCMessage, McpServer, Transport } from "@modelcontextprotocol/server";
 
 const INTERNAL_ERROR = -32603;
 const INVALID_PARAMS = -32602;
@@ -51,4 +51,13 @@ export function asCallerError(message: JSONRPCMessage): JSONRPCMessage {
 export function answerCallerErrors(transport: Transport): void {
   const send = transport.send.bind(transport);
   transport.send = (message, options) => send(asCallerError(message), options);
+}
+
+/** Every transport `server` connects to answers callers' malformed params as theirs (`answerCallerErrors`). */
+export function answerCallerErrorsOn(server: McpServer): void {
+  const connect = server.connect.bind(server);
+  server.connect = (transport) => {
+    answerCallerErrors(transport);
+    return connect(transport);
+  };
 }
