@@ -11,11 +11,16 @@ export type ToolErrorCode = "invalid_arguments" | "unknown_metric" | "unknown_as
 
 export interface ToolErrorDetails {
   parameter?: string;
+  /** Credits the call had already spent when it was refused (rare: most refusals come before any read). */
+  charged?: number;
   /** Did-you-mean candidates, closest first. */
   suggestions?: readonly string[];
 }
 
-/** A problem with the caller's arguments found before any backend call (so nothing is charged). */
+/**
+ * A problem with the caller's arguments, found before any backend call unless `details.charged` says
+ * otherwise. The error builder adds "Nothing was charged." to the message; it is not written by hand.
+ */
 export class ToolInputError extends Error {
   override readonly name = "ToolInputError";
   constructor(
@@ -71,7 +76,7 @@ function toPayload(error: unknown, scope: ErrorScope): ErrorPayload {
     return {
       code: error.code,
       retryable: false,
-      message: error.message,
+      message: refusalText(error),
       ...(error.details.parameter !== undefined && { parameter: error.details.parameter }),
       ...(error.details.suggestions?.length && { suggestions: [...error.details.suggestions] }),
     };
@@ -91,6 +96,13 @@ function toPayload(error: unknown, scope: ErrorScope): ErrorPayload {
     retryable: true,
     message: `${scope.tool} failed with an internal error. Retrying may help; if it keeps failing, the server log (stderr) has the details under reference ${ref}.`,
   };
+}
+
+/** A refusal's message, saying once and in the same words that it cost nothing (when it did not). */
+function refusalText(error: ToolInputError): string {
+  if (error.details.charged || /\bnothing was (read or )?charged\b/i.test(error.message)) return error.message;
+  const said = error.message.trimEnd();
+  return `${said}${/[.?!)]$/.test(said) ? "" : "."} Nothing was charged.`;
 }
 
 /** A call ended by its client: aborted (the HTTP client gone), cancelled, or its connection closed. */

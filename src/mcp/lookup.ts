@@ -134,7 +134,7 @@ export function requireInHistory(backend: Backend, request: BackendRequest, step
   if (history === null) {
     throw new ToolInputError(
       "invalid_parameter",
-      `${what} has no data at all; nothing was charged. list_assets asset=${request.asset} shows the metrics that have.`,
+      `${what} has no data at all: list_assets asset=${request.asset} shows the metrics that have.`,
       { parameter: "asset" },
     );
   }
@@ -147,7 +147,7 @@ export function requireInHistory(backend: Backend, request: BackendRequest, step
   const asked = after
     ? `startDate ${given("startDate", startMs)} is after its last data`
     : `endDate ${given("endDate", endMs)} is before its first data`;
-  throw new ToolInputError("invalid_parameter", `No data: ${asked} (${what}: ${exists}). Ask within that span; nothing was charged.`, {
+  throw new ToolInputError("invalid_parameter", `No data: ${asked} (${what}: ${exists}). Ask within that span.`, {
     parameter: after ? "startDate" : "endDate",
   });
 }

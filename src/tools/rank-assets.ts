@@ -120,7 +120,7 @@ function commonEnd(
     throw new ToolInputError(
       "invalid_parameter",
       `None of the ${made} ${plan.endpoint.id} reads had a complete ${plan.timeframe} bucket; ${charged} credits charged for them. Try a longer window or other assets.`,
-      { parameter: "window" },
+      { parameter: "window", charged },
     );
   }
   return Math.max(...ends);

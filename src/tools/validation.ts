@@ -21,7 +21,7 @@ export function parseArgs<T extends Tool>(tool: T, raw: unknown): z.output<T["in
   const parameter = issues.length === 1 ? String(issues[0]!.path[0] ?? "") || undefined : undefined;
   const suggestions = metricIssue ? metricSuggestions(metricIssue.input, shape.metric) : undefined;
   const joined = lines.join("; ");
-  const text = `Invalid arguments for ${tool.name}: ${joined}${/[.?!]$/.test(joined) ? "" : "."} Fix and call again; nothing was charged.`;
+  const text = `Invalid arguments for ${tool.name}: ${joined}${/[.?!]$/.test(joined) ? "" : "."} Fix and call again.`;
   throw new ToolInputError(metricIssue ? "unknown_metric" : "invalid_arguments", text, {
     ...(parameter && { parameter }),
     ...(suggestions?.length && { suggestions }),
@@ -48,7 +48,7 @@ export function oversized(tool: string, args: unknown): ToolInputError | undefin
   if (elements(args, MAX_TOOL_INPUT_ELEMENTS) <= MAX_TOOL_INPUT_ELEMENTS) return undefined;
   return new ToolInputError(
     "invalid_arguments",
-    `Invalid arguments for ${tool}: the arguments hold more than the maximum of ${MAX_TOOL_INPUT_ELEMENTS} elements (array items and object members together). Send only the tool's own arguments; nothing was charged.`,
+    `Invalid arguments for ${tool}: the arguments hold more than the maximum of ${MAX_TOOL_INPUT_ELEMENTS} elements (array items and object members together). Send only the tool's own arguments.`,
   );
 }
 
@@ -61,7 +61,7 @@ export function droppedArgument(tool: Tool, raw: unknown): ToolInputError | unde
   const accepted = Object.keys(tool.input.shape as object).join(", ");
   return new ToolInputError(
     "invalid_arguments",
-    `Invalid arguments for ${tool.name}: unknown argument "__proto__"; ${tool.name} accepts: ${accepted}. Fix and call again; nothing was charged.`,
+    `Invalid arguments for ${tool.name}: unknown argument "__proto__"; ${tool.name} accepts: ${accepted}. Fix and call again.`,
     { parameter: "__proto__" },
   );
 }

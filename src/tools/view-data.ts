@@ -115,7 +115,7 @@ export async function viewData(raw: unknown, context: ViewDataContext): Promise<
     if (offset >= json.length)
       throw new ToolInputError(
         "invalid_arguments",
-        `${VIEW_DATA_TOOL}: offset ${offset} is past the end of this view's data (${json.length} bytes): start at 0 and follow "next". Nothing was charged.`,
+        `${VIEW_DATA_TOOL}: offset ${offset} is past the end of this view's data (${json.length} bytes): start at 0 and follow "next".`,
         { parameter: "offset" },
       );
     const data = json.slice(offset, offset + CHUNK_BYTES);
@@ -126,7 +126,7 @@ export async function viewData(raw: unknown, context: ViewDataContext): Promise<
   } catch (error) {
     const cause =
       error instanceof ViewHandleError
-        ? new ToolInputError("invalid_arguments", `${VIEW_DATA_TOOL}: ${error.message}. Nothing was charged.`, { parameter: "handle" })
+        ? new ToolInputError("invalid_arguments", `${VIEW_DATA_TOOL}: ${error.message}.`, { parameter: "handle" })
         : error;
     return errorResult(cause, { tool: VIEW_DATA_TOOL, secret: context.key });
   }
@@ -140,13 +140,9 @@ async function replay(claim: ReturnType<typeof verifyHandle>, context: ViewDataC
   const tool = context.tools.find((t) => t.name === claim.tool && t.view !== undefined);
   const replaying = context.backend.replay;
   if (!tool || !replaying)
-    throw new ToolInputError(
-      "invalid_arguments",
-      `${VIEW_DATA_TOOL}: the handle names nothing this server can load. Nothing was charged.`,
-      {
-        parameter: "handle",
-      },
-    );
+    throw new ToolInputError("invalid_arguments", `${VIEW_DATA_TOOL}: the handle names nothing this server can load.`, {
+      parameter: "handle",
+    });
   // The tool's reads are replays as of the charged call's "now"; closing is the server's business.
   const backend = decorate(context.backend, {
     fetch: (request: BackendRequest, call?: BackendContext) => replaying.call(context.backend, request, claim.asOfMs, call),
@@ -168,7 +164,7 @@ async function replay(claim: ReturnType<typeof verifyHandle>, context: ViewDataC
 function changed(): ToolInputError {
   return new ToolInputError(
     "invalid_arguments",
-    `${VIEW_DATA_TOOL}: the data behind this handle is no longer held as it was answered: ask for the chart again (a new tool call). Nothing was charged.`,
+    `${VIEW_DATA_TOOL}: the data behind this handle is no longer held as it was answered: ask for the chart again (a new tool call).`,
     { parameter: "handle" },
   );
 }

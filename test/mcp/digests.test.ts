@@ -299,6 +299,6 @@ describe("resample", () => {
     expect(r.isError).toBe(true);
     expect(errorOf(r)).toMatchObject({ code: "invalid_arguments", parameter: "resample" });
     expect(textOf(r)).toContain("resample must be");
-    expect(textOf(r)).toContain("nothing was charged");
+    expect(textOf(r)).toMatch(/nothing was charged/i);
   });
 });

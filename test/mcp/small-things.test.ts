@@ -16,13 +16,13 @@ describe("a range wholly outside the history", () => {
       const after = await f.call("get_series", { metric: "fees/fee_price_usd", asset: "btc", startDate: "2026-03-01" });
       expect(after.isError).toBe(true);
       expect(textOf(after)).toBe(
-        "No data: startDate 2026-03-01 is after its last data (btc fees/fee_price_usd: its history runs 2010-07-18 to 2025-12-27). Ask within that span; nothing was charged.",
+        "No data: startDate 2026-03-01 is after its last data (btc fees/fee_price_usd: its history runs 2010-07-18 to 2025-12-27). Ask within that span. Nothing was charged.",
       );
       expect(errorOf(after)).toMatchObject({ code: "invalid_parameter", parameter: "startDate", retryable: false });
       // Before an asset existed, and past a history that ended (ETH mining at the Merge).
       const early = await f.call("get_ohlcv", { metric: "price", asset: "sol", endDate: "2015-01-01" });
       expect(textOf(early)).toBe(
-        "No data: endDate 2015-01-01 is before its first data (sol price: its history runs 2020-04-10 to 2025-12-28). Ask within that span; nothing was charged.",
+        "No data: endDate 2015-01-01 is before its first data (sol price: its history runs 2020-04-10 to 2025-12-28). Ask within that span. Nothing was charged.",
       );
       const merged = await f.call("get_series", { metric: "mining/RevHashRateUSD", asset: "eth", startDate: "2024-01-01" });
       expect(textOf(merged)).toContain("its history runs 2015-08-07 to 2022-09-15");
