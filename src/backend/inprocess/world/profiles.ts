@@ -144,15 +144,8 @@ const GOLD = new Set(["paxg", "xaut"]);
 const cache = new Memo<string, Profile>(4096);
 
 export function profileOf(asset: string): Profile {
-  // Generators ask for the same asset's profile per point: answer repeats without a closure.
-  if (asset === lastAsset) return lastProfile!;
-  lastProfile = cache.getOr(asset, () => buildProfile(asset));
-  lastAsset = asset;
-  return lastProfile;
+  return cache.getOr(asset, buildProfile);
 }
-
-let lastAsset: string | undefined;
-let lastProfile: Profile | undefined;
 
 /**
  * Daily log volatility from the anchors: the spread of month-to-month log returns, each scaled to

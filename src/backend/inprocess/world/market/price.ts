@@ -18,6 +18,7 @@
 // levels of ../levels.ts the same way.
 import { EURUSD, GOLD_PRICE, REF_DAY, dayOf, type AnchorTable } from "../levels.js";
 import { octaveNoise, seedOf } from "../../util/hash.js";
+import { Memo } from "../../util/memo.js";
 import { DailyPath, type PathSpec } from "./path.js";
 import { ALT_FACTOR_SEED, KAPPA_LEADER, loadingsOf, MEMES, MinuteFactor, type Loadings } from "./factor.js";
 import { candleOf, priceAtInstant, type IntradaySource, type Ohlc } from "./intraday.js";
@@ -196,21 +197,22 @@ function isWrapped(profile: Profile): boolean {
 
 /** Natural log of the daily close (USD) of an asset on a day (days since 1970-01-01). */
 export function dailyLogPrice(asset: string, day: number): number {
-  if (asset === lastAsset) return lastOwner!(day);
+  return readers.getOr(asset, readerOf)(day);
+}
+
+/** Generators read one asset's closes in long runs: the last asset's reader answers without lookups. */
+const readers = new Memo<string, (day: number) => number>(1);
+
+/** An asset's daily log closes as a function of the day. */
+function readerOf(asset: string): (day: number) => number {
   const profile = profileOf(asset);
   // Chain variants are the same market as their base; a wrapped coin is its base's plus a basis.
   const owner = profile.base === asset ? profile : profileOf(profile.base);
   const pegged = owner.model === "gold" || (owner.model === "stable" && owner.reference?.peg !== "eur" && !offPeg(owner));
   const path = pegged ? undefined : pathOf(owner.base, () => specOf(owner));
   const read = path ? (d: number) => path.log(d) : (d: number) => computeLog(owner, d);
-  lastOwner = isWrapped(profile) ? (d) => read(d) + wrapLog(asset, profile.seed, d) : read;
-  lastAsset = asset;
-  return lastOwner(day);
+  return isWrapped(profile) ? (d) => read(d) + wrapLog(asset, profile.seed, d) : read;
 }
-
-/** Generators read one asset's closes in long runs: the last asset's reader answers without lookups. */
-let lastAsset: string | undefined;
-let lastOwner: ((day: number) => number) | undefined;
 
 /** Daily close (USD). */
 export function dailyPrice(asset: string, day: number): number {
