@@ -241,6 +241,13 @@ function checkAllTimeLows(file: AnchorFile): Finding[] {
         findings.push({ level: "error", text: `atls.${coin} ${instant}: held until ${held}, before the low` });
       if (entry && day < entry.listed)
         findings.push({ level: "error", text: `atls.${coin} ${instant}: before the listing (${entry.listed})` });
+      // The low holds from the listing: a month-end close before the month it still held in cannot be under it.
+      const under = Object.entries(entry?.closes ?? {}).filter(([m, c]) => m < String(held).slice(0, 7) && positive(low) && c < low);
+      if (under.length)
+        findings.push({
+          level: "error",
+          text: `atls.${coin} ${instant}: month-end closes under the low it held (${under.map(([m, c]) => `${m} ${c}`).join(", ")})`,
+        });
     }
   }
   return findings;
