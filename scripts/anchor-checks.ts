@@ -170,6 +170,7 @@ const CALENDAR_SOURCE: Record<string, number | "sources"> = {
   closes: 2,
   ranges: 3,
   lows: 2,
+  atls: 2,
   peaks: 2,
   depegs: 2,
 };
@@ -223,11 +224,41 @@ function checkWeeks(file: AnchorFile): Finding[] {
   return findings;
 }
 
+/** The all-time lows: each of a listed asset, printed on or after its listing and held until a day not before it. */
+function checkAllTimeLows(file: AnchorFile): Finding[] {
+  const findings: Finding[] = [];
+  for (const [coin, rows] of Object.entries((file.atls ?? {}) as Record<string, unknown>)) {
+    if (coin === "about" || !Array.isArray(rows)) continue;
+    const entry = file.assets[coin];
+    if (!entry) findings.push({ level: "error", text: `atls.${coin}: no such asset` });
+    for (const row of rows as unknown[][]) {
+      const [instant, low, , held] = row as [string, unknown, unknown, string];
+      const day = String(instant).slice(0, 10);
+      if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(String(instant)))
+        findings.push({ level: "error", text: `atls.${coin} ${instant}: not a UTC minute` });
+      if (!positive(low)) findings.push({ level: "error", text: `atls.${coin} ${instant}: the low is not a positive number` });
+      if (!DATE.test(String(held)) || held < day)
+        findings.push({ level: "error", text: `atls.${coin} ${instant}: held until ${held}, before the low` });
+      if (entry && day < entry.listed)
+        findings.push({ level: "error", text: `atls.${coin} ${instant}: before the listing (${entry.listed})` });
+      // The low holds from the listing: a month-end close before the month it still held in cannot be under it.
+      const under = Object.entries(entry?.closes ?? {}).filter(([m, c]) => m < String(held).slice(0, 7) && positive(low) && c < low);
+      if (under.length)
+        findings.push({
+          level: "error",
+          text: `atls.${coin} ${instant}: month-end closes under the low it held (${under.map(([m, c]) => `${m} ${c}`).join(", ")})`,
+        });
+    }
+  }
+  return findings;
+}
+
 /** Every finding on every entry and every calendar row of a file. */
 export function checkFile(file: AnchorFile): Finding[] {
   return [
     ...Object.entries(file.assets).flatMap(([t, e]) => checkEntry(t, e, file.sources.length)),
     ...checkCalendar(file),
     ...checkWeeks(file),
+    ...checkAllTimeLows(file),
   ];
 }

@@ -16,6 +16,7 @@ export interface AnchorFile {
   weeks?: unknown;
   ranges?: unknown;
   lows?: unknown;
+  atls?: unknown;
   peaks?: unknown;
   depegs?: unknown;
   assets: Record<string, AnchorEntry>;

@@ -1,6 +1,6 @@
 // The market-event calendar of anchors.json: fee levels of each era, congestion waves, published
 // difficulty and hash rate, all-time highs and the highest prints and lowest held closes, dated
-// closes between month-ends, weekly closes and their bands, monthly trading ranges, crash-day lows and depegs; read per asset on
+// closes between month-ends, weekly closes and their bands, monthly trading ranges, crash-day lows, all-time lows and depegs; read per asset on
 // first use.
 import file from "./anchors.json" with { type: "json" };
 import { dayOf } from "../levels.js";
@@ -34,6 +34,7 @@ interface Calendar {
   closes: Record<string, Array<[string, number, number]>>;
   ranges: Record<string, Array<[string, number, number, number]>>;
   lows: Record<string, Array<[string, number, number, string]>>;
+  atls?: Record<string, Array<[string, number, number, string]>>;
   depegs: Record<string, Array<[string, number, number]>>;
   ceilings: Record<string, Array<[string, number, number]>>;
   monthHighs: Record<string, Array<[string, number, number]>>;
@@ -118,6 +119,11 @@ export function rangesOf(base: string): ReadonlyArray<readonly [string, number, 
 /** Crash-day lows of a base: [UTC instant "YYYY-MM-DDTHH:MM", lowest print (USD)]. */
 export function lowsOf(base: string): ReadonlyArray<readonly [string, number]> {
   return (RAW.lows[base] ?? []).map(([t, v]) => [t, v] as const);
+}
+
+/** All-time lows of a base: [UTC instant "YYYY-MM-DDTHH:MM", lowest print (USD), the day it was still the all-time low]. */
+export function allTimeLowsOf(base: string): ReadonlyArray<readonly [string, number, string]> {
+  return (RAW.atls?.[base] ?? []).map(([t, v, , held]) => [t, v, held] as const);
 }
 
 /** Cycle highs of a base: [UTC instant "YYYY-MM-DDTHH:MM", highest print (USD)]. */

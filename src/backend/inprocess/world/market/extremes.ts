@@ -1,8 +1,8 @@
 // The extremes the price path keeps to: all-time highs and months' highs as ceilings, the lowest
-// closes that held as floors (both from the calendar of anchors.json), and crash-day lows.
+// closes that held as floors (both from the calendar of anchors.json), and crash-day and all-time lows.
 import { DAY_MS } from "../../../../catalog/index.js";
 import { dayOf } from "../levels.js";
-import { ceilingRowsOf, floorRowsOf, highsOf, lowsOf, monthHighsOf, peaksOf, rangesOf } from "./calendar.js";
+import { allTimeLowsOf, ceilingRowsOf, floorRowsOf, highsOf, lowsOf, monthHighsOf, peaksOf, rangesOf } from "./calendar.js";
 import type { PathSpec } from "./path.js";
 import { monthEndDay } from "./reference.js";
 
@@ -32,10 +32,14 @@ export function ceilingsOf(base: string): PathSpec["ceilings"] {
   return CEILINGS.get(base);
 }
 
-/** The calendar's held lows from their day on, plus the lows of its monthly ranges over their months. */
+/**
+ * The calendar's held lows from their day on, the lows of its monthly ranges over their months, and
+ * each all-time low from the listing to the day its source still gave it as the all-time low.
+ */
 export function floorsOf(base: string): PathSpec["floors"] {
   const floors = floorRowsOf(base).map(([from, low]) => ({ from, to: HELD_UNTIL, log: Math.log(low) }));
   for (const [month, low] of rangesOf(base)) floors.push({ from: dayOf(`${month}-01`), to: monthEndDay(month), log: Math.log(low) });
+  for (const [, low, held] of allTimeLowsOf(base)) floors.push({ from: -Infinity, to: dayOf(held), log: Math.log(low) });
   return floors.length ? floors : undefined;
 }
 
@@ -56,16 +60,16 @@ export interface CrashLow {
 
 const crashLows = new Map<string, Map<number, CrashLow>>();
 
-/** A base's crash-day lows by day (the calendar's, read on first use). */
+/** A base's crash-day lows by day (the calendar's crash lows, then its all-time lows on other days; read on first use). */
 function crashLowsOf(base: string): Map<number, CrashLow> {
   let lows = crashLows.get(base);
   if (!lows) {
-    lows = new Map(
-      lowsOf(base).map(([t, price]) => {
-        const ms = Date.parse(`${t}:00Z`);
-        return [Math.floor(ms / DAY_MS), { minute: Math.round((ms % DAY_MS) / 60_000), log: Math.log(price) }] as const;
-      }),
-    );
+    const byDay = ([t, price]: readonly [string, number, ...unknown[]]) => {
+      const ms = Date.parse(`${t}:00Z`);
+      return [Math.floor(ms / DAY_MS), { minute: Math.round((ms % DAY_MS) / 60_000), log: Math.log(price) }] as const;
+    };
+    lows = new Map(lowsOf(base).map(byDay));
+    for (const [day, low] of allTimeLowsOf(base).map(byDay)) if (!lows.has(day)) lows.set(day, low);
     crashLows.set(base, lows);
   }
   return lows;
