@@ -18,6 +18,8 @@ export interface AnchorFile {
   lows?: unknown;
   peaks?: unknown;
   depegs?: unknown;
+  supply?: unknown;
+  flows?: unknown;
   assets: Record<string, AnchorEntry>;
 }
 
