@@ -531,6 +531,8 @@ export const FACTS: readonly Fact[] = [
 export const FLOW_SOURCES = {
   arkham:
     "Arkham Intelligence entity balances of 2024-06-13 (Binance 643,567 BTC; Coinbase 877,448 BTC, exchange and custody), as quoted by Tips9ja/Coinpedia",
+  cqlevel:
+    "CryptoQuant's exchange reserves: 2,825,703 BTC on 2024-06-19, a three-year low (Odaily, as quoted on Binance Square); 2,679,880 BTC and 16.8M ETH on 2024-08-11 (as quoted by Guru Investing from Bitcoin.com News)",
   gnflow:
     "Glassnode's exchange net position change of 20 exchanges (FTX included): -178,683 BTC in the 30 days to 2022-11-23, as quoted by B57",
   stables:
@@ -541,6 +543,10 @@ export const FLOW_FACTS: readonly Fact[] = [
   // A venue's BTC on one day.
   ["reserve", "btc", "2024-06-13", 643_567, "arkham", { entity: "binance" }],
   ["reserve", "btc", "2024-06-13", 877_448, "arkham", { entity: "coinbase" }],
+  // BTC and ETH on all exchanges.
+  ["reserve", "btc", "2024-06-19", 2_825_703, "cqlevel"],
+  ["reserve", "btc", "2024-08-11", 2_679_880, "cqlevel"],
+  ["reserve", "eth", "2024-08-11", 16.8e6, "cqlevel"],
   // Net flow onto all exchanges over a window (negative: withdrawn).
   ["flow", "btc", "2022-11-23", -178_683, "gnflow", { from: "2022-10-24" }],
   // Stablecoin supply between the dated rows.
