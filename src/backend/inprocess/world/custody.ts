@@ -152,15 +152,58 @@ function pinned(asset: string, steps: readonly Step[], day: number): number {
   if (!days) return 0;
   const i = lastAtOrBefore(days, day);
   if (i < 0) return 0;
+  const line = pinnedLine(asset, steps, days, i);
+  return day < line.start ? line.at0 : line.at0 + ((line.at1 - line.at0) * (day - line.start)) / line.span;
+}
+
+/** The excess on pinned day i, and the line from the eve of its interval's first flow to the next pinned day. */
+interface PinnedLine {
+  at0: number;
+  at1: number;
+  start: number;
+  span: number;
+}
+
+const lines = new Map<string, PinnedLine>();
+
+function pinnedLine(asset: string, steps: readonly Step[], days: ArrayLike<number>, i: number): PinnedLine {
+  const key = `${asset}|${i}`;
+  const hit = lines.get(key);
+  if (hit) return hit;
   const a0 = days[i]!;
   const at0 = excess(asset, steps, a0);
-  if (i === days.length - 1) return at0;
-  const a1 = days[i + 1]!;
-  const first = steps.find((s) => s.from > a0 && s.from <= a1);
-  if (!first || day < first.from) return at0;
-  const at1 = excess(asset, steps, a1);
-  const start = first.from - 1;
-  return at0 + ((at1 - at0) * (day - start)) / (a1 - start);
+  const first = i + 1 < days.length ? steps.find((s) => s.from > a0 && s.from <= days[i + 1]!) : undefined;
+  const line = first
+    ? { at0, at1: excess(asset, steps, days[i + 1]!), start: first.from - 1, span: days[i + 1]! - first.from + 1 }
+    : { at0, at1: at0, start: Infinity, span: 1 };
+  lines.set(key, line);
+  return line;
+}
+
+const FLOW_CHUNK = 128;
+/** Per coin with flows (numeric keys: no string is built per day). */
+const flowCaches = new Map<string, Memo<number, Float64Array>>();
+
+/**
+ * The flows' excess and the total's scale ((1 + excess) / (1 + pinned)) for a block of days after a
+ * coin's first flow, interleaved, so a day costs a lookup however many flows the calendar holds.
+ */
+function flowTerms(asset: string, steps: readonly Step[], day: number): { excess: number; scale: number } {
+  const index = Math.floor(day / FLOW_CHUNK);
+  let cache = flowCaches.get(asset);
+  if (!cache) flowCaches.set(asset, (cache = new Memo<number, Float64Array>(256)));
+  const chunk = cache.getOr(index, () => {
+    const out = new Float64Array(2 * FLOW_CHUNK);
+    for (let k = 0; k < FLOW_CHUNK; k++) {
+      const d = index * FLOW_CHUNK + k;
+      const e = excess(asset, steps, d);
+      out[2 * k] = e;
+      out[2 * k + 1] = (1 + e) / (1 + pinned(asset, steps, d));
+    }
+    return out;
+  });
+  const k = day - index * FLOW_CHUNK;
+  return { excess: chunk[2 * k]!, scale: chunk[2 * k + 1]! };
 }
 
 /** Native units on all exchange wallets at the end of a day, the dated flows included. */
@@ -168,7 +211,7 @@ export function exchangeTotal(asset: string, day: number): number {
   const base = reserveOf(asset, day);
   const steps = stepsOf(asset);
   if (steps.length === 0 || day < steps[0]!.from) return base;
-  return (base * (1 + excess(asset, steps, day))) / (1 + pinned(asset, steps, day));
+  return base * flowTerms(asset, steps, day).scale;
 }
 
 /** Each entity's share of the exchange reserve on a day; shares sum to 1. */
@@ -179,5 +222,5 @@ export function entityShare(asset: string, day: number, entity: string): number 
   const share = driftShare(asset, day, v);
   const steps = stepsOf(asset);
   if (steps.length === 0 || day < steps[0]!.from) return share;
-  return (share * factorOf(steps, v, day)) / (1 + excess(asset, steps, day));
+  return (share * factorOf(steps, v, day)) / (1 + flowTerms(asset, steps, day).excess);
 }
