@@ -57,6 +57,11 @@ export function served([kind, asset, date, , , scope]: Fact): number {
   }
 }
 
+/** How far a served/published ratio is off, either way; a ratio of the wrong sign (a flow the wrong way) is off without bound. */
+function offBy(r: number): number {
+  return Number.isFinite(r) && r > 0 ? Math.max(r, 1 / r) : Infinity;
+}
+
 export interface KindRow {
   /** The class of the kind (FACT_CLASS), then the kind. */
   class: string;
@@ -77,7 +82,7 @@ export function scoreFacts(): { rows: KindRow[]; within: number; beyond: number;
   for (const fact of ALL_FACTS) {
     const [kind, asset, date, value] = fact;
     const r = served(fact) / value;
-    const off = Number.isFinite(r) && r > 0 ? Math.max(r, 1 / r) : Infinity;
+    const off = offBy(r);
     const scope = fact[5]?.entity ? `@${fact[5].entity}` : fact[5]?.from ? ` from ${fact[5].from}` : "";
     const where = `${kind} ${asset}${scope} ${date}: ${fmt(served(fact), 4)} vs ${fmt(value, 4)}`;
     if (off <= TOLERANCE[kind]) within++;
@@ -87,12 +92,12 @@ export function scoreFacts(): { rows: KindRow[]; within: number; beyond: number;
   }
   const rows = [...byKind].map(([kind, list]): KindRow => {
     const ratios = list.map((x) => x.r).sort((a, b) => a - b);
-    const worstOne = list.reduce((w, x) => (Math.abs(Math.log(x.r)) > Math.abs(Math.log(w.r)) ? x : w));
+    const worstOne = list.reduce((w, x) => (offBy(x.r) > offBy(w.r) ? x : w));
     return {
       class: FACT_CLASS[kind],
       kind,
       facts: list.length,
-      within: list.filter((x) => Math.max(x.r, 1 / x.r) <= TOLERANCE[kind]).length,
+      within: list.filter((x) => offBy(x.r) <= TOLERANCE[kind]).length,
       median: ratios[ratios.length >> 1]!,
       worst: worstOne.r,
       worstWhere: worstOne.where,
