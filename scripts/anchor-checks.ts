@@ -2,6 +2,7 @@
 // calendar rows, and the month, spike, supply and cap rules a merge applies to a part file's entry.
 import type { AnchorEntry } from "../src/backend/inprocess/world/market/reference.js";
 import type { AnchorFile } from "./anchor-file.js";
+import { isVenue } from "../src/catalog/index.js";
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 export const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -173,6 +174,8 @@ const CALENDAR_SOURCE: Record<string, number | "sources"> = {
   atls: 2,
   peaks: 2,
   depegs: 2,
+  supply: 2,
+  flows: "sources",
 };
 
 /** Every calendar row is dated and names a source of the file. */
@@ -184,7 +187,7 @@ function checkCalendar(file: AnchorFile): Finding[] {
       if (!Array.isArray(rows)) continue;
       rows.forEach((row: unknown, i: number) => {
         const r = row as Record<string | number, unknown>;
-        const date = String(Array.isArray(row) ? row[0] : r.peak);
+        const date = String(Array.isArray(row) ? row[0] : (r.peak ?? r.from));
         const sources = at === "sources" ? (r.sources as unknown[]) : [r[at]];
         const bad =
           !Array.isArray(sources) ||
@@ -195,6 +198,23 @@ function checkCalendar(file: AnchorFile): Finding[] {
           findings.push({ level: "error", text: `${section}.${asset}[${i}] (${date}): a source index is outside the file's sources` });
       });
     }
+  }
+  return findings;
+}
+
+/** The dated flows: a coin of the file, a catalog venue, from ≤ to, and one amount (native or USD) that is not zero. */
+function checkFlows(file: AnchorFile): Finding[] {
+  const findings: Finding[] = [];
+  for (const [coin, rows] of Object.entries((file.flows ?? {}) as Record<string, unknown>)) {
+    if (!Array.isArray(rows)) continue;
+    if (!file.assets[coin]) findings.push({ level: "error", text: `flows.${coin}: no such asset` });
+    rows.forEach((row: { from?: string; to?: string; venue?: string; native?: number; usd?: number }, i: number) => {
+      const error = (text: string) => findings.push({ level: "error", text: `flows.${coin}[${i}] (${row.from}): ${text}` });
+      if (!isVenue(row.venue ?? "")) error(`"${row.venue}" is not a venue of the catalog`);
+      if (!DATE.test(row.to ?? "") || (row.from ?? "") > (row.to ?? "")) error(`to ${row.to} is not a date on or after from`);
+      const amounts = [row.native, row.usd].filter((x) => x !== undefined);
+      if (amounts.length !== 1 || !Number.isFinite(amounts[0]) || amounts[0] === 0) error("give one non-zero amount, native or usd");
+    });
   }
   return findings;
 }
@@ -260,5 +280,6 @@ export function checkFile(file: AnchorFile): Finding[] {
     ...checkCalendar(file),
     ...checkWeeks(file),
     ...checkAllTimeLows(file),
+    ...checkFlows(file),
   ];
 }

@@ -19,6 +19,8 @@ export interface AnchorFile {
   atls?: unknown;
   peaks?: unknown;
   depegs?: unknown;
+  supply?: unknown;
+  flows?: unknown;
   assets: Record<string, AnchorEntry>;
 }
 

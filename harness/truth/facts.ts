@@ -2,7 +2,7 @@
 // anchors.json, a ceiling, a crash low or a calendar row (those are what the paths were built
 // from); each names where it was published. Checked by harness/truth/generalisation.ts.
 
-export type FactKind = "close" | "low" | "high" | "fee" | "difficulty" | "hashprice" | "supply";
+export type FactKind = "close" | "low" | "high" | "fee" | "difficulty" | "hashprice" | "supply" | "reserve" | "flow";
 
 /** The class a kind of fact checks (what `npm run truth` reports by). */
 export const FACT_CLASS: Record<FactKind, string> = {
@@ -13,10 +13,22 @@ export const FACT_CLASS: Record<FactKind, string> = {
   difficulty: "mining",
   hashprice: "mining",
   supply: "supply",
+  reserve: "exchange flows",
+  flow: "exchange flows",
 };
 
-/** [kind, asset, date, published value, source key]. Prices USD; fee USD per transaction; hashprice USD per TH/s per day; supply native units. */
-export type Fact = readonly [FactKind, string, string, number, keyof typeof FACT_SOURCES];
+/**
+ * [kind, asset, date, published value, source key, scope]. Prices USD; fee USD per transaction; hashprice USD per TH/s per day;
+ * supply native units; reserve native units on one venue's wallets (scope.entity) or all; flow the net native units that
+ * reached them from the end of scope.from to the end of date (negative: withdrawn).
+ */
+export type Fact = readonly [FactKind, string, string, number, keyof typeof FACT_SOURCES | keyof typeof FLOW_SOURCES, FactScope?];
+
+/** Where a reserve or flow fact is read: one venue (default all), and the window's first day for a flow. */
+export interface FactScope {
+  entity?: string;
+  from?: string;
+}
 
 export const FACT_SOURCES = {
   cmc: "CoinMarketCap historical data (daily close, high and low, USD)",
@@ -649,3 +661,48 @@ export const FACTS: readonly Fact[] = [
   ["close", "cro", "2023-11-15", 0.103, "yfw"],
   ["close", "cro", "2024-02-15", 0.09161, "yfw"],
 ];
+
+// ---- Exchange flows and stablecoin supply ---------------------------------------------------------
+// Kept apart from the price, fee and mining facts above. None is a day of anchors.json's "flows" or
+// "supply" rows or of a pinned exchange total; a venue's level or a window's flow as another firm
+// than the calendar's sources counted it, where one was published.
+
+export const FLOW_SOURCES = {
+  arkham:
+    "Arkham Intelligence entity balances of 2024-06-13 (Binance 643,567 BTC; Coinbase 877,448 BTC, exchange and custody), as quoted by Tips9ja/Coinpedia",
+  cqlevel:
+    "CryptoQuant's exchange reserves: 2,825,703 BTC on 2024-06-19, a three-year low (Odaily, as quoted on Binance Square); 2,679,880 BTC and 16.8M ETH on 2024-08-11 (as quoted by Guru Investing from Bitcoin.com News)",
+  gnflow:
+    "Glassnode's exchange net position change of 20 exchanges (FTX included): -178,683 BTC in the 30 days to 2022-11-23, as quoted by B57",
+  stables:
+    "stablecoin supply reported by date: CoinGecko via Cryplogger (USDT 71.15B, USDC 43.15B on 2023-03-03; BUSD 9.66B), Fortune (BUSD 14.6B on 2023-02-15), The Block via CryptoSlate/Kyptos (USDC 38.2B on 2023-03-14), Blockworks (USDC 27.3B on 2023-07-02), CryptoPotato (USDC about 25B at the end of November 2023), Cointelegraph/Blockworks Research (USDC approaching 44B on 2025-01-02), Decrypt (USDT 100.2B on 2024-03-05), Bitcoin.com News (all stablecoins 131.94B on 2023-04-17), Decrypt (130.2B on 2023-06-01), Cryptopeas/CoinGecko (144.08B on 2024-03-05)",
+} as const;
+
+export const FLOW_FACTS: readonly Fact[] = [
+  // A venue's BTC on one day.
+  ["reserve", "btc", "2024-06-13", 643_567, "arkham", { entity: "binance" }],
+  ["reserve", "btc", "2024-06-13", 877_448, "arkham", { entity: "coinbase" }],
+  // BTC and ETH on all exchanges.
+  ["reserve", "btc", "2024-06-19", 2_825_703, "cqlevel"],
+  ["reserve", "btc", "2024-08-11", 2_679_880, "cqlevel"],
+  ["reserve", "eth", "2024-08-11", 16.8e6, "cqlevel"],
+  // Net flow onto all exchanges over a window (negative: withdrawn).
+  ["flow", "btc", "2022-11-23", -178_683, "gnflow", { from: "2022-10-24" }],
+  // Stablecoin supply between the dated rows.
+  ["supply", "usdt", "2023-03-03", 71.15e9, "stables"],
+  ["supply", "usdc", "2023-03-03", 43.15e9, "stables"],
+  ["supply", "busd", "2023-02-15", 14.6e9, "stables"],
+  ["supply", "busd", "2023-03-03", 9.66e9, "stables"],
+  ["supply", "usdc", "2023-03-14", 38.2e9, "stables"],
+  ["supply", "usdc", "2023-07-02", 27.3e9, "stables"],
+  ["supply", "usdc", "2023-11-30", 25e9, "stables"],
+  ["supply", "usdc", "2025-01-02", 44e9, "stables"],
+  ["supply", "usdt", "2024-03-05", 100.2e9, "stables"],
+  ["supply", "all_stablecoins", "2023-04-17", 131.94e9, "stables"],
+  ["supply", "all_stablecoins", "2023-06-01", 130.2e9, "stables"],
+  ["supply", "all_stablecoins", "2024-03-05", 144.08e9, "stables"],
+];
+
+/** Every dated fact, and every source a fact names. */
+export const ALL_FACTS: readonly Fact[] = [...FACTS, ...FLOW_FACTS];
+export const ALL_FACT_SOURCES: Record<Fact[4], string> = { ...FACT_SOURCES, ...FLOW_SOURCES };

@@ -1,6 +1,7 @@
 // The dated facts of harness/truth/facts.ts stay what they claim to be: sourced, off every
 // calibration point the market is built from (month-ends, Sundays of the weekly closes, dated
-// closes, highs, crash lows, fee and mining events), and never off by more than 3x; the random days
+// closes, highs, crash lows, fee and mining events, dated supply, pinned exchange totals and flows), and never off by
+// more than 3x; the random days
 // of the largest coins likewise off every anchor.
 import { describe, expect, it } from "vitest";
 import { dayOf } from "../../src/backend/inprocess/world/levels.js";
@@ -16,7 +17,9 @@ import {
 } from "../../src/backend/inprocess/world/market/calendar.js";
 import { referenceOf } from "../../src/backend/inprocess/world/market/reference.js";
 import { crashLowDays, peakDays } from "../../src/backend/inprocess/world/market/extremes.js";
-import { FACTS, FACT_SOURCES } from "../../harness/truth/facts.js";
+import { ALL_FACTS, ALL_FACT_SOURCES } from "../../harness/truth/facts.js";
+import { flowsOf } from "../../src/backend/inprocess/world/market/calendar.js";
+import { reserveAnchorDays } from "../../src/backend/inprocess/world/circulation.js";
 import { FACT_LIMIT, scoreFacts } from "../../harness/truth/generalisation.js";
 import { RANDOM_DAYS } from "../../harness/truth/random-days-data.js";
 import { DAY_TARGET, scoreDays } from "../../harness/truth/random-days.js";
@@ -50,16 +53,24 @@ function calibrationDays(kind: string, asset: string): Set<number> {
     add(hashRatePointsOf(asset)?.days);
   }
   if (kind === "supply") add(ref?.supply.days);
+  if (kind === "reserve" || kind === "flow") {
+    add(reserveAnchorDays(asset));
+    for (const f of flowsOf(asset)) for (let d = f.from; d <= f.to; d++) days.add(d);
+  }
   return days;
 }
 
 describe("dated facts", () => {
   it("are at least 100, each with a named source, none on a calibration day", () => {
-    expect(FACTS.length).toBeGreaterThanOrEqual(100);
-    for (const [kind, asset, date, value, source] of FACTS) {
-      expect(FACT_SOURCES[source], `${kind} ${asset} ${date}`).toBeTruthy();
-      expect(value).toBeGreaterThan(0);
-      expect(calibrationDays(kind, asset).has(dayOf(date)), `${kind} ${asset} ${date} is a calibration point`).toBe(false);
+    expect(ALL_FACTS.length).toBeGreaterThanOrEqual(100);
+    for (const [kind, asset, date, value, source, scope] of ALL_FACTS) {
+      expect(ALL_FACT_SOURCES[source], `${kind} ${asset} ${date}`).toBeTruthy();
+      // A net flow is signed (withdrawals negative); every other figure is a positive level.
+      if (kind === "flow") expect(value).not.toBe(0);
+      else expect(value).toBeGreaterThan(0);
+      const calibration = calibrationDays(kind, asset);
+      expect(calibration.has(dayOf(date)), `${kind} ${asset} ${date} is a calibration point`).toBe(false);
+      if (scope?.from) expect(calibration.has(dayOf(scope.from)), `${kind} ${asset} from ${scope.from} is a calibration point`).toBe(false);
     }
   });
 

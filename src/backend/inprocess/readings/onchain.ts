@@ -1,8 +1,8 @@
 // Address, supply-band, exchange-flow and transaction metrics: closed forms over the price
-// path and supply, plus memoized cumulative flows (running_total_usd).
-import { VENUES, type Venue } from "../../../catalog/index.js";
+// path and supply, the exchange reserves of world/custody.ts, plus memoized cumulative flows (running_total_usd).
 import { REF_DAY } from "../world/levels.js";
-import { reserveOf, supplyOf } from "../world/circulation.js";
+import { supplyOf } from "../world/circulation.js";
+import { entityShare, exchangeTotal } from "../world/custody.js";
 import { gauss, hash2, normalCdf, s11, u01, unit, valueNoise } from "../util/hash.js";
 import { dailyLogPrice, dailyPrice } from "../world/market/price.js";
 import { Memo } from "../util/memo.js";
@@ -114,77 +114,8 @@ export function supplyAboveOneBillionth(asset: string, day: number): number {
   return supplyAbove(asset, day, supplyOf(asset, day) * 1e-9);
 }
 
-/** Custody weights per venue (BTC: coinbase ~33 %, binance ~24 %, bitfinex ~13 %, …). */
-const CUSTODY: Partial<Record<Venue, number>> = {
-  coinbase: 33,
-  binance: 24,
-  bitfinex: 13,
-  kraken: 5,
-  okx: 5,
-  bybit: 3,
-  gemini: 4,
-  bitstamp: 2,
-  htx: 2,
-  kucoin: 1.5,
-  gate: 1.5,
-  bitget: 1.5,
-  upbit: 1.2,
-  bithumb: 0.8,
-  cryptocom: 1,
-  bitflyer: 0.6,
-  mexc: 0.5,
-  deribit: 0.8,
-  bitmex: 0.4,
-  coinex: 0.2,
-  bingx: 0.2,
-  whitebit: 0.2,
-  poloniex: 0.2,
-  phemex: 0.1,
-  bitmart: 0.2,
-  lbank: 0.1,
-  bullish: 0.3,
-  bitso: 0.1,
-  bitrue: 0.1,
-  woo: 0.1,
-  btse: 0.05,
-};
-
-const VENUE_INDEX = new Map<string, number>(VENUES.map((v, i) => [v, i]));
-const SHARE_CHUNK = 128;
-const shareCache = new Memo<string, Float64Array>(2048);
-
-/** Normalized custody shares of every venue for a block of days (row-major: day, venue). */
-function shareChunk(p: Profile, chunkIndex: number): Float64Array {
-  const n = VENUES.length;
-  const out = new Float64Array(SHARE_CHUNK * n);
-  const major = p.model === "btc" || p.model === "eth";
-  const bases = VENUES.map((venue, v) => (CUSTODY[venue] ?? 0) * (major ? 1 : Math.exp(0.6 * gauss(p.seed ^ 0x16, v))));
-  for (let k = 0; k < SHARE_CHUNK; k++) {
-    const day = chunkIndex * SHARE_CHUNK + k;
-    let sum = 0;
-    for (let v = 0; v < n; v++) {
-      const w = bases[v]! === 0 ? 0 : bases[v]! * Math.exp(0.12 * valueNoise(hash2(p.seed, v), day, 40));
-      out[k * n + v] = w;
-      sum += w;
-    }
-    for (let v = 0; v < n; v++) out[k * n + v]! /= sum;
-  }
-  return out;
-}
-
-/** Each entity's share of the exchange reserve on a day; shares sum to 1 and drift slowly. */
-export function entityShare(asset: string, day: number, entity: string): number {
-  if (entity === "all") return 1;
-  const v = VENUE_INDEX.get(entity);
-  if (v === undefined) return 0;
-  const p = profileOf(asset);
-  const index = Math.floor(day / SHARE_CHUNK);
-  const chunk = shareCache.getOr(`${p.base}|${index}`, () => shareChunk(p, index));
-  return chunk[(day - index * SHARE_CHUNK) * VENUES.length + v]!;
-}
-
 export function exchangeReserve(asset: string, day: number, entity: string): number {
-  return reserveOf(asset, day) * entityShare(asset, day, entity);
+  return exchangeTotal(asset, day) * entityShare(asset, day, entity);
 }
 
 /** Running totals by `asset|entity`, index = day − inception. */

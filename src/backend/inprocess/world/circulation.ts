@@ -121,7 +121,12 @@ const RESERVE_OCTAVES: readonly Octave[] = [
   { period: 1, amplitude: 0.002 },
 ];
 
-/** Native units on all exchange wallets at the end of a day. */
+/** Days of the published totals that pin a coin's exchange reserve (BTC, ETH), or undefined. */
+export function reserveAnchorDays(asset: string): Float64Array | undefined {
+  return asset === "btc" ? BTC_RESERVE.days : asset === "eth" ? ETH_RESERVE.days : undefined;
+}
+
+/** Native units on all exchange wallets at the end of a day, before the calendar's dated flows (custody.ts adds them). */
 export function reserveOf(asset: string, day: number): number {
   const profile = profileOf(asset);
   const table = asset === "btc" ? BTC_RESERVE : asset === "eth" ? ETH_RESERVE : undefined;

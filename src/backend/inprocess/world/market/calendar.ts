@@ -1,7 +1,7 @@
 // The market-event calendar of anchors.json: fee levels of each era, congestion waves, published
 // difficulty and hash rate, all-time highs and the highest prints and lowest held closes, dated
-// closes between month-ends, weekly closes and their bands, monthly trading ranges, crash-day lows, all-time lows and depegs; read per asset on
-// first use.
+// closes between month-ends, weekly closes and their bands, monthly trading ranges, crash-day lows, all-time lows,
+// depegs and dated flows onto and off venues; read per asset on first use.
 import file from "./anchors.json" with { type: "json" };
 import { dayOf } from "../levels.js";
 import type { Points } from "./reference.js";
@@ -42,6 +42,27 @@ interface Calendar {
   wraps: Record<string, Array<[string, number, number]>>;
   weeks: Record<string, WeekEntry>;
   peaks: Record<string, Array<[string, number, number, string]>>;
+  flows: Record<string, FlowEntry[] | string>;
+}
+
+/** One dated flow onto (+) or off (-) a venue's wallets, as the file records it. */
+interface FlowEntry {
+  from: string;
+  to: string;
+  venue: string;
+  native?: number;
+  usd?: number;
+  what: string;
+  sources: number[];
+}
+
+/** A dated flow of one venue: `amount` spread evenly over the days [from, to], in native units or USD. */
+export interface Flow {
+  from: number;
+  to: number;
+  venue: string;
+  amount: number;
+  unit: "native" | "usd";
 }
 
 /** A coin's weekly closes as the file records them: Sunday closes from `from` on, and each week's band in whole percent. */
@@ -177,4 +198,19 @@ export function floorRowsOf(base: string): ReadonlyArray<readonly [number, numbe
 /** A wrapped coin's known discount to its underlying: [UTC instant "YYYY-MM-DDTHH:MM", price in units of the underlying], or empty. */
 export function wrapEventOf(asset: string): ReadonlyArray<readonly [string, number]> {
   return (RAW.wraps[asset] ?? []).map(([t, v]) => [t, v] as const);
+}
+
+/** Dated flows onto and off the venues' wallets of a coin (its own rows only), in date order. */
+export function flowsOf(base: string): readonly Flow[] {
+  const rows = RAW.flows[base];
+  if (!Array.isArray(rows)) return [];
+  return rows
+    .map((r): Flow => ({
+      from: dayOf(r.from),
+      to: dayOf(r.to),
+      venue: r.venue,
+      amount: r.native ?? r.usd ?? 0,
+      unit: r.native === undefined ? "usd" : "native",
+    }))
+    .sort((a, b) => a.from - b.from);
 }
