@@ -1,6 +1,6 @@
 // server.json (MCP Registry, schema 2025-12-11) is generated from package.json by `npm run docs`:
 // it must not drift, and it must keep the registry's rules.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildServerJson, SERVER_SCHEMA } from "../../scripts/server-json.js";
@@ -37,7 +37,9 @@ describe("server.json", () => {
   });
 
   it("lists exactly the variables the program reads, secret where they carry credentials", () => {
-    const config = readFileSync(join(ROOT, "src/config.ts"), "utf8");
+    // The configuration is read in src/config.ts and its parts in src/config/.
+    const parts = readdirSync(join(ROOT, "src/config")).map((f) => join("src/config", f));
+    const config = ["src/config.ts", ...parts].map((f) => readFileSync(join(ROOT, f), "utf8")).join("\n");
     // The package entry runs over stdio: a variable only the http command reads is not one of its settings.
     const httpOnly = [
       "CRYPTO_METRICS_ALLOWED_HOSTS",
