@@ -29,6 +29,7 @@ import { checkParamHeadersAgainst } from "./mcp/sdk/param-headers.js";
 import { installLogging, type McpLogChannel } from "./mcp/sdk/logging.js";
 import { registerViews, rendersViews, UI_EXTENSION, viewUri } from "./resources/views.js";
 import { createViewStore, VIEW_DATA_TOOL, viewData, viewDataListing, type ViewStore } from "./tools/view-data.js";
+import { isoDay } from "./catalog/dates.js";
 
 export const SERVER_NAME = "crypto-metrics-mcp";
 
@@ -41,7 +42,7 @@ const HOW = `list_assets: coverage; get_metrics_variation scans an asset, other 
 /** The server instructions: with the embedded service they say, in one clause, that the market is simulated. */
 export function instructionsFor(origin: DataOrigin): string {
   if (origin.kind === "service") return `Crypto market and on-chain metrics. ${HOW}`;
-  const through = new Date(origin.calibratedThroughMs).toISOString().slice(0, 10);
+  const through = isoDay(origin.calibratedThroughMs);
   return `Simulated crypto market and on-chain metrics, calibrated to real history through ${through}; present figures as simulated. ${HOW}`;
 }
 

@@ -41,3 +41,13 @@ export function parseDateInput(text: string): ParsedDate | undefined {
   const ms = Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMin * 60_000;
   return { ms, dateOnly: false };
 }
+
+/** The UTC day of an instant as written everywhere: `2025-12-31`. */
+export function isoDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** The UTC minute of an instant as answers print it: `2025-12-31 12:00`. */
+export function isoMinute(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 16).replace("T", " ");
+}

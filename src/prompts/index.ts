@@ -18,6 +18,7 @@ import {
 } from "../catalog/index.js";
 import { completeAssetFor, completeSeriesAsset, type CompleterTable } from "../mcp/completions.js";
 import { closest, normalizeAsset } from "../mcp/lookup.js";
+import { isoDay, isoMinute } from "../catalog/dates.js";
 
 /** Series worth a look in a brief, in order of preference; only those covering the asset are named. */
 const BRIEF_SERIES = [
@@ -78,7 +79,7 @@ const RISK_BRIEF_ARGS = z.object({
 
 /** The date `days` before now, as a startDate (YYYY-MM-DD, UTC). */
 function daysAgo(nowMs: number, days: number): string {
-  return new Date(nowMs - days * DAY_MS).toISOString().slice(0, 10);
+  return isoDay(nowMs - days * DAY_MS);
 }
 
 /** An hour-aligned instant `hours` before now, as a startDate. */
@@ -120,7 +121,7 @@ export function registerPrompts(server: McpServer, now: () => number = Date.now)
       ].filter(Boolean);
       return userMessage(
         [
-          `Write a brief on ${asset} as of ${new Date(nowMs).toISOString().slice(0, 16).replace("T", " ")} UTC using the crypto-metrics tools. Call them in this order:`,
+          `Write a brief on ${asset} as of ${isoMinute(nowMs)} UTC using the crypto-metrics tools. Call them in this order:`,
           ...steps.map((s, i) => `${i + 1}. ${s}`),
           "Then report in under 250 words: price and volume trend, the valuation/on-chain readings (with their dates and how the latest value compares with the range, e.g. the z-score), notable 24h movers, and the nearest liquidation clusters above and below with distance %.",
           "Quote only numbers the tools returned. If a call fails, follow its error text (it says whether to retry) and say what is missing.",

@@ -23,6 +23,7 @@ import { seriesLine, seriesView } from "../charts/model/view-data.js";
 import { viewField } from "../charts/model/view-schema.js";
 import { candlesOf } from "./price-digest.js";
 import { creditsSchema, credits, definedOnly, footer, timeframeArg } from "./series-common.js";
+import { isoMinute } from "../catalog/dates.js";
 
 const output = z.object({
   mode: z.enum(["assets", "metrics"]),
@@ -78,8 +79,7 @@ export const compare = defineTool({
     const asOf = fetched.find((f) => f.asOfMs !== undefined)?.asOfMs;
     const lastEnd = digest.grid.last === null ? undefined : Date.parse(digest.grid.last) + TIMEFRAME_MS[timeframe];
     if (asOf !== undefined && lastEnd !== undefined && lastEnd > asOf) {
-      const at = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
-      notes.push(`The last bucket had not closed: it ends ${at(lastEnd)} UTC; data as of ${at(asOf)} UTC.`);
+      notes.push(`The last bucket had not closed: it ends ${isoMinute(lastEnd)} UTC; data as of ${isoMinute(asOf)} UTC.`);
     }
     const usage = totalUsage(fetched.map((f) => f.usage));
     const { title, chartTitle } = titles(mode, members, fetched, timeframe);

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { DAY_MS } from "../catalog/index.js";
 import type { Backend, BackendContext, BackendRequest, BackendResult, DataOrigin } from "../backend/types.js";
 import { decorate } from "../backend/decorate.js";
+import { isoDay } from "../catalog/dates.js";
 
 export const sourceSchema = z.union([
   z.object({
@@ -73,8 +74,6 @@ function latestOf(r: BackendResult): number {
   return -Infinity;
 }
 
-const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
 /** The `source` of an answer; `nowMs` stands in for a real service's as-of time when nothing was fetched. */
 export function sourceOf(origin: DataOrigin, reach: Reach, nowMs: number): Source {
   if (origin.kind === "service") {
@@ -83,7 +82,7 @@ export function sourceOf(origin: DataOrigin, reach: Reach, nowMs: number): Sourc
   }
   return {
     kind: "simulated",
-    calibratedThrough: day(origin.calibratedThroughMs),
+    calibratedThrough: isoDay(origin.calibratedThroughMs),
     beyondCalibration: reach.latestMs >= origin.calibratedThroughMs + DAY_MS,
   };
 }

@@ -14,7 +14,7 @@ import {
   type Timeframe,
 } from "../../catalog/index.js";
 import type { Heatmap } from "../../catalog/responses.js";
-import { parseDateInput } from "../../catalog/dates.js";
+import { isoMinute, parseDateInput } from "../../catalog/dates.js";
 import { ServiceError, type CandleColumns } from "../types.js";
 import { parseBound } from "./paging.js";
 
@@ -67,7 +67,7 @@ export function planPrice(query: Readonly<Record<string, string | undefined>>, n
     if (lookback) return { timeframe, lookback, stepMs, startMs, endMs };
   }
   const reach = allowedLookbacks(requested).at(-1)!;
-  const earliest = new Date(firstColumn(requested, reach, nowMs) + stepMs).toISOString().slice(0, 16).replace("T", " ");
+  const earliest = isoMinute(firstColumn(requested, reach, nowMs) + stepMs);
   const longest = TIMEFRAMES.at(-1)!;
   const longReach = allowedLookbacks(longest).at(-1)!;
   throw new ServiceError(

@@ -3,6 +3,7 @@
 // cost), so get_metrics_variation carries the same price row through either backend.
 import { DAY_MS, PRICE_ID } from "../../catalog/index.js";
 import { ServiceError, type BackendRequest, type BackendResult } from "../types.js";
+import { isoDay } from "../../catalog/dates.js";
 
 /** Days of closes asked: the variation's day, the day before it, and margin for a day the service has not closed. */
 const CLOSE_DAYS = 9;
@@ -19,7 +20,7 @@ export async function withDailyCloses(
   fetchPrice: (request: BackendRequest) => Promise<BackendResult>,
 ): Promise<BackendResult> {
   if (result.kind !== "variation" || result.candles) return result;
-  const startDate = new Date(Math.floor(nowMs / DAY_MS) * DAY_MS - CLOSE_DAYS * DAY_MS).toISOString().slice(0, 10);
+  const startDate = isoDay(Math.floor(nowMs / DAY_MS) * DAY_MS - CLOSE_DAYS * DAY_MS);
   let price: BackendResult;
   try {
     price = await fetchPrice({ endpoint: PRICE_ID, asset, query: { timeframe: "1d", startDate } });

@@ -34,6 +34,7 @@ import {
 } from "./refusals.js";
 import { route, shown } from "./router.js";
 import { SeriesCache } from "./series-cache.js";
+import { isoDay } from "../../catalog/dates.js";
 
 export type { HeaderBag };
 
@@ -219,7 +220,7 @@ export class InProcessService {
     checkSymbol(asset, params);
     // A heatmap needs at least one candle: none exists before the asset's market opens.
     if (params.kind === "heatmap" && inceptionMs(asset) >= dataClock(nowMs)) {
-      const listed = new Date(inceptionMs(asset)).toISOString().slice(0, 10);
+      const listed = isoDay(inceptionMs(asset));
       throw new ServiceError(
         404,
         "asset_not_supported",

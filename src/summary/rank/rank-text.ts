@@ -5,6 +5,7 @@ import { num, timeField, when } from "../format/compact.js";
 import { formatNumber, formatPrice } from "../format/format.js";
 import { displayUnit } from "../format/scale.js";
 import type { ExclusionReason, RankedRow, RankMeasure } from "./rank.js";
+import { isoDay, isoMinute } from "../../catalog/dates.js";
 
 /** Names listed per exclusion reason; the count says how many more there were. */
 export const NAMES_PER_REASON = 12;
@@ -89,8 +90,7 @@ function formatValue(x: number, unit: string, asset: string, signed = false): st
 }
 
 function at(ms: number): string {
-  const iso = new Date(ms).toISOString();
-  return ms % 86_400_000 === 0 ? iso.slice(0, 10) : `${iso.slice(0, 16).replace("T", " ")}`;
+  return ms % 86_400_000 === 0 ? isoDay(ms) : isoMinute(ms);
 }
 
 function groups(excluded: readonly Exclusion[]): Array<{ reason: ExclusionReason; detail?: string; assets: string[] }> {

@@ -8,6 +8,7 @@ import { changeOf, type ChangeMeasure } from "../series/nature.js";
 import { displayUnit } from "../format/scale.js";
 import { FLAT_RANGE_SHARE, sparkline, TREND_RULE, TRENDS, trendLabel } from "./sparkline.js";
 import { sanitizeText } from "../format/text.js";
+import { isoDay } from "../../catalog/dates.js";
 
 const NAME_MAX = 80;
 const LABEL_MAX = 64;
@@ -68,7 +69,6 @@ const SPARK_MIN_SPAN = 2 * FLAT_RANGE_SHARE;
 export const SPARK_RULE = `Sparkline = last 7 daily values, bars spanning at least ${SPARK_MIN_SPAN * 100} % of the level`;
 
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
-const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** The YYYY-MM-DD of a `last_date` given as a date or a date-time; null otherwise. */
 const dateOf = (x: unknown): string | null => (typeof x === "string" && /^\d{4}-\d{2}-\d{2}(T|$)/.test(x) ? x.slice(0, 10) : null);
 
@@ -83,7 +83,7 @@ export function describedDay(records: readonly VariationRecord[], asOfMs?: numbe
     if (d && d > day) day = d;
   }
   if (day) return day;
-  return asOfMs !== undefined && Number.isFinite(asOfMs) ? dayOf(Math.floor(asOfMs / DAY_MS) * DAY_MS - DAY_MS) : null;
+  return asOfMs !== undefined && Number.isFinite(asOfMs) ? isoDay(Math.floor(asOfMs / DAY_MS) * DAY_MS - DAY_MS) : null;
 }
 
 /** Live rows with a % change first, by |24h %| descending (missing last), then rows in points or units, then ended rows, in position order. */
@@ -149,11 +149,11 @@ export function variationPrice(
   const values: number[] = [];
   let lastTime = NaN;
   for (let i = 0; i < Math.min(times.length, closes.length); i++) {
-    if (!Number.isFinite(closes[i]!) || (day !== null && dayOf(times[i]!) > day)) continue;
+    if (!Number.isFinite(closes[i]!) || (day !== null && isoDay(times[i]!) > day)) continue;
     values.push(closes[i]!);
     lastTime = times[i]!;
   }
-  if (values.length === 0 || (day !== null && dayOf(lastTime) !== day)) return null;
+  if (values.length === 0 || (day !== null && isoDay(lastTime) !== day)) return null;
   const week = values.slice(-7);
   const prev = week.at(-2);
   const last = week.at(-1)!;
@@ -203,7 +203,7 @@ export function renderVariationText(
   const named = (iso: string) => `${WEEKDAYS[new Date(`${iso}T00:00:00Z`).getUTCDay()]} ${iso}`;
   // The weekday too: a Saturday's volume against a Friday's is not a crash.
   const when = day
-    ? `on ${named(day)} UTC (last values are that day's; 24h: vs ${named(dayOf(Date.parse(day) - DAY_MS))})`
+    ? `on ${named(day)} UTC (last values are that day's; 24h: vs ${named(isoDay(Date.parse(day) - DAY_MS))})`
     : "(undated by the service: its latest values)";
   const lines = [
     `Metrics variation for ${who} ${when}: ${live.length} metrics by |24h %|; ratios (change in points) and zero-crossing series (in units) last. ${SPARK_RULE}; ${TREND_RULE}.`,

@@ -2,6 +2,7 @@
 // read once into typed tables: listing dates, month-end closes, supply points, mining, host, peg.
 import file from "./anchors.json" with { type: "json" };
 import { dayOf, REF_DAY } from "../levels.js";
+import { isoDay } from "../../../../catalog/dates.js";
 
 /** One asset's entry in anchors.json (the fields scripts/market-anchors.ts checks and merges). */
 export interface AnchorEntry {
@@ -58,7 +59,7 @@ export interface Reference {
 }
 
 /** The reference day every "ref" figure is dated (levels.ts: BTC's last anchored close). */
-export const REFERENCE_DATE = new Date(REF_DAY * 86_400_000).toISOString().slice(0, 10);
+export const REFERENCE_DATE = isoDay(REF_DAY * 86_400_000);
 
 /** Last day of a "YYYY-MM" month. */
 export function monthEndDay(month: string): number {
