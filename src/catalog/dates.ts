@@ -51,3 +51,18 @@ export function isoDay(ms: number): string {
 export function isoMinute(ms: number): string {
   return new Date(ms).toISOString().slice(0, 16).replace("T", " ");
 }
+
+/** Index of the last of the first `count` ascending `times` at or before `t` (binary search), −1 when none. */
+export function lastAtOrBefore(times: ArrayLike<number>, t: number, count = times.length): number {
+  let lo = 0;
+  let hi = count - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid]! <= t) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}

@@ -1,7 +1,8 @@
 // The quantity rank_assets ranks, per asset, from one series' columns, and the ranking itself:
 // complete buckets only, one end bucket shared by every row, nothing imputed. Pure functions.
 import type { SeriesNature } from "../../catalog/index.js";
-import { changeOf, lastAtOrBefore, type ChangeMeasure } from "../series/nature.js";
+import { lastAtOrBefore } from "../../catalog/dates.js";
+import { changeOf, type ChangeMeasure } from "../series/nature.js";
 
 export const RANK_BY = ["change", "value"] as const;
 export type RankBy = (typeof RANK_BY)[number];
@@ -36,7 +37,7 @@ export function measureOf(spec: Pick<RankSpec, "by" | "nature">): RankMeasure {
 
 /** Count of the leading buckets that had closed by `asOfMs` (a partial last bucket is never ranked). */
 export function completeCount(times: ArrayLike<number>, timeframeMs: number, asOfMs: number): number {
-  return lastAtOrBefore(times, times.length, asOfMs - timeframeMs) + 1;
+  return lastAtOrBefore(times, asOfMs - timeframeMs) + 1;
 }
 
 /** Start of the last complete bucket, or undefined when none has closed. */
@@ -49,7 +50,7 @@ export function lastComplete(c: Columns, timeframeMs: number, asOfMs: number): n
 function windowSum(c: Columns, from: number, to: number): number | null {
   if (c.times.length === 0 || c.times[0]! > from) return null;
   let sum = 0;
-  for (let i = lastAtOrBefore(c.times, c.times.length, to); i >= 0 && c.times[i]! >= from; i--) sum += c.values[i]!;
+  for (let i = lastAtOrBefore(c.times, to); i >= 0 && c.times[i]! >= from; i--) sum += c.values[i]!;
   return sum;
 }
 
@@ -60,7 +61,7 @@ function windowSum(c: Columns, from: number, to: number): number | null {
  * - flows: `value` is the window's total; `change` is that total against the window before it, in %.
  */
 export function measure(c: Columns, spec: RankSpec, endMs: number): Measured {
-  const end = lastAtOrBefore(c.times, c.times.length, endMs);
+  const end = lastAtOrBefore(c.times, endMs);
   if (end < 0 || c.times[end] !== endMs || !Number.isFinite(c.values[end]!)) return { ok: false, reason: "no_data" };
   const { windowMs, timeframeMs } = spec;
   if (spec.nature === "flow") {
@@ -75,7 +76,7 @@ export function measure(c: Columns, spec: RankSpec, endMs: number): Measured {
   }
   const value = c.values[end]!;
   if (spec.by === "value") return { ok: true, quantity: value, value, fromMs: endMs };
-  const ref = lastAtOrBefore(c.times, c.times.length, endMs - windowMs);
+  const ref = lastAtOrBefore(c.times, endMs - windowMs);
   if (ref < 0) return { ok: false, reason: "listed_too_late" };
   const change = changeOf(spec.nature, c.values[ref]!, value);
   const quantity = change.measure === "percent" ? change.percent : change.absolute;

@@ -3,6 +3,7 @@
 // run as totals, sums for per-bucket flows. Pure functions on ascending epoch-ms times and values.
 import type { SeriesNature } from "../../catalog/index.js";
 import { DAY_MS } from "../../catalog/index.js";
+import { lastAtOrBefore } from "../../catalog/dates.js";
 
 export type { SeriesNature };
 
@@ -125,7 +126,7 @@ export function windowChanges(
       continue;
     }
     const refTime = window === "YTD" ? yearStart - 1 : lastT - span;
-    const ref = lastAtOrBefore(times, count, refTime);
+    const ref = lastAtOrBefore(times, refTime, count);
     if (ref < 0) continue;
     out.push({ window, since: iso(times[ref]!), change: changeOf(nature, values[ref]!, values[count - 1]!) });
   }
@@ -136,24 +137,9 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-/** Index of the last time ≤ t (binary search), −1 when none. */
-export function lastAtOrBefore(times: ArrayLike<number>, count: number, t: number): number {
-  let lo = 0;
-  let hi = count - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (times[mid]! <= t) {
-      found = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found;
-}
-
 function sumBetween(times: ArrayLike<number>, values: ArrayLike<number>, count: number, from: number, to: number): number {
   let sum = 0;
-  for (let i = lastAtOrBefore(times, count, to); i >= 0 && times[i]! >= from; i--) sum += values[i]!;
+  for (let i = lastAtOrBefore(times, to, count); i >= 0 && times[i]! >= from; i--) sum += values[i]!;
   return sum;
 }
 

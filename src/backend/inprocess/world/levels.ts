@@ -2,6 +2,7 @@
 // figure (gold, EUR, ETH's proof-of-work difficulty, exchange reserves, supplies, BTC's issuance);
 // between them the paths are log-linear plus bridged noise. Prices live in anchors.json.
 import { DAY_MS } from "../../../catalog/index.js";
+import { lastAtOrBefore } from "../../../catalog/dates.js";
 
 /** Day number (days since 1970-01-01 UTC) of an ISO date. */
 export function dayOf(isoDate: string): number {
@@ -22,18 +23,8 @@ export function anchorTable(points: ReadonlyArray<readonly [string, number]>): A
   };
 }
 
-/** Index of the last of ascending `days` at or before `day` (-1 when before the first). */
-export function lastAtOrBefore(days: ArrayLike<number>, day: number): number {
-  let lo = 0;
-  let hi = days.length - 1;
-  if (day < days[0]!) return -1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (days[mid]! <= day) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
+/** Index of the last of ascending days at or before a day (-1 when before the first): one binary search for every reader. */
+export { lastAtOrBefore } from "../../../catalog/dates.js";
 
 /** Log-linear interpolation between anchors, flat outside them; plus the distance to the nearest anchor. */
 export function interpolate(table: AnchorTable, day: number): { log: number; distance: number } {
