@@ -2,7 +2,6 @@
 // result's _meta; larger data is fetched by the view through view_data, an app-only tool, with a
 // signed handle from that _meta. A handle holds no server memory: any instance with the same secret
 // answers it, from its recent answers or by replaying the charged call uncharged.
-import { randomBytes } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import type { CallToolResult } from "@modelcontextprotocol/server";
@@ -41,7 +40,7 @@ export interface ViewStore {
 export function createViewStore(secret?: () => Buffer): ViewStore {
   let key: Buffer | undefined;
   return {
-    secret: () => (key ??= secret?.() ?? randomBytes(32)),
+    secret: () => (key ??= secret?.() ?? process.getBuiltinModule("node:crypto").randomBytes(32)),
     recent: new LRUCache<string, string>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (json) => Math.max(1, json.length), max: 512 }),
   };
 }
