@@ -27,7 +27,8 @@ import { answerCallerErrors } from "./caller-errors.js";
 import { NO_JSON_SCHEMA_VALIDATION } from "./json-schema.js";
 import { installLogging, type McpLogChannel } from "./mcp-logging.js";
 import { registerViews, rendersViews, UI_EXTENSION, viewUri } from "./resources/views.js";
-import { createViewStore, VIEW_DATA_TOOL, viewData, viewDataListing, type ViewStore } from "./tools/view-data.js";
+import { VIEW_DATA_TOOL, viewData, viewDataListing, type ViewStore } from "./tools/view-data.js";
+import { createViewStore } from "./tools/view-store.js";
 
 export const SERVER_NAME = "crypto-metrics-mcp";
 
@@ -76,7 +77,7 @@ export interface CreateServerOptions {
 const INTRODUCTIONS: ReadonlySet<string> = new Set(["initialize", "server/discover"]);
 
 export { createBackend } from "./backend/create.js";
-export { createViewStore } from "./tools/view-data.js";
+export { createViewStore } from "./tools/view-store.js";
 
 /** Lists change only with a new release of this server: clients may keep them for an hour. */
 export const LIST_TTL_MS = 3_600_000;
