@@ -2,9 +2,12 @@
 // result and compiles every tool's outputSchema (Ajv) before it returns. Measured in this process,
 // as a host measures it (its Ajv warm from earlier sessions), against the same request taken as
 // plain JSON (a pass-through result schema, no output schemas compiled), each on a fresh
-// connection to a fresh server, the two kinds interleaved.
+// connection to a fresh server, the kinds interleaved. The third kind splits the difference: the
+// same listTools() with a validator that compiles nothing is the SDK's own cost (parsing the
+// result, caching each tool), whatever our schemas say; the rest is Ajv compiling them.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { z } from "zod";
 import { CLI, type Sandbox } from "./proc.js";
 import { median, msSince, round } from "./stats.js";
@@ -13,6 +16,8 @@ export interface SdkListing {
   runs: number;
   /** listTools(): the result parsed and every outputSchema compiled. */
   sdkMs: number;
+  /** listTools() with a validator that compiles nothing: the SDK's own cost. */
+  sdkNoCompileMs: number;
   /** The same request with a pass-through result schema. */
   rawMs: number;
   outputSchemaBytes: number;
@@ -20,18 +25,27 @@ export interface SdkListing {
 
 const PASS_THROUGH = z.object({}).passthrough();
 
-async function once(sandbox: Sandbox, sdk: boolean): Promise<{ ms: number; bytes: number }> {
+/** Accepts every schema without compiling it (and every value: nothing is validated here). */
+const NO_COMPILE: jsonSchemaValidator = { getValidator: () => (input) => ({ valid: true, data: input as never, errorMessage: undefined }) };
+
+type Kind = "sdk" | "sdkNoCompile" | "raw";
+const KINDS: readonly Kind[] = ["sdk", "sdkNoCompile", "raw"];
+
+async function once(sandbox: Sandbox, kind: Kind): Promise<{ ms: number; bytes: number }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI],
     env: sandbox.env as Record<string, string>,
     stderr: "ignore",
   });
-  const client = new Client({ name: "crypto-metrics-bench", version: "1.0.0" });
+  const client = new Client(
+    { name: "crypto-metrics-bench", version: "1.0.0" },
+    kind === "sdkNoCompile" ? { jsonSchemaValidator: NO_COMPILE } : {},
+  );
   await client.connect(transport);
   try {
     const t0 = process.hrtime.bigint();
-    const result = sdk ? await client.listTools() : await client.request({ method: "tools/list" }, PASS_THROUGH);
+    const result = kind === "raw" ? await client.request({ method: "tools/list" }, PASS_THROUGH) : await client.listTools();
     const ms = msSince(t0);
     const tools = (result as { tools: Array<{ outputSchema?: unknown }> }).tools;
     return { ms, bytes: JSON.stringify(tools.map((t) => t.outputSchema ?? null)).length };
@@ -41,16 +55,23 @@ async function once(sandbox: Sandbox, sdk: boolean): Promise<{ ms: number; bytes
 }
 
 export async function measureSdkListing(sandbox: Sandbox, runs: number): Promise<SdkListing> {
-  for (let i = 0; i < 3; i++) await once(sandbox, i % 2 === 0);
-  const sdk: number[] = [];
-  const raw: number[] = [];
+  for (const kind of KINDS) await once(sandbox, kind);
+  const samples: Record<Kind, number[]> = { sdk: [], sdkNoCompile: [], raw: [] };
   let bytes = 0;
   for (let i = 0; i < runs; i++) {
-    for (const kind of i % 2 ? [true, false] : [false, true]) {
+    // Rotate which goes first so none always follows the same neighbour.
+    for (let k = 0; k < KINDS.length; k++) {
+      const kind = KINDS[(i + k) % KINDS.length]!;
       const r = await once(sandbox, kind);
-      (kind ? sdk : raw).push(r.ms);
+      samples[kind].push(r.ms);
       bytes = r.bytes;
     }
   }
-  return { runs, sdkMs: round(median(sdk)), rawMs: round(median(raw)), outputSchemaBytes: bytes };
+  return {
+    runs,
+    sdkMs: round(median(samples.sdk)),
+    sdkNoCompileMs: round(median(samples.sdkNoCompile)),
+    rawMs: round(median(samples.raw)),
+    outputSchemaBytes: bytes,
+  };
 }

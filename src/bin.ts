@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 // The installed command (dist/cli.js): checks the runtime, turns on Node's compile cache, then loads
 // the program. Imports nothing of ours but a constant (bundled into this file) so that an old Node or
-// a damaged install gets one line saying what to do instead of a stack trace.
-import { readFileSync } from "node:fs";
-import module from "node:module";
-import { tmpdir } from "node:os";
+// a damaged install gets one line saying what to do instead of a stack trace. Node's modules are
+// taken with process.getBuiltinModule once the version is known to have it (20.16): an ESM import of
+// node:fs builds its facade, whose getters load fs/promises, fs streams and readline on every start.
 import { join } from "node:path";
 import { hasBuiltinSqlite, MIN_NODE } from "./min-node.js";
 
@@ -26,8 +25,11 @@ if (below(running, MIN_NODE)) {
 if (!hasBuiltinSqlite(running[0]!, running[1]!)) {
   let floor: number[] = [];
   try {
-    const engines = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { engines?: { node?: string } })
-      .engines;
+    const engines = (
+      JSON.parse(process.getBuiltinModule("node:fs").readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+        engines?: { node?: string };
+      }
+    ).engines;
     floor =
       /^>=\s*(\d+)\.(\d+)(?:\.(\d+))?$/
         .exec(engines?.node ?? "")
@@ -48,8 +50,9 @@ if (!hasBuiltinSqlite(running[0]!, running[1]!)) {
 // older Node has no such call. NODE_DISABLE_COMPILE_CACHE=1 turns it off. A directory it cannot use
 // (not writable, not a directory, files corrupt) is skipped or recompiled over by Node without a word;
 // one on a kernel file system is not tried at all, as Node's recursive mkdir spins there.
-const cacheDir = process.env["NODE_COMPILE_CACHE"] || join(tmpdir(), "node-compile-cache");
-if (!/^\/(proc|sys|dev)(\/|$)/.test(cacheDir)) (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+const cacheDir = process.env["NODE_COMPILE_CACHE"] || join(process.getBuiltinModule("node:os").tmpdir(), "node-compile-cache");
+if (!/^\/(proc|sys|dev)(\/|$)/.test(cacheDir))
+  (process.getBuiltinModule("node:module") as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 try {
   await import("./cli.js");

@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 // Command-line entry: parses the configuration once and dispatches to stdio (default), http, api or call.
-import { readFileSync } from "node:fs";
 import { sqliteDriverProblem } from "./backend/inprocess/metering/sqlite-driver.js";
 import { StoreConfigError, StoreUnavailableError } from "./backend/inprocess/metering/store.js";
 import { ConfigError, describeConfig, loadConfig, type Config } from "./config.js";
@@ -44,7 +43,11 @@ function fail(message: string, exit: number, code = exit === 2 ? "config" : "int
 
 function version(): string {
   try {
-    return (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+    return (
+      JSON.parse(process.getBuiltinModule("node:fs").readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+        version: string;
+      }
+    ).version;
   } catch {
     return "unknown";
   }

@@ -1,7 +1,6 @@
 // What the server keeps to itself: a failure's detail (paths, host and user names, driver text)
 // goes to the operator's log under a short reference, and the client gets the reference and a
 // sentence without it. `clientSafe` is the last guard on any text bound for a client.
-import { hostname, homedir, userInfo } from "node:os";
 import { REPEAT_WINDOW_MS } from "./log.js";
 
 const incidents = new Map<string, { ref: string; at: number }>();
@@ -27,6 +26,8 @@ const PATH = /(?<![\w:/.~-])(?:~|[A-Za-z]:)?[/\\](?:[^\s"'`()<>,;|/\\]+[/\\])+[^
 const CONNECTION_URL = /\b(?:postgres(?:ql)?|sqlite|file):\/\/?[^\s"'`()<>,;]*/gi;
 
 function machineNames(): string[] {
+  // Taken here, not imported: node:os is not loaded by Node at start, and most runs never get here.
+  const { hostname, homedir, userInfo } = process.getBuiltinModule("node:os");
   const names = new Set<string>();
   const add = (get: () => string) => {
     try {

@@ -5,7 +5,7 @@
 // tools' zod schemas), so the published declarations need nothing else.
 import { loadConfig, type Config } from "./config.js";
 import { setLogLevel } from "./log.js";
-import { findTool, methodName, openSession, type Session } from "./library/session.js";
+import { methodName, openSession, type Session } from "./library/session.js";
 import { exitCodeOf } from "./library/exit-codes.js";
 import { allTools } from "./tools/index.js";
 import type { CallOptions, ToolArgs, ToolFunctions, ToolName, ToolResults } from "./library/tool-types.js";
@@ -110,7 +110,7 @@ export function createCryptoMetrics(options: CryptoMetricsOptions = {}): CryptoM
   const open = () => (session ??= openSession(config));
 
   async function call<N extends ToolName>(name: N, args: ToolArgs[N], callOptions: CallOptions = {}): Promise<ToolCallResult<N>> {
-    const tool = findTool(name);
+    const tool = allTools.find((t) => t.name === name);
     if (!tool) {
       throw new CryptoMetricsError({
         code: "unknown_tool",

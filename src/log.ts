@@ -3,7 +3,9 @@
 // digests' prefixes, never keys. Logging never ends the process: a stderr that cannot be written
 // (closed pipe, full disk, file size limit) drops lines and says how many once it can write again;
 // a warning or error repeated word for word is written once per window, then summarised.
-import { writeSync } from "node:fs";
+// Taken, not imported: an ESM import of node:fs builds its facade, which loads fs/promises and fs
+// streams at every start (this module is on every command's way).
+const { writeSync } = process.getBuiltinModule("node:fs");
 
 export const LOG_LEVELS = ["silent", "error", "warn", "info", "debug"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -1,7 +1,8 @@
 // Reads an operator-given file (a keys file, a batch; "-" or fd 0 for stdin) whole, but never more
 // than a bound: /dev/zero, /dev/urandom or a runaway pipe is an error naming the limit, not a process
 // that grows until the machine swaps or that never returns.
-import { closeSync, openSync, readSync } from "node:fs";
+// node:fs taken, not imported (its ESM facade loads fs/promises and fs streams; see log.ts).
+const { closeSync, openSync, readSync } = process.getBuiltinModule("node:fs");
 
 export class TooLargeError extends Error {
   override readonly name = "TooLargeError";

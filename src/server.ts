@@ -28,7 +28,8 @@ import { NO_JSON_SCHEMA_VALIDATION } from "./mcp/sdk/json-schema.js";
 import { checkParamHeadersAgainst } from "./mcp/sdk/param-headers.js";
 import { installLogging, type McpLogChannel } from "./mcp/sdk/logging.js";
 import { registerViews, rendersViews, UI_EXTENSION, viewUri } from "./resources/views.js";
-import { createViewStore, VIEW_DATA_TOOL, viewData, viewDataListing, type ViewStore } from "./tools/view-data.js";
+import { VIEW_DATA_TOOL, viewData, viewDataListing, type ViewStore } from "./tools/view-data.js";
+import { createViewStore } from "./tools/view-store.js";
 import { isoDay } from "./catalog/dates.js";
 
 export const SERVER_NAME = "crypto-metrics-mcp";
@@ -78,7 +79,7 @@ export interface CreateServerOptions {
 const INTRODUCTIONS: ReadonlySet<string> = new Set(["initialize", "server/discover"]);
 
 export { createBackend } from "./backend/create.js";
-export { createViewStore } from "./tools/view-data.js";
+export { createViewStore } from "./tools/view-store.js";
 
 /** Lists change only with a new release of this server: clients may keep them for an hour. */
 export const LIST_TTL_MS = 3_600_000;

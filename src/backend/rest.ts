@@ -5,7 +5,7 @@ import { listen } from "../listen.js";
 import { escapeFormat } from "../echo.js";
 import { incidentRef } from "../incidents.js";
 import { log } from "../log.js";
-import { afterPoll, slow } from "../after-poll.js";
+import { afterPoll, monotonicMs, slow } from "../after-poll.js";
 import { clientGone, Delivery, UNDELIVERED } from "../transports/delivery.js";
 import { hostJudge } from "../transports/host-check.js";
 import type { InProcessService, ServiceResponse } from "./inprocess/service.js";
@@ -88,7 +88,7 @@ function deliver(req: IncomingMessage, res: ServerResponse, path: string, out: S
 
 function respond(service: InProcessService, req: IncomingMessage, res: ServerResponse): void {
   const { path, query } = splitTarget(req.url ?? "/");
-  const started = performance.now();
+  const started = monotonicMs();
   service
     .handle({ method: req.method ?? "GET", path, query: new URLSearchParams(query), headers: req.headers })
     .then((out) => {

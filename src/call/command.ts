@@ -4,16 +4,14 @@
 import { endpointById, nearestEndpoints } from "../catalog/index.js";
 import type { Config } from "../config.js";
 import { readBounded, TooLargeError } from "../read-bounded.js";
-import { DEFAULT_CONCURRENCY, MAX_BATCH_BYTES, parseBatch, runBatch } from "./batch.js";
 import { exitCodeOf } from "../library/exit-codes.js";
 import { parseCallCommand, parseToolArgs, UsageError, type CallCommand } from "./flags.js";
 import { errorJson, stableJson, wantsJson } from "./json-mode.js";
-import { callHelp, toolHelp } from "./help.js";
 import { csvOfCall } from "./output.js";
-import { findTool, openSession } from "../library/session.js";
+import { openSession } from "../library/session.js";
 import type { Tool } from "../tools/define-tool.js";
 import type { ErrorPayload } from "../mcp/errors.js";
-import { allTools } from "../tools/index.js";
+import { loadTool, TOOL_NAMES } from "../tools/by-name.js";
 
 function out(text: string): void {
   process.stdout.write(text); // stdout-ok: the call command's output is its result
@@ -36,10 +34,11 @@ function usage(err: UsageError, json: boolean): void {
   report({ code: err.code, message: err.message, retryable: false }, json);
 }
 
-function toolNamed(name: string): Tool {
-  const tool = findTool(name);
+/** The named tool, its module loaded alone: one call pays for no other tool's schemas or digest. */
+async function toolNamed(name: string): Promise<Tool> {
+  const tool = await loadTool(name);
   if (tool) return tool;
-  const names = allTools.map((t) => t.name);
+  const names: readonly string[] = TOOL_NAMES;
   const near = nearestEndpoints(name, names, 1)[0];
   throw new UsageError(
     `unknown tool "${name.slice(0, 60)}"${near ? ` (did you mean ${near}?)` : ""}; tools: ${names.join(", ")} (call --help)`,
@@ -59,7 +58,7 @@ function refuseCsv(tool: Tool): UsageError {
 }
 
 async function single(config: Config, options: CallCommand): Promise<void> {
-  const tool = toolNamed(options.tool!);
+  const tool = await toolNamed(options.tool!);
   const args = parseToolArgs(tool, options.toolTokens);
   if (options.format === "csv" && tool.endpoint && endpointById(tool.endpoint)?.kind === "heatmap") throw refuseCsv(tool);
   const session = await openSession(config);
@@ -82,13 +81,13 @@ async function single(config: Config, options: CallCommand): Promise<void> {
   }
 }
 
-function readInput(source: string): string {
+function readInput(source: string, maxBytes: number): string {
   try {
-    return readBounded(source === "-" ? 0 : source, MAX_BATCH_BYTES);
+    return readBounded(source === "-" ? 0 : source, maxBytes);
   } catch (err) {
     if (err instanceof TooLargeError)
       throw new UsageError(
-        `the batch ${source === "-" ? "on stdin" : `file ${source}`} holds ${err.message}; split it into batches of at most ${MAX_BATCH_BYTES / 1024 / 1024} MiB`,
+        `the batch ${source === "-" ? "on stdin" : `file ${source}`} holds ${err.message}; split it into batches of at most ${maxBytes / 1024 / 1024} MiB`,
       );
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(
@@ -98,7 +97,9 @@ function readInput(source: string): string {
 }
 
 async function batch(config: Config, options: CallCommand): Promise<void> {
-  const lines = parseBatch(readInput(options.batch!));
+  // Loaded here: a batch may name any tool, so it loads them all, which a single call does not.
+  const { DEFAULT_CONCURRENCY, MAX_BATCH_BYTES, parseBatch, runBatch } = await import("./batch.js");
+  const lines = parseBatch(readInput(options.batch!, MAX_BATCH_BYTES));
   const session = await openSession(config);
   try {
     const summary = await runBatch(session, lines, {
@@ -133,7 +134,10 @@ export async function runCall(config: Config): Promise<void> {
   const json = wantsJson(["call", ...argv]);
   try {
     const options = parseCallCommand(argv);
-    if (options.help) return out(options.tool ? toolHelp(toolNamed(options.tool)) : callHelp());
+    if (options.help) {
+      const { callHelp, toolHelp } = await import("./help.js");
+      return out(options.tool ? toolHelp(await toolNamed(options.tool)) : callHelp());
+    }
     await (options.batch !== undefined ? batch(config, options) : single(config, options));
   } catch (err) {
     if (err instanceof UsageError) return usage(err, json);

@@ -7,7 +7,6 @@ import { createBackend } from "../backend/create.js";
 import { decorate } from "../backend/decorate.js";
 import { runTool, type Tool } from "../tools/define-tool.js";
 import type { ErrorPayload } from "../mcp/errors.js";
-import { allTools } from "../tools/index.js";
 
 export interface Fetched {
   request: BackendRequest;
@@ -28,10 +27,6 @@ export interface RunOptions {
 export interface Session {
   run(tool: Tool, args: unknown, options?: RunOptions): Promise<Outcome>;
   close(): Promise<void>;
-}
-
-export function findTool(name: string): Tool | undefined {
-  return allTools.find((t) => t.name === name);
 }
 
 /** The library's function name for a tool: get_series → getSeries. */

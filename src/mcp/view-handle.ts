@@ -2,7 +2,12 @@
 // view_data, signed so that no server memory is needed to trust it. A handle names one charged call
 // (tool, arguments, the service's "now"), the caller it was made for and the exact bytes it stood for;
 // it cannot be edited into a read of other data, and it expires.
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import type * as Crypto from "node:crypto";
+
+// Taken when a handle is made or read, not imported: the ESM import of node:crypto builds its facade
+// (webcrypto included) at load, and a one-shot `call`, which makes no handle, would pay for it.
+let crypto: typeof Crypto | undefined;
+const nodeCrypto = () => (crypto ??= process.getBuiltinModule("node:crypto"));
 
 const VERSION = "v1";
 /** Bytes of the HMAC-SHA256 kept in a handle: 128 bits, beyond forging by trial. */
@@ -39,12 +44,13 @@ export class ViewHandleError extends Error {
 const b64 = (buf: Buffer | string) => Buffer.from(buf).toString("base64url");
 
 function mac(secret: Buffer, body: string): Buffer {
-  return createHmac("sha256", secret).update(`view-data/${VERSION}\n${body}`).digest().subarray(0, MAC_BYTES);
+  return nodeCrypto().createHmac("sha256", secret).update(`view-data/${VERSION}\n${body}`).digest().subarray(0, MAC_BYTES);
 }
 
 /** The caller's identity in a handle: an HMAC of the key under the server's secret, never reversible without it. */
 export function callerTag(secret: Buffer, key: string | undefined): string {
-  return createHmac("sha256", secret)
+  return nodeCrypto()
+    .createHmac("sha256", secret)
     .update(`caller\n${key ?? ""}`)
     .digest()
     .subarray(0, 12)
@@ -52,7 +58,7 @@ export function callerTag(secret: Buffer, key: string | undefined): string {
 }
 
 export function contentSha(json: string): string {
-  return createHash("sha256").update(json).digest().subarray(0, 16).toString("base64url");
+  return nodeCrypto().createHash("sha256").update(json).digest().subarray(0, 16).toString("base64url");
 }
 
 export function signHandle(secret: Buffer, claim: ViewClaim): string {
@@ -72,7 +78,7 @@ export function verifyHandle(secret: Buffer, handle: string, caller: string, now
       "handle is not a view handle (it may be truncated): pass the handle of a result's view unchanged",
     );
   const given = Buffer.from(parts[2]!, "base64url");
-  if (!timingSafeEqual(given, mac(secret, parts[1]!)))
+  if (!nodeCrypto().timingSafeEqual(given, mac(secret, parts[1]!)))
     throw new ViewHandleError("forged", "handle was not issued by this server or was altered: load the view again from a new tool result");
   let fields: unknown;
   try {

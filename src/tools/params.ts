@@ -2,7 +2,7 @@
 // infer from the name, because every word here is paid for in tokens on each tools/list.
 import { z } from "zod";
 import { MARKET_TYPES } from "../catalog/index.js";
-import { DEFAULT_MAX_POINTS, MAX_POINTS_LIMIT, MIN_POINTS } from "../summary/index.js";
+import { DEFAULT_MAX_POINTS, MAX_POINTS_LIMIT, MIN_POINTS } from "../summary/series/series.js";
 
 export const assetParam = z.string().max(40);
 

@@ -13,21 +13,16 @@ import {
   type Timeframe,
 } from "../catalog/index.js";
 import { ServiceError, type BackendResult, type TimeRecord, type Usage } from "../backend/types.js";
-import {
-  compactSeriesDigest,
-  compactSeriesDigestSchema,
-  digestResampled,
-  digestSeries,
-  displayUnit,
-  formatCount,
-  parseDateArg,
-  renderSeriesText,
-  resampleProblem,
-  RESAMPLES,
-  seriesFromRecords,
-  type Resample,
-  type SeriesDigest,
-} from "../summary/index.js";
+// Each from its own module, not the summary index: a call of get_series loads the series digest and
+// none of the heatmap, variation or compare digests.
+import { compactSeriesDigest, compactSeriesDigestSchema } from "../summary/series/series-compact.js";
+import { digestSeries, type SeriesDigest } from "../summary/series/series.js";
+import { digestResampled, resampleProblem, RESAMPLES, type Resample } from "../summary/series/resample.js";
+import { displayUnit } from "../summary/format/scale.js";
+import { formatCount } from "../summary/format/grouped.js";
+import { parseDateArg } from "../summary/series/range-coverage.js";
+import { renderSeriesText } from "../summary/series/series-text.js";
+import { seriesFromRecords } from "../summary/series/records.js";
 import type { ToolContext, ToolOutput } from "./define-tool.js";
 import { requireInHistory } from "../mcp/lookup.js";
 import { ToolInputError } from "../mcp/errors.js";

@@ -2,8 +2,7 @@
 // result's _meta; larger data is fetched by the view through view_data, an app-only tool, with a
 // signed handle from that _meta. A handle holds no server memory: any instance with the same secret
 // answers it, from its recent answers or by replaying the charged call uncharged.
-import { randomBytes } from "node:crypto";
-import { LRUCache } from "lru-cache";
+import type { LRUCache } from "lru-cache";
 import { z } from "zod";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { ServiceError, type Backend, type BackendContext, type BackendRequest } from "../backend/types.js";
@@ -36,14 +35,6 @@ export interface ViewStore {
   secret(): Buffer;
   /** Recent answers' view data by handle: the common case, the view loading right after its result. */
   readonly recent: LRUCache<string, string>;
-}
-
-export function createViewStore(secret?: () => Buffer): ViewStore {
-  let key: Buffer | undefined;
-  return {
-    secret: () => (key ??= secret?.() ?? randomBytes(32)),
-    recent: new LRUCache<string, string>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (json) => Math.max(1, json.length), max: 512 }),
-  };
 }
 
 /** The view as JSON with every non-ASCII character escaped: its length in characters is its size in bytes. */

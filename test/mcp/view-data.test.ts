@@ -14,7 +14,8 @@ import { SILENT } from "../../harness/mock-upstream.js";
 import { startRest } from "../../harness/service.js";
 import { callerTag, contentSha, signHandle } from "../../src/mcp/view-handle.js";
 import { viewSecret } from "../../src/state-dir.js";
-import { CHUNK_BYTES, createViewStore, INLINE_MAX_BYTES, VIEW_META_KEY, type ViewStore } from "../../src/tools/view-data.js";
+import { CHUNK_BYTES, INLINE_MAX_BYTES, VIEW_META_KEY, type ViewStore } from "../../src/tools/view-data.js";
+import { createViewStore } from "../../src/tools/view-store.js";
 import { connect, errorOf, loadView, mcpRig, NOW, tempDir, textOf, writeKeys, type Fixture, type McpRig } from "../../harness/mcp.js";
 
 const EIGHT = ["btc", "eth", "sol", "xrp", "bnb", "doge", "ada", "link"];

@@ -16,7 +16,7 @@ import { SIMULATED_ORIGIN } from "./origin.js";
 import { DEFAULT_KEY, KeyStore } from "./keys.js";
 import { defaultStore, openStore } from "./metering/index.js";
 import { InProcessService } from "./service.js";
-import { afterCloseEvents, slow } from "../../after-poll.js";
+import { afterCloseEvents, monotonicMs, slow } from "../../after-poll.js";
 
 export type InProcessConfig = Pick<Config, "apiKey" | "keysFile" | "stateDir" | "now"> &
   Partial<Pick<Config, "store" | "command">> & {
@@ -69,7 +69,7 @@ export class InProcessBackend implements Backend {
     context.signal?.throwIfAborted();
     const headers = { "x-api-key": context.apiKey ?? this.defaultKey };
     const { endpoint, query } = this.resolve(request);
-    const started = performance.now();
+    const started = monotonicMs();
     const res =
       endpoint === PRICE
         ? await this.service.handlePrice({ asset: request.asset, query, headers })

@@ -1,9 +1,11 @@
 // Usage recorded by earlier versions (usage.json plus per-process journals in the state
 // directory), read once into the metering store at its first start and then set aside, so it is
 // counted exactly once and never refunded.
-import { existsSync, readdirSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { StoreConfigError } from "./store.js";
+
+// node:fs taken, not imported (its ESM facade loads fs/promises and fs streams; see log.ts).
+const { existsSync, readdirSync, readFileSync, renameSync } = process.getBuiltinModule("node:fs");
 
 const USAGE_FILE = "usage.json";
 const JOURNAL_RE = /^journal-\d+-[0-9a-f]{8}\.log$/;

@@ -2,9 +2,12 @@
 // this user's own (owner, no write for group or others, no symbolic link), created owner-only
 // without following a link, and known by device and inode so a running process sees the file at
 // its path change under it. Like ssh with its keys: a place another user could write is refused.
-import { closeSync, constants, lstatSync, mkdirSync, openSync, readlinkSync, writeSync, type Stats } from "node:fs";
+import type { Stats } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { StoreConfigError } from "./store.js";
+
+// node:fs taken, not imported (its ESM facade loads fs/promises and fs streams; see log.ts).
+const { closeSync, constants, lstatSync, mkdirSync, openSync, readlinkSync, writeSync } = process.getBuiltinModule("node:fs");
 
 /** Which file a path names: it changed when either differs. */
 export interface FileIdentity {

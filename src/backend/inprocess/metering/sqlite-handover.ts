@@ -5,11 +5,13 @@
 // file's pages from it as its own (and write on top of them). So the old file's log is emptied
 // into the old file before the path is opened again, and a file is taken up only while the log at
 // its path holds nothing.
-import { lstatSync } from "node:fs";
 import type { Checkpointer } from "./checkpointer.js";
 import type { SqlDatabase } from "./sqlite-driver.js";
 import { BUSY_TIMEOUT_MS } from "./sqlite-ledger.js";
 import { StoreConfigError } from "./store.js";
+
+// node:fs taken, not imported (its ESM facade loads fs/promises and fs streams; see log.ts).
+const { lstatSync } = process.getBuiltinModule("node:fs");
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
