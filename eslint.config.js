@@ -1,5 +1,6 @@
 // eslint (flat config): the recommended rules of eslint and typescript-eslint over every source file.
 import js from "@eslint/js";
+import simpleImportSort from "eslint-plugin-simple-import-sort";
 import tseslint from "typescript-eslint";
 
 /** Functions (longest, in code lines) and modules over the style guide's sizes, at their size today. */
@@ -16,7 +17,10 @@ export default tseslint.config(
   // A disable comment that no longer disables anything is an error: it would hide the next real finding.
   { linterOptions: { reportUnusedDisableDirectives: "error" } },
   {
+    plugins: { "simple-import-sort": simpleImportSort },
     rules: {
+      // Imports in one order everywhere: node: builtins, packages, then ours by path (the fixer sorts them).
+      "simple-import-sort/imports": "error",
       // A type is imported as one: the bundle never loads a module for its types alone (`typeof import(…)`
       // stays allowed: it names a lazily loaded module without loading it).
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports", disallowTypeAnnotations: false }],

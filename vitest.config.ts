@@ -1,5 +1,6 @@
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
+
 import { defineConfig } from "vitest/config";
 
 const TEST = new URL("./test", import.meta.url).pathname;

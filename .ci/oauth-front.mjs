@@ -4,10 +4,11 @@
 // passes everything else (Host included) through. Usage: node .ci/oauth-front.mjs NODE; prints
 // `listening on http://127.0.0.1:PORT` (the proxy) once all three run; stops them on SIGTERM.
 import { spawn } from "node:child_process";
-import { createServer, request } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 
 const node = process.argv[2] ?? process.execPath;

@@ -3,9 +3,10 @@
 // transport), the clock pinned as in the other sections.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { InProcessBackend } from "../src/backend/inprocess/backend.js";
+
 import { defaultCalls, LARGEST_ASSETS, STABLECOIN, worstAnswers } from "../harness/answer-sizes.js";
 import { mcpRig } from "../harness/mcp.js";
+import { InProcessBackend } from "../src/backend/inprocess/backend.js";
 import { NOW, type Sandbox } from "./proc.js";
 import type { Row, Section } from "./table.js";
 

@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { coverage, endpointById, VARIATION_ID } from "../src/catalog/index.js";
 import { CLI, type Sandbox } from "./proc.js";
 import { median, msSince } from "./stats.js";

@@ -6,6 +6,7 @@
 // bench bundles it as dist/ is bundled (zod with the same plugins); argv: the better-sqlite3
 // package directory, the store file, then a metric and an asset.
 import { createRequire } from "node:module";
+
 import { z } from "zod";
 
 const [sqlitePackage, file, metric, asset] = process.argv.slice(2);

@@ -1,10 +1,12 @@
 // Pictures over a real stdio session: each chart: true call beside the same call without it,
 // alternated in one session so both see the same machine; PNG sizes; what a client that renders
 // MCP Apps views sees in tools/list and structuredContent beside a client that does not.
+import { readFileSync } from "node:fs";
+
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { countTokens } from "gpt-tokenizer";
-import { readFileSync } from "node:fs";
+
 import { CLI, type Sandbox } from "./proc.js";
 import { human, latency, msSince } from "./stats.js";
 import type { Row } from "./table.js";

@@ -7,11 +7,13 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+
 import * as esbuild from "esbuild";
+
+import { runtimes } from "../harness/runtimes.js";
 // @ts-expect-error: a plain ESM script without types
 import { englishOnlyZodLocales, zodUnused } from "../scripts/zod-plugins.mjs";
-import { runtimes } from "../harness/runtimes.js";
-import { BENCH_DIR, CLI, cleanEnv, peakRssMb, stop, type Sandbox } from "./proc.js";
+import { BENCH_DIR, cleanEnv, CLI, peakRssMb, type Sandbox, stop } from "./proc.js";
 import { median, msSince, round } from "./stats.js";
 
 const jsonLine = (m: unknown) => `${JSON.stringify(m)}\n`;

@@ -1,10 +1,11 @@
 // In-process figures: generator throughput against the range (columnar and record output), and
 // heatmap build and digest time against the matrix size. Same code the server runs, no transport.
-import { endpointById, heatmapColumns, MAX_RECORDS, type Lookback, type Timeframe } from "../src/catalog/index.js";
-import { buildHeatmap, generateColumns, generateRecords, type SeriesQuery } from "../src/backend/inprocess/readings/index.js";
-import { digestHeatmap, renderHeatmapText } from "../src/summary/index.js";
 import { execFile } from "node:child_process";
 import { join } from "node:path";
+
+import { buildHeatmap, generateColumns, generateRecords, type SeriesQuery } from "../src/backend/inprocess/readings/index.js";
+import { endpointById, heatmapColumns, type Lookback, MAX_RECORDS, type Timeframe } from "../src/catalog/index.js";
+import { digestHeatmap, renderHeatmapText } from "../src/summary/index.js";
 import { BENCH_DIR, cleanEnv, NOW } from "./proc.js";
 import { median, round } from "./stats.js";
 

@@ -3,8 +3,9 @@
 // protocol era each case names (2025: stateless requests without an envelope; 2026-07-28: version
 // and capabilities in every request's _meta, the Mcp-* headers the specification asks for).
 import { join } from "node:path";
+
 import { compare, type LoadFigure, type Target } from "./load.js";
-import { BENCH_DIR, CLI, KEY, peakRssMb, spawnListening, stop, type Sandbox } from "./proc.js";
+import { BENCH_DIR, CLI, KEY, peakRssMb, type Sandbox, spawnListening, stop } from "./proc.js";
 
 const ROUNDS = 6;
 /** Load at each concurrency before its rounds, per target: a fresh server's JIT and heap settle first. */

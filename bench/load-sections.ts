@@ -2,8 +2,8 @@
 // server driven by the same load generator.
 import { measureHttp } from "./http-load.js";
 import { CLIENT_BOUND, type LoadFigure } from "./load.js";
-import { pinLoadGenerator } from "./proc.js";
 import { measureOAuth } from "./oauth-load.js";
+import { pinLoadGenerator } from "./proc.js";
 import { measureRest } from "./rest-load.js";
 import { human } from "./stats.js";
 import type { Row, Section } from "./table.js";

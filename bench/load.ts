@@ -1,7 +1,8 @@
 // The load generator shared by the REST and MCP-over-HTTP rows: N concurrent loops of request →
 // full body → check → next over one keep-alive pool, alternating rounds between the servers compared.
 import { Pool } from "undici";
-import { latency, median, msSince, round, type Latency } from "./stats.js";
+
+import { type Latency, latency, median, msSince, round } from "./stats.js";
 
 export interface Request {
   method: "GET" | "POST";

@@ -3,14 +3,16 @@
 // server answers) against the same pipeline with an unmetered store, interleaved in one process.
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+
 import pg from "pg";
+
 import { createBodyCache } from "../src/backend/inprocess/body-lru.js";
 import { KeyStore } from "../src/backend/inprocess/keys.js";
-import { parseStoreSetting, type ChargeOutcome, type MeteringStore } from "../src/backend/inprocess/metering/index.js";
+import { type ChargeOutcome, type MeteringStore, parseStoreSetting } from "../src/backend/inprocess/metering/index.js";
 import { PostgresStore } from "../src/backend/inprocess/metering/postgres-store.js";
 import { SqliteStore } from "../src/backend/inprocess/metering/sqlite-store.js";
 import { InProcessService } from "../src/backend/inprocess/service.js";
-import { latency, type Latency } from "./stats.js";
+import { type Latency, latency } from "./stats.js";
 
 const PATH = "/btc/lifespan/Lth_mvrv";
 const QUERY = "startDate=2025-06-01&endDate=2025-06-02";

@@ -5,6 +5,7 @@
 // `--pad N`: the tool's answer carries N more characters ("x", one byte each in JSON), so that its
 // response is as large as another server's (the fair-size baseline); nothing else changes.
 import { createServer } from "node:http";
+
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";

@@ -3,9 +3,10 @@
 // JWKS) and `http` with the bench key, both answering the same tools/call in the 2025 era.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { startTokenIssuer } from "../harness/token-issuer.js";
 import { compare, type LoadFigure, type Target } from "./load.js";
-import { CLI, KEY, spawnListening, stop, type Sandbox } from "./proc.js";
+import { CLI, KEY, type Sandbox, spawnListening, stop } from "./proc.js";
 
 const ROUNDS = 6;
 const SETTLE_MS = 1_500;

@@ -1,6 +1,6 @@
 // Child processes of the bench: the pinned environment our server runs with, spawning servers
 // that announce `listening on URL` on stderr, stopping them, and reading their peak RSS.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";

@@ -1,8 +1,9 @@
 // A 50-asset rank_assets call against the same 50 reads made as separate get_series (or get_ohlcv)
 // calls, both through one MCP client in this process on the embedded service, warm, same key and clock.
 import { join } from "node:path";
-import { InProcessBackend } from "../src/backend/inprocess/backend.js";
+
 import { mcpRig } from "../harness/mcp.js";
+import { InProcessBackend } from "../src/backend/inprocess/backend.js";
 import { KEY, NOW, type Sandbox } from "./proc.js";
 import { median } from "./stats.js";
 import type { Row } from "./table.js";

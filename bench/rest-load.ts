@@ -3,9 +3,10 @@
 // and the same with a random window every request, so the body cache cannot answer.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { rng } from "../harness/summary-inputs.js";
 import { compare, type LoadFigure, type Target } from "./load.js";
-import { BENCH_DIR, CLI, KEY, spawnListening, stop, type Sandbox } from "./proc.js";
+import { BENCH_DIR, CLI, KEY, type Sandbox, spawnListening, stop } from "./proc.js";
 
 export const REST_PATH = "/btc/derivatives/Volume_usd?timeframe=1d&startDate=2025-01-01&endDate=2025-12-31";
 

@@ -6,14 +6,15 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
+
 import { MAX_RECORDS } from "../src/catalog/index.js";
 import { SIZES } from "./answer-sizes.js";
 import { measureBatch } from "./batch.js";
 import { measureInChild } from "./generators.js";
 import { HTTP, OAUTH, REST } from "./load-sections.js";
 import { measureMetering } from "./metering.js";
-import { measureRank } from "./rank.js";
 import { BENCH_DIR, CLEAN_ENV_NOTE, CLI, createSandbox, NOW } from "./proc.js";
+import { measureRank } from "./rank.js";
 import { human } from "./stats.js";
 import { CHARTS, COLD, STDIO } from "./stdio-sections.js";
 import { judge, renderTable, type Row, type Section } from "./table.js";

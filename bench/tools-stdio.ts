@@ -1,11 +1,13 @@
 // Over a real stdio session (SDK Client + StdioClientTransport → node dist/cli.js): tools/list and
 // instructions size, per-tool latency and response tokens, and the server's peak RSS afterwards.
+import { join } from "node:path";
+
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { countTokens } from "gpt-tokenizer";
-import { join } from "node:path";
-import { BENCH_DIR, CLI, cleanEnv, peakRssMb, type Sandbox } from "./proc.js";
-import { latency, msSince, round, type Latency } from "./stats.js";
+
+import { BENCH_DIR, cleanEnv, CLI, peakRssMb, type Sandbox } from "./proc.js";
+import { type Latency, latency, msSince, round } from "./stats.js";
 
 /** gpt-tokenizer's default encoding (GPT-4o family). */
 export const ENCODING = "o200k_base";

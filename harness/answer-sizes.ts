@@ -1,9 +1,10 @@
 // Default answers of every tool and timeframe over the largest assets and a stablecoin, measured in
 // o200k tokens (text, and JSON.stringify(structuredContent) as hosts without the text forward it):
 // the worst per tool and timeframe. The bench reports it in full; the budget test runs a sample.
-import { countTokens } from "gpt-tokenizer";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { covers, ENDPOINTS, PRICE_ID, TIMEFRAMES, type Endpoint } from "../src/catalog/index.js";
+import { countTokens } from "gpt-tokenizer";
+
+import { covers, type Endpoint, ENDPOINTS, PRICE_ID, TIMEFRAMES } from "../src/catalog/index.js";
 import { RANK_WINDOWS } from "../src/tools/rank-args.js";
 
 /** The 20 largest assets by market value at the end of 2025 (stablecoins aside), then a stablecoin. */

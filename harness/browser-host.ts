@@ -3,8 +3,9 @@
 // the tool input and result sent, the view's tools/call proxied to a real MCP client. Collects
 // console errors and every network request the page makes.
 import { existsSync } from "node:fs";
-import type { Browser, Frame, Page } from "playwright-core";
+
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Browser, Frame, Page } from "playwright-core";
 
 export const CHROMIUM = "/usr/bin/chromium";
 

@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+
 import { NOW_ISO, tempDir, writeKeys } from "./mcp.js";
 import { cleanEnv, ROOT } from "./spawn.js";
 

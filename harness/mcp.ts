@@ -5,9 +5,11 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult, JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+
 import { InProcessBackend } from "../src/backend/inprocess/backend.js";
 import type { Backend } from "../src/backend/types.js";
 import { createServer } from "../src/server.js";

@@ -1,6 +1,7 @@
 // Fixtures for the HTTP backend tests: a scripted upstream on undici's MockAgent, a virtual clock,
 // and bodies in the service's shapes.
 import { MockAgent } from "undici";
+
 import { HttpBackend, type HttpBackendOptions } from "../src/backend/http/index.js";
 import { ServiceError } from "../src/backend/types.js";
 

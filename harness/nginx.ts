@@ -2,7 +2,7 @@
 // temporary directory, one loopback port, not a daemon and not the system service. The server block
 // includes the shipped deploy/nginx/crypto-metrics-mcp-locations.conf, so the proxy settings tested
 // are the ones operators install; only TLS is left out (loopback, plain HTTP).
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";

@@ -1,7 +1,6 @@
 // An MCP client that signs in the way hosts do: the SDK v2 client's own OAuth support (resource
 // metadata discovery, authorization server discovery, dynamic registration, PKCE, the resource
 // parameter, RFC 9207 iss) with the browser's part done headlessly by authorize().
-import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
@@ -9,6 +8,8 @@ import type {
   OAuthDiscoveryState,
   OAuthTokens,
 } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
+
 import { authorize } from "./oidc-issuer.js";
 
 const REDIRECT_URI = "http://127.0.0.1:1/callback";

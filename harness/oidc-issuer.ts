@@ -4,8 +4,10 @@
 // are automatic: the user is the one the browser stand-in names in `x-test-user`, so an MCP client's
 // authorization-code flow runs headlessly (authorize() below follows its redirects).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+
 import { exportJWK, generateKeyPair } from "jose";
 import Provider, { errors } from "oidc-provider";
+
 import { listen } from "../src/listen.js";
 
 export const SCOPE = "metrics:read";

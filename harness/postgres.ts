@@ -2,7 +2,9 @@
 // local trust-auth server). Each suite gets its own schema, so parallel runs never collide. Without
 // a server the suites are skipped with the reason printed, except in CI, where that is a failure.
 import { randomBytes } from "node:crypto";
+
 import pg from "pg";
+
 import { skipping } from "./skips.js";
 
 export const PG_URL = process.env["CRYPTO_METRICS_TEST_POSTGRES_URL"] || "postgres://postgres@127.0.0.1:5432/test";

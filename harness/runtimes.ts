@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+
 import { hasBuiltinSqlite } from "../src/min-node.js";
 import { skipping } from "./skips.js";
 

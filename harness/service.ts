@@ -4,15 +4,17 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { Agent, request } from "undici";
-import { coverage, ENDPOINTS, HEATMAP_ID, pathOf, type Endpoint } from "../src/catalog/index.js";
+
 import { createInProcessService, InProcessBackend } from "../src/backend/inprocess/backend.js";
 import { KeyStore } from "../src/backend/inprocess/keys.js";
-import { InProcessService, type ServiceResponse } from "../src/backend/inprocess/service.js";
 import type { MeteringStore } from "../src/backend/inprocess/metering/index.js";
 import { SqliteStore } from "../src/backend/inprocess/metering/sqlite-store.js";
+import { InProcessService, type ServiceResponse } from "../src/backend/inprocess/service.js";
+import { type RestServer, startRestServer } from "../src/backend/rest.js";
 import type { BackendRequest } from "../src/backend/types.js";
-import { startRestServer, type RestServer } from "../src/backend/rest.js";
+import { coverage, type Endpoint, ENDPOINTS, HEATMAP_ID, pathOf } from "../src/catalog/index.js";
 
 export const NOW = Date.parse("2025-12-31T12:00:00Z");
 export const BIG_RATE = { requests: 100_000, windowSeconds: 60 } as const;

@@ -4,8 +4,10 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+
 import type { Reporter, TestModule } from "vitest/node";
-import { SKIPS_FILE_VAR, type SkipNote } from "./skips.js";
+
+import { type SkipNote, SKIPS_FILE_VAR } from "./skips.js";
 
 export default class SkipReporter implements Reporter {
   private dir = "";

@@ -1,6 +1,6 @@
 // Spawns the CLI from source (node --import tsx src/cli.ts) with a clean environment, capturing
 // stdout and stderr byte for byte, with helpers to wait for a line and for the exit.
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { resolve } from "node:path";
 
 export const ROOT = resolve(import.meta.dirname, "..");

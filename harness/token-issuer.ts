@@ -2,7 +2,9 @@
 // metadata and a JWKS it can rotate or break, and JWT access tokens signed with its keys (or with
 // anything a test needs to prove refused: other keys, `alg: none`, wrong claims).
 import { createServer, type Server } from "node:http";
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from "jose";
+
+import { type CryptoKey, exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from "jose";
+
 import { listen } from "../src/listen.js";
 
 export interface SigningKey {

@@ -2,8 +2,9 @@
 // request recorded with the key it carried), and a raw server whose answers a test scripts.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { restHandler } from "../src/backend/rest.js";
+
 import type { InProcessService } from "../src/backend/inprocess/service.js";
+import { restHandler } from "../src/backend/rest.js";
 
 export interface Seen {
   method: string;

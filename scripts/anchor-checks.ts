@@ -1,8 +1,8 @@
 // The checks of the market's reference anchors (anchors.json): the findings on a stored entry and on the
 // calendar rows, and the month, spike, supply and cap rules a merge applies to a part file's entry.
 import type { AnchorEntry } from "../src/backend/inprocess/world/market/reference.js";
-import type { AnchorFile } from "./anchor-file.js";
 import { isVenue } from "../src/catalog/index.js";
+import type { AnchorFile } from "./anchor-file.js";
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 export const DATE = /^\d{4}-\d{2}-\d{2}$/;

@@ -6,11 +6,13 @@
 // written beside the chunks without a link (the packages leave them out; `node --enable-source-maps`
 // users can point at them). Type checking is `npm run typecheck`'s job.
 import { execFileSync } from "node:child_process";
-import { isBuiltin } from "node:module";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { isBuiltin } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+
 import * as esbuild from "esbuild";
+
 import { englishOnlyZodLocales, zodUnused } from "./zod-plugins.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");

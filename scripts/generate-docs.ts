@@ -7,12 +7,13 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { renderTable, type JudgedRow } from "../bench/table.js";
+
+import { type JudgedRow, renderTable } from "../bench/table.js";
 import { callHelp } from "../src/call/help.js";
 import { ASSET_SETS, ENDPOINTS } from "../src/catalog/index.js";
 import { BUILTIN_SQLITE_NODE } from "../src/min-node.js";
 import { allTools } from "../src/tools/index.js";
-import { toolListing, type ListedTool } from "../src/tools/listing.js";
+import { type ListedTool, toolListing } from "../src/tools/listing.js";
 import { buildServerJson } from "./server-json.js";
 
 const ROOT = join(import.meta.dirname, "..");

@@ -5,7 +5,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+
 import { initWasm, Resvg } from "@resvg/resvg-wasm";
+
 import { ICON_SVG } from "../src/server-icon-svg.js";
 
 const ROOT = join(import.meta.dirname, "..");

@@ -6,15 +6,17 @@
 // when the committed file has drifted from the tool definitions.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { z } from "zod";
+
 import { chartViewSchema, heatmapViewSchema, seriesViewSchema } from "../src/charts/model/view-schema.js";
 import { methodName as camel } from "../src/library/session.js";
 import { pairSchema } from "../src/summary/format/compact.js";
 import { clusterSchema, sideSchema } from "../src/summary/heatmap/heatmap-compact.js";
 import { compactSeriesDigestSchema, moveSchema } from "../src/summary/series/series-compact.js";
+import { allTools } from "../src/tools/index.js";
 import { sourceSchema } from "../src/tools/provenance.js";
 import { creditsSchema } from "../src/tools/series-common.js";
-import { allTools } from "../src/tools/index.js";
 
 /** The shapes results share, by the name the library gives them. */
 const NAMED: ReadonlyArray<readonly [name: string, schema: z.ZodType]> = [

@@ -4,8 +4,9 @@
 // with either backend (the real service publishes no market caps). `--check` exits 1 on drift.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { KNOWN_ASSETS } from "../src/catalog/index.js";
+
 import { profileOf } from "../src/backend/inprocess/world/profiles.js";
+import { KNOWN_ASSETS } from "../src/catalog/index.js";
 
 const FILE = join(import.meta.dirname, "..", "src", "catalog", "market-caps.ts");
 

@@ -11,11 +11,12 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 // The 2025-era versions the server negotiates at initialize (2026-07-28 has no initialize).
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
+import { CLIENT_CAPABILITIES_META_KEY, createMcpHandler, PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
+
 import { SIMULATED_ORIGIN } from "../src/backend/inprocess/origin.js";
 import type { Backend } from "../src/backend/types.js";
 import { createServer } from "../src/server.js";
-import { MODERN_METHODS, packHandshake, type Handshake, type ListMethod, type ModernMethod } from "../src/transports/handshake.js";
-import { createMcpHandler, PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY } from "@modelcontextprotocol/server";
+import { type Handshake, type ListMethod, MODERN_METHODS, type ModernMethod, packHandshake } from "../src/transports/handshake.js";
 
 /** The 2026-07-28 revision the front answers (the one the SDK serves without initialize). */
 const MODERN = "2026-07-28";

@@ -13,6 +13,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+
 import type { AnchorEntry } from "../src/backend/inprocess/world/market/reference.js";
 import {
   ALGORITHMS,
@@ -27,7 +28,7 @@ import {
   spikes,
   supplyFar,
 } from "./anchor-checks.js";
-import { serialize, type AnchorFile } from "./anchor-file.js";
+import { type AnchorFile, serialize } from "./anchor-file.js";
 
 const FILE_DEFAULT = "src/backend/inprocess/world/market/anchors.json";
 

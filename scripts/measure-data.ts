@@ -1,5 +1,5 @@
 // Timings of the data generators (median of several runs): `npx tsx scripts/measure-data.ts`.
-import { endpointById } from "../src/catalog/index.js";
+import { median } from "../bench/stats.js";
 import {
   buildHeatmap,
   generateColumns,
@@ -7,7 +7,7 @@ import {
   type HeatmapQuery,
   type SeriesQuery,
 } from "../src/backend/inprocess/readings/index.js";
-import { median } from "../bench/stats.js";
+import { endpointById } from "../src/catalog/index.js";
 
 const RUNS = Number(process.env.RUNS ?? 7);
 

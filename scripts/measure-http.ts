@@ -6,11 +6,12 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
+import { quantile, sorted } from "../bench/stats.js";
 import { HttpBackend } from "../src/backend/http/index.js";
-import { InProcessBackend, createInProcessService } from "../src/backend/inprocess/backend.js";
+import { createInProcessService, InProcessBackend } from "../src/backend/inprocess/backend.js";
 import { startRestServer } from "../src/backend/rest.js";
 import type { Backend, BackendRequest } from "../src/backend/types.js";
-import { quantile, sorted } from "../bench/stats.js";
 
 const N = Math.max(200, Number(process.argv[2] ?? 2000));
 const WARMUP = 200;

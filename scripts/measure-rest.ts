@@ -6,10 +6,12 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { Agent, request } from "undici";
+
+import { quantile, sorted } from "../bench/stats.js";
 import { createInProcessService } from "../src/backend/inprocess/backend.js";
 import { startRestServer } from "../src/backend/rest.js";
-import { quantile, sorted } from "../bench/stats.js";
 
 const REQUESTS = Math.max(200, Number(process.argv[2] ?? 1000));
 const WARMUP = 100;

@@ -1,12 +1,13 @@
 // Measures digest time and text size: series of 1,440 / 86,400 / 525,600 points and heatmaps of
 // growing size. Run: npx tsx scripts/measure-summary.ts
 import { encode } from "gpt-tokenizer";
+
+import { median, quantile, sorted } from "../bench/stats.js";
+import { makeHeatmap, randomWalk } from "../harness/summary-inputs.js";
 import { digestHeatmap } from "../src/summary/heatmap/heatmap.js";
 import { renderHeatmapText } from "../src/summary/heatmap/heatmap-text.js";
 import { digestSeries } from "../src/summary/series/series.js";
 import { renderSeriesText } from "../src/summary/series/series-text.js";
-import { makeHeatmap, randomWalk } from "../harness/summary-inputs.js";
-import { median, quantile, sorted } from "../bench/stats.js";
 
 /** Median and p95 wall time in ms over `runs` runs after `warmup` discarded ones. */
 function time(fn: () => unknown, runs: number, warmup = 3): { median: number; p95: number } {

@@ -9,6 +9,7 @@
 // `--dist DIR` packs another build, `--out DIR` writes elsewhere (the package test uses both).
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+
 import { BUILTIN_SQLITE_NODE } from "../src/min-node.js";
 import { deflateStrongly } from "./strong-deflate.js";
 import { writeZip, type ZipEntry } from "./zip.js";

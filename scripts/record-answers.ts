@@ -8,11 +8,13 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { ENDPOINTS, HEATMAP_ID } from "../src/catalog/index.js";
+
 import { createInProcessService, InProcessBackend } from "../src/backend/inprocess/backend.js";
 import { BODY_CACHE_BYTES } from "../src/backend/rest.js";
+import { ENDPOINTS, HEATMAP_ID } from "../src/catalog/index.js";
 import { createServer } from "../src/server.js";
 import { recordRest } from "./record-rest-answers.js";
 

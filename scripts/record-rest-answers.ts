@@ -1,9 +1,9 @@
 // The REST face's answers for scripts/record-answers.ts: every endpoint's body for btc and a second
 // asset it covers, then a spread of good and bad paths, queries, keys and methods, each recorded as
 // its status, the service headers and the body, over loopback.
-import { coverage, ENDPOINTS, HEATMAP_ID, pathOf, VARIATION_ID } from "../src/catalog/index.js";
 import type { InProcessService } from "../src/backend/inprocess/service.js";
 import { startRestServer } from "../src/backend/rest.js";
+import { coverage, ENDPOINTS, HEATMAP_ID, pathOf, VARIATION_ID } from "../src/catalog/index.js";
 
 /** The headers recorded with each body: the ones the service sets. */
 const SERVICE_HEADERS = [

@@ -6,11 +6,12 @@
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { spawnCli, StdioPeer, type Spawned } from "../harness/spawn.js";
+
 import { serviceRig, tempDir, writeKeys } from "../harness/service.js";
+import { analyse, callMix, percentile, type Sample } from "../harness/soak.js";
+import { spawnCli, type Spawned, StdioPeer } from "../harness/spawn.js";
 import { rawUpstream } from "../harness/upstream.js";
 import { restHandler } from "../src/backend/rest.js";
-import { analyse, callMix, percentile, type Sample } from "../harness/soak.js";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { inflateRawSync } from "node:zlib";
+
 import type { ZipEntry } from "./zip.js";
 
 const ROOT = join(import.meta.dirname, "..");

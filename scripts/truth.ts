@@ -4,8 +4,8 @@
 // (harness/truth/random-days.ts). Exits 1 when a check fails or the facts or days fall short of their
 // targets (95 % of facts within tolerance and none beyond 3x; 90 % of days within 15 % for BTC and
 // ETH, 20 % for the others). The checks also run in `npm test` (test/truth/).
-import { CHECKS } from "../harness/truth/index.js";
 import { FACT_LIMIT, FACT_TARGET, scoreFacts, TOLERANCE } from "../harness/truth/generalisation.js";
+import { CHECKS } from "../harness/truth/index.js";
 import { DAY_TARGET, dayTolerance, scoreDays } from "../harness/truth/random-days.js";
 
 let failed = 0;

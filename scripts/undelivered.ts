@@ -6,12 +6,14 @@
 //     [--concurrency 4] [--max-abort-ms 50] [--keep-alive]
 import { Agent, request } from "node:http";
 import { join } from "node:path";
+
 import pg from "pg";
-import { sha256 } from "../src/backend/inprocess/keys.js";
-import { openSqlite } from "../src/backend/inprocess/metering/sqlite-driver.js";
+
+import { PG_URL, storeUrl, testSchema } from "../harness/postgres.js";
 import { BIG_RATE, tempDir, writeKeys } from "../harness/service.js";
 import { spawnCli } from "../harness/spawn.js";
-import { PG_URL, storeUrl, testSchema } from "../harness/postgres.js";
+import { sha256 } from "../src/backend/inprocess/keys.js";
+import { openSqlite } from "../src/backend/inprocess/metering/sqlite-driver.js";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

@@ -5,6 +5,7 @@
 // taken with process.getBuiltinModule once the version is known to have it (20.16): an ESM import of
 // node:fs builds its facade, whose getters load fs/promises, fs streams and readline on every start.
 import { join } from "node:path";
+
 import { hasBuiltinSqlite, MIN_NODE } from "./min-node.js";
 
 function fail(message: string, exit: number): never {

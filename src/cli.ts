@@ -2,12 +2,12 @@
 // Command-line entry: parses the configuration once and dispatches to stdio (default), http, api or call.
 import { sqliteDriverProblem } from "./backend/inprocess/metering/sqlite-driver.js";
 import { StoreConfigError, StoreUnavailableError } from "./backend/inprocess/metering/store.js";
-import { ConfigError, describeConfig, loadConfig, type Config } from "./config.js";
+import { errorJson, wantsJson } from "./call/json-mode.js";
+import { type Config, ConfigError, describeConfig, loadConfig } from "./config.js";
 import { commonFlagsUsage } from "./config/flags.js";
-import { storeDirProblem } from "./state-dir.js";
 import { log, setLogLevel } from "./log.js";
 import { stopOnSignals } from "./process-end.js";
-import { errorJson, wantsJson } from "./call/json-mode.js";
+import { storeDirProblem } from "./state-dir.js";
 
 const USAGE = `crypto-metrics-mcp — crypto market and on-chain metrics for AI assistants (MCP)
 

@@ -2,14 +2,15 @@
 // flag or variable at fault and the fix; the API key is read but never printed. The flags' table and
 // parser are `config/flags.ts`, the settings of `http` authentication `config/auth.ts`.
 import { resolve } from "node:path";
+
 import { parseDateInput } from "./catalog/dates.js";
-import { parseStoreSetting, StoreConfigError, type StoreSpec } from "./store-setting.js";
-import { isLogLevel, log, LOG_LEVELS, type LogLevel } from "./log.js";
-import { allowedHostName } from "./transports/host-check.js";
-import { defaultStateDir } from "./state-dir.js";
 import { authOf } from "./config/auth.js";
 import { checkFlagsApply, parseArgs, type ParsedArgs } from "./config/flags.js";
-import { ConfigError, DEFAULT_HOST, DEFAULT_PORTS, unexpanded, type Config, type Env } from "./config/shape.js";
+import { type Config, ConfigError, DEFAULT_HOST, DEFAULT_PORTS, type Env, unexpanded } from "./config/shape.js";
+import { isLogLevel, log, LOG_LEVELS, type LogLevel } from "./log.js";
+import { defaultStateDir } from "./state-dir.js";
+import { parseStoreSetting, StoreConfigError, type StoreSpec } from "./store-setting.js";
+import { allowedHostName } from "./transports/host-check.js";
 
 export { AUTH_MODES, COMMANDS, ConfigError, DEFAULT_HOST, DEFAULT_PORTS } from "./config/shape.js";
 export type { AuthMode, CallSpec, Command, Config, Env } from "./config/shape.js";

@@ -3,12 +3,12 @@
 // one when a base URL is configured), without MCP framing: arguments in, structured result out, a
 // CryptoMetricsError on failure. Types come from src/library/tool-types.ts (generated from the
 // tools' zod schemas), so the published declarations need nothing else.
-import { loadConfig, type Config } from "./config.js";
-import { setLogLevel } from "./log.js";
-import { methodName, openSession, type Session } from "./library/session.js";
+import { type Config, loadConfig } from "./config.js";
 import { exitCodeOf } from "./library/exit-codes.js";
-import { allTools } from "./tools/index.js";
+import { methodName, openSession, type Session } from "./library/session.js";
 import type { CallOptions, ToolArgs, ToolFunctions, ToolName, ToolResults } from "./library/tool-types.js";
+import { setLogLevel } from "./log.js";
+import { allTools } from "./tools/index.js";
 
 export type * from "./library/tool-types.js";
 

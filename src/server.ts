@@ -2,35 +2,37 @@
 // The same definition serves both protocol eras: 2026-07-28 (stateless, per-request capabilities)
 // and 2025-11-25 (initialize), over stdio and Streamable HTTP.
 import { readFileSync } from "node:fs";
+
 import {
+  type CacheHint,
+  type CallToolResult,
   McpServer,
   ProtocolError,
   ProtocolErrorCode,
-  type CallToolResult,
-  type CacheHint,
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
+
 import type { Backend, BackendContext, DataOrigin } from "./backend/types.js";
+import { isoDay } from "./catalog/dates.js";
 import type { Config } from "./config.js";
-import { PROMPT_COMPLETERS, registerPrompts } from "./prompts/index.js";
 import { installCompletions } from "./mcp/completions.js";
-import { registerResources, TEMPLATE_COMPLETERS } from "./resources/index.js";
-import { runTool, type ToolContext } from "./tools/define-tool.js";
 import { errorResult, ToolInputError } from "./mcp/errors.js";
-import { allTools } from "./tools/index.js";
-import { fullOutputSchema, toolListing, type ListedTool } from "./tools/listing.js";
-import type { ToolRunner } from "./mcp/tool-runner.js";
-import { SERVER_ICONS } from "./server-icon.js";
-import { DATES_NOTE } from "./tools/params.js";
 import { answerCallerErrorsOn } from "./mcp/sdk/caller-errors.js";
 import { NO_JSON_SCHEMA_VALIDATION } from "./mcp/sdk/json-schema.js";
-import { checkParamHeadersAgainst } from "./mcp/sdk/param-headers.js";
 import { installLogging, type McpLogChannel } from "./mcp/sdk/logging.js";
+import { checkParamHeadersAgainst } from "./mcp/sdk/param-headers.js";
+import type { ToolRunner } from "./mcp/tool-runner.js";
+import { PROMPT_COMPLETERS, registerPrompts } from "./prompts/index.js";
+import { registerResources, TEMPLATE_COMPLETERS } from "./resources/index.js";
 import { registerViews, rendersViews, UI_EXTENSION, viewUri } from "./resources/views.js";
+import { SERVER_ICONS } from "./server-icon.js";
+import { runTool, type ToolContext } from "./tools/define-tool.js";
+import { allTools } from "./tools/index.js";
+import { fullOutputSchema, type ListedTool, toolListing } from "./tools/listing.js";
+import { DATES_NOTE } from "./tools/params.js";
 import { VIEW_DATA_TOOL, viewData, viewDataListing, type ViewStore } from "./tools/view-data.js";
 import { createViewStore } from "./tools/view-store.js";
-import { isoDay } from "./catalog/dates.js";
 
 export const SERVER_NAME = "crypto-metrics-mcp";
 

@@ -1,6 +1,7 @@
 // Where the server keeps its state: the per-user default directory, and why a directory cannot
 // hold the embedded metering store when opening it would not say so at once.
 import { dirname, join, sep } from "node:path";
+
 import type { Config, Env } from "./config.js";
 
 const APP_DIR = "crypto-metrics-mcp";

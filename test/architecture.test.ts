@@ -2,6 +2,7 @@
 // export-from and dynamic) must be an edge the map's tables allow.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 

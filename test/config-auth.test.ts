@@ -1,6 +1,7 @@
 // `http --auth key|oauth|none` with --issuer and --public-url (or their variables): what is accepted,
 // and each refusal naming the flag and the fix.
 import { describe, expect, it } from "vitest";
+
 import { ConfigError, describeConfig, loadConfig } from "../src/config.js";
 
 const HOME = { HOME: "/home/ana" };

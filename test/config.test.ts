@@ -1,5 +1,7 @@
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import { ConfigError, describeConfig, loadConfig } from "../src/config.js";
 import { defaultStateDir } from "../src/state-dir.js";
 

@@ -4,6 +4,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { join, resolve } from "node:path";
+
 import { describe, expect, it } from "vitest";
 
 const root = resolve(import.meta.dirname, "..");

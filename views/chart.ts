@@ -1,10 +1,10 @@
 // Series view: line or candle chart of the result's chart data (views/data.ts says where it comes
 // from); several series rebased to 100 or on twin axes (switchable), hover for the values at a time.
 import { priceLabel, timeFull, valueLabel } from "../src/charts/format.js";
-import { seriesLayout, seriesSvg } from "../src/charts/series-svg.js";
 import type { SeriesView } from "../src/charts/model/types.js";
+import { seriesLayout, seriesSvg } from "../src/charts/series-svg.js";
 import { seriesPreview } from "./preview.js";
-import { plotHover, start, viewOf, type Accepted, type ToolResult } from "./shell.js";
+import { type Accepted, plotHover, start, type ToolResult, viewOf } from "./shell.js";
 
 function check(v: Record<string, unknown>): string | null {
   if (!Array.isArray(v["series"])) return "the series are missing";

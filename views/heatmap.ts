@@ -6,9 +6,9 @@ import { priceLabel, timeFull, usdCompact } from "../src/charts/format.js";
 import { heatmapLayout } from "../src/charts/heatmap-scene.js";
 import { heatmapSvg } from "../src/charts/heatmap-svg.js";
 import { decodeCells, type HeatmapView } from "../src/charts/model/types.js";
-import { heatmapPreview, type HeatmapPreview } from "./preview.js";
 import { ladderSvg } from "./ladder.js";
-import { decodeBase64, plotHover, start, viewOf, type Accepted, type ToolResult } from "./shell.js";
+import { type HeatmapPreview, heatmapPreview } from "./preview.js";
+import { type Accepted, decodeBase64, plotHover, start, type ToolResult, viewOf } from "./shell.js";
 
 type Prepared = { kind: "matrix"; view: HeatmapView; cells: Float64Array; image: string } | HeatmapPreview;
 

@@ -2,8 +2,8 @@
 // the last price, each as wide as its notional, labelled with its edges and size.
 import { esc, priceLabel, usdCompact } from "../src/charts/format.js";
 import { svgDocument } from "../src/charts/heatmap-svg.js";
-import { linear, niceTicks, padded } from "../src/charts/scale.js";
 import type { Theme } from "../src/charts/model/types.js";
+import { linear, niceTicks, padded } from "../src/charts/scale.js";
 import type { HeatmapPreview } from "./preview.js";
 
 /** Pixels a character of the 11 px labels takes, at most. */

@@ -1,17 +1,19 @@
 // Calibration of the latent market to its reference anchors, and no data before listing.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+
 import fc from "fast-check";
+
 import { checkFile } from "../../scripts/anchor-checks.js";
-import { serialize, type AnchorFile } from "../../scripts/anchor-file.js";
-import { DAY_MS, SET_A, SET_M1 } from "../../src/catalog/index.js";
-import { generateColumns, generateHeatmap, inceptionMs } from "../../src/backend/inprocess/readings/index.js";
+import { type AnchorFile, serialize } from "../../scripts/anchor-file.js";
 import { candleColumns } from "../../src/backend/inprocess/readings/candles.js";
+import { generateColumns, generateHeatmap, inceptionMs } from "../../src/backend/inprocess/readings/index.js";
 import { supplyOf } from "../../src/backend/inprocess/world/circulation.js";
 import { dailyPrice } from "../../src/backend/inprocess/world/market/price.js";
+import { REFERENCE_TICKERS, referenceOf } from "../../src/backend/inprocess/world/market/reference.js";
 import { profileOf } from "../../src/backend/inprocess/world/profiles.js";
-import { referenceOf, REFERENCE_TICKERS } from "../../src/backend/inprocess/world/market/reference.js";
-import { ep, fmt, iso, NOW, REF, sample, type Check } from "./common.js";
+import { DAY_MS, SET_A, SET_M1 } from "../../src/catalog/index.js";
+import { type Check, ep, fmt, iso, NOW, REF, sample } from "./common.js";
 
 export const calibrationMonthly: Check = {
   id: "closes-monthly",

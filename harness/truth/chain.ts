@@ -1,11 +1,12 @@
 // Invariants of the on-chain readings: nested balance bands that move with some independence,
 // hashprice per algorithm, independent address counts, host-chain coverage.
 import fc from "fast-check";
-import { DAY_MS, SET_M1 } from "../../src/catalog/index.js";
+
 import { generateVariation, seriesExtent } from "../../src/backend/inprocess/readings/index.js";
 import { supplyOf } from "../../src/backend/inprocess/world/circulation.js";
 import { profileOf } from "../../src/backend/inprocess/world/profiles.js";
-import { ep, fmt, iso, NOW, REF, sample, values, type Check } from "./common.js";
+import { DAY_MS, SET_M1 } from "../../src/catalog/index.js";
+import { type Check, ep, fmt, iso, NOW, REF, sample, values } from "./common.js";
 
 export const bands: Check = {
   id: "balance-bands",

@@ -1,7 +1,8 @@
 // Shared pieces of the data-truth checks: the check type, fixed seeds and small helpers.
 import fc from "fast-check";
-import { DAY_MS, endpointById } from "../../src/catalog/index.js";
+
 import { generateColumns } from "../../src/backend/inprocess/readings/index.js";
+import { DAY_MS, endpointById } from "../../src/catalog/index.js";
 
 export interface CheckResult {
   ok: boolean;

@@ -1,10 +1,10 @@
 // Co-movement: coins move with BTC as the market does (daily and hourly), majors with each other
 // more than BTC alone explains, exchange tokens with buyback support barely, pegged tokens not at all.
-import { DAY_MS } from "../../src/catalog/index.js";
 import { dailyLogPrice, priceAt } from "../../src/backend/inprocess/world/market/price.js";
-import { profileOf } from "../../src/backend/inprocess/world/profiles.js";
 import { REFERENCE_TICKERS } from "../../src/backend/inprocess/world/market/reference.js";
-import { fmt, REF, type Check } from "./common.js";
+import { profileOf } from "../../src/backend/inprocess/world/profiles.js";
+import { DAY_MS } from "../../src/catalog/index.js";
+import { type Check, fmt, REF } from "./common.js";
 
 const dayOf = (iso: string) => Math.round(Date.parse(iso) / DAY_MS);
 const FROM = dayOf("2021-01-01");

@@ -1,10 +1,11 @@
 // Intraday extremes: no candle at any timeframe above the highest price the market printed over
 // its span, and days that range as the market's do.
 import fc from "fast-check";
-import { DAY_MS, TIMEFRAME_MS, type Timeframe } from "../../src/catalog/index.js";
+
 import { candleColumns } from "../../src/backend/inprocess/readings/candles.js";
 import { dailyLogPrice } from "../../src/backend/inprocess/world/market/price.js";
-import { fmt, sample, type Check } from "./common.js";
+import { DAY_MS, type Timeframe, TIMEFRAME_MS } from "../../src/catalog/index.js";
+import { type Check, fmt, sample } from "./common.js";
 
 const dayOf = (d: string) => Math.round(Date.parse(d) / DAY_MS);
 /** The clock of these checks: the last day of 2025, midday. */

@@ -1,12 +1,12 @@
 // The embedded market against dated real-world facts it was not calibrated on (facts.ts): each
 // served reading against its kind's tolerance, by kind (printed by `npm run truth`).
-import { DAY_MS } from "../../src/catalog/index.js";
-import { supplyOf } from "../../src/backend/inprocess/world/circulation.js";
-import { candle, dailyPrice } from "../../src/backend/inprocess/world/market/price.js";
-import { dayOf } from "../../src/backend/inprocess/world/levels.js";
 import { exchangeReserve } from "../../src/backend/inprocess/readings/onchain.js";
-import { ALL_FACTS, FACT_CLASS, type Fact, type FactKind } from "./facts.js";
+import { supplyOf } from "../../src/backend/inprocess/world/circulation.js";
+import { dayOf } from "../../src/backend/inprocess/world/levels.js";
+import { candle, dailyPrice } from "../../src/backend/inprocess/world/market/price.js";
+import { DAY_MS } from "../../src/catalog/index.js";
 import { fmt, values } from "./common.js";
+import { ALL_FACTS, type Fact, FACT_CLASS, type FactKind } from "./facts.js";
 
 /** Largest ratio (either way) that counts as within tolerance, per kind. */
 export const TOLERANCE: Record<FactKind, number> = {

@@ -1,12 +1,13 @@
 // Invariants of the market readings: whole trade counts, candles that nest at every timeframe,
 // venues that trade only when open, pegs that hold.
 import fc from "fast-check";
-import { DAY_MS, SET_A, TIMEFRAME_MS, VENUES, type Timeframe } from "../../src/catalog/index.js";
-import { generateColumns } from "../../src/backend/inprocess/readings/index.js";
+
 import { candleColumns } from "../../src/backend/inprocess/readings/candles.js";
+import { generateColumns } from "../../src/backend/inprocess/readings/index.js";
 import { dailyPrice } from "../../src/backend/inprocess/world/market/price.js";
 import { cmeSessionOpen } from "../../src/backend/inprocess/world/trading-hours.js";
-import { ep, fmt, iso, NOW, REF, sample, type Check } from "./common.js";
+import { DAY_MS, SET_A, type Timeframe, TIMEFRAME_MS, VENUES } from "../../src/catalog/index.js";
+import { type Check, ep, fmt, iso, NOW, REF, sample } from "./common.js";
 
 const TFS: readonly Timeframe[] = ["1m", "5m", "15m", "30m", "1h", "4h", "6h", "12h", "1d"];
 

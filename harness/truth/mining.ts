@@ -1,12 +1,13 @@
 // Invariants of the mining machinery: BTC difficulty retargets on 2,016-block epochs by the epoch's
 // pace, and hashprice is the day's reward (subsidy at the price, plus fees) over the hash rate.
-import { btcSubsidy } from "../../src/backend/inprocess/world/levels.js";
+import fc from "fast-check";
+
+import { txCount } from "../../src/backend/inprocess/readings/onchain.js";
 import { btcBlocks, btcDifficulty, btcHashRate, btcRetargets } from "../../src/backend/inprocess/world/difficulty.js";
 import { feePriceUsd } from "../../src/backend/inprocess/world/fees.js";
-import { txCount } from "../../src/backend/inprocess/readings/onchain.js";
+import { btcSubsidy } from "../../src/backend/inprocess/world/levels.js";
 import { dailyPrice } from "../../src/backend/inprocess/world/market/price.js";
-import fc from "fast-check";
-import { fmt, iso, REF, sample, values, type Check } from "./common.js";
+import { type Check, fmt, iso, REF, sample, values } from "./common.js";
 
 const FROM = Math.round(Date.parse("2012-01-01") / 86_400_000);
 

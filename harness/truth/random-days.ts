@@ -1,8 +1,8 @@
 // The random-day check: the largest coins' daily closes on days drawn at random (random-days-data.ts,
 // none an anchor or event day) against the published closes, within 15 % for BTC and ETH and 20 %
 // for the others, on at least 90 % of the days.
-import { dailyPrice } from "../../src/backend/inprocess/world/market/price.js";
 import { dayOf } from "../../src/backend/inprocess/world/levels.js";
+import { dailyPrice } from "../../src/backend/inprocess/world/market/price.js";
 import { RANDOM_DAYS } from "./random-days-data.js";
 
 /** Largest ratio (either way) that counts as within, per coin. */

@@ -1,9 +1,10 @@
 // Nothing is known before it happens: the data runs to the last whole minute before now.
 import fc from "fast-check";
-import { DAY_MS, SET_A, TIMEFRAME_MS, type Timeframe } from "../../src/catalog/index.js";
+
 import { generateColumns, generateHeatmap } from "../../src/backend/inprocess/readings/index.js";
 import { priceAt } from "../../src/backend/inprocess/world/market/price.js";
-import { ep, fmt, REF, sample, type Check } from "./common.js";
+import { DAY_MS, SET_A, type Timeframe, TIMEFRAME_MS } from "../../src/catalog/index.js";
+import { type Check, ep, fmt, REF, sample } from "./common.js";
 
 const TFS: readonly Timeframe[] = ["5m", "15m", "30m", "1h", "4h", "6h", "12h", "1d"];
 

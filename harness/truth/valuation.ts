@@ -1,8 +1,5 @@
 // Checks on the holders' cost of their coins: supply and capital in profit or loss, the long-term
 // holders' cost basis and the realized price against published figures, and the floors under price.
-import { DAY_MS, SET_L1 } from "../../src/catalog/index.js";
-import { dailyPrice } from "../../src/backend/inprocess/world/market/price.js";
-import { profileOf } from "../../src/backend/inprocess/world/profiles.js";
 import {
   cvdd,
   lthCostBasis,
@@ -15,7 +12,10 @@ import {
   sthSupply,
   structuralSupport,
 } from "../../src/backend/inprocess/readings/valuation.js";
-import { fmt, iso, REF, values, type Check } from "./common.js";
+import { dailyPrice } from "../../src/backend/inprocess/world/market/price.js";
+import { profileOf } from "../../src/backend/inprocess/world/profiles.js";
+import { DAY_MS, SET_L1 } from "../../src/catalog/index.js";
+import { type Check, fmt, iso, REF, values } from "./common.js";
 
 /** Days on which the close is at or above every earlier close (an all-time high). */
 function athDays(asset: string, from: number, to: number): number[] {

@@ -1,11 +1,12 @@
 // The REST face: the in-process service at the spec's paths over node:http. GET only, bodies
 // capped, server timeouts set; everything else (auth, limits, data) is the service pipeline's.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { listen } from "../listen.js";
+
+import { afterPoll, monotonicMs, slow } from "../after-poll.js";
 import { escapeFormat } from "../echo.js";
 import { incidentRef } from "../incidents.js";
+import { listen } from "../listen.js";
 import { log } from "../log.js";
-import { afterPoll, monotonicMs, slow } from "../after-poll.js";
 import { clientGone, Delivery, UNDELIVERED } from "../transports/delivery.js";
 import { hostJudge } from "../transports/host-check.js";
 import type { InProcessService, ServiceResponse } from "./inprocess/service.js";

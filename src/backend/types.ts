@@ -1,7 +1,7 @@
 // The narrow seam between tools and data: one Backend interface, one error type. Tools import
 // only this file; the in-process service and the HTTP client both implement it.
-import { PRICE_ID, type Endpoint } from "../catalog/index.js";
 import { typedHeatmap } from "../catalog/heatmap-typed.js";
+import { type Endpoint, PRICE_ID } from "../catalog/index.js";
 import type { CandleColumns, Heatmap, SeriesColumns, TimeRecord, TypedHeatmap, VariationRecord } from "../catalog/responses.js";
 
 export type { CandleColumns, Heatmap, SeriesColumns, TimeRecord, TypedHeatmap, VariationRecord };

@@ -3,14 +3,14 @@
 // before any call: a malformed line stops the batch before anything is charged or printed. A line
 // refused by the key's rate window waits it out and goes again (unless --no-wait), every line
 // holding back meanwhile, so a batch larger than the window is paced by it instead of failing.
+import { nearestEndpoints } from "../catalog/index.js";
+import { EXIT, type ExitCode, exitCodeOf } from "../library/exit-codes.js";
+import type { Outcome, Session } from "../library/session.js";
+import type { ErrorPayload } from "../mcp/errors.js";
 import type { Tool } from "../tools/define-tool.js";
 import { allTools } from "../tools/index.js";
-import { nearestEndpoints } from "../catalog/index.js";
-import type { ErrorPayload } from "../mcp/errors.js";
-import { EXIT, exitCodeOf, type ExitCode } from "../library/exit-codes.js";
 import { UsageError } from "./flags.js";
 import { stableJson } from "./json-mode.js";
-import type { Outcome, Session } from "../library/session.js";
 
 export const DEFAULT_CONCURRENCY = 8;
 /** A batch file or stdin past this is refused before anything runs (100,000 lines of ~600 bytes). */

@@ -3,15 +3,15 @@
 // stderr (as JSON with --format json or --batch) and the exit code says what kind of failure it was.
 import { endpointById, nearestEndpoints } from "../catalog/index.js";
 import type { Config } from "../config.js";
-import { readBounded, TooLargeError } from "../read-bounded.js";
 import { exitCodeOf } from "../library/exit-codes.js";
-import { parseCallCommand, parseToolArgs, UsageError, type CallCommand } from "./flags.js";
+import { openSession } from "../library/session.js";
+import type { ErrorPayload } from "../mcp/errors.js";
+import { readBounded, TooLargeError } from "../read-bounded.js";
+import { loadTool, TOOL_NAMES } from "../tools/by-name.js";
+import type { Tool } from "../tools/define-tool.js";
+import { type CallCommand, parseCallCommand, parseToolArgs, UsageError } from "./flags.js";
 import { errorJson, stableJson, wantsJson } from "./json-mode.js";
 import { csvOfCall } from "./output.js";
-import { openSession } from "../library/session.js";
-import type { Tool } from "../tools/define-tool.js";
-import type { ErrorPayload } from "../mcp/errors.js";
-import { loadTool, TOOL_NAMES } from "../tools/by-name.js";
 
 function out(text: string): void {
   process.stdout.write(text); // stdout-ok: the call command's output is its result

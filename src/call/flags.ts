@@ -3,10 +3,11 @@
 // flags (or --no-NAME), arrays as repeated flags, comma lists or JSON arrays. Values the schema
 // would refuse are passed on as given, so the tool's own validation names the field and the fix.
 import { z } from "zod";
+
+import { CALL_OPTIONS, splitFlag } from "../config/flags.js";
+import type { CommandErrorCode } from "../library/exit-codes.js";
 import type { Tool } from "../tools/define-tool.js";
 import { nearestArgument, unwrap } from "../tools/validation.js";
-import type { CommandErrorCode } from "../library/exit-codes.js";
-import { CALL_OPTIONS, splitFlag } from "../config/flags.js";
 
 export const FORMATS = ["text", "json", "csv"] as const;
 export type Format = (typeof FORMATS)[number];

@@ -1,14 +1,15 @@
 // `call --help` and `call TOOL --help`, generated from the tools' zod definitions (through the same
 // JSON Schema conversion as tools/list), so the help cannot drift from what a call accepts.
 import { z } from "zod";
+
 import { PARAM_DESCRIPTIONS } from "../catalog/index.js";
+import { callConfigFlagsUsage } from "../config/flags.js";
+import { EXIT } from "../library/exit-codes.js";
 import type { Tool } from "../tools/define-tool.js";
 import { allTools } from "../tools/index.js";
 import { DATES_NOTE } from "../tools/params.js";
 import { DEFAULT_CONCURRENCY, MAX_RETRIES, MAX_WAIT_S } from "./batch.js";
-import { EXIT } from "../library/exit-codes.js";
 import { FORMATS, MAX_CONCURRENCY } from "./flags.js";
-import { callConfigFlagsUsage } from "../config/flags.js";
 
 const BIN = "crypto-metrics-mcp";
 

@@ -1,7 +1,7 @@
 // CSV as `call` prints it: the records a call read, the same rows its resource serves.
-import { endpointById, type Endpoint } from "../catalog/index.js";
-import { variationRecordSchema } from "../catalog/responses.js";
 import type { BackendResult } from "../backend/types.js";
+import { type Endpoint, endpointById } from "../catalog/index.js";
+import { variationRecordSchema } from "../catalog/responses.js";
 import type { Fetched } from "../library/session.js";
 
 type Cell = string | number | boolean | null | undefined;

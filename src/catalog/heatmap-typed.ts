@@ -1,7 +1,7 @@
 // A heatmap's JSON body turned into typed arrays once: dates parsed to epoch ms, the matrix into one
 // row-major Float64Array. The HTTP backend does it at its boundary; digests and views accept a JSON
 // body (a fixture, another backend) through it too, so every reader sees one form.
-import { heatmapHeading, type Heatmap, type TypedHeatmap } from "./responses.js";
+import { type Heatmap, heatmapHeading, type TypedHeatmap } from "./responses.js";
 
 /** A cell as an intensity: null, NaN, negatives and infinities count as nothing. */
 function intensity(x: number | null | undefined): number {

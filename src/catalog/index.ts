@@ -1,6 +1,6 @@
 // The catalog: the single source of truth for endpoints, asset sets, venues and parameters.
 import { ASSET_SETS, assetInSet, KNOWN_ASSETS } from "./assets.js";
-import { ENDPOINTS, type Endpoint } from "./endpoints.js";
+import { type Endpoint, ENDPOINTS } from "./endpoints.js";
 import { groupThousands } from "./params.js";
 import { PRICE, PRICE_ID } from "./price-endpoint.js";
 

@@ -1,6 +1,7 @@
 // Shapes of the service's responses, as zod schemas derived from the catalog. The HTTP backend
 // validates upstream bodies with them; the types are what every backend returns.
 import { z } from "zod";
+
 import type { Endpoint } from "./endpoints.js";
 
 export const isoDateTime = z.string().min(10).max(40);

@@ -1,6 +1,6 @@
 // Resource URIs: the templates clients see and the builders tools use to link the full data behind a
 // digest (the matcher that reads them is resources/uri-template.ts).
-import { endpointById, ENDPOINTS, HEATMAP_ID, type Endpoint } from "./index.js";
+import { type Endpoint, endpointById, ENDPOINTS, HEATMAP_ID } from "./index.js";
 
 export const SCHEME = "crypto-metrics";
 export const CATALOG_URI = `${SCHEME}://catalog`;

@@ -2,10 +2,10 @@
 // plot, then the scene's candles, ticks, last-price line, cluster marks and colour bar. Only the
 // text is left to resvg.
 import { colorPosition, rampRgb, VIRIDIS } from "./colormap.js";
-import { HEATMAP_CANDLE_DOWN, HEATMAP_CANDLE_UP, LABEL_OPACITY, LAST_DASH, LAST_OPACITY, type HeatmapScene } from "./heatmap-scene.js";
-import { fillBox, gradientBox, hexRgb, hLine, strokeBox, vLine, type Canvas, type Rgb } from "./raster.js";
+import { HEATMAP_CANDLE_DOWN, HEATMAP_CANDLE_UP, type HeatmapScene, LABEL_OPACITY, LAST_DASH, LAST_OPACITY } from "./heatmap-scene.js";
 import type { HeatmapView, Theme } from "./model/types.js";
 import { quantizedCells } from "./model/view-data.js";
+import { type Canvas, fillBox, gradientBox, hexRgb, hLine, type Rgb, strokeBox, vLine } from "./raster.js";
 
 export function paintHeatmap(c: Canvas, view: HeatmapView, S: HeatmapScene, theme: Theme): void {
   paintMatrix(c, view, S, theme);

@@ -4,9 +4,9 @@
 // shapes itself and has resvg draw only the texts.
 import { colorPosition } from "./colormap.js";
 import { esc, priceLabel, timeTickLabels, usdCompact } from "./format.js";
-import { linear, niceTicks, timeTicks, type Linear } from "./scale.js";
-import { chartText, type Box, type ChartText, type TextAnchor } from "./text-atlas.js";
 import type { ColumnCandles, HeatmapView, Theme } from "./model/types.js";
+import { type Linear, linear, niceTicks, timeTicks } from "./scale.js";
+import { type Box, type ChartText, chartText, type TextAnchor } from "./text-atlas.js";
 
 export interface HeatmapLayout {
   width: number;

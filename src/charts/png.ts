@@ -5,15 +5,17 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as zlib from "node:zlib";
+
+import { LRUCache } from "lru-cache";
+
 import { paintHeatmap } from "./heatmap-raster.js";
 import { heatmapScene, heatmapTexts } from "./heatmap-scene.js";
 import { svgDocument } from "./heatmap-svg.js";
-import { composite, type Canvas } from "./raster.js";
-import { LRUCache } from "lru-cache";
-import { packTexts, type Box } from "./text-atlas.js";
-import { seriesSvg } from "./series-svg.js";
-import { LIGHT, type ChartView, type SeriesView, type Theme } from "./model/types.js";
+import { type ChartView, LIGHT, type SeriesView, type Theme } from "./model/types.js";
 import { seriesLine } from "./model/view-data.js";
+import { type Canvas, composite } from "./raster.js";
+import { seriesSvg } from "./series-svg.js";
+import { type Box, packTexts } from "./text-atlas.js";
 
 export const PNG_WIDTH = 800;
 export const PNG_HEIGHT = 500;

@@ -2,8 +2,8 @@
 // (rebased or not), the title and the legend rows. The SVG and the view draw from this layout.
 import { priceLabel, valueLabel } from "./format.js";
 import { CAPTION_ROW } from "./heatmap-scene.js";
-import { linear, padded, type Linear } from "./scale.js";
 import type { SeriesView } from "./model/types.js";
+import { type Linear, linear, padded } from "./scale.js";
 
 export interface PlottedLine {
   label: string;

@@ -3,9 +3,9 @@
 import { esc, timeTickLabels } from "./format.js";
 import { bucketCandles } from "./heatmap-scene.js";
 import { svgDocument } from "./heatmap-svg.js";
-import { niceTicks, timeTicks, type Linear } from "./scale.js";
 import type { SeriesView, Theme } from "./model/types.js";
-import { axisValue, seriesLayout, type PlottedLine, type SeriesLayout } from "./series-layout.js";
+import { type Linear, niceTicks, timeTicks } from "./scale.js";
+import { axisValue, type PlottedLine, type SeriesLayout, seriesLayout } from "./series-layout.js";
 
 export { axisValue, seriesLayout, type PlottedLine, type SeriesLayout } from "./series-layout.js";
 

@@ -2,7 +2,7 @@
 // none on loopback. Read from --auth, --issuer and --public-url, else their CRYPTO_METRICS_* variables.
 import { isLoopback } from "../transports/host-check.js";
 import type { ParsedArgs } from "./flags.js";
-import { AUTH_MODES, ConfigError, type AuthMode, type AuthSettings, type Command, type Env } from "./shape.js";
+import { AUTH_MODES, type AuthMode, type AuthSettings, type Command, ConfigError, type Env } from "./shape.js";
 
 /** How `http` authenticates its callers (every other command: by key), for a server bound to `host`. */
 export function authOf(args: ParsedArgs, env: Env, command: Command, host: string): AuthSettings {

@@ -2,7 +2,7 @@
 // whether `call` takes it among its own tokens, and the `call` command's own options. Both argument
 // parsers read it (`parseArgs` here, `parseCallCommand` in call/flags.ts), and so do the usage texts.
 import { LOG_LEVELS } from "../log.js";
-import { COMMANDS, ConfigError, type CallSpec, type Command } from "./shape.js";
+import { type CallSpec, type Command, COMMANDS, ConfigError } from "./shape.js";
 
 export interface FlagSpec {
   readonly name: string;

@@ -1,7 +1,7 @@
 // What a configuration is: the commands, their defaults, the settings every command reads, and the error a
 // wrong setting raises. `config.ts` reads them; `config/flags.ts` and `config/auth.ts` read their parts.
-import type { StoreSpec } from "../store-setting.js";
 import type { LogLevel } from "../log.js";
+import type { StoreSpec } from "../store-setting.js";
 
 export const COMMANDS = ["stdio", "http", "api", "call"] as const;
 export const AUTH_MODES = ["key", "oauth", "none"] as const;

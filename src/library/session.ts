@@ -1,12 +1,12 @@
 // One backend and the tools, called directly (no MCP framing): what `call`, `call --batch` and the
 // library entry share. A call answers its text, its structured result and, when asked, the backend
 // results it read (the full data behind the digest, for CSV).
-import type { Backend, BackendRequest, BackendResult } from "../backend/types.js";
-import type { Config } from "../config.js";
 import { createBackend } from "../backend/create.js";
 import { decorate } from "../backend/decorate.js";
-import { runTool, type Tool } from "../tools/define-tool.js";
+import type { Backend, BackendRequest, BackendResult } from "../backend/types.js";
+import type { Config } from "../config.js";
 import type { ErrorPayload } from "../mcp/errors.js";
+import { runTool, type Tool } from "../tools/define-tool.js";
 
 export interface Fetched {
   request: BackendRequest;

@@ -1,7 +1,8 @@
 // Completion of resource-template and prompt arguments: only values that will work, prefix-filtered;
 // one completion/complete handler answers at most 100 with the total and whether there are more.
 import type { CompleteResult, McpServer } from "@modelcontextprotocol/server";
-import { ASSET_NAMES, coverage, endpointById, ENDPOINTS, KNOWN_ASSETS, normalizeName, type Endpoint } from "../catalog/index.js";
+
+import { ASSET_NAMES, coverage, type Endpoint, endpointById, ENDPOINTS, KNOWN_ASSETS, normalizeName } from "../catalog/index.js";
 
 /** The protocol's cap on values per completion response. */
 export const MAX_COMPLETIONS = 100;

@@ -1,8 +1,9 @@
 // Typed input errors raised by tools and the mapping of every failure to an isError result whose
 // text says what to do next and whether retrying helps.
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { DATE_FORMAT_HINT, metricById, readThrough } from "../catalog/index.js";
+
 import { ServiceError } from "../backend/types.js";
+import { DATE_FORMAT_HINT, metricById, readThrough } from "../catalog/index.js";
 import { escapeFormat } from "../echo.js";
 import { clientSafe, incidentRef } from "../incidents.js";
 import { log } from "../log.js";

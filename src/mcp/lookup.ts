@@ -1,23 +1,23 @@
 // Catalog checks tools make before calling the backend: which tool serves an endpoint, whether an
 // asset is covered, and the did-you-mean errors when it is not (nothing is charged for these).
+import type { Backend, BackendRequest } from "../backend/types.js";
 import {
   ASSET_PATTERN,
   assetName,
-  DAY_MS,
   assetsByName,
-  ENDPOINTS,
-  KNOWN_ASSETS,
   coverage,
   covers,
+  DAY_MS,
   editDistance,
+  type Endpoint,
+  type EndpointKind,
+  ENDPOINTS,
   endpointsForAsset,
+  KNOWN_ASSETS,
   metricById,
   nearestAssets,
   nearestEndpoints,
-  type Endpoint,
-  type EndpointKind,
 } from "../catalog/index.js";
-import type { Backend, BackendRequest } from "../backend/types.js";
 import { ToolInputError } from "./errors.js";
 
 export const TOOL_OF_KIND: Record<EndpointKind, string> = {

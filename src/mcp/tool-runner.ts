@@ -1,6 +1,7 @@
 // What resources need of the tools, handed to them by the server: a tool's argument names, a run by
 // name (a view's PNG is a tool's chart) and the tools' full output schemas (the catalog document).
 import type { CallToolResult } from "@modelcontextprotocol/server";
+
 import type { BackendContext } from "../backend/types.js";
 
 export interface ToolRunner {

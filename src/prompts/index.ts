@@ -1,24 +1,25 @@
 // Prompts: canned analyses that tell the model which of our tools to call, with which arguments,
 // and what to report; the steps are chosen from the asset's actual coverage.
-import { completable, ProtocolError, ProtocolErrorCode, type McpServer } from "@modelcontextprotocol/server";
+import { completable, type McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { z } from "zod";
+
+import { isoDay, isoMinute } from "../catalog/dates.js";
 import {
   CANONICAL_LOOKBACK,
   coverage,
   covers,
   DAY_MS,
+  type Endpoint,
   endpointById,
   HEATMAP_ID,
   KNOWN_ASSETS,
   PRICE,
+  type Timeframe,
   TIMEFRAMES,
   VARIATION_ID,
-  type Endpoint,
-  type Timeframe,
 } from "../catalog/index.js";
-import { completeAssetFor, completeSeriesAsset, type CompleterTable } from "../mcp/completions.js";
+import { completeAssetFor, type CompleterTable, completeSeriesAsset } from "../mcp/completions.js";
 import { closest, normalizeAsset } from "../mcp/lookup.js";
-import { isoDay, isoMinute } from "../catalog/dates.js";
 
 /** Series worth a look in a brief, in order of preference; only those covering the asset are named. */
 const BRIEF_SERIES = [

@@ -16,8 +16,8 @@ import {
   TIMEFRAMES,
   VENUES,
 } from "../catalog/index.js";
-import { TOOL_OF_KIND } from "../mcp/lookup.js";
 import { CATALOG_URI, HEATMAP_TEMPLATE, SERIES_TEMPLATE, VARIATION_TEMPLATE } from "../catalog/uris.js";
+import { TOOL_OF_KIND } from "../mcp/lookup.js";
 
 export function catalogDocument(outputSchemas: Record<string, unknown>): Record<string, unknown> {
   return {

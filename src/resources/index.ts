@@ -1,21 +1,22 @@
 // Resources: the catalog, and the full data behind every digest (series as CSV, heatmap and
 // metrics-variation as JSON) through templates whose asset argument completes to covered assets.
 import {
+  type McpServer,
   ProtocolError,
   ProtocolErrorCode,
   ResourceTemplate,
-  type McpServer,
   type ServerContext,
   type Variables,
 } from "@modelcontextprotocol/server";
-import { endpointById, HEATMAP_ID, VARIATION_ID, type Endpoint } from "../catalog/index.js";
-import { ServiceError, type Backend, type BackendContext, type BackendRequest, type TimeRecord } from "../backend/types.js";
+
+import { type Backend, type BackendContext, type BackendRequest, ServiceError, type TimeRecord } from "../backend/types.js";
+import { type Endpoint, endpointById, HEATMAP_ID, VARIATION_ID } from "../catalog/index.js";
+import { CATALOG_URI, HEATMAP_TEMPLATE, SERIES_TEMPLATE, VARIATION_TEMPLATE } from "../catalog/uris.js";
+import { completeAssetFor, completeGroup, type CompleterTable, completeSegment, completeSeriesAsset } from "../mcp/completions.js";
 import { errorPayload } from "../mcp/errors.js";
 import { normalizeAsset, requireCoverage, requireEndpoint } from "../mcp/lookup.js";
 import type { ToolRunner } from "../mcp/tool-runner.js";
 import { catalogDocument } from "./catalog.js";
-import { completeAssetFor, completeGroup, completeSegment, completeSeriesAsset, type CompleterTable } from "../mcp/completions.js";
-import { CATALOG_URI, HEATMAP_TEMPLATE, SERIES_TEMPLATE, VARIATION_TEMPLATE } from "../catalog/uris.js";
 import { QueryTolerantTemplate } from "./uri-template.js";
 
 type Extra = ServerContext;

@@ -3,21 +3,23 @@
 // not render views pays nothing for them.
 import { existsSync, readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
+
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  type McpServer,
   ProtocolError,
   ProtocolErrorCode,
   ResourceTemplate,
-  type ClientCapabilities,
-  type McpServer,
   type ServerContext,
   type Variables,
 } from "@modelcontextprotocol/server";
+
 import { endpointById, ENDPOINTS, HEATMAP_ID } from "../catalog/index.js";
-import type { ToolRunner } from "../mcp/tool-runner.js";
-import { completeAssetFor, completeGroup, completeSegment, completeSeriesAsset } from "../mcp/completions.js";
-import { STATIC_CACHE_HINT } from "./index.js";
 import { SCHEME } from "../catalog/uris.js";
+import { completeAssetFor, completeGroup, completeSegment, completeSeriesAsset } from "../mcp/completions.js";
+import type { ToolRunner } from "../mcp/tool-runner.js";
+import { STATIC_CACHE_HINT } from "./index.js";
 import { QueryTolerantTemplate } from "./uri-template.js";
 
 export const UI_EXTENSION = "io.modelcontextprotocol/ui";

@@ -1,22 +1,22 @@
 // compare's members from its arguments, checked before any backend call (nothing is charged for a
 // bad request): the mode, counts, duplicates, metric kinds, coverage and the key's entitlements.
+import { ServiceError } from "../backend/types.js";
 import {
   coverage,
   covers,
+  type Endpoint,
   gateOf,
   KNOWN_ASSETS,
   metricById,
   nearestEndpoints,
+  OHLCV_IDS,
   PRICE,
   PRICE_ID,
   readThrough,
   SERIES_IDS,
-  OHLCV_IDS,
-  type Endpoint,
 } from "../catalog/index.js";
-import { ServiceError } from "../backend/types.js";
-import { labelled, normalizeAsset, suggestAssets, TOOL_OF_KIND } from "../mcp/lookup.js";
 import { ToolInputError } from "../mcp/errors.js";
+import { labelled, normalizeAsset, suggestAssets, TOOL_OF_KIND } from "../mcp/lookup.js";
 
 export const MAX_ASSETS = 8;
 export const MAX_METRICS = 4;

@@ -1,29 +1,30 @@
 // compare: one metric over 2–8 assets, or 2–4 metrics of one asset, aligned on one time grid with
 // changes, ranks, correlation, lead/lag and co-sampled points.
 import { z } from "zod";
-import { PRICE, TIMEFRAME_MS, type Timeframe } from "../catalog/index.js";
-import { ServiceError, type BackendResult, type TimeRecord, type Usage } from "../backend/types.js";
+
+import { type BackendResult, ServiceError, type TimeRecord, type Usage } from "../backend/types.js";
+import { isoMinute } from "../catalog/dates.js";
+import { PRICE, type Timeframe, TIMEFRAME_MS } from "../catalog/index.js";
+import { seriesLine, seriesView } from "../charts/model/view-data.js";
+import { viewField } from "../charts/model/view-schema.js";
+import { ToolInputError } from "../mcp/errors.js";
+import { requireInHistory } from "../mcp/lookup.js";
 import {
   compactCompareDigest,
   compactCompareDigestSchema,
+  type CompareMember,
   digestCompare,
   displayUnit,
   MAX_POINTS_LIMIT,
   MIN_POINTS,
   renderCompareText,
   seriesFromRecords,
-  type CompareMember,
 } from "../summary/index.js";
-import { checkEntitlements, resolveMembers, type Member } from "./compare-args.js";
+import { checkEntitlements, type Member, resolveMembers } from "./compare-args.js";
 import { defineTool, type ToolContext } from "./define-tool.js";
-import { requireInHistory } from "../mcp/lookup.js";
-import { ToolInputError } from "../mcp/errors.js";
 import { chartParam, endDateParam, startDateParam, tickerList } from "./params.js";
-import { seriesLine, seriesView } from "../charts/model/view-data.js";
-import { viewField } from "../charts/model/view-schema.js";
 import { candlesOf } from "./price-digest.js";
-import { creditsSchema, credits, definedOnly, footer, timeframeArg } from "./series-common.js";
-import { isoMinute } from "../catalog/dates.js";
+import { credits, creditsSchema, definedOnly, footer, timeframeArg } from "./series-common.js";
 
 const output = z.object({
   mode: z.enum(["assets", "metrics"]),

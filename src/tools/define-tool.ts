@@ -2,14 +2,15 @@
 // that validates arguments, runs the handler and turns anything it throws into an isError result.
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { z } from "zod";
+
 import type { Backend, BackendContext } from "../backend/types.js";
+import { sourceCaption } from "../charts/model/caption.js";
 import type { ChartView } from "../charts/model/types.js";
 import { log } from "../log.js";
 import { errorResult } from "../mcp/errors.js";
-import { recordingBackend, sourceLine, sourceOf, sourceSchema, type Source } from "./provenance.js";
-import { sourceCaption } from "../charts/model/caption.js";
-import { VIEW_META_KEY, viewMeta, type ViewStore } from "./view-data.js";
+import { recordingBackend, type Source, sourceLine, sourceOf, sourceSchema } from "./provenance.js";
 import { droppedArgument, oversized, parseArgs } from "./validation.js";
+import { VIEW_META_KEY, viewMeta, type ViewStore } from "./view-data.js";
 
 export interface ToolContext {
   backend: Backend;

@@ -1,9 +1,15 @@
 // get_liquidation_heatmap: where liquidations cluster above and below the last price, digested from
 // the service's price × time matrix (optionally re-binned to at most 24 × 24).
 import { z } from "zod";
-import { allowedLookbacks, HEATMAP_ID, LOOKBACKS, SCOPES, TIMEFRAMES, VENUES } from "../catalog/index.js";
-import { releaseCells } from "../catalog/heatmap-typed.js";
+
 import { ServiceError } from "../backend/types.js";
+import { releaseCells } from "../catalog/heatmap-typed.js";
+import { allowedLookbacks, HEATMAP_ID, LOOKBACKS, SCOPES, TIMEFRAMES, VENUES } from "../catalog/index.js";
+import { heatmapResourceUri } from "../catalog/uris.js";
+import { heatmapView } from "../charts/model/view-data.js";
+import { viewField } from "../charts/model/view-schema.js";
+import { ToolInputError } from "../mcp/errors.js";
+import { normalizeAsset, requireCoverage, requireEndpoint } from "../mcp/lookup.js";
 import {
   compactHeatmapDigest,
   compactHeatmapDigestSchema,
@@ -12,12 +18,7 @@ import {
   MAX_TOP_K,
   renderHeatmapText,
 } from "../summary/index.js";
-import { heatmapResourceUri } from "../catalog/uris.js";
-import { heatmapView } from "../charts/model/view-data.js";
-import { viewField } from "../charts/model/view-schema.js";
 import { defineTool } from "./define-tool.js";
-import { normalizeAsset, requireCoverage, requireEndpoint } from "../mcp/lookup.js";
-import { ToolInputError } from "../mcp/errors.js";
 import { assetParam, chartParam, venueParam } from "./params.js";
 import { credits, creditsSchema, definedOnly, footer, timeframeArg, venueArg } from "./series-common.js";
 

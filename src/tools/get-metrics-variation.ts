@@ -1,7 +1,10 @@
 // get_metrics_variation: every metric of one asset at a glance, largest 24h move first.
 import { z } from "zod";
-import { VARIATION_ID } from "../catalog/index.js";
+
 import { ServiceError } from "../backend/types.js";
+import { VARIATION_ID } from "../catalog/index.js";
+import { variationResourceUri } from "../catalog/uris.js";
+import { normalizeAsset, requireCoverage, requireEndpoint } from "../mcp/lookup.js";
 import {
   compactVariation,
   compactVariationSchema,
@@ -10,9 +13,7 @@ import {
   variationPrice,
   variationTable,
 } from "../summary/index.js";
-import { variationResourceUri } from "../catalog/uris.js";
 import { defineTool } from "./define-tool.js";
-import { normalizeAsset, requireCoverage, requireEndpoint } from "../mcp/lookup.js";
 import { assetParam } from "./params.js";
 import { credits, creditsSchema, footer } from "./series-common.js";
 

@@ -1,14 +1,15 @@
 // get_ohlcv: derivatives volume, derivatives buy trades or spot trades per bucket, by timeframe and
 // venue, digested to a bounded size (a 60-day 1-minute series costs about what one day does).
 import { z } from "zod";
+
 import { ENDPOINTS, OHLCV_IDS, PRICE, PRICE_ID, SYMBOL_PATTERN, TIMEFRAME_MS, TIMEFRAMES } from "../catalog/index.js";
-import { defineTool } from "./define-tool.js";
-import { normalizeAsset, requireCoverage, requireEndpoint } from "../mcp/lookup.js";
 import { ToolInputError } from "../mcp/errors.js";
-import { assetParam, endDateParam, marketTypeParam, chartParam, maxPointsParam, startDateParam, venueParam } from "./params.js";
+import { normalizeAsset, requireCoverage, requireEndpoint } from "../mcp/lookup.js";
+import { compactCandleFactsSchema } from "../summary/index.js";
+import { defineTool } from "./define-tool.js";
+import { assetParam, chartParam, endDateParam, marketTypeParam, maxPointsParam, startDateParam, venueParam } from "./params.js";
 import { fetchPrice } from "./price-digest.js";
 import { fetchSeries, onlyFor, resampleArg, resampleParam, seriesOutput, venueArg } from "./series-common.js";
-import { compactCandleFactsSchema } from "../summary/index.js";
 
 const MARKET_TYPE_METRICS = ENDPOINTS.filter((e) => e.kind === "ohlcv" && e.params.includes("market_type")).map((e) => e.id);
 

@@ -1,9 +1,10 @@
 // get_series: one of the 24 daily metric series for one asset, digested to a bounded size.
 import { z } from "zod";
+
 import { DAY_MS, ENDPOINTS, SERIES_IDS } from "../catalog/index.js";
-import { defineTool } from "./define-tool.js";
 import { normalizeAsset, requireCoverage, requireEndpoint } from "../mcp/lookup.js";
-import { assetParam, endDateParam, chartParam, maxPointsParam, startDateParam } from "./params.js";
+import { defineTool } from "./define-tool.js";
+import { assetParam, chartParam, endDateParam, maxPointsParam, startDateParam } from "./params.js";
 import { entityArg, fetchSeries, onlyFor, resampleArg, resampleParam, seriesOutput } from "./series-common.js";
 
 const ENTITY_METRICS = ENDPOINTS.filter((e) => e.kind === "series" && e.params.includes("entity_name")).map((e) => e.id);

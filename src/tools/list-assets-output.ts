@@ -1,5 +1,6 @@
 // The structured shape of list_assets' answers: endpoint rows by the tool that reads them.
 import { z } from "zod";
+
 import { coverage, type Endpoint } from "../catalog/index.js";
 import { TOOL_OF_KIND } from "../mcp/lookup.js";
 

@@ -13,7 +13,7 @@ import {
 import { escapeFormat } from "../echo.js";
 import { ToolInputError } from "../mcp/errors.js";
 import { closest, TOOL_OF_KIND } from "../mcp/lookup.js";
-import { COLUMNS, rows, type Output } from "./list-assets-output.js";
+import { COLUMNS, type Output, rows } from "./list-assets-output.js";
 
 const SEARCH_LIMIT = 40;
 

@@ -1,26 +1,27 @@
 // list_assets: the catalog as a model needs it: an overview, one metric's coverage, one asset's
 // endpoints, or a search over tickers and endpoints.
 import { z } from "zod";
+
 import {
   ASSET_SETS,
   assetName,
-  PRICE,
-  PRICE_ID,
-  GATED,
-  gateOf,
-  metricById,
-  ENDPOINTS,
-  KNOWN_ASSETS,
-  VENUES,
   coverage,
   covers,
-  endpointsForAsset,
   type Endpoint,
+  ENDPOINTS,
+  endpointsForAsset,
+  GATED,
+  gateOf,
+  KNOWN_ASSETS,
+  metricById,
+  PRICE,
+  PRICE_ID,
+  VENUES,
 } from "../catalog/index.js";
+import { labelled, normalizeAsset, requireEndpoint, suggestAssets, TOOL_OF_KIND } from "../mcp/lookup.js";
 import { defineTool } from "./define-tool.js";
-import { COLUMNS, output, rows, type Output } from "./list-assets-output.js";
+import { COLUMNS, type Output, output, rows } from "./list-assets-output.js";
 import { searchQuery, searchView } from "./list-assets-search.js";
-import { TOOL_OF_KIND, labelled, normalizeAsset, requireEndpoint, suggestAssets } from "../mcp/lookup.js";
 
 const DRILL_DOWN = "Drill down: list_assets metric=<id> (its assets), asset=<ticker> (its endpoints), search=<text>.";
 

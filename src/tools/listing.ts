@@ -1,6 +1,7 @@
 // How tools appear in tools/list: strict input schemas and top-level output schemas, trimmed of
 // what costs a model tokens without telling it anything ($schema, safe-integer bounds).
 import { z } from "zod";
+
 import type { Tool } from "./define-tool.js";
 
 type JsonSchema = Record<string, unknown>;

@@ -1,6 +1,7 @@
 // Tool arguments shared across tools, defined once; descriptions are kept to what a model cannot
 // infer from the name, because every word here is paid for in tokens on each tools/list.
 import { z } from "zod";
+
 import { MARKET_TYPES } from "../catalog/index.js";
 import { DEFAULT_MAX_POINTS, MAX_POINTS_LIMIT, MIN_POINTS } from "../summary/series/series.js";
 

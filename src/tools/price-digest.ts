@@ -1,25 +1,26 @@
 // Price for get_ohlcv (and compare): OHLC candles from the backend, digested as the close's
 // statistics plus the candle facts.
-import { PRICE, TIMEFRAME_MS, type Timeframe } from "../catalog/index.js";
-import { ServiceError, type BackendResult, type CandleColumns } from "../backend/types.js";
+import type { z } from "zod";
+
+import { type BackendResult, type CandleColumns, ServiceError } from "../backend/types.js";
+import { PRICE, type Timeframe, TIMEFRAME_MS } from "../catalog/index.js";
+import { seriesView, viewCandles } from "../charts/model/view-data.js";
+import { requireInHistory } from "../mcp/lookup.js";
 import {
   answerScale,
+  type CandleFacts,
   candleFacts,
   compactCandleFacts,
-  compactSeriesDigest,
   type compactCandleFactsSchema,
+  compactSeriesDigest,
   renderCandleFacts,
-  when,
   renderSeriesText,
-  type CandleFacts,
   type Resample,
   type SeriesDigest,
+  when,
 } from "../summary/index.js";
-import type { z } from "zod";
 import type { ToolContext, ToolOutput } from "./define-tool.js";
-import { seriesView, viewCandles } from "../charts/model/view-data.js";
 import { credits, definedOnly, digestFetched, footer, sentQuery, type SeriesOutput } from "./series-common.js";
-import { requireInHistory } from "../mcp/lookup.js";
 
 /** End of the last candle when it has not closed by the service's "now", else undefined. */
 export function openCandle(c: CandleColumns, stepMs: number, asOfMs: number | undefined): number | undefined {

@@ -1,10 +1,11 @@
 // Where an answer's figures come from, said in every answer: the backend states its origin, and the
 // results a tool fetched say how far in time the answer reaches (past the simulation's calibration?).
 import { z } from "zod";
-import { DAY_MS } from "../catalog/index.js";
-import type { Backend, BackendContext, BackendRequest, BackendResult, DataOrigin } from "../backend/types.js";
+
 import { decorate } from "../backend/decorate.js";
+import type { Backend, BackendContext, BackendRequest, BackendResult, DataOrigin } from "../backend/types.js";
 import { isoDay } from "../catalog/dates.js";
+import { DAY_MS } from "../catalog/index.js";
 
 export const sourceSchema = z.union([
   z.object({

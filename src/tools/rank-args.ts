@@ -5,6 +5,7 @@ import {
   coverage,
   covers,
   DAY_MS,
+  type Endpoint,
   HOUR_MS,
   KNOWN_ASSETS,
   metricById,
@@ -12,13 +13,12 @@ import {
   OHLCV_IDS,
   PRICE_ID,
   SERIES_IDS,
-  TIMEFRAME_MS,
-  type Endpoint,
   type Timeframe,
+  TIMEFRAME_MS,
 } from "../catalog/index.js";
-import type { RankBy } from "../summary/rank/rank.js";
-import { labelled, normalizeAsset, suggestAssets, TOOL_OF_KIND } from "../mcp/lookup.js";
 import { ToolInputError } from "../mcp/errors.js";
+import { labelled, normalizeAsset, suggestAssets, TOOL_OF_KIND } from "../mcp/lookup.js";
+import type { RankBy } from "../summary/rank/rank.js";
 
 export const RANK_WINDOWS = ["1h", "24h", "7d", "30d", "90d", "365d"] as const;
 export type RankWindow = (typeof RANK_WINDOWS)[number];

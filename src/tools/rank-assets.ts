@@ -1,23 +1,24 @@
 // rank_assets: one metric over up to 50 assets, ranked by its change or value over a window, with
 // what was left out and why. "What moved today" is the default: price, 24h change, highest first.
 import { z } from "zod";
+
 import { ToolInputError } from "../mcp/errors.js";
 import {
+  type Candidate,
+  type Columns,
   completeCount,
   lastComplete,
   measure,
   measureOf,
   RANK_BY,
   rankCandidates,
-  type Candidate,
-  type Columns,
 } from "../summary/rank/rank.js";
-import { compactRank, quantityKey, rankDigestSchema, renderRankText, type Exclusion, type RankDigest } from "../summary/rank/rank-text.js";
+import { compactRank, type Exclusion, quantityKey, type RankDigest, rankDigestSchema, renderRankText } from "../summary/rank/rank-text.js";
 import { defineTool } from "./define-tool.js";
+import { tickerList } from "./params.js";
 import { planRank, RANK_WINDOWS } from "./rank-args.js";
 import { readUniverse } from "./rank-reads.js";
-import { tickerList } from "./params.js";
-import { creditsSchema, credits, footer } from "./series-common.js";
+import { credits, creditsSchema, footer } from "./series-common.js";
 
 const output = rankDigestSchema.extend({ reads: z.number().int(), credits: creditsSchema });
 

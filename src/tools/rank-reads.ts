@@ -3,8 +3,8 @@
 // the rest fanned out a few at a time with progress and cancellation. A failed read of one asset
 // leaves that asset out with its reason; a read the backend already knows would find nothing
 // (history starting inside the window) is not made.
-import { PRICE, type Endpoint } from "../catalog/index.js";
-import { ServiceError, type BackendContext, type BackendRequest, type BackendResult, type Usage } from "../backend/types.js";
+import { type BackendContext, type BackendRequest, type BackendResult, ServiceError, type Usage } from "../backend/types.js";
+import { type Endpoint, PRICE } from "../catalog/index.js";
 import { seriesFromRecords } from "../summary/index.js";
 import type { Columns } from "../summary/rank/rank.js";
 import type { Exclusion } from "../summary/rank/rank-text.js";

@@ -1,35 +1,36 @@
 // What get_series and get_ohlcv share: argument checks, one fetch turned into columns, the digest,
 // and the structured result around it.
 import { z } from "zod";
+
+import { type BackendResult, ServiceError, type TimeRecord, type Usage } from "../backend/types.js";
 import {
+  type Endpoint,
   ENTITY_ALL,
   isTimeframe,
   isVenue,
   nearestEndpoints,
-  TIMEFRAMES,
-  VENUES,
-  type Endpoint,
   type SeriesNature,
   type Timeframe,
+  TIMEFRAMES,
+  VENUES,
 } from "../catalog/index.js";
-import { ServiceError, type BackendResult, type TimeRecord, type Usage } from "../backend/types.js";
+import { seriesResourceUri } from "../catalog/uris.js";
+import type { ChartView } from "../charts/model/types.js";
+import { metricTitle, seriesLine, seriesView } from "../charts/model/view-data.js";
+import { viewField } from "../charts/model/view-schema.js";
+import { ToolInputError } from "../mcp/errors.js";
+import { requireInHistory } from "../mcp/lookup.js";
+import { formatCount } from "../summary/format/grouped.js";
+import { displayUnit } from "../summary/format/scale.js";
+import { parseDateArg } from "../summary/series/range-coverage.js";
+import { seriesFromRecords } from "../summary/series/records.js";
+import { digestResampled, type Resample, resampleProblem, RESAMPLES } from "../summary/series/resample.js";
+import { digestSeries, type SeriesDigest } from "../summary/series/series.js";
 // Each from its own module, not the summary index: a call of get_series loads the series digest and
 // none of the heatmap, variation or compare digests.
 import { compactSeriesDigest, compactSeriesDigestSchema } from "../summary/series/series-compact.js";
-import { digestSeries, type SeriesDigest } from "../summary/series/series.js";
-import { digestResampled, resampleProblem, RESAMPLES, type Resample } from "../summary/series/resample.js";
-import { displayUnit } from "../summary/format/scale.js";
-import { formatCount } from "../summary/format/grouped.js";
-import { parseDateArg } from "../summary/series/range-coverage.js";
 import { renderSeriesText } from "../summary/series/series-text.js";
-import { seriesFromRecords } from "../summary/series/records.js";
 import type { ToolContext, ToolOutput } from "./define-tool.js";
-import { requireInHistory } from "../mcp/lookup.js";
-import { ToolInputError } from "../mcp/errors.js";
-import { seriesResourceUri } from "../catalog/uris.js";
-import { metricTitle, seriesLine, seriesView } from "../charts/model/view-data.js";
-import { viewField } from "../charts/model/view-schema.js";
-import type { ChartView } from "../charts/model/types.js";
 
 export const creditsSchema = z.object({
   charged: z.number(),

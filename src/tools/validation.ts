@@ -1,10 +1,11 @@
 // Argument validation with the tool's own zod schema, producing messages that name the field,
 // what it accepts and what was sent, so a model can fix the call in one step.
 import { z } from "zod";
+
 import { endpointById, nearestEndpoints } from "../catalog/index.js";
+import { ToolInputError } from "../mcp/errors.js";
 import { TOOL_OF_KIND } from "../mcp/lookup.js";
 import type { Tool } from "./define-tool.js";
-import { ToolInputError } from "../mcp/errors.js";
 
 export function parseArgs<T extends Tool>(tool: T, raw: unknown): z.output<T["input"]> {
   const input = raw ?? {};

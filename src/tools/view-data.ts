@@ -2,16 +2,17 @@
 // result's _meta; larger data is fetched by the view through view_data, an app-only tool, with a
 // signed handle from that _meta. A handle holds no server memory: any instance with the same secret
 // answers it, from its recent answers or by replaying the charged call uncharged.
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { LRUCache } from "lru-cache";
 import { z } from "zod";
-import type { CallToolResult } from "@modelcontextprotocol/server";
-import { ServiceError, type Backend, type BackendContext, type BackendRequest } from "../backend/types.js";
+
 import { decorate } from "../backend/decorate.js";
+import { type Backend, type BackendContext, type BackendRequest, ServiceError } from "../backend/types.js";
 import type { ChartView } from "../charts/model/types.js";
 import { errorResult, ToolInputError } from "../mcp/errors.js";
 import { callerTag, contentSha, signHandle, verifyHandle, ViewHandleError } from "../mcp/view-handle.js";
 import type { Tool } from "./define-tool.js";
-import { inputJsonSchema, outputJsonSchema, type ListedTool } from "./listing.js";
+import { inputJsonSchema, type ListedTool, outputJsonSchema } from "./listing.js";
 import { parseArgs } from "./validation.js";
 
 /** The result `_meta` member a view reads its data from (namespaced, as MCP asks of extensions' keys). */

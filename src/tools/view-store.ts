@@ -2,6 +2,7 @@
 // Apart from view-data.ts so that a tool call without a server (the call command, the library) never
 // loads lru-cache, whose first lines load Node's perf_hooks.
 import { LRUCache } from "lru-cache";
+
 import type { ViewStore } from "./view-data.js";
 
 export function createViewStore(secret?: () => Buffer): ViewStore {

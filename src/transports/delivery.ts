@@ -3,8 +3,9 @@
 // handed to the network whole, one reset right after it (the client had closed before the bytes
 // reached it), or an answer that failed (5xx) instead of carrying the result.
 import type { ServerResponse } from "node:http";
-import type { Backend, BackendContext, Charge } from "../backend/types.js";
+
 import { decorate } from "../backend/decorate.js";
+import type { Backend, BackendContext, Charge } from "../backend/types.js";
 
 /** True once the client has gone: the response or its socket closed, or the client ended its side. */
 export function clientGone(res: ServerResponse): boolean {

@@ -2,11 +2,13 @@
 // `--auth oauth`, else the bearer key), then a body within bounds, with a key where one is required, in a
 // protocol version served. Each refusal is answered here with its status and challenge.
 import type { IncomingMessage, ServerResponse } from "node:http";
+
 import type { AuthInfo } from "@modelcontextprotocol/server";
+
 import { API_KEY_PATTERN, type Backend } from "../backend/types.js";
+import type { HttpServerOptions } from "./http.js";
 import { onlyProbes, readBody } from "./http-gate.js";
 import { sendError } from "./http-response.js";
-import type { HttpServerOptions } from "./http.js";
 import { unservedVersion, versionError } from "./versions.js";
 
 /** Cap on a request body (413 beyond it). */

@@ -1,6 +1,7 @@
 // Answers onto the node response: a web Response from the SDK, written so that an answer whose
 // client left is not counted as delivered, and the JSON-RPC error of a request refused before it.
 import type { ServerResponse } from "node:http";
+
 import { afterPoll } from "../after-poll.js";
 import { clientGone, type Delivery } from "./delivery.js";
 

@@ -5,18 +5,20 @@
 // rebinding, the caller's key taken from `Authorization: Bearer` (or, with `--auth oauth`, an access
 // token verified by the resource server of oauth/, or nothing with `--auth none`), a body cap, no CORS.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { createMcpHandler, type AuthInfo, type McpHttpHandler } from "@modelcontextprotocol/server";
-import { listen } from "../listen.js";
-import { stopOnSignals } from "../process-end.js";
+
+import { type AuthInfo, createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
+
 import type { Backend } from "../backend/types.js";
 import type { Config } from "../config.js";
 import { incidentRef } from "../incidents.js";
+import { listen } from "../listen.js";
 import { log } from "../log.js";
+import { stopOnSignals } from "../process-end.js";
 import { createBackend, createServer, createViewStore } from "../server.js";
 import { viewSecret } from "../state-dir.js";
+import { Delivery } from "./delivery.js";
 import { hostJudge, isLoopback } from "./host-check.js";
 import { admittedBody, callerOf, MAX_BODY_BYTES } from "./http-admission.js";
-import { Delivery } from "./delivery.js";
 import { honourClose, PendingRequests } from "./http-gate.js";
 import { sendError, writeResponse } from "./http-response.js";
 import type { ResourceServer } from "./oauth/resource-server.js";

@@ -4,11 +4,12 @@
 // answered is replayed to it (so it knows the client's capabilities, its answer dropped) and from
 // then on every message goes to the server. No SDK import here: this is what runs before it loads.
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
+
 import {
   expander,
   LIST_METHODS,
-  MODERN_METHODS,
   type ListMethod,
+  MODERN_METHODS,
   type ModernMethod,
   type WireAnswers,
   type WireHandshake,

@@ -2,9 +2,11 @@
 // failed line carries its error without stopping the others, bad input refused before any call.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
-import { allTools } from "../../src/tools/index.js";
+
 import { call, cliEnv, runCli } from "../../harness/cli.js";
+import { allTools } from "../../src/tools/index.js";
 
 const jsonl = (lines: unknown[]) => lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n") + "\n";
 const parsed = (stdout: string) =>

@@ -2,11 +2,12 @@
 // else, errors on stderr (JSON with --format json), exit codes by cause, help from the schemas.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { commandLine, toolHelp } from "../../src/call/help.js";
-import { allTools } from "../../src/tools/index.js";
+
 import { call, cliEnv } from "../../harness/cli.js";
 import { connect, type Fixture } from "../../harness/mcp.js";
 import { rawUpstream, type Upstream } from "../../harness/upstream.js";
+import { commandLine, toolHelp } from "../../src/call/help.js";
+import { allTools } from "../../src/tools/index.js";
 
 const SERIES = ["get_series", "--metric", "lifespan/Lth_mvrv", "--asset", "btc"];
 

@@ -3,9 +3,11 @@
 // is the file the package test runs.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
-import { exitCodeOf, exitCodes } from "../../src/library/exit-codes.js";
+
 import { ROOT } from "../../harness/spawn.js";
+import { exitCodeOf, exitCodes } from "../../src/library/exit-codes.js";
 
 const errors = readFileSync(join(ROOT, "docs", "errors.md"), "utf8");
 const scripting = readFileSync(join(ROOT, "docs", "scripting.md"), "utf8");

@@ -2,6 +2,7 @@
 // arguments read with the tool's schema (arrays repeated or comma-separated, bare booleans).
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+
 import { parseCallCommand, parseToolArgs, UsageError } from "../../src/call/flags.js";
 import { commandLine, toolHelp } from "../../src/call/help.js";
 import { defineTool } from "../../src/tools/define-tool.js";

@@ -1,6 +1,7 @@
 // CSV of what a call read, in-process: one series as its resource writes it, candles, several
 // series joined on time (as a comparison reads them), and no table for a heatmap matrix.
 import { describe, expect, it } from "vitest";
+
 import type { Heatmap, TypedHeatmap, VariationRecord } from "../../src/backend/types.js";
 import { csvOfCall } from "../../src/call/output.js";
 import type { Fetched } from "../../src/library/session.js";

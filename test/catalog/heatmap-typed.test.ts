@@ -3,10 +3,11 @@
 // are the same whichever form they read.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cellMatrix, releaseCells, typedHeatmap } from "../../src/catalog/heatmap-typed.js";
-import type { TypedHeatmap } from "../../src/backend/types.js";
-import { buildHeatmap, generateHeatmap, heatmapBody, heatmapJson, type HeatmapQuery } from "../../src/backend/inprocess/readings/index.js";
+
 import { round } from "../../src/backend/inprocess/readings/heatmap.js";
+import { buildHeatmap, generateHeatmap, heatmapBody, heatmapJson, type HeatmapQuery } from "../../src/backend/inprocess/readings/index.js";
+import type { TypedHeatmap } from "../../src/backend/types.js";
+import { cellMatrix, releaseCells, typedHeatmap } from "../../src/catalog/heatmap-typed.js";
 import { heatmapView } from "../../src/charts/model/view-data.js";
 import { digestHeatmap } from "../../src/summary/index.js";
 

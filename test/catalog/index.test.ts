@@ -1,22 +1,23 @@
 // Catalog helpers: coverage, costs, heatmap pairings and suggestions.
 import { describe, expect, it } from "vitest";
+
 import {
+  allowedLookbacks,
   ASSET_SETS,
   CANONICAL_LOOKBACK,
-  ENDPOINTS,
-  KNOWN_ASSETS,
-  LOOKBACKS,
-  MAX_HEATMAP_COLUMNS,
-  TIMEFRAMES,
-  allowedLookbacks,
   covers,
   creditCost,
   endpointById,
+  ENDPOINTS,
   endpointsForAsset,
   heatmapColumns,
+  KNOWN_ASSETS,
+  LOOKBACKS,
+  MAX_HEATMAP_COLUMNS,
   nearestAssets,
   nearestEndpoints,
   pathOf,
+  TIMEFRAMES,
 } from "../../src/catalog/index.js";
 
 describe("catalog", () => {

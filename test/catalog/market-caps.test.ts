@@ -1,8 +1,10 @@
 // The default universe's order is generated from the simulated world: the committed list must match it.
 import { readFileSync } from "node:fs";
+
 import { describe, expect, it } from "vitest";
-import { BY_MARKET_CAP, KNOWN_ASSETS } from "../../src/catalog/index.js";
+
 import { marketCapsSource } from "../../scripts/generate-market-caps.js";
+import { BY_MARKET_CAP, KNOWN_ASSETS } from "../../src/catalog/index.js";
 
 describe("market-cap order", () => {
   it("matches what the generator writes (run npm run docs after a change)", () => {

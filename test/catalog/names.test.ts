@@ -1,5 +1,7 @@
 // Names people use: every ticker named, every metric with synonyms, and the look-ups the tools use.
 import { describe, expect, it } from "vitest";
+
+import { connect, textOf } from "../../harness/mcp.js";
 import {
   ASSET_NAMES,
   assetName,
@@ -10,7 +12,6 @@ import {
   metricsBySynonym,
   PRICE_ID,
 } from "../../src/catalog/index.js";
-import { connect, textOf } from "../../harness/mcp.js";
 
 describe("asset names", () => {
   it("name every ticker the catalog knows", () => {

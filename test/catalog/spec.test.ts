@@ -2,9 +2,11 @@
 // The spec lives beside the repository (../shared); a plain clone has no copy, so the check skips.
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+
 import { describe, expect, it } from "vitest";
-import { ASSET_SETS, ENDPOINTS, VENUES, endpointById, fieldOf, type AssetSetId } from "../../src/catalog/index.js";
+
 import { skipping } from "../../harness/skips.js";
+import { ASSET_SETS, type AssetSetId, endpointById, ENDPOINTS, fieldOf, VENUES } from "../../src/catalog/index.js";
 
 const SPEC = fileURLToPath(new URL("../../../shared/spec/service-spec.md", import.meta.url));
 const UPSTREAM = fileURLToPath(new URL("../../../shared/research/upstream.md", import.meta.url));

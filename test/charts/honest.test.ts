@@ -1,14 +1,15 @@
 // Charts that say what they show: the year on the time axis where the range spans or leaves a year,
 // titles in words with the unit, and amounts per bucket (flows) drawn as bars. Pure renderers, and
 // the views a real MCP client receives.
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { connect, type Fixture, loadView } from "../../harness/mcp.js";
 import { timeTickLabels } from "../../src/charts/format.js";
 import { heatmapScene } from "../../src/charts/heatmap-scene.js";
-import { seriesSvg } from "../../src/charts/series-svg.js";
-import { LIGHT, type ChartView, type HeatmapView, type SeriesView } from "../../src/charts/model/types.js";
+import { type ChartView, type HeatmapView, LIGHT, type SeriesView } from "../../src/charts/model/types.js";
 import { metricTitle, seriesLine, seriesView } from "../../src/charts/model/view-data.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { connect, loadView, type Fixture } from "../../harness/mcp.js";
+import { seriesSvg } from "../../src/charts/series-svg.js";
 
 const DAY = 86_400_000;
 const at = (iso: string) => Date.parse(iso);

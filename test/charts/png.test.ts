@@ -1,23 +1,25 @@
 // The PNG renderer as pixels: size, a picture that is not blank, the matrix painted the right way
 // up (cells' colours where the layout puts them, the hottest cell at the top of the ramp), and a
 // series line through its last point. Plus the formatting the axes rely on.
+import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { NOW, tempDir, writeKeys } from "../../harness/mcp.js";
+import { type Decoded, decodePng } from "../../harness/png.js";
 import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
+import { candleColumns } from "../../src/backend/inprocess/readings/candles.js";
 import { resultAs } from "../../src/backend/types.js";
 import type { Heatmap } from "../../src/catalog/responses.js";
 import { colorPosition, VIRIDIS } from "../../src/charts/colormap.js";
-import { usdCompact, numCompact, priceLabel, timeLabel } from "../../src/charts/format.js";
+import { numCompact, priceLabel, timeLabel, usdCompact } from "../../src/charts/format.js";
 import { heatmapLayout } from "../../src/charts/heatmap-scene.js";
+import { decodeCells, type HeatmapView, LIGHT } from "../../src/charts/model/types.js";
+import { heatmapView, seriesLine, seriesView, viewCandles } from "../../src/charts/model/view-data.js";
 import { chartPng, forgetTexts, PNG_HEIGHT, PNG_WIDTH } from "../../src/charts/png.js";
 import { niceTicks, timeTicks } from "../../src/charts/scale.js";
 import { seriesLayout } from "../../src/charts/series-svg.js";
-import { decodeCells, LIGHT, type HeatmapView } from "../../src/charts/model/types.js";
-import { heatmapView, seriesLine, seriesView, viewCandles } from "../../src/charts/model/view-data.js";
-import { candleColumns } from "../../src/backend/inprocess/readings/candles.js";
 import { digestHeatmap } from "../../src/summary/index.js";
-import { NOW, tempDir, writeKeys } from "../../harness/mcp.js";
-import { decodePng, type Decoded } from "../../harness/png.js";
-import { join } from "node:path";
 
 let backend: InProcessBackend;
 beforeAll(async () => {

@@ -6,17 +6,19 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+
 import type { CallToolResult, Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KeyStore } from "../../src/backend/inprocess/keys.js";
+
 import { NOW_ISO } from "../../harness/mcp.js";
-import { NGINX_AVAILABLE, startNginx, type RunningNginx } from "../../harness/nginx.js";
+import { NGINX_AVAILABLE, type RunningNginx, startNginx } from "../../harness/nginx.js";
 import { signIn } from "../../harness/oauth-client.js";
-import { startOidcIssuer, type OidcIssuer } from "../../harness/oidc-issuer.js";
+import { type OidcIssuer, startOidcIssuer } from "../../harness/oidc-issuer.js";
 import { freePort } from "../../harness/ports.js";
 import { dropSchema, PG_AVAILABLE, storeUrl, testSchema } from "../../harness/postgres.js";
-import { spawnCli, type Spawned } from "../../harness/spawn.js";
 import { rpcAnswer } from "../../harness/rpc-answer.js";
+import { spawnCli, type Spawned } from "../../harness/spawn.js";
+import { KeyStore } from "../../src/backend/inprocess/keys.js";
 
 const INSTANCES = 3;
 /** Credits of each metered user; 4×N calls each. */

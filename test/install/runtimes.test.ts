@@ -7,12 +7,14 @@ import { execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { runningHasBuiltinSqlite, runtimes, skipWithout } from "../../harness/runtimes.js";
+import { cleanEnv, ROOT } from "../../harness/spawn.js";
 import { bundleEntries, checkBundle, runtimeModules } from "../../scripts/pack.js";
 import { readZip, writeZip } from "../../scripts/zip.js";
 import { allTools } from "../../src/tools/index.js";
-import { runningHasBuiltinSqlite, runtimes, skipWithout } from "../../harness/runtimes.js";
-import { cleanEnv, ROOT } from "../../harness/spawn.js";
 
 /** One call of every tool, as a model would first make it. */
 const CALLS: Record<string, Record<string, unknown>> = {

@@ -2,14 +2,16 @@
 // in-process service and, by the same configuration, the real one over HTTP; typed errors.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+
+import { createCryptoMetrics, type CryptoMetrics, CryptoMetricsError, type GetSeriesResult } from "crypto-metrics-mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCryptoMetrics, CryptoMetricsError, type CryptoMetrics, type GetSeriesResult } from "crypto-metrics-mcp";
+
+import { connect, type Fixture, NOW, NOW_ISO, tempDir, textOf, writeKeys } from "../../harness/mcp.js";
+import { restUpstream, type Upstream } from "../../harness/upstream.js";
+import { generateTypes, TYPES_FILE } from "../../scripts/generate-lib-types.js";
 import { createInProcessService } from "../../src/backend/inprocess/backend.js";
 import { methodName } from "../../src/library/session.js";
 import { allTools } from "../../src/tools/index.js";
-import { generateTypes, TYPES_FILE } from "../../scripts/generate-lib-types.js";
-import { restUpstream, type Upstream } from "../../harness/upstream.js";
-import { connect, NOW, NOW_ISO, tempDir, textOf, writeKeys, type Fixture } from "../../harness/mcp.js";
 
 const noCredits = <T extends object>(r: T) => ({ ...r, credits: undefined });
 const noFooter = (text: string) => text.replace(/credits: .*$/m, "");

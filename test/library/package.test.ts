@@ -5,12 +5,14 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+
 import { beforeAll, describe, expect, it } from "vitest";
+
 import { builtIsFresh } from "../../harness/cli.js";
-import { runningHasBuiltinSqlite } from "../../harness/runtimes.js";
-import { ROOT } from "../../harness/spawn.js";
-import { skipping } from "../../harness/skips.js";
 import { NOW_ISO, tempDir } from "../../harness/mcp.js";
+import { runningHasBuiltinSqlite } from "../../harness/runtimes.js";
+import { skipping } from "../../harness/skips.js";
+import { ROOT } from "../../harness/spawn.js";
 
 const built = builtIsFresh("index.js");
 // CI builds before it tests: there a missing or stale build is a failure, not a skip.

@@ -2,10 +2,11 @@
 // costing about what a short one does.
 import { encode } from "gpt-tokenizer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { answerTokens, defaultCalls, worstAnswers } from "../../harness/answer-sizes.js";
+import { connect, type Fixture, textOf } from "../../harness/mcp.js";
 import { SIMULATED_ORIGIN } from "../../src/backend/inprocess/origin.js";
 import { instructionsFor } from "../../src/server.js";
-import { connect, textOf, type Fixture } from "../../harness/mcp.js";
-import { answerTokens, defaultCalls, worstAnswers } from "../../harness/answer-sizes.js";
 
 const tokens = (text: string) => encode(text).length;
 

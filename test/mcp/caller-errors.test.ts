@@ -2,8 +2,9 @@
 // own schema with -32603 and the raw issues; our server answers -32602 naming the field. The first
 // test pins the SDK behaviour the adapter corrects: when it fails, the SDK has moved (perhaps fixed
 // it) and the adapter should be revisited.
-import { InMemoryTransport, McpServer, type JSONRPCMessage } from "@modelcontextprotocol/server";
+import { InMemoryTransport, type JSONRPCMessage, McpServer } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
+
 import { SIMULATED_ORIGIN } from "../../src/backend/inprocess/origin.js";
 import { asCallerError } from "../../src/mcp/sdk/caller-errors.js";
 import { createServer } from "../../src/server.js";

@@ -2,10 +2,11 @@
 // like quantities, one scale per line, and correlations or a lead/lag stated with their sample size
 // only when they clear the stated significance threshold. Through a real MCP client and `call`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { call, cliEnv } from "../../harness/cli.js";
+import { connect, type Fixture, textOf } from "../../harness/mcp.js";
 import type { CompactCompareDigest } from "../../src/summary/index.js";
 import { digestCompare, renderCompareText } from "../../src/summary/index.js";
-import { call, cliEnv } from "../../harness/cli.js";
-import { connect, textOf, type Fixture } from "../../harness/mcp.js";
 
 const digestOf = (r: { structuredContent?: unknown }) => (r.structuredContent as { digest: CompactCompareDigest }).digest;
 

@@ -1,8 +1,9 @@
 // compare through a real MCP client: both modes against the tools' own single-series answers,
 // and every bad input refused by name before anything is charged.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { connect, errorOf, type Fixture, textOf } from "../../harness/mcp.js";
 import type { CompactCompareDigest } from "../../src/summary/index.js";
-import { connect, errorOf, textOf, type Fixture } from "../../harness/mcp.js";
 
 let f: Fixture;
 beforeAll(async () => {

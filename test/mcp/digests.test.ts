@@ -6,10 +6,11 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { encode } from "gpt-tokenizer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { errorOf, NOW, tempDir, textOf, writeKeys } from "../../harness/mcp.js";
 import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
 import type { Backend, BackendContext, BackendRequest, BackendResult, TimeRecord } from "../../src/backend/types.js";
 import { createServer } from "../../src/server.js";
-import { errorOf, NOW, tempDir, textOf, writeKeys } from "../../harness/mcp.js";
 
 /**
  * The in-process service, reporting each daily series' whole-history extent and "now" as a backend

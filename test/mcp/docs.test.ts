@@ -2,10 +2,12 @@
 // tools/list actually serves, and the manifest must keep the MCPB contract.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.js";
-import { buildManifest, manifestTools, README_END, README_START, toolTable } from "../../scripts/generate-docs.js";
+
 import { connect, type Fixture } from "../../harness/mcp.js";
+import { buildManifest, manifestTools, README_END, README_START, toolTable } from "../../scripts/generate-docs.js";
+import { loadConfig } from "../../src/config.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const read = (name: string) => readFileSync(join(ROOT, name), "utf8");

@@ -1,6 +1,7 @@
 // A key restricted to some metrics sees them: list_assets marks what it may call, and a refused
 // call lists the ids it may call (nothing charged).
 import { describe, expect, it } from "vitest";
+
 import { connect, errorOf, textOf } from "../../harness/mcp.js";
 
 interface Listing {

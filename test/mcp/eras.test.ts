@@ -4,13 +4,15 @@
 // tool driven; views from the capabilities each request declares; caching fields; and the errors the
 // 2026-07-28 specification names for bad requests, none of them charged.
 import { join } from "node:path";
-import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
+
+import { type CallToolResult, Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
-import { startHttpServer, type RunningHttpServer } from "../../src/transports/http.js";
+
 import { NOW, NOW_ISO, tempDir, writeKeys } from "../../harness/mcp.js";
 import { cleanEnv, ROOT } from "../../harness/spawn.js";
+import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
+import { type RunningHttpServer, startHttpServer } from "../../src/transports/http.js";
 
 const MODERN = "2026-07-28";
 const UI = { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } };

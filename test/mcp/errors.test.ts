@@ -1,8 +1,9 @@
 // Every error class comes back as an isError result whose text says what to do next, tagged
 // retryable or not, and costs nothing; keys are never echoed.
 import { afterEach, describe, expect, it } from "vitest";
+
+import { connect, errorOf, type Fixture, KEYS, textOf } from "../../harness/mcp.js";
 import { DATE_FORMAT_HINT } from "../../src/catalog/index.js";
-import { connect, errorOf, KEYS, textOf, type Fixture } from "../../harness/mcp.js";
 
 const open: Fixture[] = [];
 async function fixture(key?: string): Promise<Fixture> {

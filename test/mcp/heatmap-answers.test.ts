@@ -3,11 +3,11 @@
 // spacing said to be so, the defaults stated as they are, the ratio's venue and each venue's market
 // as it writes it. Through a real MCP client and through `call`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { VENUES, venueMarket } from "../../src/catalog/index.js";
-import type { CompactHeatmapDigest } from "../../src/summary/index.js";
 
 import { call, cliEnv } from "../../harness/cli.js";
-import { connect, textOf, type Fixture } from "../../harness/mcp.js";
+import { connect, type Fixture, textOf } from "../../harness/mcp.js";
+import { venueMarket, VENUES } from "../../src/catalog/index.js";
+import type { CompactHeatmapDigest } from "../../src/summary/index.js";
 
 const digestOf = (r: { structuredContent?: unknown }) => (r.structuredContent as { digest: CompactHeatmapDigest }).digest;
 

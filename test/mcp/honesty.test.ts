@@ -1,15 +1,16 @@
 // What a model reads is true of the data: every printed point and statistic of one answer of every
 // tool and every kind of series is within 1 % of the raw value it stands for (read from the REST
 // face of the same service, at the same "now"), and the examples that once misled are pinned.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { createInProcessService } from "../../src/backend/inprocess/backend.js";
-import { ENDPOINTS, TIMEFRAMES } from "../../src/catalog/index.js";
-import type { InProcessService } from "../../src/backend/inprocess/service.js";
-import { resultAs } from "../../src/backend/types.js";
-import { startRestServer, type RestServer } from "../../src/backend/rest.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { call, cliEnv } from "../../harness/cli.js";
-import { connect, NOW, tempDir, textOf, writeKeys, type Fixture } from "../../harness/mcp.js";
+import { connect, type Fixture, NOW, tempDir, textOf, writeKeys } from "../../harness/mcp.js";
+import { createInProcessService } from "../../src/backend/inprocess/backend.js";
+import type { InProcessService } from "../../src/backend/inprocess/service.js";
+import { type RestServer, startRestServer } from "../../src/backend/rest.js";
+import { resultAs } from "../../src/backend/types.js";
+import { ENDPOINTS, TIMEFRAMES } from "../../src/catalog/index.js";
 
 let f: Fixture;
 let service: InProcessService;

@@ -1,11 +1,13 @@
 // Stateless HTTP requests served at once: concurrent callers with overlapping JSON-RPC ids each get
 // their own answers, metered on their own keys.
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
-import { startHttpServer, type RunningHttpServer } from "../../src/transports/http.js";
+
 import { NOW, tempDir, writeKeys } from "../../harness/mcp.js";
 import { rpcAnswer } from "../../harness/rpc-answer.js";
+import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
+import { type RunningHttpServer, startHttpServer } from "../../src/transports/http.js";
 
 describe("concurrent callers over HTTP", () => {
   let backend: InProcessBackend;

@@ -1,15 +1,17 @@
 // `http --allowed-hosts` behind a reverse proxy, over real loopback HTTP: the server process as
 // started from the command line, a small proxy in front that forwards the public Host as nginx
 // (`proxy_set_header Host $host`) and Caddy do, and a real MCP client talking through it.
-import { request, createServer, type Server } from "node:http";
+import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig, ConfigError } from "../../src/config.js";
-import { spawnCli, type Spawned } from "../../harness/spawn.js";
+
 import { tempDir } from "../../harness/mcp.js";
+import { spawnCli, type Spawned } from "../../harness/spawn.js";
+import { ConfigError, loadConfig } from "../../src/config.js";
 
 const PUBLIC = "mcp.example.com";
 const INIT = JSON.stringify({

@@ -2,17 +2,19 @@
 // checks, --require-key, body and batch caps; and progress notifications from a paged HTTP backend.
 import { request } from "node:http";
 import { join } from "node:path";
+
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createInProcessService, InProcessBackend } from "../../src/backend/inprocess/backend.js";
+
+import { NOW, tempDir, writeKeys } from "../../harness/mcp.js";
 import { HttpBackend } from "../../src/backend/http/index.js";
+import { createInProcessService, InProcessBackend } from "../../src/backend/inprocess/backend.js";
 import { startRestServer } from "../../src/backend/rest.js";
 import { createServer } from "../../src/server.js";
-import { startHttpServer, type RunningHttpServer } from "../../src/transports/http.js";
-import { NOW, tempDir, writeKeys } from "../../harness/mcp.js";
+import { type RunningHttpServer, startHttpServer } from "../../src/transports/http.js";
 
 let backend: InProcessBackend;
 let open: RunningHttpServer;

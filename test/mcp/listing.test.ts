@@ -2,17 +2,19 @@
 // flat strict schemas with bounded strings, and every series' unit stated where a model reads it.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+
+import { connect, type Fixture } from "../../harness/mcp.js";
 import { HttpBackend } from "../../src/backend/http/index.js";
 import { ENDPOINTS, SERIES_IDS } from "../../src/catalog/index.js";
 import { createServer } from "../../src/server.js";
 import { allTools } from "../../src/tools/index.js";
 import { listAssets } from "../../src/tools/list-assets.js";
 import { fullOutputSchema } from "../../src/tools/listing.js";
-import { connect, type Fixture } from "../../harness/mcp.js";
 
 let f: Fixture;
 beforeAll(async () => {

@@ -4,14 +4,15 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import {
   EmptyResultSchema,
+  type LoggingMessageNotification,
   LoggingMessageNotificationSchema,
   McpError,
-  type LoggingMessageNotification,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
+
+import { SIMULATED_ORIGIN } from "../../src/backend/inprocess/origin.js";
 import { log, setLogLevel } from "../../src/log.js";
 import { createServer, loggingOf } from "../../src/server.js";
-import { SIMULATED_ORIGIN } from "../../src/backend/inprocess/origin.js";
 
 const SECRET = "sk-live-0123456789abcdef";
 const closers: Array<() => Promise<void>> = [];

@@ -1,17 +1,18 @@
 // get_ohlcv metric=price: the candles' digest against the candle source itself, charging, the
 // restriction rule, and the same answer over the real-service path (heatmap candles over HTTP).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HttpBackend } from "../../src/backend/http/index.js";
-import { candlesFromHeatmap, planPrice } from "../../src/backend/http/heatmap-candles.js";
-import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
-import { resultAs } from "../../src/backend/types.js";
-import { candleColumns } from "../../src/backend/inprocess/readings/candles.js";
-import { DAY_MS } from "../../src/catalog/index.js";
-import { num } from "../../src/summary/index.js";
-import type { Heatmap } from "../../src/catalog/responses.js";
-import { connect, errorOf, NOW, textOf, type Fixture } from "../../harness/mcp.js";
+
+import { connect, errorOf, type Fixture, NOW, textOf } from "../../harness/mcp.js";
 import { SILENT } from "../../harness/mock-upstream.js";
-import { NOW as REST_NOW, startRest, type RestRig } from "../../harness/service.js";
+import { NOW as REST_NOW, type RestRig, startRest } from "../../harness/service.js";
+import { candlesFromHeatmap, planPrice } from "../../src/backend/http/heatmap-candles.js";
+import { HttpBackend } from "../../src/backend/http/index.js";
+import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
+import { candleColumns } from "../../src/backend/inprocess/readings/candles.js";
+import { resultAs } from "../../src/backend/types.js";
+import { DAY_MS } from "../../src/catalog/index.js";
+import type { Heatmap } from "../../src/catalog/responses.js";
+import { num } from "../../src/summary/index.js";
 
 interface PriceOut {
   digest: { count: number; last: [string, number]; first: [string, number] };

@@ -1,19 +1,20 @@
 // Provenance: every answer says where its figures come from, in its text and its structuredContent;
 // an answer reaching past the simulation's calibration says that part is a simulated continuation.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { call, cliEnv } from "../../harness/cli.js";
+import { connect, type Fixture, tempDir, textOf, writeKeys } from "../../harness/mcp.js";
+import { SILENT } from "../../harness/mock-upstream.js";
+import { type RestRig, startRest } from "../../harness/service.js";
 import { HttpBackend } from "../../src/backend/http/index.js";
+import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
 import { REF_DAY } from "../../src/backend/inprocess/world/levels.js";
 import { closesOf } from "../../src/backend/inprocess/world/market/calendar.js";
 import { REFERENCE_DATE } from "../../src/backend/inprocess/world/market/reference.js";
-import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
 import { createServer } from "../../src/server.js";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { call, cliEnv } from "../../harness/cli.js";
-import { connect, tempDir, textOf, writeKeys, type Fixture } from "../../harness/mcp.js";
-import { SILENT } from "../../harness/mock-upstream.js";
-import { startRest, type RestRig } from "../../harness/service.js";
 
 const WITHIN = "Source: simulated market, calibrated to real history through 2025-12-28; present these figures as simulated.";
 const BEYOND =

@@ -3,13 +3,15 @@
 // metering (quoted and refused before any read), progress, and every bad input named.
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { connect, errorOf, type Fixture, mcpRig, textOf } from "../../harness/mcp.js";
+import { SILENT } from "../../harness/mock-upstream.js";
+import { NOW as REST_NOW, type RestRig, startRest } from "../../harness/service.js";
 import { HttpBackend } from "../../src/backend/http/index.js";
 import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
 import { restHandler } from "../../src/backend/rest.js";
-import { connect, errorOf, mcpRig, textOf, type Fixture } from "../../harness/mcp.js";
-import { SILENT } from "../../harness/mock-upstream.js";
-import { NOW as REST_NOW, startRest, type RestRig } from "../../harness/service.js";
 
 interface Rank {
   from: string;

@@ -2,7 +2,8 @@
 // kept and the tools reuse their digest, yet every call is charged and answers exactly what a first
 // call answers; a request that differs in anything the digest reads gets its own.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, textOf, type Fixture } from "../../harness/mcp.js";
+
+import { connect, type Fixture, textOf } from "../../harness/mcp.js";
 
 let f: Fixture;
 beforeAll(async () => {

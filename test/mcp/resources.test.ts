@@ -1,9 +1,10 @@
 // Resources (catalog, full data behind each digest), completions and prompts through a real client.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { connect, type Fixture } from "../../harness/mcp.js";
+import type { Heatmap, VariationRecord } from "../../src/backend/types.js";
 import { ENDPOINTS, SET_A, VENUES } from "../../src/catalog/index.js";
 import { num } from "../../src/summary/index.js";
-import type { Heatmap, VariationRecord } from "../../src/backend/types.js";
-import { connect, type Fixture } from "../../harness/mcp.js";
 
 let f: Fixture;
 beforeAll(async () => {

@@ -2,9 +2,10 @@
 // for free with the span that exists, an unknown flag pointed at the real one, an unusable state
 // directory refused at once. Through a real MCP client and through `call`.
 import { describe, expect, it } from "vitest";
-import { nearestArgument } from "../../src/tools/validation.js";
+
 import { call, cliEnv, runCli } from "../../harness/cli.js";
 import { connect, errorOf, textOf } from "../../harness/mcp.js";
+import { nearestArgument } from "../../src/tools/validation.js";
 
 const remaining = (r: { structuredContent?: unknown }) => (r.structuredContent as { credits: { remaining: number } }).credits.remaining;
 

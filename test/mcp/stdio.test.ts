@@ -1,8 +1,10 @@
 // One spawned stdio session: every stdout line is a JSON-RPC message, logs stay on stderr, and the
 // process exits 0 when stdin ends or on SIGTERM.
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import { NOW_ISO, tempDir } from "../../harness/mcp.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");

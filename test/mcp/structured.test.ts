@@ -1,8 +1,9 @@
 // structuredContent as hosts that forward it instead of the text give it to the model: the text's
 // facts and points in compact form, validated by the client against each tool's advertised schema.
-import { describe, expect, it, beforeAll, afterAll } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { connect, type Fixture, textOf } from "../../harness/mcp.js";
 import { num, when } from "../../src/summary/index.js";
-import { connect, textOf, type Fixture } from "../../harness/mcp.js";
 
 let f: Fixture;
 beforeAll(async () => {

@@ -1,10 +1,11 @@
 // Every tool's happy path through a real MCP client, checking that the numbers in the text are the
 // numbers of the data the backend serves.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENDPOINTS, endpointsForAsset, SET_L1, VENUES } from "../../src/catalog/index.js";
+
+import { connect, type Fixture, textOf } from "../../harness/mcp.js";
 import type { Heatmap, TimeRecord, VariationRecord } from "../../src/backend/types.js";
+import { ENDPOINTS, endpointsForAsset, SET_L1, VENUES } from "../../src/catalog/index.js";
 import { formatNumber, num, when } from "../../src/summary/index.js";
-import { connect, textOf, type Fixture } from "../../harness/mcp.js";
 
 let f: Fixture;
 beforeAll(async () => {

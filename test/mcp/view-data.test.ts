@@ -5,18 +5,20 @@
 import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { countTokens } from "gpt-tokenizer";
+
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { countTokens } from "gpt-tokenizer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HttpBackend } from "../../src/backend/http/index.js";
-import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
+
+import { connect, errorOf, type Fixture, loadView, type McpRig, mcpRig, NOW, tempDir, textOf, writeKeys } from "../../harness/mcp.js";
 import { SILENT } from "../../harness/mock-upstream.js";
 import { startRest } from "../../harness/service.js";
+import { HttpBackend } from "../../src/backend/http/index.js";
+import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
 import { callerTag, contentSha, signHandle } from "../../src/mcp/view-handle.js";
 import { viewSecret } from "../../src/state-dir.js";
 import { CHUNK_BYTES, INLINE_MAX_BYTES, VIEW_META_KEY, type ViewStore } from "../../src/tools/view-data.js";
 import { createViewStore } from "../../src/tools/view-store.js";
-import { connect, errorOf, loadView, mcpRig, NOW, tempDir, textOf, writeKeys, type Fixture, type McpRig } from "../../harness/mcp.js";
 
 const EIGHT = ["btc", "eth", "sol", "xrp", "bnb", "doge", "ada", "link"];
 /** The calls the bench measures, and the largest answers a view draws. */

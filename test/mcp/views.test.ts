@@ -1,9 +1,10 @@
 // MCP Apps and PNG charts through a real client: tools/list's _meta only for clients that render
 // views, the ui:// resources, the views' data (outside the model's fields), the image block on
 // `chart: true`, and the PNG resources.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { connect, loadView, textOf, type Fixture } from "../../harness/mcp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { connect, type Fixture, loadView, textOf } from "../../harness/mcp.js";
 import { decodePng } from "../../harness/png.js";
 
 let plain: Fixture;

@@ -4,16 +4,18 @@ import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { deflateRawSync } from "node:zlib";
 import { dirname, join } from "node:path";
+import { deflateRawSync } from "node:zlib";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { bundleNode, runningHasBuiltinSqlite, skipWithout } from "../../harness/runtimes.js";
+import { cleanEnv, ROOT } from "../../harness/spawn.js";
 import { BUNDLE_NODE, bundleEntries, bundleFileName, checkBundle, nativeCode, runtimeModules } from "../../scripts/pack.js";
 import { deflateStrongly } from "../../scripts/strong-deflate.js";
 import { readZip, writeZip, ZipError } from "../../scripts/zip.js";
 import { MIN_NODE } from "../../src/min-node.js";
 import { allTools } from "../../src/tools/index.js";
-import { bundleNode, runningHasBuiltinSqlite, skipWithout } from "../../harness/runtimes.js";
-import { cleanEnv, ROOT } from "../../harness/spawn.js";
 
 let work: string;
 let dist: string;

@@ -4,7 +4,9 @@
 import { readdirSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import { BIG_RATE, tempDir, writeKeys } from "../../harness/service.js";
 import { spawnCli, type Spawned } from "../../harness/spawn.js";
 

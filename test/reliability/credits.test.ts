@@ -3,10 +3,11 @@
 // (both engines, several processes) is in test/backend/inprocess/metering/.
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+
+import { BIG_RATE, cheapPath, rateRemaining, serviceGet, serviceRig, sqliteStore } from "../../harness/service.js";
 import { sha256 } from "../../src/backend/inprocess/keys.js";
 import { ServiceError } from "../../src/backend/types.js";
 import { endpointById, HEATMAP_ID } from "../../src/catalog/index.js";
-import { BIG_RATE, cheapPath, rateRemaining, serviceGet, serviceRig, sqliteStore } from "../../harness/service.js";
 
 const LTH = endpointById("lifespan/Lth_mvrv")!;
 

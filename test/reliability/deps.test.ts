@@ -3,7 +3,9 @@
 // tool-argument size, so a hostile arguments object is refused before any validation or spend.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import { mcpRig, textOf } from "../../harness/mcp.js";
 import { BIG_RATE, serviceRig } from "../../harness/service.js";
 import { ROOT } from "../../harness/spawn.js";

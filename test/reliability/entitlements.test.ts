@@ -2,11 +2,12 @@
 // no rate token used, whatever its balance or window; inside them it never gets 403; and through
 // the HTTP backend a restricted key never receives a body cached for another key.
 import { describe, expect, it } from "vitest";
+
+import { BIG_RATE, cheapPath, cheapRequest, type KeyEntry, rateRemaining, serviceGet, serviceRig } from "../../harness/service.js";
+import { restUpstream } from "../../harness/upstream.js";
 import { HttpBackend } from "../../src/backend/http/index.js";
 import { ServiceError } from "../../src/backend/types.js";
 import { ENDPOINTS, HEATMAP_ID } from "../../src/catalog/index.js";
-import { BIG_RATE, cheapPath, cheapRequest, rateRemaining, serviceGet, serviceRig, type KeyEntry } from "../../harness/service.js";
-import { restUpstream } from "../../harness/upstream.js";
 
 const ids = (pred: (e: (typeof ENDPOINTS)[number]) => boolean) => ENDPOINTS.filter(pred).map((e) => e.id);
 

@@ -6,10 +6,11 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { type McpRig, mcpRig, textOf } from "../../harness/mcp.js";
+import { BIG_RATE, type ServiceRig, serviceRig } from "../../harness/service.js";
 import { createServer } from "../../src/server.js";
 import { allTools } from "../../src/tools/index.js";
-import { mcpRig, textOf, type McpRig } from "../../harness/mcp.js";
-import { BIG_RATE, serviceRig, type ServiceRig } from "../../harness/service.js";
 
 const BASE: Record<string, Record<string, unknown>> = {
   list_assets: {},

@@ -3,15 +3,17 @@
 // face checks Host and Origin like the MCP HTTP transport; resource URIs refuse repeated query
 // parameters; a "__proto__" argument is refused like any unknown one.
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { request } from "node:http";
+import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KeyStore, KeysFileError } from "../../src/backend/inprocess/keys.js";
-import { startRestServer, type RestServer } from "../../src/backend/rest.js";
-import { connect, errorOf, textOf, type Fixture } from "../../harness/mcp.js";
+
+import { connect, errorOf, type Fixture, textOf } from "../../harness/mcp.js";
 import { dropSchema, PG_AVAILABLE, storeUrl, testSchema } from "../../harness/postgres.js";
-import { serviceRig, tempDir, type ServiceRig } from "../../harness/service.js";
+import { type ServiceRig, serviceRig, tempDir } from "../../harness/service.js";
 import { spawnCli, StdioPeer } from "../../harness/spawn.js";
+import { KeysFileError, KeyStore } from "../../src/backend/inprocess/keys.js";
+import { type RestServer, startRestServer } from "../../src/backend/rest.js";
 
 describe("a malformed keys file", () => {
   it.each([

@@ -1,15 +1,17 @@
 // Both HTTP faces are closed by default: loopback bind, Host/Origin checks (403) on `http`, no CORS
 // header ever, 413 past the body caps, 400 past 100 batched messages, 401 without a key, and
 // slow-header or slow-body clients cut off by the server's timeouts.
-import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { type IncomingHttpHeaders, request as httpRequest } from "node:http";
 import { connect } from "node:net";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sha256 } from "../../src/backend/inprocess/keys.js";
-import { startRestServer, type RestServer } from "../../src/backend/rest.js";
-import { loadConfig } from "../../src/config.js";
-import { startHttpServer, type RunningHttpServer } from "../../src/transports/http.js";
-import { BIG_RATE, serviceRig, type ServiceRig } from "../../harness/service.js";
+
+import { BIG_RATE, type ServiceRig, serviceRig } from "../../harness/service.js";
 import { spawnCli } from "../../harness/spawn.js";
+import { sha256 } from "../../src/backend/inprocess/keys.js";
+import { type RestServer, startRestServer } from "../../src/backend/rest.js";
+import { loadConfig } from "../../src/config.js";
+import { type RunningHttpServer, startHttpServer } from "../../src/transports/http.js";
 
 interface RawReply {
   status: number;

@@ -1,13 +1,15 @@
 // Streamable HTTP under hostile or careless clients: beyond loopback only with --require-key or an
 // explicit --allow-anonymous; requests in progress capped (a flood of slow bodies is answered 503,
 // not held); a body that does not arrive in time is 408; `Connection: close` is honoured.
-import { connect, type Socket } from "node:net";
 import { createServer, request as httpRequest } from "node:http";
+import { connect, type Socket } from "node:net";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig, ConfigError } from "../../src/config.js";
-import { MAX_PENDING_REQUESTS, readBody } from "../../src/transports/http-gate.js";
-import { startHttpServer, type RunningHttpServer } from "../../src/transports/http.js";
+
 import { BIG_RATE, serviceRig } from "../../harness/service.js";
+import { ConfigError, loadConfig } from "../../src/config.js";
+import { type RunningHttpServer, startHttpServer } from "../../src/transports/http.js";
+import { MAX_PENDING_REQUESTS, readBody } from "../../src/transports/http-gate.js";
 
 const HOME = { HOME: "/home/tester" };
 const INIT = JSON.stringify({

@@ -2,14 +2,16 @@
 // state directory given as '', a password on the command line, stdin split mid-character, lines
 // that are not JSON-RPC messages, and an upstream echoing the key in another letter case.
 import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
+
+import { tempDir } from "../../harness/service.js";
+import { spawnCli, type Spawned, StdioPeer } from "../../harness/spawn.js";
 import { redact } from "../../src/backend/http/upstream-errors.js";
 import { loadConfig } from "../../src/config.js";
-import { addLogSink } from "../../src/log.js";
 import { clientSafe } from "../../src/incidents.js";
+import { addLogSink } from "../../src/log.js";
 import { invalidLineReply, LineSplitter, Utf8Lines } from "../../src/transports/stdio-lines.js";
-import { tempDir } from "../../harness/service.js";
-import { spawnCli, StdioPeer, type Spawned } from "../../harness/spawn.js";
 
 const running: Spawned[] = [];
 afterEach(() => {

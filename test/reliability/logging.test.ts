@@ -1,15 +1,17 @@
 // Logging never ends the process: a stdio server whose client closed its stderr pipe, and an `api`
 // server whose stderr file sits past the file size limit (as on a full disk), keep answering while
 // they log; a warning repeated word for word is written once per window, then summarised.
-import { createServer } from "node:net";
-import { request } from "node:http";
 import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { createServer } from "node:net";
 import { join } from "node:path";
+
 import { afterEach, describe, expect, it, vi } from "vitest";
+
+import { BIG_RATE, tempDir, writeKeys } from "../../harness/service.js";
+import { spawnCli, type Spawned, StdioPeer } from "../../harness/spawn.js";
 import { openSqlite } from "../../src/backend/inprocess/metering/sqlite-driver.js";
 import { addLogSink, log, REPEAT_WINDOW_MS, setLogLevel } from "../../src/log.js";
-import { BIG_RATE, tempDir, writeKeys } from "../../harness/service.js";
-import { spawnCli, StdioPeer, type Spawned } from "../../harness/spawn.js";
 
 const running: Spawned[] = [];
 afterEach(() => {

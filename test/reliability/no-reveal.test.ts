@@ -5,12 +5,14 @@
 import { rmSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
 import { join } from "node:path";
+
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
+
 import { BIG_RATE, tempDir, writeKeys } from "../../harness/service.js";
-import { spawnCli, StdioPeer, type Spawned } from "../../harness/spawn.js";
+import { spawnCli, type Spawned, StdioPeer } from "../../harness/spawn.js";
 
 const running: Spawned[] = [];
 afterEach(() => {

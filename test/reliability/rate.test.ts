@@ -2,9 +2,10 @@
 // policy, every 429 carries Retry-After, and a client that waits exactly that long is accepted.
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+
+import { cheapPath, cheapRequest, serviceGet, serviceRig, sqliteStore } from "../../harness/service.js";
 import { ServiceError } from "../../src/backend/types.js";
 import { endpointById } from "../../src/catalog/index.js";
-import { cheapPath, cheapRequest, serviceGet, serviceRig, sqliteStore } from "../../harness/service.js";
 
 const LTH = endpointById("lifespan/Lth_mvrv")!;
 const PATH = cheapPath(LTH);

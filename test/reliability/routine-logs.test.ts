@@ -3,9 +3,11 @@
 // the client still gets its JSON-RPC error.
 import { request } from "node:http";
 import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
+
 import { BIG_RATE, tempDir, writeKeys } from "../../harness/service.js";
-import { spawnCli, StdioPeer, type Spawned } from "../../harness/spawn.js";
+import { spawnCli, type Spawned, StdioPeer } from "../../harness/spawn.js";
 
 const running: Spawned[] = [];
 afterEach(() => {

@@ -5,14 +5,16 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
+
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HttpBackend } from "../../src/backend/http/index.js";
-import { sha256 } from "../../src/backend/inprocess/keys.js";
+
 import { mcpRig, textOf } from "../../harness/mcp.js";
 import { BIG_RATE, tempDir, writeKeys } from "../../harness/service.js";
 import { spawnCli, StdioPeer } from "../../harness/spawn.js";
 import { rawUpstream, type Upstream } from "../../harness/upstream.js";
+import { HttpBackend } from "../../src/backend/http/index.js";
+import { sha256 } from "../../src/backend/inprocess/keys.js";
 
 const CALLER = "ck_CANARY_caller_7f3a9e1b2c4d5e6f";
 const UPSTREAM = "ck_CANARY_upstream_5b8e2d4f6a1c0d9e";

@@ -1,6 +1,7 @@
 // The soak's verdict (scripts/soak.ts) must tell a leak from a plateau: checked on synthetic samples.
 import { describe, expect, it } from "vitest";
-import { analyse, callMix, percentile, slope, type Sample } from "../../harness/soak.js";
+
+import { analyse, callMix, percentile, type Sample, slope } from "../../harness/soak.js";
 import { allTools } from "../../src/tools/index.js";
 
 const series = (n: number, heap: (i: number) => number, fds: (i: number) => number = () => 25): Sample[] =>

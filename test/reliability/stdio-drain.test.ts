@@ -2,7 +2,9 @@
 // while calls run, gets every answer before the process exits 0; a 12 MiB line gets an error and the
 // request after it is answered. Against a spawned server, through its real stdin and stdout.
 import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
+
 import { tempDir } from "../../harness/service.js";
 import { spawnCli, type Spawned } from "../../harness/spawn.js";
 

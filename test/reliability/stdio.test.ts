@@ -6,8 +6,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawnCli, StdioPeer, type Spawned } from "../../harness/spawn.js";
+
+import { spawnCli, type Spawned, StdioPeer } from "../../harness/spawn.js";
 
 const dir = mkdtempSync(join(tmpdir(), "cm-rel-stdio-"));
 // Stands in for a dependency that logs with console.log once the session runs.

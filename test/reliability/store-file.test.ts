@@ -5,13 +5,15 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, chownSync, copyFileSync, linkSync, mkdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
+
+import { BIG_RATE, tempDir, writeKeys } from "../../harness/service.js";
+import { skipping } from "../../harness/skips.js";
+import { spawnCli, type Spawned } from "../../harness/spawn.js";
 import { sha256 } from "../../src/backend/inprocess/keys.js";
 import { openSqlite } from "../../src/backend/inprocess/metering/sqlite-driver.js";
 import { SqliteStore } from "../../src/backend/inprocess/metering/sqlite-store.js";
-import { BIG_RATE, tempDir, writeKeys } from "../../harness/service.js";
-import { spawnCli, type Spawned } from "../../harness/spawn.js";
-import { skipping } from "../../harness/skips.js";
 
 const PATH = "/btc/lifespan/Lth_mvrv?startDate=2025-06-01&endDate=2025-06-02"; // 1 credit
 const NOW = { CRYPTO_METRICS_NOW: "2025-12-31T12:00:00Z" };

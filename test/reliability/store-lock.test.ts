@@ -3,12 +3,14 @@
 // answering everything else, and a charge that cannot get the lock in time is a 503 that charged nothing.
 import { request } from "node:http";
 import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
+
+import { BIG_RATE, tempDir, writeKeys } from "../../harness/service.js";
+import { spawnCli, type Spawned } from "../../harness/spawn.js";
 import { openSqlite, type SqlDatabase } from "../../src/backend/inprocess/metering/sqlite-driver.js";
 import { SqliteStore } from "../../src/backend/inprocess/metering/sqlite-store.js";
 import { meterKey } from "../backend/inprocess/metering/contract.js";
-import { BIG_RATE, tempDir, writeKeys } from "../../harness/service.js";
-import { spawnCli, type Spawned } from "../../harness/spawn.js";
 
 const PATH = "/btc/lifespan/Lth_mvrv?startDate=2025-06-01&endDate=2025-06-02";
 const running: Spawned[] = [];

@@ -6,11 +6,13 @@
 // closed after it and over one kept alive for the next call.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { connect, type Socket } from "node:net";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { BIG_RATE, type ServiceRig, serviceRig } from "../../harness/service.js";
 import { sha256 } from "../../src/backend/inprocess/keys.js";
 import { restHandler } from "../../src/backend/rest.js";
 import { startHttpServer } from "../../src/transports/http.js";
-import { BIG_RATE, serviceRig, type ServiceRig } from "../../harness/service.js";
 
 const KEY = "reset-key";
 let rig: ServiceRig;

@@ -7,16 +7,18 @@
 // before the server could poll (its write would succeed into the closed connection), also from an
 // I/O callback (where one setImmediate would not reach the next poll), and a charge made only after
 // the client left, in both eras.
-import { request, type ClientRequest } from "node:http";
-import { connect, createServer as createNetServer, type AddressInfo } from "node:net";
+import { type ClientRequest, request } from "node:http";
+import { type AddressInfo, connect, createServer as createNetServer } from "node:net";
 import { join } from "node:path";
+
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
+import { BIG_RATE, type ServiceRig, serviceRig, tempDir, writeKeys } from "../../harness/service.js";
+import { spawnCli, type Spawned } from "../../harness/spawn.js";
 import { sha256 } from "../../src/backend/inprocess/keys.js";
 import { openSqlite } from "../../src/backend/inprocess/metering/sqlite-driver.js";
 import type { Backend, BackendContext, BackendRequest } from "../../src/backend/types.js";
-import { startHttpServer, type RunningHttpServer } from "../../src/transports/http.js";
-import { BIG_RATE, serviceRig, tempDir, writeKeys, type ServiceRig } from "../../harness/service.js";
-import { spawnCli, type Spawned } from "../../harness/spawn.js";
+import { type RunningHttpServer, startHttpServer } from "../../src/transports/http.js";
 
 const running: Spawned[] = [];
 afterEach(() => {

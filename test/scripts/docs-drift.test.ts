@@ -3,7 +3,9 @@
 // behind by a change, fails here. The README stays a ten-minute read.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { beforeAll, describe, expect, it } from "vitest";
+
 import { blockContents, blockNames, docFiles, spliceBlocks } from "../../scripts/generate-docs.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");

@@ -2,9 +2,11 @@
 // it must not drift, and it must keep the registry's rules.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
-import { buildServerJson, SERVER_SCHEMA } from "../../scripts/server-json.js";
+
 import { ROOT } from "../../harness/spawn.js";
+import { buildServerJson, SERVER_SCHEMA } from "../../scripts/server-json.js";
 
 const read = (name: string) => JSON.parse(readFileSync(join(ROOT, name), "utf8")) as Record<string, any>;
 

@@ -1,18 +1,19 @@
 // The compare digest's pure parts: alignment, changes by nature, ranks, correlation, lead/lag and
 // the co-sampled selection.
 import { describe, expect, it } from "vitest";
+
+import { criticalR } from "../../src/summary/compare/compare-significance.js";
 import {
   alignOnGrid,
   changesOf,
-  coSample,
   correlationMatrix,
+  coSample,
   digestCompare,
   memberStats,
   pearson,
   rankChanges,
   strongestLeadLag,
 } from "../../src/summary/index.js";
-import { criticalR } from "../../src/summary/compare/compare-significance.js";
 
 /** Deterministic pseudo-random numbers in [-0.5, 0.5). */
 function noise(seed: number, n: number): Float64Array {

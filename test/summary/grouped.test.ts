@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+
 import { formatCount, groupedFixed } from "../../src/summary/format/grouped.js";
 
 const formats = Array.from(

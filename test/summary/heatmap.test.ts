@@ -1,12 +1,13 @@
 import fc from "fast-check";
 import { encode } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
+
+import { makeHeatmap } from "../../harness/summary-inputs.js";
 import type { Heatmap } from "../../src/catalog/responses.js";
-import { heatmapDigestSchema } from "../../src/summary/heatmap/heatmap-schema.js";
-import { cellLevel, renderHeatmapText } from "../../src/summary/heatmap/heatmap-text.js";
 import { digestHeatmap } from "../../src/summary/heatmap/heatmap.js";
 import { findClusters } from "../../src/summary/heatmap/heatmap-column.js";
-import { makeHeatmap } from "../../harness/summary-inputs.js";
+import { heatmapDigestSchema } from "../../src/summary/heatmap/heatmap-schema.js";
+import { cellLevel, renderHeatmapText } from "../../src/summary/heatmap/heatmap-text.js";
 
 const T0 = Date.UTC(2025, 11, 1);
 const HOUR = 3_600_000;

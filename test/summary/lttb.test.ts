@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { lttb } from "../../src/summary/series/lttb.js";
+
 import { randomWalk } from "../../harness/summary-inputs.js";
+import { lttb } from "../../src/summary/series/lttb.js";
 
 /** Steinarsson's reference LTTB (plain arrays), to check the core selection is unchanged. */
 function referenceLttb(x: number[], y: number[], threshold: number): number[] {

@@ -2,11 +2,12 @@
 // functions against brute force, and the wording rules of the text view.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+
 import { DAY_MS } from "../../src/catalog/index.js";
-import { coverageOf, parseDateArg } from "../../src/summary/series/range-coverage.js";
-import { changeOf, positionOf, signFlips, windowChanges } from "../../src/summary/series/nature.js";
-import { digestResampled, periodStart, resample, resampleProblem } from "../../src/summary/series/resample.js";
 import { answerScale, displayUnit } from "../../src/summary/format/scale.js";
+import { changeOf, positionOf, signFlips, windowChanges } from "../../src/summary/series/nature.js";
+import { coverageOf, parseDateArg } from "../../src/summary/series/range-coverage.js";
+import { digestResampled, periodStart, resample, resampleProblem } from "../../src/summary/series/resample.js";
 import { digestSeries, seriesDigestSchema } from "../../src/summary/series/series.js";
 import { renderSeriesText } from "../../src/summary/series/series-text.js";
 

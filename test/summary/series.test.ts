@@ -1,11 +1,12 @@
 import fc from "fast-check";
 import { encode } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
+
+import { randomWalk, rng } from "../../harness/summary-inputs.js";
 import { DAY_MS, TIMEFRAME_MS } from "../../src/catalog/index.js";
 import { seriesFromRecords } from "../../src/summary/series/records.js";
 import { digestSeries, seriesDigestSchema } from "../../src/summary/series/series.js";
 import { renderSeriesText, type SeriesTextMeta } from "../../src/summary/series/series-text.js";
-import { randomWalk, rng } from "../../harness/summary-inputs.js";
 
 const T0 = Date.UTC(2025, 0, 1);
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -1,11 +1,12 @@
 import fc from "fast-check";
 import { encode } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
+
+import { rng } from "../../harness/summary-inputs.js";
 import { ENDPOINTS } from "../../src/catalog/index.js";
 import type { VariationRecord } from "../../src/catalog/responses.js";
 import { sparkline, trendLabel } from "../../src/summary/variation/sparkline.js";
 import { describedDay, renderVariationText, variationDigestSchema, variationTable } from "../../src/summary/variation/variation.js";
-import { rng } from "../../harness/summary-inputs.js";
 
 function records(seed: number): VariationRecord[] {
   const next = rng(seed);

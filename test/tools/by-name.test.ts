@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { loadTool, TOOL_NAMES } from "../../src/tools/by-name.js";
 import { allTools } from "../../src/tools/index.js";
 

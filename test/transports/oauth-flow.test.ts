@@ -5,15 +5,17 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
-import { startHttpServer, type RunningHttpServer } from "../../src/transports/http.js";
-import { oauthResourceServer } from "../../src/transports/oauth/setup.js";
+
 import { NOW } from "../../harness/mcp.js";
-import { freePort } from "../../harness/ports.js";
 import { signIn } from "../../harness/oauth-client.js";
-import { startOidcIssuer, type OidcIssuer } from "../../harness/oidc-issuer.js";
+import { type OidcIssuer, startOidcIssuer } from "../../harness/oidc-issuer.js";
+import { freePort } from "../../harness/ports.js";
+import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
+import { type RunningHttpServer, startHttpServer } from "../../src/transports/http.js";
+import { oauthResourceServer } from "../../src/transports/oauth/setup.js";
 
 const ONE_CALL_PER_TOOL: [string, Record<string, unknown>][] = [
   ["list_assets", { metric: "lifespan/Lth_mvrv" }],

@@ -5,16 +5,18 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { NOW } from "../../harness/mcp.js";
+import { rpcAnswer } from "../../harness/rpc-answer.js";
+import { startTokenIssuer, type TokenIssuer } from "../../harness/token-issuer.js";
 import { HttpBackend } from "../../src/backend/http/index.js";
 import { createInProcessService } from "../../src/backend/inprocess/backend.js";
 import type { InProcessService } from "../../src/backend/inprocess/service.js";
-import { startRestServer, type RestServer } from "../../src/backend/rest.js";
-import { startHttpServer, type RunningHttpServer } from "../../src/transports/http.js";
+import { type RestServer, startRestServer } from "../../src/backend/rest.js";
+import { type RunningHttpServer, startHttpServer } from "../../src/transports/http.js";
 import { oauthForService } from "../../src/transports/oauth/setup.js";
-import { NOW } from "../../harness/mcp.js";
-import { startTokenIssuer, type TokenIssuer } from "../../harness/token-issuer.js";
-import { rpcAnswer } from "../../harness/rpc-answer.js";
 
 const PUBLIC_URL = "https://mcp.example.test/mcp";
 const N = 6;

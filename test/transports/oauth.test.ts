@@ -4,15 +4,17 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { SignJWT, UnsecuredJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { NOW } from "../../harness/mcp.js";
+import { rpcAnswer } from "../../harness/rpc-answer.js";
+import { signingKey, startTokenIssuer, type TokenIssuer } from "../../harness/token-issuer.js";
 import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
 import { addLogSink } from "../../src/log.js";
-import { startHttpServer, type RunningHttpServer } from "../../src/transports/http.js";
+import { type RunningHttpServer, startHttpServer } from "../../src/transports/http.js";
 import { oauthResourceServer } from "../../src/transports/oauth/setup.js";
-import { NOW } from "../../harness/mcp.js";
-import { signingKey, startTokenIssuer, type TokenIssuer } from "../../harness/token-issuer.js";
-import { rpcAnswer } from "../../harness/rpc-answer.js";
 
 const PUBLIC_URL = "https://mcp.example.test/mcp";
 const METADATA_URL = "https://mcp.example.test/.well-known/oauth-protected-resource/mcp";

@@ -2,16 +2,18 @@
 // exists, queues everything else in order, replays the initialize to the server once attached (its
 // answer dropped) and then hands every message to the server. Real server, real streams.
 import { PassThrough } from "node:stream";
+
 import { deserializeMessage } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+
+import { NOW, tempDir, writeKeys } from "../../harness/mcp.js";
+import { recordHandshake } from "../../scripts/handshake.js";
 import { InProcessBackend } from "../../src/backend/inprocess/backend.js";
 import { createServer } from "../../src/server.js";
-import { expander, MODERN_METHODS, packHandshake, type Handshake, type WireHandshake } from "../../src/transports/handshake.js";
+import { expander, type Handshake, MODERN_METHODS, packHandshake, type WireHandshake } from "../../src/transports/handshake.js";
 import { StdioFront, writeMessage } from "../../src/transports/stdio-front.js";
 import { withAllVersions } from "../../src/transports/versions.js";
-import { recordHandshake } from "../../scripts/handshake.js";
-import { NOW, tempDir, writeKeys } from "../../harness/mcp.js";
 
 let handshake: Handshake;
 let wire: WireHandshake;

@@ -1,5 +1,6 @@
 // The data-truth suite: the checks `npm run truth` prints, each asserted (fixed fast-check seeds).
 import { describe, expect, it } from "vitest";
+
 import { CHECKS } from "../../harness/truth/index.js";
 
 describe("data truth", () => {

@@ -4,6 +4,12 @@
 // more than 3x; the random days
 // of the largest coins likewise off every anchor.
 import { describe, expect, it } from "vitest";
+
+import { ALL_FACT_SOURCES, ALL_FACTS } from "../../harness/truth/facts.js";
+import { FACT_LIMIT, scoreFacts } from "../../harness/truth/generalisation.js";
+import { DAY_TARGET, scoreDays } from "../../harness/truth/random-days.js";
+import { RANDOM_DAYS } from "../../harness/truth/random-days-data.js";
+import { reserveAnchorDays } from "../../src/backend/inprocess/world/circulation.js";
 import { dayOf } from "../../src/backend/inprocess/world/levels.js";
 import {
   ceilingRowsOf,
@@ -15,14 +21,9 @@ import {
   wavesOf,
   weeksOf,
 } from "../../src/backend/inprocess/world/market/calendar.js";
-import { referenceOf } from "../../src/backend/inprocess/world/market/reference.js";
-import { crashLowDays, peakDays } from "../../src/backend/inprocess/world/market/extremes.js";
-import { ALL_FACTS, ALL_FACT_SOURCES } from "../../harness/truth/facts.js";
 import { flowsOf } from "../../src/backend/inprocess/world/market/calendar.js";
-import { reserveAnchorDays } from "../../src/backend/inprocess/world/circulation.js";
-import { FACT_LIMIT, scoreFacts } from "../../harness/truth/generalisation.js";
-import { RANDOM_DAYS } from "../../harness/truth/random-days-data.js";
-import { DAY_TARGET, scoreDays } from "../../harness/truth/random-days.js";
+import { crashLowDays, peakDays } from "../../src/backend/inprocess/world/market/extremes.js";
+import { referenceOf } from "../../src/backend/inprocess/world/market/reference.js";
 
 /** Days the market was built from for a fact's kind and asset. */
 function calibrationDays(kind: string, asset: string): Set<number> {

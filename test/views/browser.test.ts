@@ -4,19 +4,21 @@
 // shows a clear message for a malformed or empty result. Screenshots go to test-output/views/.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
+
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { browserUnavailable, collect, type HostedView, type HostOptions, hostView, launch } from "../../harness/browser-host.js";
+import { connect, type Fixture, loadView, NOW } from "../../harness/mcp.js";
+import { type Decoded, decodePng } from "../../harness/png.js";
+import { skipping } from "../../harness/skips.js";
+import { candleColumns } from "../../src/backend/inprocess/readings/candles.js";
 import { VIRIDIS } from "../../src/charts/colormap.js";
 import { heatmapLayout } from "../../src/charts/heatmap-scene.js";
 import type { HeatmapView } from "../../src/charts/model/types.js";
-import { candleColumns } from "../../src/backend/inprocess/readings/candles.js";
 import { seriesLine, seriesView, viewCandles } from "../../src/charts/model/view-data.js";
-import { connect, loadView, NOW, type Fixture } from "../../harness/mcp.js";
 import { VIEW_META_KEY } from "../../views/data.js";
-import { browserUnavailable, collect, hostView, launch, type HostedView, type HostOptions } from "../../harness/browser-host.js";
-import { decodePng, type Decoded } from "../../harness/png.js";
-import { skipping } from "../../harness/skips.js";
 
 const OUT = join(import.meta.dirname, "..", "..", "test-output", "views");
 const missing = browserUnavailable();

@@ -1,7 +1,8 @@
 // Response cache shared by all keys, guarded by per-key entitlements: a key reads a cached body
 // only for an endpoint the upstream itself recently served that key (by SHA-256 digest).
 import { LRUCache } from "lru-cache";
-import { isTimeframe, type Endpoint, type Timeframe } from "../../catalog/index.js";
+
+import { type Endpoint, isTimeframe, type Timeframe } from "../../catalog/index.js";
 import type { BackendBody } from "../types.js";
 
 export interface CachePolicy {

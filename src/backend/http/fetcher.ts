@@ -1,8 +1,9 @@
 // One logical upstream call: attempts under the circuit breaker, retried with full-jitter
 // backoff or the upstream's Retry-After, within one budget, ending in a body or a ServiceError.
 import type { Dispatcher } from "undici";
+
 import { creditCost } from "../../catalog/index.js";
-import { ServiceError, type BackendBody, type Usage } from "../types.js";
+import { type BackendBody, ServiceError, type Usage } from "../types.js";
 import type { CircuitBreaker } from "./breaker.js";
 import type { ResolvedOptions } from "./options.js";
 import type { UpstreamRequest } from "./request.js";

@@ -1,21 +1,21 @@
 // Price over the real service: it has no price endpoint, so candles are read from the heatmap's
 // `df` (its price candles). Which heatmap to ask for, and how its candles become the requested
 // ones, are pure functions here; HttpBackend makes the one call.
+import { isoMinute, parseDateInput } from "../../catalog/dates.js";
 import {
   allowedLookbacks,
   DEFAULT_BUCKETS,
   HEATMAP_ID,
   heatmapColumns,
   isTimeframe,
+  type Lookback,
   LOOKBACK_MS,
+  type Timeframe,
   TIMEFRAME_MS,
   TIMEFRAMES,
-  type Lookback,
-  type Timeframe,
 } from "../../catalog/index.js";
 import type { Heatmap } from "../../catalog/responses.js";
-import { isoMinute, parseDateInput } from "../../catalog/dates.js";
-import { ServiceError, type CandleColumns } from "../types.js";
+import { type CandleColumns, ServiceError } from "../types.js";
 import { parseBound } from "./paging.js";
 
 export interface PricePlan {

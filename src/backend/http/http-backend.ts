@@ -1,33 +1,35 @@
 // The Backend over the real service: entitlement-guarded cache, coalescing of identical calls,
 // paging of ranges wider than one response, and the resilient fetcher underneath.
 import { createHash } from "node:crypto";
+
 import { Agent, type Dispatcher } from "undici";
-import { endpointById, HEATMAP_ID, PRICE_ID, VARIATION_ID, type Endpoint } from "../../catalog/index.js";
+
+import { type Endpoint, endpointById, HEATMAP_ID, PRICE_ID, VARIATION_ID } from "../../catalog/index.js";
 import type { Heatmap } from "../../catalog/responses.js";
 import {
   API_KEY_PATTERN,
-  candleRecords,
-  resultOfBody,
-  ServiceError,
   type Backend,
   type BackendBody,
   type BackendContext,
   type BackendRequest,
   type BackendResult,
+  candleRecords,
   type DataOrigin,
   type Quote,
+  resultOfBody,
+  ServiceError,
   type TimeRecord,
 } from "../types.js";
-import { CircuitBreaker, type BreakerState } from "./breaker.js";
+import { type BreakerState, CircuitBreaker } from "./breaker.js";
 import { ResponseCache, ttlFor } from "./cache.js";
 import { Coalescer } from "./coalesce.js";
-import { UpstreamFetcher, type Fetched } from "./fetcher.js";
-import { resolveOptions, type HttpBackendOptions, type ResolvedOptions } from "./options.js";
-import { mergeWindows, planWindows } from "./paging.js";
+import { type Fetched, UpstreamFetcher } from "./fetcher.js";
 import { candlesFromHeatmap, planPrice } from "./heatmap-candles.js";
+import { type HttpBackendOptions, type ResolvedOptions, resolveOptions } from "./options.js";
+import { mergeWindows, planWindows } from "./paging.js";
+import { quoteRequest } from "./quote.js";
 import { buildUpstreamRequest, type UpstreamRequest } from "./request.js";
 import { withDailyCloses } from "./variation-closes.js";
-import { quoteRequest } from "./quote.js";
 
 /** SHA-256 of a key: the only form in which keys are compared, stored or logged (by prefix). */
 function keyDigest(apiKey: string | undefined): string {

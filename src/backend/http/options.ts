@@ -1,9 +1,10 @@
 // Options of the HTTP backend and their defaults (research/reliability.md §3).
 import type { Dispatcher } from "undici";
+
 import { MAX_RECORDS } from "../../catalog/index.js";
 import { log as sharedLog, type LogFields } from "../../log.js";
-import { DEFAULT_BREAKER, type BreakerPolicy } from "./breaker.js";
-import { DEFAULT_CACHE, type CachePolicy } from "./cache.js";
+import { type BreakerPolicy, DEFAULT_BREAKER } from "./breaker.js";
+import { type CachePolicy, DEFAULT_CACHE } from "./cache.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
 
 export interface Timeouts {

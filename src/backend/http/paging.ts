@@ -1,7 +1,7 @@
 // Splits a dated request wider than the per-response cap into consecutive windows, and merges
 // the windows' records back into one ascending, duplicate-free series. Pure functions.
-import { DAY_MS, isTimeframe, MAX_RECORDS, TIMEFRAME_MS, type Endpoint } from "../../catalog/index.js";
 import { parseDateInput } from "../../catalog/dates.js";
+import { DAY_MS, type Endpoint, isTimeframe, MAX_RECORDS, TIMEFRAME_MS } from "../../catalog/index.js";
 import type { TimeRecord } from "../types.js";
 
 export interface DateWindow {

@@ -1,8 +1,8 @@
 // What a request to the real service will cost before it is sent: the catalog's documented costs
 // (the service publishes none) per upstream call, nothing for a call the response cache answers.
 // Price is one heatmap call; a range wider than one response is one call per window.
-import { creditCost, DEFAULT_BUCKETS, endpointById, HEATMAP_ID, PRICE_ID, type Endpoint } from "../../catalog/index.js";
-import { ServiceError, type BackendRequest } from "../types.js";
+import { creditCost, DEFAULT_BUCKETS, type Endpoint, endpointById, HEATMAP_ID, PRICE_ID } from "../../catalog/index.js";
+import { type BackendRequest, ServiceError } from "../types.js";
 import { planPrice } from "./heatmap-candles.js";
 import { bucketMs, parseBound, planWindows } from "./paging.js";
 import { buildUpstreamRequest } from "./request.js";

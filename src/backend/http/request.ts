@@ -1,6 +1,6 @@
 // Turns a BackendRequest into the upstream path and query, plus a normalized cache key.
-import { ASSET_PATTERN, pathOf, type Endpoint } from "../../catalog/index.js";
-import { ServiceError, type BackendRequest } from "../types.js";
+import { ASSET_PATTERN, type Endpoint, pathOf } from "../../catalog/index.js";
+import { type BackendRequest, ServiceError } from "../types.js";
 
 export interface UpstreamRequest {
   endpoint: Endpoint;

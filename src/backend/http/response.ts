@@ -1,8 +1,9 @@
 // Turns a 2xx upstream answer into a validated body, or refuses it: never partial data as complete.
 import type { z } from "zod";
+
 import type { Endpoint } from "../../catalog/index.js";
 import { heatmapSchema, recordsSchema, variationSchema } from "../../catalog/responses.js";
-import { ServiceError, type BackendBody, type Heatmap, type TimeRecord } from "../types.js";
+import { type BackendBody, type Heatmap, ServiceError, type TimeRecord } from "../types.js";
 import { ascending } from "./paging.js";
 import type { RawResponse } from "./transport.js";
 

@@ -2,6 +2,7 @@
 // body), a byte cap enforced while streaming, and failures sorted into a few kinds.
 import { pipeline } from "node:stream/promises";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+
 import type { Dispatcher } from "undici";
 
 export interface AttemptOptions {

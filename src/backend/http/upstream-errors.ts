@@ -1,7 +1,7 @@
 // Maps upstream error answers onto our ServiceError codes. Upstream text is untrusted: only a
 // sanitized, length-capped message and a few allow-listed details pass, with any key redacted.
 import { ENDPOINTS } from "../../catalog/index.js";
-import { ServiceError, type ErrorCode, type ErrorDetails } from "../types.js";
+import { type ErrorCode, type ErrorDetails, ServiceError } from "../types.js";
 
 const MAX_MESSAGE = 300;
 const MAX_DETAIL = 64;

@@ -1,9 +1,9 @@
 // The metrics-variation through the real service, with the daily closes the embedded service puts
 // beside it: read from the service's price source (the heatmap's candles, one heatmap call and its
 // cost), so get_metrics_variation carries the same price row through either backend.
-import { DAY_MS, PRICE_ID } from "../../catalog/index.js";
-import { ServiceError, type BackendRequest, type BackendResult } from "../types.js";
 import { isoDay } from "../../catalog/dates.js";
+import { DAY_MS, PRICE_ID } from "../../catalog/index.js";
+import { type BackendRequest, type BackendResult, ServiceError } from "../types.js";
 
 /** Days of closes asked: the variation's day, the day before it, and margin for a day the service has not closed. */
 const CLOSE_DAYS = 9;

@@ -1,22 +1,22 @@
 // The in-process Backend: builds the service path of a request and runs it through the same
 // pipeline as the REST face, handing body objects on without serializing them.
-import { HEATMAP_ID, metricById, nearestEndpoints, pathOf, PRICE, type Endpoint } from "../../catalog/index.js";
+import { afterCloseEvents, monotonicMs, slow } from "../../after-poll.js";
+import { type Endpoint, HEATMAP_ID, metricById, nearestEndpoints, pathOf, PRICE } from "../../catalog/index.js";
 import type { Config } from "../../config.js";
-import type { ServiceResponse } from "./service.js";
 import {
-  ServiceError,
   type Backend,
   type BackendContext,
   type BackendRequest,
   type BackendResult,
   type Quote,
   type RequestSpan,
+  ServiceError,
 } from "../types.js";
-import { SIMULATED_ORIGIN } from "./origin.js";
 import { DEFAULT_KEY, KeyStore } from "./keys.js";
 import { defaultStore, openStore } from "./metering/index.js";
+import { SIMULATED_ORIGIN } from "./origin.js";
+import type { ServiceResponse } from "./service.js";
 import { InProcessService } from "./service.js";
-import { afterCloseEvents, monotonicMs, slow } from "../../after-poll.js";
 
 export type InProcessConfig = Pick<Config, "apiKey" | "keysFile" | "stateDir" | "now"> &
   Partial<Pick<Config, "store" | "command">> & {

@@ -1,7 +1,8 @@
 // Serialized success bodies kept for repeated requests (the REST face's): a body is a pure
 // function of the resolved request, so a repeat may get the same bytes without regenerating them.
 import type { LRUCache } from "lru-cache";
-import { DAY_MS, MINUTE_MS, TIMEFRAME_MS, type Endpoint } from "../../catalog/index.js";
+
+import { DAY_MS, type Endpoint, MINUTE_MS, TIMEFRAME_MS } from "../../catalog/index.js";
 import type { Params } from "./request-params.js";
 
 /**

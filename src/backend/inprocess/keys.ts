@@ -5,8 +5,8 @@ import { endpointById, ENDPOINTS, nearestEndpoints } from "../../catalog/index.j
 import { readBounded, TooLargeError } from "../../read-bounded.js";
 import { API_KEY_PATTERN } from "../types.js";
 import { jsonErrorOffset, lineColumn } from "./json-position.js";
+import { type PlanSpec, SubjectAccounts, type SubjectPolicy, subjectPolicyOf } from "./oauth-subjects.js";
 import { equalBytes, sha256, sha256Hex } from "./sha256.js";
-import { SubjectAccounts, subjectPolicyOf, type PlanSpec, type SubjectPolicy } from "./oauth-subjects.js";
 
 export interface RateLimitSpec {
   requests: number;

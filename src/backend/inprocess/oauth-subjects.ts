@@ -2,18 +2,18 @@
 // on its own (credits, rate window, metric restriction), from the keys file's `oauth` section:
 // `{ "defaultPlan"?: NAME, "subjects"?: [{ "sub", "issuer"?, "plan"?, "credits"?, "rateLimit"?, "metrics"? }] }`.
 // A subject not listed gets the default plan; without one it is not enrolled (refused).
-import { sha256Hex } from "./sha256.js";
 import {
   checkFields,
   creditsOf,
   isObject,
+  type Json,
+  type KeyRecord,
   LOCAL_PLAN,
   metricsOf,
   rateLimitOf,
-  type Json,
-  type KeyRecord,
   type RateLimitSpec,
 } from "./keys.js";
+import { sha256Hex } from "./sha256.js";
 
 /** A plan as an account gets it: its name, credits and rate window (the local plan's where the file says nothing). */
 export interface PlanSpec {

@@ -1,17 +1,17 @@
 // What each kind of request costs and how its answer is made, apart from the pipeline that checks,
 // charges and refunds (service.ts): series columns, price candles, the heatmap, a metrics-variation.
 // Each answer is the backend result of its kind, its JSON body made from the typed form on first read.
-import { creditCost, DAY_MS, MAX_RECORDS, TIMEFRAME_MS, type Endpoint } from "../../catalog/index.js";
-import { candleRecords, resultKind, withLazy, type BackendResult, type ResultMeta } from "../types.js";
+import { creditCost, DAY_MS, type Endpoint, MAX_RECORDS, TIMEFRAME_MS } from "../../catalog/index.js";
+import { type BackendResult, candleRecords, resultKind, type ResultMeta, withLazy } from "../types.js";
+import { bodyKey } from "./body-cache.js";
 import { heatmapBody, heatmapJson } from "./encoders/heatmap-json.js";
 import { recordsFromColumns, seriesJson } from "./encoders/series-json.js";
 import { candleColumns } from "./readings/candles.js";
 import { buildHeatmap, countBuckets, generateColumns, generateVariation, seriesExtent, type SeriesQuery } from "./readings/index.js";
-import { dataClock } from "./world/clock.js";
-import type { Params } from "./request-params.js";
 import { rangeTooLarge } from "./refusals.js";
-import { bodyKey } from "./body-cache.js";
+import type { Params } from "./request-params.js";
 import type { SeriesCache } from "./series-cache.js";
+import { dataClock } from "./world/clock.js";
 
 export interface Producer {
   /** Credits the answer costs. */

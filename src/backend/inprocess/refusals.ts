@@ -8,18 +8,18 @@ import {
   coverage,
   covers,
   DAY_MS,
+  type Endpoint,
   KNOWN_ASSETS,
   MAX_RECORDS,
   nearestAssets,
   TIMEFRAME_MS,
-  type Endpoint,
 } from "../../catalog/index.js";
 import { gateOf, readThrough } from "../../catalog/index.js";
 import { ServiceError } from "../types.js";
 import type { KeyRecord } from "./keys.js";
 import type { MeterStatus } from "./metering/index.js";
-import type { ServiceResponse } from "./service.js";
 import { shown } from "./router.js";
+import type { ServiceResponse } from "./service.js";
 
 export type HeaderBag = Readonly<Record<string, string | readonly string[] | undefined>>;
 

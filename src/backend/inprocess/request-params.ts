@@ -1,5 +1,6 @@
 // Query-parameter validation of the in-process service: every bad value is a 400 naming the
 // parameter and what it accepts. Asset coverage and range caps are checked later, by the pipeline.
+import { parseDateInput } from "../../catalog/dates.js";
 import {
   allowedLookbacks,
   CANONICAL_LOOKBACK,
@@ -7,27 +8,26 @@ import {
   DAY_MS,
   DEFAULT_BUCKETS,
   editDistance,
+  type Endpoint,
   ENTITY_ALL,
   heatmapColumns,
   isTimeframe,
   isVenue,
+  type Lookback,
   LOOKBACKS,
   MARKET_TYPES,
   MAX_HEATMAP_COLUMNS,
+  type Scope,
   SCOPES,
   SYMBOL_PATTERN,
+  type Timeframe,
   TIMEFRAME_MS,
   TIMEFRAMES,
-  VENUES,
-  type Endpoint,
-  type Lookback,
-  type Scope,
-  type Timeframe,
   type Venue,
+  VENUES,
 } from "../../catalog/index.js";
 import { ServiceError } from "../types.js";
-import { dataClock, lastCompleteDay, symbolsOf, type SeriesQuery } from "./readings/index.js";
-import { parseDateInput } from "../../catalog/dates.js";
+import { dataClock, lastCompleteDay, type SeriesQuery, symbolsOf } from "./readings/index.js";
 import { shown } from "./router.js";
 
 /** Timeframe of a heatmap request that names none: the (6h, 2y) view upstream clients open with. */

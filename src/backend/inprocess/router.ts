@@ -1,6 +1,6 @@
 // Maps a request path to a catalog endpoint. Paths are case-sensitive as the spec writes them;
 // a near miss is a 404 that names the path meant.
-import { ENDPOINTS, HEATMAP_ID, nearestEndpoints, type Endpoint } from "../../catalog/index.js";
+import { type Endpoint, ENDPOINTS, HEATMAP_ID, nearestEndpoints } from "../../catalog/index.js";
 import { ServiceError } from "../types.js";
 
 export interface Route {

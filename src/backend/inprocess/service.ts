@@ -2,39 +2,39 @@
 // credits → data. The rate window and credit checks and the debit are one atomic step of the
 // metering store, shared by every process that uses it. The REST face and InProcessBackend both
 // call handle(); neither has another path to the data.
-import { covers, gateOf, HEATMAP_ID, metricById, PRICE, type Endpoint } from "../../catalog/index.js";
+import { isoDay } from "../../catalog/dates.js";
+import { covers, type Endpoint, gateOf, HEATMAP_ID, metricById, PRICE } from "../../catalog/index.js";
 import { incidentRef } from "../../incidents.js";
 import { log } from "../../log.js";
 import {
-  chargeOf,
-  resultOfBody,
-  ServiceError,
-  withLazy,
   type BackendBody,
   type BackendResult,
   type Charge,
+  chargeOf,
   type RequestSpan,
+  resultOfBody,
+  ServiceError,
+  withLazy,
 } from "../types.js";
-import { bodyKey, type BodyCache } from "./body-cache.js";
-import { dataClock, inceptionMs, seriesExtent } from "./readings/index.js";
+import { type BodyCache, bodyKey } from "./body-cache.js";
 import type { KeyRecord, KeyStore } from "./keys.js";
-import { StoreUnavailableError, type MeteringStore, type MeterStatus } from "./metering/index.js";
+import { type MeteringStore, type MeterStatus, StoreUnavailableError } from "./metering/index.js";
 import { bodyBytes, producerFor } from "./producers.js";
 import { keyedHeaders } from "./rate-window.js";
-import { checkSymbol, parseParams } from "./request-params.js";
+import { dataClock, inceptionMs, seriesExtent } from "./readings/index.js";
 import {
   assetNotSupported,
+  credentials,
   creditsExhausted,
   failure,
-  credentials,
+  type HeaderBag,
   metricNotAllowed,
   rateLimited,
   unauthorized,
-  type HeaderBag,
 } from "./refusals.js";
+import { checkSymbol, parseParams } from "./request-params.js";
 import { route, shown } from "./router.js";
 import { SeriesCache } from "./series-cache.js";
-import { isoDay } from "../../catalog/dates.js";
 
 export type { HeaderBag };
 

@@ -2,6 +2,7 @@
 // Plain data (no functions), the same in Node and in the browser. The view types are inferred from their
 // zod schemas (view-schema.ts), which the tools' output schemas declare.
 import type { z } from "zod";
+
 import type {
   chartViewSchema,
   columnCandlesSchema,

@@ -1,11 +1,11 @@
 // Builds what the views and PNGs draw from a tool's data: the heatmap re-binned to a size a browser
 // paints at once (cells as 16-bit fractions of the largest), candles per column, and series
 // downsampled with LTTB. Pure functions of the service's answer and the digest.
-import { byTime, typedHeatmap } from "../../catalog/heatmap-typed.js";
 import type { TypedHeatmap } from "../../backend/types.js";
+import { byTime, typedHeatmap } from "../../catalog/heatmap-typed.js";
 import type { Heatmap } from "../../catalog/responses.js";
-import type { CandleInput } from "../../summary/series/candles.js";
 import type { HeatmapDigest } from "../../summary/heatmap/heatmap-schema.js";
+import type { CandleInput } from "../../summary/series/candles.js";
 import { lttb } from "../../summary/series/lttb.js";
 import type { ColumnCandles, HeatmapMark, HeatmapView, SeriesLine, SeriesView } from "./types.js";
 

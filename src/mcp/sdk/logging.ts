@@ -3,6 +3,7 @@
 // log traffic), then every event at or above it. A configured or caller key is cut out of the text
 // as a last guard (log lines carry key digests' prefixes only).
 import type { LoggingLevel, McpServer } from "@modelcontextprotocol/server";
+
 import { clientSafe } from "../../incidents.js";
 import { addLogSink, type EmittedLevel } from "../../log.js";
 

@@ -2,9 +2,10 @@
 // rank, the correlation triangle, and the co-sampled points as rows grouped by month, with the
 // text's numbers.
 import { z } from "zod";
+
 import { defined, num, timeField, when } from "../format/compact.js";
-import { leadLagFound, maxLagBuckets, memberNames, type CompareDigest } from "./compare-digest.js";
 import { isDaily, seriesValueFormatter } from "../format/format.js";
+import { type CompareDigest, leadLagFound, maxLagBuckets, memberNames } from "./compare-digest.js";
 
 export const compactCompareDigestSchema = z.object({
   grid: z.object({

@@ -1,10 +1,11 @@
 // The compare digest: members aligned on one grid, their changes and ranks, the changes'
 // correlation and lead/lag, and co-sampled points. Bounded in size whatever the range.
 import { z } from "zod";
-import { coSample } from "./co-sample.js";
-import { alignOnGrid, changesOf, correlationMatrix, memberStats, rankChanges, strongestLeadLag, type CompareInput } from "./compare.js";
-import { criticalR, SIGNIFICANCE } from "./compare-significance.js";
+
 import { MAX_POINTS_LIMIT, MIN_POINTS } from "../series/series.js";
+import { coSample } from "./co-sample.js";
+import { alignOnGrid, changesOf, type CompareInput, correlationMatrix, memberStats, rankChanges, strongestLeadLag } from "./compare.js";
+import { criticalR, SIGNIFICANCE } from "./compare-significance.js";
 
 /** Default co-sampled points: fewer rows as members are added, so 8 members stay within budget. */
 export function defaultComparePoints(members: number): number {

@@ -1,9 +1,9 @@
 // The model's view of a compare digest: the grid, one line per member, the correlation triangle,
 // a lead/lag line when one is clear, and the co-sampled points as one row per time.
-import type { CompareDigest } from "./compare-digest.js";
 import { formatDuration, formatNumber, formatPercent, formatSigned, formatTime, isDaily, seriesValueFormatter } from "../format/format.js";
 import { formatCount } from "../format/grouped.js";
 import { sanitizeText } from "../format/text.js";
+import type { CompareDigest } from "./compare-digest.js";
 
 type Member = CompareDigest["members"][number];
 

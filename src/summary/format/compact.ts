@@ -2,6 +2,7 @@
 // exact ISO form, [time, value] pairs, and no nulls. A host that gives the model
 // JSON.stringify(structuredContent) instead of the text pays for every character of it.
 import { z } from "zod";
+
 import { seriesValueFormatter } from "./format.js";
 
 /**

@@ -1,6 +1,7 @@
 // The structured shape of a liquidation-heatmap answer: the digest's facts with times at their own
 // precision, amounts at a model's precision, each cluster written once.
 import { z } from "zod";
+
 import { defined, num, pair, pairSchema, timeField, when } from "../format/compact.js";
 import type { HeatmapCluster, HeatmapDigest } from "./heatmap-schema.js";
 import { cellLevel } from "./heatmap-text.js";

@@ -1,5 +1,6 @@
 // The structured shape of a liquidation-heatmap digest (the tools' outputSchema).
 import { z } from "zod";
+
 import { heatmapSchema } from "../../catalog/responses.js";
 
 const clusterSchema = z.object({

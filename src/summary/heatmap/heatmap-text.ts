@@ -3,8 +3,8 @@
 import { formatDuration, formatPercent, formatPrice, formatSigned, formatTime, levelPriceFormatter } from "../format/format.js";
 import { formatCount } from "../format/grouped.js";
 import { amountScale } from "../format/scale.js";
-import type { HeatmapCluster, HeatmapDigest } from "./heatmap-schema.js";
 import { sanitizeText } from "../format/text.js";
+import type { HeatmapCluster, HeatmapDigest } from "./heatmap-schema.js";
 
 export interface HeatmapTextMeta {
   asset: string;

@@ -1,23 +1,23 @@
 // Liquidation-heatmap digest, anchored on the last candle close: the current liquidation map
 // around the price, the matrix's peak, top-trader L/S, candles and an optional coarse matrix. It
 // reads the typed form (times in epoch ms, one matrix): no date is parsed here.
-import type { Heatmap } from "../../catalog/responses.js";
-import { byTime, typedHeatmap } from "../../catalog/heatmap-typed.js";
 import type { CandleColumns, SeriesColumns, TypedHeatmap } from "../../backend/types.js";
+import { byTime, typedHeatmap } from "../../catalog/heatmap-typed.js";
+import type { Heatmap } from "../../catalog/responses.js";
 import { isoOrNull } from "../format/format.js";
+import { sanitizeText } from "../format/text.js";
 import {
   bandSums,
+  type Cluster,
   CLUSTER_EDGE_FRACTION,
   DEFAULT_CLUSTER_FRACTION,
   findClusters,
   largestCluster,
   nearestCluster,
   topClusters,
-  type Cluster,
 } from "./heatmap-column.js";
 import { columnOf, rebin, scanMatrix } from "./heatmap-matrix.js";
 import type { HeatmapDigest } from "./heatmap-schema.js";
-import { sanitizeText } from "../format/text.js";
 
 /** Nearest and largest per side, and one more when they coincide: clusters are a few levels wide, so there are several. */
 export const DEFAULT_TOP_K = 2;

@@ -1,11 +1,12 @@
 // rank_assets' answer: the structured shape (rows as compact tuples, exclusions by reason) and the
 // text a model reads, both from one RankDigest, so the two never disagree.
 import { z } from "zod";
+
+import { isoDay, isoMinute } from "../../catalog/dates.js";
 import { num, timeField, when } from "../format/compact.js";
 import { formatNumber, formatPrice } from "../format/format.js";
 import { displayUnit } from "../format/scale.js";
 import type { ExclusionReason, RankedRow, RankMeasure } from "./rank.js";
-import { isoDay, isoMinute } from "../../catalog/dates.js";
 
 /** Names listed per exclusion reason; the count says how many more there were. */
 export const NAMES_PER_REASON = 12;

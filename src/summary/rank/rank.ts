@@ -1,8 +1,8 @@
 // The quantity rank_assets ranks, per asset, from one series' columns, and the ranking itself:
 // complete buckets only, one end bucket shared by every row, nothing imputed. Pure functions.
-import type { SeriesNature } from "../../catalog/index.js";
 import { lastAtOrBefore } from "../../catalog/dates.js";
-import { changeOf, type ChangeMeasure } from "../series/nature.js";
+import type { SeriesNature } from "../../catalog/index.js";
+import { type ChangeMeasure, changeOf } from "../series/nature.js";
 
 export const RANK_BY = ["change", "value"] as const;
 export type RankBy = (typeof RANK_BY)[number];

@@ -1,6 +1,7 @@
 // Candle facts of a price series: the period's high and low with their times, the largest up and
 // down candles, and realized volatility. Pure; the close's statistics come from the series digest.
 import { z } from "zod";
+
 import { DAY_MS } from "../../catalog/index.js";
 import { formatPercent, formatTime } from "../format/format.js";
 import type { AnswerScale } from "../format/scale.js";

@@ -1,9 +1,9 @@
 // Statistics chosen by what a series' values are (its nature): a percentage where a ratio of two
 // values means something, points for dimensionless ratios, units for series that cross zero or
 // run as totals, sums for per-bucket flows. Pure functions on ascending epoch-ms times and values.
+import { lastAtOrBefore } from "../../catalog/dates.js";
 import type { SeriesNature } from "../../catalog/index.js";
 import { DAY_MS } from "../../catalog/index.js";
-import { lastAtOrBefore } from "../../catalog/dates.js";
 
 export type { SeriesNature };
 

@@ -2,6 +2,7 @@
 // and whether the last bucket is still filling: facts that keep a digest from being read as more
 // complete than it is.
 import { z } from "zod";
+
 import { parseDateInput } from "../../catalog/dates.js";
 
 export const coverageSchema = z.object({

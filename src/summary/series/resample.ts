@@ -2,8 +2,8 @@
 // summed, every other nature keeps the bucket's last value, and a bucket the data does not fill
 // (at either end, or before "now") is marked partial. Only the points are re-bucketed.
 import { DAY_MS } from "../../catalog/index.js";
-import { coverageOf } from "./range-coverage.js";
 import type { SeriesNature } from "./nature.js";
+import { coverageOf } from "./range-coverage.js";
 import { digestSeries, MIN_POINTS, type SeriesDigest, type SeriesDigestOptions } from "./series.js";
 
 export const RESAMPLES = ["1w", "1M"] as const;

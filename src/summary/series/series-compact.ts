@@ -2,9 +2,10 @@
 // [time, value] pairs at a model's precision, only the members that apply, and the points grouped
 // by month as the text prints them.
 import { z } from "zod";
+
 import { defined, groupedPoints, num, pair, pairSchema, pointsSchema, timeField, when } from "../format/compact.js";
-import type { CandleFacts } from "./candles.js";
 import { isDaily } from "../format/format.js";
+import type { CandleFacts } from "./candles.js";
 import type { Change } from "./nature.js";
 import { NATURES, resampleSchema, type SeriesDigest } from "./series-schema.js";
 

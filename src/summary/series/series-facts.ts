@@ -3,8 +3,8 @@
 import { DAY_MS } from "../../catalog/index.js";
 import { formatPercent, formatTime } from "../format/format.js";
 import { formatCount } from "../format/grouped.js";
-import type { Change } from "./nature.js";
 import type { AnswerScale } from "../format/scale.js";
+import type { Change } from "./nature.js";
 import type { SeriesDigest, TimedValue } from "./series-schema.js";
 
 /** The answer's scale, and how its bucket times read: dates, date-times, or months (monthly buckets). */

@@ -1,5 +1,6 @@
 // The structured shape of a series digest (the tools' outputSchema).
 import { z } from "zod";
+
 import type { SeriesNature } from "../../catalog/index.js";
 import { coverageSchema } from "./range-coverage.js";
 

@@ -2,10 +2,10 @@
 // size depends on the number of points returned, never on the requested range.
 import { formatDuration, formatPercent, formatSigned, formatTime, isDaily } from "../format/format.js";
 import { formatCount } from "../format/grouped.js";
-import { answerScale, type AnswerScale } from "../format/scale.js";
-import { coverageLine, emptyLines, positionLine, statisticsLines, when, windowsLine, type Fmt } from "./series-facts.js";
-import type { SeriesDigest } from "./series-schema.js";
+import { type AnswerScale, answerScale } from "../format/scale.js";
 import { sanitizeText } from "../format/text.js";
+import { coverageLine, emptyLines, type Fmt, positionLine, statisticsLines, when, windowsLine } from "./series-facts.js";
+import type { SeriesDigest } from "./series-schema.js";
 
 export interface SeriesTextMeta {
   /** Endpoint id, e.g. `lifespan/Lth_mvrv`. */

@@ -1,11 +1,11 @@
 // Series digest: the statistics and a shape-preserving sample of a time series, of bounded size
 // whatever the range.
 import type { SeriesNature } from "../../catalog/index.js";
-import { coverageOf, type Coverage } from "./range-coverage.js";
 import { isDaily } from "../format/format.js";
 import { lttb } from "./lttb.js";
-import { changeOf, flowSummary, hasDrawdown, positionOf, signFlips, windowChanges, type WindowChange } from "./nature.js";
+import { changeOf, flowSummary, hasDrawdown, positionOf, signFlips, type WindowChange, windowChanges } from "./nature.js";
 import { DEFAULT_MAX_POINTS, defaultPointCount } from "./point-budget.js";
+import { type Coverage, coverageOf } from "./range-coverage.js";
 import type { SeriesDigest, TimedValue } from "./series-schema.js";
 
 export { seriesDigestSchema, type SeriesDigest, type TimedValue } from "./series-schema.js";

@@ -2,6 +2,7 @@
 // it, one row per live metric as a tuple under a header in the text's order (largest 24h % move
 // first), and the ended series apart; numbers at a model's precision.
 import { z } from "zod";
+
 import { num } from "../format/compact.js";
 import { displayUnit } from "../format/scale.js";
 import { TREND_RULE, TRENDS } from "./sparkline.js";

@@ -1,14 +1,15 @@
 // Metrics-variation table: every metric's latest value, 24h change in the measure its nature
 // calls for, 7-day sparkline and trend, largest 24h % movers first.
 import { z } from "zod";
+
+import { isoDay } from "../../catalog/dates.js";
 import { DAY_MS, ENDPOINTS } from "../../catalog/index.js";
 import type { VariationRecord } from "../../catalog/responses.js";
 import { formatNumber, formatPercent } from "../format/format.js";
-import { changeOf, type ChangeMeasure } from "../series/nature.js";
 import { displayUnit } from "../format/scale.js";
-import { FLAT_RANGE_SHARE, sparkline, TREND_RULE, TRENDS, trendLabel } from "./sparkline.js";
 import { sanitizeText } from "../format/text.js";
-import { isoDay } from "../../catalog/dates.js";
+import { type ChangeMeasure, changeOf } from "../series/nature.js";
+import { FLAT_RANGE_SHARE, sparkline, TREND_RULE, trendLabel, TRENDS } from "./sparkline.js";
 
 const NAME_MAX = 80;
 const LABEL_MAX = 64;

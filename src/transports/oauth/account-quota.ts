@@ -2,19 +2,19 @@
 // upstream key, and each user's own account (credits, rate window, metric restriction from the
 // keys file) is charged in our metering store first, by the catalog's documented costs, so one
 // user cannot spend everyone's upstream credits. A read the upstream does not answer is refunded.
-import { gateOf, metricById, readThrough } from "../../catalog/index.js";
 import type { KeyRecord, KeyStore } from "../../backend/inprocess/keys.js";
 import type { MeteringStore } from "../../backend/inprocess/metering/store.js";
 import {
-  chargeOf,
-  ServiceError,
   type Backend,
   type BackendContext,
   type BackendRequest,
   type BackendResult,
+  chargeOf,
   type Quote,
   type RequestSpan,
+  ServiceError,
 } from "../../backend/types.js";
+import { gateOf, metricById, readThrough } from "../../catalog/index.js";
 import { log } from "../../log.js";
 
 export class AccountQuotaBackend implements Backend {

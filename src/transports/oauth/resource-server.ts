@@ -4,7 +4,9 @@
 // verified token's subject into the account it is metered on. Tokens travel only in the
 // Authorization header, are never logged, never forwarded, and never reach the service.
 import type { IncomingMessage, ServerResponse } from "node:http";
+
 import type { AuthInfo } from "@modelcontextprotocol/server";
+
 import type { SubjectAccounts } from "../../backend/inprocess/oauth-subjects.js";
 import { log } from "../../log.js";
 import { SCOPE, type TokenVerifier, type Verdict } from "./verifier.js";

@@ -2,10 +2,10 @@
 // the configured issuer and audience, and the accounts of its subjects. With the in-process service
 // the accounts live in its keys; with the real service (CRYPTO_METRICS_BASE_URL) each user's reads
 // are charged to their account in the metering store before going out under the operator's key.
-import type { Backend } from "../../backend/types.js";
 import type { InProcessBackend } from "../../backend/inprocess/backend.js";
-import { KeyStore, KeysFileError, LOCAL_PLAN } from "../../backend/inprocess/keys.js";
+import { KeysFileError, KeyStore, LOCAL_PLAN } from "../../backend/inprocess/keys.js";
 import { defaultStore, openStore } from "../../backend/inprocess/metering/index.js";
+import type { Backend } from "../../backend/types.js";
 import type { Config } from "../../config.js";
 import { log } from "../../log.js";
 import { AccountQuotaBackend } from "./account-quota.js";

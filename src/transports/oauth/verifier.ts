@@ -5,8 +5,10 @@
 // it. A verdict says why a token is refused in two ways: for the operator's log and for the client;
 // neither ever holds the token.
 import { createHash } from "node:crypto";
-import { createRemoteJWKSet, customFetch, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from "jose";
-import { discoverIssuer, IssuerUnavailableError, type IssuerMetadata } from "./issuer.js";
+
+import { createRemoteJWKSet, customFetch, decodeProtectedHeader, errors, type JWTPayload, jwtVerify } from "jose";
+
+import { discoverIssuer, type IssuerMetadata, IssuerUnavailableError } from "./issuer.js";
 
 export const SCOPE = "metrics:read";
 /** Asymmetric algorithms only: a shared-secret (HS*) token could be forged by anyone holding the secret, `none` by anyone. */

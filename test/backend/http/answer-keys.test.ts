@@ -1,11 +1,12 @@
 // One answer, either backend: every tool and kind answered through the real-service client (over our
 // REST face on loopback) carries the structuredContent members the embedded service's answer carries.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { type McpRig, mcpRig } from "../../../harness/mcp.js";
+import { SILENT } from "../../../harness/mock-upstream.js";
+import { NOW, type RestRig, startRest } from "../../../harness/service.js";
 import { HttpBackend } from "../../../src/backend/http/index.js";
 import { InProcessBackend } from "../../../src/backend/inprocess/backend.js";
-import { SILENT } from "../../../harness/mock-upstream.js";
-import { mcpRig, type McpRig } from "../../../harness/mcp.js";
-import { NOW, startRest, type RestRig } from "../../../harness/service.js";
 
 let h: RestRig;
 let remote: HttpBackend;

@@ -1,11 +1,12 @@
 // Contract: HttpBackend over our own REST face on loopback answers exactly what InProcessBackend
 // answers from the same service: identical bodies, the same error codes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { SILENT } from "../../../harness/mock-upstream.js";
+import { type RestRig, startRest } from "../../../harness/service.js";
 import { HttpBackend } from "../../../src/backend/http/index.js";
 import { InProcessBackend } from "../../../src/backend/inprocess/backend.js";
-import { resultAs, ServiceError, type BackendRequest } from "../../../src/backend/types.js";
-import { SILENT } from "../../../harness/mock-upstream.js";
-import { startRest, type RestRig } from "../../../harness/service.js";
+import { type BackendRequest, resultAs, ServiceError } from "../../../src/backend/types.js";
 
 let h: RestRig;
 let local: InProcessBackend;

@@ -2,18 +2,19 @@
 // permanent errors, malformed answers, redirects, the breaker, coalescing and paging.
 import { MockAgent } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
-import type { HttpBackend } from "../../../src/backend/http/index.js";
+
 import {
   backendOn,
   LTH,
   ORIGIN,
   records,
+  type Reply,
   scriptedUpstream,
+  type SeenRequest,
   serviceError,
   virtualClock,
-  type Reply,
-  type SeenRequest,
 } from "../../../harness/mock-upstream.js";
+import type { HttpBackend } from "../../../src/backend/http/index.js";
 
 const OK: Reply = { status: 200, body: records("lth_mvrv", 3) };
 let backend: HttpBackend | undefined;

@@ -1,13 +1,14 @@
 // Pure policies of the HTTP backend: backoff, Retry-After, paging windows, cache TTLs, redaction, breaker.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DAY_MS, endpointById, TIMEFRAME_MS, type Endpoint } from "../../../src/catalog/index.js";
+
 import { CircuitBreaker } from "../../../src/backend/http/breaker.js";
 import { ttlFor } from "../../../src/backend/http/cache.js";
 import { ascending, mergeWindows, parseBound, planWindows } from "../../../src/backend/http/paging.js";
 import { buildUpstreamRequest } from "../../../src/backend/http/request.js";
 import { backoffMs, parseRetryAfter, toRetryAfterS } from "../../../src/backend/http/retry.js";
 import { errorFromStatus, redact, sanitize } from "../../../src/backend/http/upstream-errors.js";
+import { DAY_MS, type Endpoint, endpointById, TIMEFRAME_MS } from "../../../src/catalog/index.js";
 
 const ep = (id: string): Endpoint => endpointById(id)!;
 const LTH = ep("lifespan/Lth_mvrv");

@@ -1,11 +1,13 @@
 // A canary key never leaves through errors, details or logs, even when the upstream echoes it.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { virtualClock } from "../../../harness/mock-upstream.js";
 import { HttpBackend } from "../../../src/backend/http/index.js";
 import { ServiceError } from "../../../src/backend/types.js";
-import { logLevel, setLogLevel, type LogLevel } from "../../../src/log.js";
-import { virtualClock } from "../../../harness/mock-upstream.js";
+import { type LogLevel, logLevel, setLogLevel } from "../../../src/log.js";
 
 const CANARY = "ck_CANARY_4f9a0c1e2d3b4a5968778695";
 const CALLER_CANARY = "ck_CANARY_caller_77e1d2c3b4a5";

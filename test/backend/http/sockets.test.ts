@@ -3,9 +3,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
+
 import { afterEach, describe, expect, it } from "vitest";
-import { HttpBackend, type HttpBackendOptions } from "../../../src/backend/http/index.js";
+
 import { LTH, records, serviceError, SILENT, virtualClock } from "../../../harness/mock-upstream.js";
+import { HttpBackend, type HttpBackendOptions } from "../../../src/backend/http/index.js";
 
 interface Upstream {
   url: string;

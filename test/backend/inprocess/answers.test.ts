@@ -2,10 +2,11 @@
 // with suggestions from the endpoint's own coverage, symbols that belong to the asset, the
 // whole-history extent and the data clock on every result, a partial bucket at now.
 import { afterAll, describe, expect, it } from "vitest";
-import { InProcessBackend } from "../../../src/backend/inprocess/backend.js";
-import { ServiceError, type BackendResult } from "../../../src/backend/types.js";
-import type { TimeRecord } from "../../../src/catalog/responses.js";
+
 import { tempDir } from "../../../harness/service.js";
+import { InProcessBackend } from "../../../src/backend/inprocess/backend.js";
+import { type BackendResult, ServiceError } from "../../../src/backend/types.js";
+import type { TimeRecord } from "../../../src/catalog/responses.js";
 
 const NOW = Date.parse("2025-12-28T12:30:40Z");
 const backend = await InProcessBackend.create({ apiKey: undefined, keysFile: undefined, stateDir: tempDir(), now: () => NOW });

@@ -2,7 +2,9 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
+
 import { InProcessBackend } from "../../../src/backend/inprocess/backend.js";
 import { ServiceError, type TimeRecord } from "../../../src/backend/types.js";
 

@@ -1,11 +1,13 @@
 // The body cache of the REST face: a repeat gets the same bytes as a fresh generation, still
 // passes auth, limits and charging, and requests that select different data never share an entry.
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { call, keysDir, NOW } from "../../../harness/service.js";
 import { createInProcessService } from "../../../src/backend/inprocess/backend.js";
 import type { InProcessService, ServiceRequest } from "../../../src/backend/inprocess/service.js";
-import { startRestServer, type RestServer } from "../../../src/backend/rest.js";
-import { call, keysDir, NOW } from "../../../harness/service.js";
+import { type RestServer, startRestServer } from "../../../src/backend/rest.js";
 
 const SERIES = "/btc/derivatives/Volume_usd";
 const YEAR = "timeframe=1d&startDate=2025-01-01&endDate=2025-12-31";

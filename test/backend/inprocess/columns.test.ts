@@ -3,11 +3,13 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { afterAll, describe, expect, it } from "vitest";
+
 import { InProcessBackend } from "../../../src/backend/inprocess/backend.js";
 import { generateRecords } from "../../../src/backend/inprocess/readings/index.js";
 import { resultAs, type TimeRecord } from "../../../src/backend/types.js";
-import { endpointById, TIMEFRAME_MS, type Timeframe, type Venue } from "../../../src/catalog/index.js";
+import { endpointById, type Timeframe, TIMEFRAME_MS, type Venue } from "../../../src/catalog/index.js";
 import { digestSeries } from "../../../src/summary/index.js";
 import { digestRecords } from "../../../src/tools/series-common.js";
 

@@ -2,8 +2,10 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+
 import { createInProcessService } from "../../../src/backend/inprocess/backend.js";
 import { ENDPOINTS, LOOKBACKS, TIMEFRAMES, VENUES } from "../../../src/catalog/index.js";
 

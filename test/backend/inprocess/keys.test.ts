@@ -1,8 +1,10 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
-import { KeyStore, KeysFileError, LOCAL_PLAN, sha256 } from "../../../src/backend/inprocess/keys.js";
+
+import { KeysFileError, KeyStore, LOCAL_PLAN, sha256 } from "../../../src/backend/inprocess/keys.js";
 
 const CONTRACT_EXAMPLE = {
   plans: { free: { credits: 1000, rateLimit: { requests: 30, windowSeconds: 60 } } },

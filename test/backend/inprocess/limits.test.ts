@@ -1,5 +1,6 @@
 // Rate-limit headers. The windows and balances themselves are the metering store's: see test/backend/inprocess/metering/.
 import { describe, expect, it } from "vitest";
+
 import { policyHeader, rateLimitHeader } from "../../../src/backend/inprocess/rate-window.js";
 
 describe("rate-limit headers", () => {

@@ -2,7 +2,8 @@
 // and restriction; a default plan for subjects not listed; nothing recognised before the resource
 // server turns subjects on.
 import { describe, expect, it } from "vitest";
-import { KeyStore, KeysFileError, LOCAL_PLAN } from "../../../src/backend/inprocess/keys.js";
+
+import { KeysFileError, KeyStore, LOCAL_PLAN } from "../../../src/backend/inprocess/keys.js";
 
 const FILE = {
   plans: { free: { credits: 100, rateLimit: { requests: 10, windowSeconds: 60 } }, pro: { credits: 5000 } },

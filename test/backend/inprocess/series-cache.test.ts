@@ -1,11 +1,12 @@
 // Generated series kept for repeats: a repeat within the service clock's day is answered from the
 // same columns and still charged; a new day starts empty; the bytes held stay within the bound.
 import { afterEach, describe, expect, it } from "vitest";
-import { DAY_MS } from "../../../src/catalog/index.js";
-import { KeyStore } from "../../../src/backend/inprocess/keys.js";
-import { SeriesCache, type Columns } from "../../../src/backend/inprocess/series-cache.js";
-import { InProcessService } from "../../../src/backend/inprocess/service.js";
+
 import { NOW, serviceGet, sqliteStore } from "../../../harness/service.js";
+import { KeyStore } from "../../../src/backend/inprocess/keys.js";
+import { type Columns, SeriesCache } from "../../../src/backend/inprocess/series-cache.js";
+import { InProcessService } from "../../../src/backend/inprocess/service.js";
+import { DAY_MS } from "../../../src/catalog/index.js";
 
 const columns = (n: number, v = 1): Columns => ({ times: new Float64Array(n).fill(v), values: new Float64Array(n).fill(v) });
 

@@ -1,8 +1,9 @@
 // The REST face over real loopback HTTP: every endpoint, the dates, the defaults and determinism.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { covers, ENDPOINTS, KNOWN_ASSETS, pathOf, type Endpoint } from "../../../src/catalog/index.js";
+
+import { call, type RestRig, startRest } from "../../../harness/service.js";
+import { covers, type Endpoint, ENDPOINTS, KNOWN_ASSETS, pathOf } from "../../../src/catalog/index.js";
 import { heatmapSchema, recordsSchema, variationSchema } from "../../../src/catalog/responses.js";
-import { call, startRest, type RestRig } from "../../../harness/service.js";
 
 let h: RestRig;
 let base: string;

@@ -3,10 +3,12 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
+import { call } from "../../../harness/service.js";
 import { sha256 } from "../../../src/backend/inprocess/keys.js";
 import { SqliteStore } from "../../../src/backend/inprocess/metering/sqlite-store.js";
-import { call } from "../../../harness/service.js";
 
 const CLI = ["--import", "tsx", "src/cli.ts"];
 

@@ -1,6 +1,7 @@
 // Every row of the service's status table, credits under concurrency, and persistence across restarts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, keysDir, startRest, type RestRig } from "../../../harness/service.js";
+
+import { call, keysDir, type RestRig, startRest } from "../../../harness/service.js";
 
 let h: RestRig;
 let base: string;

@@ -2,8 +2,9 @@
 // it, and the view types are inferred from it): checked with unknown keys refused.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { seriesLineSchema, seriesViewSchema } from "../../../src/charts/model/view-schema.js";
+
 import { seriesLine, seriesView } from "../../../src/charts/model/view-data.js";
+import { seriesLineSchema, seriesViewSchema } from "../../../src/charts/model/view-schema.js";
 
 const DAY = 86_400_000;
 const times = Array.from({ length: 30 }, (_, i) => Date.UTC(2025, 0, 1) + i * DAY);

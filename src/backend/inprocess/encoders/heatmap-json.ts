@@ -1,7 +1,7 @@
 // The heatmap endpoint's JSON body written from the typed heatmap: as objects for a reader of the
 // body, or straight to the bytes JSON.stringify gives for those objects (the REST face's), without
 // building a number array per level or an object per candle first.
-import { heatmapHeading, type Heatmap } from "../../../catalog/responses.js";
+import { type Heatmap, heatmapHeading } from "../../../catalog/responses.js";
 import type { TypedHeatmap } from "../../types.js";
 import { isoTimes } from "./time-format.js";
 

@@ -1,8 +1,8 @@
 // Opens the configured metering store. The PostgreSQL engine is loaded only when asked for: a start
 // with the embedded store never loads its driver. The embedded one is part of the in-process
 // service (SQLite itself is opened only by open), and the HTTP backend loads neither.
-import { SqliteStore } from "./sqlite-store.js";
 import type { StoreSpec } from "../../../store-setting.js";
+import { SqliteStore } from "./sqlite-store.js";
 import type { MeteringStore } from "./store.js";
 
 export * from "./store.js";

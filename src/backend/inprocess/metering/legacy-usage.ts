@@ -2,6 +2,7 @@
 // directory), read once into the metering store at its first start and then set aside, so it is
 // counted exactly once and never refunded.
 import { join } from "node:path";
+
 import { StoreConfigError } from "./store.js";
 
 // node:fs taken, not imported (its ESM facade loads fs/promises and fs streams; see log.ts).

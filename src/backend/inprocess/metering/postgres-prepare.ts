@@ -1,6 +1,7 @@
 // Preparing the PostgreSQL store when it opens: its schema migrated to this release's version, and
 // an earlier version's usage files imported once.
 import type pg from "pg";
+
 import { log } from "../../../log.js";
 import type { StoreSpec } from "../../../store-setting.js";
 import { readLegacyUsage, retireLegacyUsage } from "./legacy-usage.js";

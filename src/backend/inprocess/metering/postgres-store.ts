@@ -4,16 +4,18 @@
 // A charge whose reply is lost (connection cut, server crash, read timeout) is not guessed at: its
 // token says whether it committed, and it is then served, or refunded once the store answers.
 import { randomUUID } from "node:crypto";
+
 import pg from "pg";
+
 import { log } from "../../../log.js";
 import { importLegacyUsage, migrateSchema, type PgSpec } from "./postgres-prepare.js";
 import {
+  type ChargeOutcome,
+  type MeteringStore,
+  type MeterKey,
+  type MeterStatus,
   StoreConfigError,
   StoreUnavailableError,
-  type ChargeOutcome,
-  type MeterKey,
-  type MeteringStore,
-  type MeterStatus,
 } from "./store.js";
 
 const POOL_SIZE = 8;

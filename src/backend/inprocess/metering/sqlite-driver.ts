@@ -5,6 +5,7 @@
 // COMMIT / ROLLBACK on both, and errors carry the same SQLite code names, so the store behaves
 // identically on either. Neither available is a SqliteDriverError naming the Node and the fix.
 import { createRequire } from "node:module";
+
 import { BUILTIN_SQLITE_NODE, hasBuiltinSqlite } from "../../../min-node.js";
 
 export type SqlValue = string | number | null;

@@ -4,6 +4,7 @@
 // its path change under it. Like ssh with its keys: a place another user could write is refused.
 import type { Stats } from "node:fs";
 import { basename, dirname, join } from "node:path";
+
 import { StoreConfigError } from "./store.js";
 
 // node:fs taken, not imported (its ESM facade loads fs/promises and fs streams; see log.ts).

@@ -1,11 +1,11 @@
 // One open SQLite store file: its statements and the ledger's arithmetic (rate window, balance,
 // refund), each operation one transaction. sqlite-store.ts decides when a file is opened, watched
 // and given up; this file only reads and writes the one it was handed.
+import { hasLegacyUsage, readLegacyUsage, retireLegacyUsage } from "./legacy-usage.js";
 import { sqliteCode } from "./sqlite-codes.js";
 import type { SqlDatabase } from "./sqlite-driver.js";
 import { HEAD, MIGRATIONS, SQLITE_SCHEMA_VERSION } from "./sqlite-schema.js";
-import { hasLegacyUsage, readLegacyUsage, retireLegacyUsage } from "./legacy-usage.js";
-import { ceilSeconds, StoreConfigError, StoreUnavailableError, type ChargeOutcome, type MeterKey, type MeterStatus } from "./store.js";
+import { ceilSeconds, type ChargeOutcome, type MeterKey, type MeterStatus, StoreConfigError, StoreUnavailableError } from "./store.js";
 
 export { SQLITE_SCHEMA_VERSION };
 /** How long a charge waits for another process's transaction before failing as store_unavailable. */

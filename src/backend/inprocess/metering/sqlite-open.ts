@@ -1,9 +1,10 @@
 // Opening the embedded store's file as a ledger: the file and its directory checked, the connection's
 // pragmas set, the schema migrated and an earlier version's usage imported; any failure is a StoreConfigError.
 import { dirname } from "node:path";
-import { openSqlite, SqliteDriverError, type SqlDatabase } from "./sqlite-driver.js";
+
 import { sqliteCode } from "./sqlite-codes.js";
-import { createFile, sameFile, trustDirectory, trustedFile, writeWitness, type FileIdentity } from "./sqlite-file.js";
+import { openSqlite, type SqlDatabase, SqliteDriverError } from "./sqlite-driver.js";
+import { createFile, type FileIdentity, sameFile, trustDirectory, trustedFile, writeWitness } from "./sqlite-file.js";
 import { takeUpCheck } from "./sqlite-handover.js";
 import { BUSY_TIMEOUT_MS, isBusy, SqliteLedger, unavailable } from "./sqlite-ledger.js";
 import { StoreConfigError } from "./store.js";

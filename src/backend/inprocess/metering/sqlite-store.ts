@@ -4,19 +4,19 @@
 // file at its path: one deleted or replaced under a running process is noticed at the next
 // charge, never written to unseen. Waiting for another connection's lock never blocks the event loop.
 import { log } from "../../../log.js";
-import { startCheckpointer, type Checkpointer } from "./checkpointer.js";
+import { type Checkpointer, startCheckpointer } from "./checkpointer.js";
 import { sqliteCode } from "./sqlite-codes.js";
-import { identityOf, sameFile, type FileIdentity } from "./sqlite-file.js";
+import { type FileIdentity, identityOf, sameFile } from "./sqlite-file.js";
 import { ForeignLogError, letGo } from "./sqlite-handover.js";
-import { BUSY_TIMEOUT_MS, isBusy, SQLITE_SCHEMA_VERSION, type SqliteLedger, unavailable, type ChargeRequest } from "./sqlite-ledger.js";
-import { openLedger, type LedgerOptions } from "./sqlite-open.js";
+import { BUSY_TIMEOUT_MS, type ChargeRequest, isBusy, SQLITE_SCHEMA_VERSION, type SqliteLedger, unavailable } from "./sqlite-ledger.js";
+import { type LedgerOptions, openLedger } from "./sqlite-open.js";
 import {
+  type ChargeOutcome,
+  type MeteringStore,
+  type MeterKey,
+  type MeterStatus,
   StoreConfigError,
   StoreUnavailableError,
-  type ChargeOutcome,
-  type MeterKey,
-  type MeteringStore,
-  type MeterStatus,
 } from "./store.js";
 
 export { SQLITE_SCHEMA_VERSION };

@@ -1,8 +1,8 @@
 // OHLC candles of an asset's reference market, as columns: the one source of price candles for the
 // heatmap's `df` and for price series. Every candle is read from the one minute path, so candles
 // of different timeframes nest exactly; the candle "now" falls in stops at the data clock.
-import { dataClock } from "../world/clock.js";
 import type { CandleColumns } from "../../types.js";
+import { dataClock } from "../world/clock.js";
 import { candle } from "../world/market/price.js";
 import { inceptionMs } from "./series.js";
 

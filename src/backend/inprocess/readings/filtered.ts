@@ -3,10 +3,10 @@
 // and whole trade counts are apportioned in whole numbers, so every bucket is the sum of its
 // minutes and the venues add up to the unfiltered series exactly.
 import { DAY_MS, MINUTE_MS } from "../../../catalog/index.js";
-import { fillDay, fillDayCounts, type CascadeSeeds } from "./cascade.js";
-import { dailyTotal } from "./volumes.js";
-import { filterRuns, hasSessions, shareOf, type ShareFamily, type ShareFilter } from "../world/shares.js";
+import { filterRuns, hasSessions, type ShareFamily, type ShareFilter, shareOf } from "../world/shares.js";
 import { cmeOpen } from "../world/trading-hours.js";
+import { type CascadeSeeds, fillDay, fillDayCounts } from "./cascade.js";
+import { dailyTotal } from "./volumes.js";
 
 const minutes = new Float64Array(1440);
 

@@ -2,27 +2,27 @@
 // derivatives volume, the leverage-tier model, and the top-trader long/short ratio.
 import {
   DAY_MS,
-  TIMEFRAME_MS,
   endpointById,
   heatmapColumns,
   isVenue,
-  venueMarket,
   type Lookback,
   type Scope,
   type Timeframe,
+  TIMEFRAME_MS,
   type Venue,
+  venueMarket,
 } from "../../../catalog/index.js";
 import type { Heatmap } from "../../../catalog/responses.js";
 import type { TypedHeatmap } from "../../types.js";
 import { heatmapBody } from "../encoders/heatmap-json.js";
-import { octaveNoise, type Octave } from "../util/hash.js";
-import { liquidationMatrix, type CandleRange } from "./liquidation-model.js";
-import { candle, dailyLogPrice } from "../world/market/price.js";
-import { dataClock } from "../world/clock.js";
-import { profileOf } from "../world/profiles.js";
-import { generateColumns, inceptionMs } from "./series.js";
-import { derivativesShare, hasSessions } from "../world/shares.js";
 import { isoOf } from "../encoders/time-format.js";
+import { type Octave, octaveNoise } from "../util/hash.js";
+import { dataClock } from "../world/clock.js";
+import { candle, dailyLogPrice } from "../world/market/price.js";
+import { profileOf } from "../world/profiles.js";
+import { derivativesShare, hasSessions } from "../world/shares.js";
+import { type CandleRange, liquidationMatrix } from "./liquidation-model.js";
+import { generateColumns, inceptionMs } from "./series.js";
 
 export interface HeatmapQuery {
   asset: string;

@@ -2,8 +2,12 @@
 // metrics-variation. Keys are the catalog's endpoint ids as types: a series without its function, or
 // a series or OHLCV endpoint without its label, does not compile.
 import type { OhlcvId, SeriesId } from "../../../catalog/index.js";
+import { valueNoise } from "../util/hash.js";
 import { supplyOf } from "../world/circulation.js";
-import { revHashRateUsd, difficulty } from "./mining.js";
+import { feePriceUsd } from "../world/fees.js";
+import { dailyLogPrice } from "../world/market/price.js";
+import { profileOf } from "../world/profiles.js";
+import { difficulty, revHashRateUsd } from "./mining.js";
 import {
   addresses10to100,
   addressesAboveUsd,
@@ -15,8 +19,6 @@ import {
   supplyAbove,
   supplyAboveOneBillionth,
 } from "./onchain.js";
-import { feePriceUsd } from "../world/fees.js";
-import { profileOf } from "../world/profiles.js";
 import {
   coinDaysDestroyed,
   cvdd,
@@ -25,11 +27,9 @@ import {
   lthRealizedCap,
   lthSupplyInProfit,
   realizedCapImpulse,
-  structuralSupport,
   sthSupplyInProfit,
+  structuralSupport,
 } from "./valuation.js";
-import { valueNoise } from "../util/hash.js";
-import { dailyLogPrice } from "../world/market/price.js";
 
 export type MetricFn = (asset: string, day: number, entity: string) => number;
 

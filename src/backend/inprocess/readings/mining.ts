@@ -1,12 +1,12 @@
 // Mining metrics: difficulty (BTC's on block epochs, difficulty.ts; other chains' by their own
 // retarget rules) and hashprice (miner revenue per unit of hash rate per day, USD).
-import { ETH_DIFFICULTY, MERGE_DAY, REF_DAY, btcSubsidy, dayOf, interpolate } from "../world/levels.js";
-import { btcBlocks, btcDifficulty } from "../world/difficulty.js";
+import { type Octave, octaveNoise, u01 } from "../util/hash.js";
 import { chainState, indexOf } from "../world/chain.js";
-import { octaveNoise, u01, type Octave } from "../util/hash.js";
+import { btcBlocks, btcDifficulty } from "../world/difficulty.js";
+import { feePriceUsd } from "../world/fees.js";
+import { btcSubsidy, dayOf, ETH_DIFFICULTY, interpolate, MERGE_DAY, REF_DAY } from "../world/levels.js";
 import { dailyPrice } from "../world/market/price.js";
 import { profileOf } from "../world/profiles.js";
-import { feePriceUsd } from "../world/fees.js";
 import { txCount } from "./onchain.js";
 
 /**

@@ -1,12 +1,12 @@
 // Address, supply-band, exchange-flow and transaction metrics: closed forms over the price
 // path and supply, the exchange reserves of world/custody.ts, plus memoized cumulative flows (running_total_usd).
-import { REF_DAY } from "../world/levels.js";
+import { gauss, hash2, normalCdf, s11, u01, unit, valueNoise } from "../util/hash.js";
+import { Memo } from "../util/memo.js";
 import { supplyOf } from "../world/circulation.js";
 import { entityShare, exchangeTotal } from "../world/custody.js";
-import { gauss, hash2, normalCdf, s11, u01, unit, valueNoise } from "../util/hash.js";
+import { REF_DAY } from "../world/levels.js";
 import { dailyLogPrice, dailyPrice } from "../world/market/price.js";
-import { Memo } from "../util/memo.js";
-import { profileOf, type Profile } from "../world/profiles.js";
+import { type Profile, profileOf } from "../world/profiles.js";
 
 const h = (p: Profile, k: number) => u01(p.seed, 500 + k);
 

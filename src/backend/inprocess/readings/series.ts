@@ -1,15 +1,15 @@
 // Time series of the service: bucket grid, history bounds and columnar/record generation for
 // the OHLCV-style and metric-series endpoints.
-import { DAY_MS, TIMEFRAME_MS, type Endpoint, type MarketType, type Timeframe, type Venue } from "../../../catalog/index.js";
+import { DAY_MS, type Endpoint, type MarketType, type Timeframe, TIMEFRAME_MS, type Venue } from "../../../catalog/index.js";
 import type { TimeRecord } from "../../../catalog/responses.js";
+import { recordsFromColumns } from "../encoders/series-json.js";
+import { dataClock, lastCompleteDay, MINUTE_MS } from "../world/clock.js";
+import { profileOf } from "../world/profiles.js";
+import { shareOf } from "../world/shares.js";
 import { BUCKETS_PER_DAY, fillDay, fillDayCounts } from "./cascade.js";
 import { fillFiltered, needsMinutes } from "./filtered.js";
 import { firstDayOf, lastDayOf, metricFn } from "./metrics.js";
-import { dataClock, lastCompleteDay, MINUTE_MS } from "../world/clock.js";
 import { cascadeSeeds, dailyTotal, familyOf } from "./volumes.js";
-import { profileOf } from "../world/profiles.js";
-import { shareOf } from "../world/shares.js";
-import { recordsFromColumns } from "../encoders/series-json.js";
 
 export interface SeriesQuery {
   endpoint: Endpoint;

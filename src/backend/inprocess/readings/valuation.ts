@@ -1,12 +1,12 @@
 // Valuation and holder-cohort metrics (realized cap, LTH/STH cost bases, MVRV, CVDD, supply in
 // profit): lognormal cost-basis cohorts around memoized realized prices, calibrated to 2025 levels.
-import { REF_DAY } from "../world/levels.js";
-import { chainState, indexOf, type ChainState } from "../world/chain.js";
-import { supplyOf } from "../world/circulation.js";
 import { u01, valueNoise } from "../util/hash.js";
 import { Memo } from "../util/memo.js";
-import { profileOf } from "../world/profiles.js";
+import { type ChainState, chainState, indexOf } from "../world/chain.js";
+import { supplyOf } from "../world/circulation.js";
 import { costDistribution } from "../world/cohorts.js";
+import { REF_DAY } from "../world/levels.js";
+import { profileOf } from "../world/profiles.js";
 
 interface Calibration {
   realized: number;

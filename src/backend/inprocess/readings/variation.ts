@@ -3,10 +3,10 @@
 // the series. A series that ended (ETH hashprice at the Merge) reports its last week and says so.
 import { DAY_MS, endpointsForAsset } from "../../../catalog/index.js";
 import type { VariationRecord } from "../../../catalog/responses.js";
+import { datePrefix } from "../encoders/time-format.js";
 import { dataClock } from "../world/clock.js";
 import { labelOf } from "./metrics.js";
 import { generateColumns, seriesEndMs } from "./series.js";
-import { datePrefix } from "../encoders/time-format.js";
 
 const SPARK_DAYS = 7;
 

@@ -1,12 +1,12 @@
 // Daily totals of the additive OHLCV-style series (derivatives volume and buy trades, spot trades):
 // driven by the price path (USD level, big moves), market maturity, weekdays and hashed noise.
 import { DAY_MS, type Endpoint } from "../../../catalog/index.js";
-import { dayOf, REF_DAY } from "../world/levels.js";
 import { gauss, seedOf, valueNoise } from "../util/hash.js";
+import { dayOf, REF_DAY } from "../world/levels.js";
 import { dailyLogPrice, priceAt } from "../world/market/price.js";
-import { profileOf, type Profile } from "../world/profiles.js";
-import type { CascadeSeeds } from "./cascade.js";
+import { type Profile, profileOf } from "../world/profiles.js";
 import type { ShareFamily } from "../world/shares.js";
+import type { CascadeSeeds } from "./cascade.js";
 
 const DERIV_MATURITY_MID = dayOf("2018-09-01");
 const SPOT_MATURITY_MID = dayOf("2016-01-01");

@@ -1,12 +1,12 @@
 // Per-asset on-chain state that needs history (realized prices, coin-days destroyed, CVDD),
 // memoized as daily arrays grown from the asset's inception: still a pure function of
 // (asset, day), since the recursion always starts at inception whatever range is asked.
-import { REF_DAY } from "./levels.js";
-import { supplyOf } from "./circulation.js";
 import { gauss, u01, valueNoise } from "../util/hash.js";
-import { dailyLogPrice } from "./market/price.js";
 import { Memo } from "../util/memo.js";
-import { profileOf, type Profile } from "./profiles.js";
+import { supplyOf } from "./circulation.js";
+import { REF_DAY } from "./levels.js";
+import { dailyLogPrice } from "./market/price.js";
+import { type Profile, profileOf } from "./profiles.js";
 
 const GROW = 1024;
 /** Age (days unmoved) from which a coin counts as held long term (Glassnode's threshold). */

@@ -2,18 +2,18 @@
 // reference supply points (stablecoins minted at the market's pace between them, a token on several
 // chains split by chain), a hashed growth rate for tickers without anchors, and the coins held on
 // exchange wallets.
+import { type Octave, octaveNoise, u01 } from "../util/hash.js";
 import {
+  anchorTable,
   BTC_INCEPTION_DAY,
   BTC_RESERVE,
+  btcSupply,
   ETH_RESERVE,
   ETH_SUPPLY,
+  interpolate,
   REF_DAY,
   STABLES_SUPPLY,
-  anchorTable,
-  btcSupply,
-  interpolate,
 } from "./levels.js";
-import { octaveNoise, u01, type Octave } from "../util/hash.js";
 import { dailyLogPrice } from "./market/price.js";
 import { supplyFromPoints, trailingGrowth } from "./market/supply.js";
 import { profileOf } from "./profiles.js";

@@ -3,8 +3,8 @@
 // as the realized price), so supply in profit is the weight of past prices at or below today's
 // price: all of it at an all-time high, by construction. Coins older than 155 days are the
 // long-term holders. Cost buckets on a log-price grid, summed with Fenwick trees, per asset.
-import { dayOf } from "./levels.js";
 import { Memo } from "../util/memo.js";
+import { dayOf } from "./levels.js";
 import { dailyLogPrice } from "./market/price.js";
 import { profileOf } from "./profiles.js";
 

@@ -1,14 +1,14 @@
 // Coins on exchange wallets, venue by venue: each venue's custody share (weights that drift
 // slowly), and the calendar's dated flows, which step one venue's holdings on their days and the
 // total on exchanges with them.
-import { VENUES, type Venue } from "../../../catalog/index.js";
+import { type Venue, VENUES } from "../../../catalog/index.js";
+import { gauss, hash2, valueNoise } from "../util/hash.js";
+import { Memo } from "../util/memo.js";
 import { reserveAnchorDays, reserveOf } from "./circulation.js";
 import { lastAtOrBefore } from "./levels.js";
 import { flowsOf } from "./market/calendar.js";
 import { dailyPrice } from "./market/price.js";
-import { hash2, gauss, valueNoise } from "../util/hash.js";
-import { Memo } from "../util/memo.js";
-import { profileOf, type Profile } from "./profiles.js";
+import { type Profile, profileOf } from "./profiles.js";
 
 /** Custody weights per venue (BTC: coinbase ~33 %, binance ~24 %, bitfinex ~13 %, …). */
 const CUSTODY: Partial<Record<Venue, number>> = {

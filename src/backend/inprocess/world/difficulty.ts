@@ -3,8 +3,8 @@
 // retargets by the epoch's observed pace (14 days over its length, within 4x either way), so epochs
 // run long when hash rate falls (the China ban of 2021) and short when it climbs. Simulated once
 // from the listing day: a pure function of the day.
-import { BTC_INCEPTION_DAY, REF_DAY, lastAtOrBefore } from "./levels.js";
-import { gauss, octaveNoise, type Octave } from "../util/hash.js";
+import { gauss, type Octave, octaveNoise } from "../util/hash.js";
+import { BTC_INCEPTION_DAY, lastAtOrBefore, REF_DAY } from "./levels.js";
 import { difficultyPointsOf, hashRatePointsOf } from "./market/calendar.js";
 
 export const EPOCH_BLOCKS = 2016;

@@ -2,12 +2,12 @@
 // calendar knows a chain (BTC), a calm level per era plus congestion waves that lift it by up to
 // two orders of magnitude for days to weeks, each sized to the published daily mean at its peak;
 // elsewhere a level that follows the price, with the remembered congestion episodes.
-import { dayOf, lastAtOrBefore } from "./levels.js";
 import { gauss, u01, valueNoise } from "../util/hash.js";
-import { feeLevelsOf, wavesOf, type Wave } from "./market/calendar.js";
-import type { Points } from "./market/reference.js";
+import { dayOf, lastAtOrBefore } from "./levels.js";
+import { feeLevelsOf, type Wave, wavesOf } from "./market/calendar.js";
 import { dailyLogPrice } from "./market/price.js";
-import { profileOf, type Profile } from "./profiles.js";
+import type { Points } from "./market/reference.js";
+import { type Profile, profileOf } from "./profiles.js";
 
 /** A wave is felt for this many e-folding times on either side of its peak. */
 const WAVE_REACH = 7;

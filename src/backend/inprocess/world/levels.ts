@@ -1,8 +1,8 @@
 // Well-known historical levels that pin the synthetic world to reality where anchors.json holds no
 // figure (gold, EUR, ETH's proof-of-work difficulty, exchange reserves, supplies, BTC's issuance);
 // between them the paths are log-linear plus bridged noise. Prices live in anchors.json.
-import { DAY_MS } from "../../../catalog/index.js";
 import { lastAtOrBefore } from "../../../catalog/dates.js";
+import { DAY_MS } from "../../../catalog/index.js";
 
 /** Day number (days since 1970-01-01 UTC) of an ISO date. */
 export function dayOf(isoDate: string): number {

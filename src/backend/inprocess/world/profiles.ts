@@ -2,10 +2,10 @@
 // volatility, what its price follows (itself, a base coin for wrapped tokens and chain variants, a
 // peg, gold), mining and host chain. Levels come from the reference anchors; a ticker the anchors
 // do not describe gets hashed levels and is marked synthetic.
-import { dayOf, BTC_INCEPTION_DAY } from "./levels.js";
-import { seedOf, unit, mix32 } from "../util/hash.js";
+import { mix32, seedOf, unit } from "../util/hash.js";
 import { Memo } from "../util/memo.js";
-import { referenceOf, type Reference } from "./market/reference.js";
+import { BTC_INCEPTION_DAY, dayOf } from "./levels.js";
+import { type Reference, referenceOf } from "./market/reference.js";
 
 export type PriceModel = "btc" | "eth" | "gold" | "stable" | "alt";
 

@@ -1,6 +1,6 @@
 // How an asset's activity splits over venues, market types and symbols: fixed normalized weights
 // per (asset, venue, market type, quote), so filtered series sum exactly to the unfiltered one.
-import { MARKET_TYPES, VENUES, type MarketType, type Venue } from "../../../catalog/index.js";
+import { MARKET_TYPES, type MarketType, type Venue, VENUES } from "../../../catalog/index.js";
 import { gauss, hash2, unit } from "../util/hash.js";
 import { Memo } from "../util/memo.js";
 import { profileOf } from "./profiles.js";

@@ -1,9 +1,10 @@
 // Series bodies written from columns must be byte for byte what JSON.stringify makes of the records.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { endpointById } from "../../../../src/catalog/index.js";
-import { generateColumns, recordsFromColumns } from "../../../../src/backend/inprocess/readings/index.js";
+
 import { seriesJson } from "../../../../src/backend/inprocess/encoders/series-json.js";
+import { generateColumns, recordsFromColumns } from "../../../../src/backend/inprocess/readings/index.js";
+import { endpointById } from "../../../../src/catalog/index.js";
 
 const viaRecords = (times: Float64Array, values: Float64Array, field: string) =>
   Buffer.from(JSON.stringify(recordsFromColumns({ times, values }, field)));

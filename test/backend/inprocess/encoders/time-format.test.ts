@@ -1,6 +1,7 @@
 // ISO formatting of bucket starts matches Date#toISOString exactly, day prefixes included.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+
 import { datePrefix, isoOf, isoTimes } from "../../../../src/backend/inprocess/encoders/time-format.js";
 
 const DAY = 86_400_000;

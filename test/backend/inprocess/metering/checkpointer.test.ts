@@ -3,7 +3,9 @@
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
+
 import { startCheckpointer } from "../../../../src/backend/inprocess/metering/checkpointer.js";
 import { SqliteStore } from "../../../../src/backend/inprocess/metering/sqlite-store.js";
 

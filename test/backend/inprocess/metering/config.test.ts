@@ -3,11 +3,13 @@
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
-import { openSqlite } from "../../../../src/backend/inprocess/metering/sqlite-driver.js";
-import { ConfigError, loadConfig } from "../../../../src/config.js";
+
 import { tempDir } from "../../../../harness/service.js";
 import { cleanEnv, ROOT } from "../../../../harness/spawn.js";
+import { openSqlite } from "../../../../src/backend/inprocess/metering/sqlite-driver.js";
+import { ConfigError, loadConfig } from "../../../../src/config.js";
 
 function run(env: Record<string, string>, args: string[] = ["api", "--port", "0"]): { status: number | null; stderr: string } {
   const r = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "src/cli.ts"), ...args], {

@@ -1,10 +1,12 @@
 // The metering store contract, one suite that every engine must pass: atomic charge, exact rate
 // windows under injected time, exact counts under concurrency, persistence across a reopen.
 import { randomBytes } from "node:crypto";
+
 import fc from "fast-check";
 import { expect, it } from "vitest";
-import type { MeterKey, MeteringStore } from "../../../../src/backend/inprocess/metering/index.js";
+
 import { sha256 } from "../../../../src/backend/inprocess/keys.js";
+import type { MeteringStore, MeterKey } from "../../../../src/backend/inprocess/metering/index.js";
 
 export interface ContractEngine {
   /** A store on the engine's shared location (every call: another "process" on the same data). */

@@ -2,10 +2,12 @@
 // after a charge is sent (it never ran), or right after it committed (its answer lost), or cuts it
 // and keeps the server away for a while. The store learns each charge's fate from its token.
 import { connect, createServer, type Server, type Socket } from "node:net";
+
 import { afterAll, describe, expect, it } from "vitest";
-import { parseStoreSetting, StoreUnavailableError, type StoreSpec } from "../../../../src/backend/inprocess/metering/index.js";
-import { PostgresStore } from "../../../../src/backend/inprocess/metering/postgres-store.js";
+
 import { dropSchema, PG_AVAILABLE, PG_URL, storeUrl, testSchema } from "../../../../harness/postgres.js";
+import { parseStoreSetting, type StoreSpec, StoreUnavailableError } from "../../../../src/backend/inprocess/metering/index.js";
+import { PostgresStore } from "../../../../src/backend/inprocess/metering/postgres-store.js";
 import { meterKey } from "./contract.js";
 
 /** "gone": the answer is cut and the server stays unreachable until up(). */

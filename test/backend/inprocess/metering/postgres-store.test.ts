@@ -2,20 +2,22 @@
 // a newer schema refused), earlier versions' usage imported once, and a lost connection that fails
 // calls as store_unavailable and recovers by itself.
 import { cpSync } from "node:fs";
-import { createServer, connect, type Server, type Socket } from "node:net";
+import { connect, createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
+
 import { afterAll, describe, expect, it } from "vitest";
+
+import { dropSchema, PG_AVAILABLE, PG_URL, sql, storeUrl, testSchema } from "../../../../harness/postgres.js";
+import { tempDir } from "../../../../harness/service.js";
 import { sha256 } from "../../../../src/backend/inprocess/keys.js";
 import {
   parseStoreSetting,
   StoreConfigError,
-  StoreUnavailableError,
   type StoreSpec,
+  StoreUnavailableError,
 } from "../../../../src/backend/inprocess/metering/index.js";
 import { migration, PG_SCHEMA_VERSION } from "../../../../src/backend/inprocess/metering/postgres-sql.js";
 import { PostgresStore } from "../../../../src/backend/inprocess/metering/postgres-store.js";
-import { tempDir } from "../../../../harness/service.js";
-import { dropSchema, PG_AVAILABLE, PG_URL, sql, storeUrl, testSchema } from "../../../../harness/postgres.js";
 import { meterKey, storeContract } from "./contract.js";
 
 const FIXTURE = join(import.meta.dirname, "..", "..", "..", "fixtures", "legacy-state");

@@ -5,15 +5,17 @@
 // PostgreSQL.
 import { Agent, request } from "node:http";
 import { join } from "node:path";
+
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, describe, expect, it } from "vitest";
+
+import { dropSchema, PG_AVAILABLE, storeUrl, testSchema } from "../../../../harness/postgres.js";
+import { BIG_RATE, tempDir, writeKeys } from "../../../../harness/service.js";
+import { spawnCli, type Spawned } from "../../../../harness/spawn.js";
 import { sha256 } from "../../../../src/backend/inprocess/keys.js";
 import { SqliteStore } from "../../../../src/backend/inprocess/metering/sqlite-store.js";
-import { BIG_RATE, tempDir, writeKeys } from "../../../../harness/service.js";
-import { dropSchema, PG_AVAILABLE, storeUrl, testSchema } from "../../../../harness/postgres.js";
-import { spawnCli, type Spawned } from "../../../../harness/spawn.js";
 
 const SERIES = "/btc/lifespan/Lth_mvrv?startDate=2025-06-01&endDate=2025-06-02"; // 1 credit
 const NOW = "2025-12-31T12:00:00Z";

@@ -1,7 +1,8 @@
 // A request charged but not served (its generator failed) gives back both what it took: its
 // credits and its place in the rate window, so the key can make exactly as many requests as before.
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { serviceRig, type ServiceRig } from "../../../../harness/service.js";
+
+import { type ServiceRig, serviceRig } from "../../../../harness/service.js";
 
 // The one fault injected: generating a series that starts on 2025-06-03 fails after the charge.
 vi.mock("../../../../src/backend/inprocess/readings/index.js", async (importOriginal) => {

@@ -2,11 +2,13 @@
 // better-sqlite3 elsewhere, with the same transactions and the same error codes on both.
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
-import { sqliteCode } from "../../../../src/backend/inprocess/metering/sqlite-codes.js";
-import { openSqlite } from "../../../../src/backend/inprocess/metering/sqlite-driver.js";
+
 import { tempDir } from "../../../../harness/service.js";
 import { ROOT } from "../../../../harness/spawn.js";
+import { sqliteCode } from "../../../../src/backend/inprocess/metering/sqlite-codes.js";
+import { openSqlite } from "../../../../src/backend/inprocess/metering/sqlite-driver.js";
 
 const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
 // node:sqlite needs no flag from Node 22.13 and 23.4.

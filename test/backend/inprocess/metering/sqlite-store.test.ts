@@ -2,14 +2,16 @@
 // version, earlier versions' usage files, an unwritable place).
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
+import { tempDir } from "../../../../harness/service.js";
+import { skipping } from "../../../../harness/skips.js";
 import { sha256 } from "../../../../src/backend/inprocess/keys.js";
 import { StoreConfigError } from "../../../../src/backend/inprocess/metering/index.js";
 import { openSqlite } from "../../../../src/backend/inprocess/metering/sqlite-driver.js";
 import { SQLITE_SCHEMA_VERSION, SqliteStore } from "../../../../src/backend/inprocess/metering/sqlite-store.js";
-import { tempDir } from "../../../../harness/service.js";
 import { storeContract } from "./contract.js";
-import { skipping } from "../../../../harness/skips.js";
 
 // Root writes through a read-only mode: the check needs another user.
 if (process.getuid?.() === 0)

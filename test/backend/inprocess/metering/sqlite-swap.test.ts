@@ -3,12 +3,14 @@
 // file's, and none of the replaced file's commits may stay only in that log.
 import { linkSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
+import { BIG_RATE, tempDir } from "../../../../harness/service.js";
 import { sha256 } from "../../../../src/backend/inprocess/keys.js";
 import { openSqlite, type SqlDatabase } from "../../../../src/backend/inprocess/metering/sqlite-driver.js";
 import { SqliteStore } from "../../../../src/backend/inprocess/metering/sqlite-store.js";
 import { StoreUnavailableError } from "../../../../src/backend/inprocess/metering/store.js";
-import { BIG_RATE, tempDir } from "../../../../harness/service.js";
 
 const KEY = { id: sha256("k").toString("hex"), credits: 1_000_000, rateLimit: BIG_RATE };
 

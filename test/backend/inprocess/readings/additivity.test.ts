@@ -1,16 +1,17 @@
 // Additive OHLCV series agree across timeframes, venues, market types and symbols.
 import { describe, expect, it } from "vitest";
+
+import { generateColumns, type SeriesQuery } from "../../../../src/backend/inprocess/readings/index.js";
 import {
   DAY_MS,
+  type Endpoint,
   ENDPOINTS,
   MARKET_TYPES,
-  TIMEFRAMES,
-  TIMEFRAME_MS,
-  VENUES,
-  type Endpoint,
   type Timeframe,
+  TIMEFRAME_MS,
+  TIMEFRAMES,
+  VENUES,
 } from "../../../../src/catalog/index.js";
-import { generateColumns, type SeriesQuery } from "../../../../src/backend/inprocess/readings/index.js";
 
 const ADDITIVE = ENDPOINTS.filter((e) => e.kind === "ohlcv");
 const at = (iso: string) => Date.parse(iso);

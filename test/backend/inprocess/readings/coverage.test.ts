@@ -1,6 +1,6 @@
 // Every endpoint yields finite, sensibly signed values for every asset it covers.
 import { describe, expect, it } from "vitest";
-import { ENDPOINTS, KNOWN_ASSETS, SET_A, coverage, covers } from "../../../../src/catalog/index.js";
+
 import {
   generateColumns,
   generateHeatmap,
@@ -9,6 +9,7 @@ import {
   seriesExtent,
 } from "../../../../src/backend/inprocess/readings/index.js";
 import { labelOf, metricFn } from "../../../../src/backend/inprocess/readings/metrics.js";
+import { coverage, covers, ENDPOINTS, KNOWN_ASSETS, SET_A } from "../../../../src/catalog/index.js";
 
 const NOW = Date.parse("2026-01-15T08:00:00Z");
 const START = NOW - 20 * 86_400_000;

@@ -1,9 +1,10 @@
 // Heatmap invariants (Plotly orientation, uniform y, sane candles) and the liquidation model.
 import { describe, expect, it } from "vitest";
-import { CANONICAL_LOOKBACK, TIMEFRAMES, TIMEFRAME_MS, heatmapColumns } from "../../../../src/catalog/index.js";
-import { heatmapSchema, type Heatmap } from "../../../../src/catalog/responses.js";
+
 import { generateHeatmap, type HeatmapQuery } from "../../../../src/backend/inprocess/readings/index.js";
-import { simulateLiquidations, type CandleRange } from "../../../../src/backend/inprocess/readings/liquidation-model.js";
+import { type CandleRange, simulateLiquidations } from "../../../../src/backend/inprocess/readings/liquidation-model.js";
+import { CANONICAL_LOOKBACK, heatmapColumns, TIMEFRAME_MS, TIMEFRAMES } from "../../../../src/catalog/index.js";
+import { type Heatmap, heatmapSchema } from "../../../../src/catalog/responses.js";
 
 const NOW = Date.parse("2025-12-31T15:47:12Z");
 

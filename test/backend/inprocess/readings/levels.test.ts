@@ -1,9 +1,10 @@
 // The synthetic world sits at realistic levels: BTC/ETH anchors, metric ranges from public data.
 import { describe, expect, it } from "vitest";
-import { DAY_MS, VENUES, endpointById } from "../../../../src/catalog/index.js";
+
 import { generateColumns, type SeriesQuery } from "../../../../src/backend/inprocess/readings/index.js";
 import { dailyPrice } from "../../../../src/backend/inprocess/world/market/price.js";
 import { monthEndDay, referenceOf } from "../../../../src/backend/inprocess/world/market/reference.js";
+import { DAY_MS, endpointById, VENUES } from "../../../../src/catalog/index.js";
 
 const at = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
 const day = (iso: string) => at(iso) / DAY_MS;

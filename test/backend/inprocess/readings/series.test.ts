@@ -1,6 +1,6 @@
 // Series generators: determinism, range independence, history bounds, bucket counts, shapes.
 import { describe, expect, it, vi } from "vitest";
-import { DAY_MS, ENDPOINTS, TIMEFRAMES, endpointById, type Endpoint, type Timeframe } from "../../../../src/catalog/index.js";
+
 import {
   countBuckets,
   generateColumns,
@@ -9,6 +9,7 @@ import {
   seriesEndMs,
   type SeriesQuery,
 } from "../../../../src/backend/inprocess/readings/index.js";
+import { DAY_MS, type Endpoint, endpointById, ENDPOINTS, type Timeframe, TIMEFRAMES } from "../../../../src/catalog/index.js";
 
 const at = (iso: string) => Date.parse(iso.length === 10 ? `${iso}T00:00:00Z` : iso);
 const ep = (id: string): Endpoint => endpointById(id)!;

@@ -1,8 +1,9 @@
 // metrics-variation agrees with the series generators for the same days.
 import { describe, expect, it } from "vitest";
+
+import { generateRecords, generateVariation } from "../../../../src/backend/inprocess/readings/index.js";
 import { DAY_MS, endpointsForAsset } from "../../../../src/catalog/index.js";
 import { variationSchema as schema } from "../../../../src/catalog/responses.js";
-import { generateRecords, generateVariation } from "../../../../src/backend/inprocess/readings/index.js";
 
 const NOW = Date.parse("2025-12-31T15:20:00Z");
 

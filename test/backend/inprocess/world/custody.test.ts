@@ -3,13 +3,14 @@
 // negative; nothing moves before a flow, and the published totals that pin BTC's and ETH's reserve
 // still hold on their days.
 import { describe, expect, it } from "vitest";
-import { VENUES } from "../../../../src/catalog/index.js";
+
 import { exchangeReserve, runningTotalUsd } from "../../../../src/backend/inprocess/readings/onchain.js";
 import { reserveAnchorDays, reserveOf } from "../../../../src/backend/inprocess/world/circulation.js";
 import { exchangeTotal } from "../../../../src/backend/inprocess/world/custody.js";
-import { BTC_RESERVE, ETH_RESERVE, dayOf } from "../../../../src/backend/inprocess/world/levels.js";
+import { BTC_RESERVE, dayOf, ETH_RESERVE } from "../../../../src/backend/inprocess/world/levels.js";
 import { flowsOf } from "../../../../src/backend/inprocess/world/market/calendar.js";
 import { dailyPrice } from "../../../../src/backend/inprocess/world/market/price.js";
+import { VENUES } from "../../../../src/catalog/index.js";
 
 const COINS = ["btc", "eth"] as const;
 

@@ -1,12 +1,13 @@
 // All-time lows (anchors.json "atls"): each prints on its day at about its minute, no minute of that
 // day trades below it, and no daily close from the listing to the day it still held goes below it.
 import { describe, expect, it } from "vitest";
-import { DAY_MS } from "../../../../src/catalog/index.js";
+
 import { dayOf } from "../../../../src/backend/inprocess/world/levels.js";
+import file from "../../../../src/backend/inprocess/world/market/anchors.json" with { type: "json" };
 import { allTimeLowsOf } from "../../../../src/backend/inprocess/world/market/calendar.js";
 import { candle, dailyPrice } from "../../../../src/backend/inprocess/world/market/price.js";
 import { profileOf } from "../../../../src/backend/inprocess/world/profiles.js";
-import file from "../../../../src/backend/inprocess/world/market/anchors.json" with { type: "json" };
+import { DAY_MS } from "../../../../src/catalog/index.js";
 
 const ASSETS = Object.keys((file as { atls?: Record<string, unknown> }).atls ?? {}).filter((k) => k !== "about");
 const HOUR_MS = 3_600_000;

@@ -2,11 +2,12 @@
 // wrapped coins track their coin within their basis except on its dated discounts, where both reach
 // the published lows (anchors.json "depegs" and "wraps").
 import { describe, expect, it } from "vitest";
-import { DAY_MS } from "../../../../src/catalog/index.js";
-import { REF_DAY, dayOf } from "../../../../src/backend/inprocess/world/levels.js";
-import { depegEventOf, WRAP_BAND, wrapEventOfAsset, type PegEvents } from "../../../../src/backend/inprocess/world/market/peg.js";
+
+import { dayOf, REF_DAY } from "../../../../src/backend/inprocess/world/levels.js";
+import { depegEventOf, type PegEvents, WRAP_BAND, wrapEventOfAsset } from "../../../../src/backend/inprocess/world/market/peg.js";
 import { candle, dailyPrice } from "../../../../src/backend/inprocess/world/market/price.js";
 import { profileOf } from "../../../../src/backend/inprocess/world/profiles.js";
+import { DAY_MS } from "../../../../src/catalog/index.js";
 
 /** Whether a dated episode off the peg touches a day. */
 const inEvent = (events: PegEvents | undefined, day: number) => events?.covers(day) === true;

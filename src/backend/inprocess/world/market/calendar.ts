@@ -2,8 +2,8 @@
 // difficulty and hash rate, all-time highs and the highest prints and lowest held closes, dated
 // closes between month-ends, weekly closes and their bands, monthly trading ranges, crash-day lows, all-time lows,
 // depegs and dated flows onto and off venues; read per asset on first use.
-import file from "./anchors.json" with { type: "json" };
 import { dayOf } from "../levels.js";
+import file from "./anchors.json" with { type: "json" };
 import type { Points } from "./reference.js";
 
 /** One congestion wave of a fee market, as the file records it. */

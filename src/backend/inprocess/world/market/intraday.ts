@@ -6,17 +6,17 @@ import { hash2 } from "../../util/hash.js";
 import { Memo } from "../../util/memo.js";
 import {
   capitulationMinute,
-  peakMinute,
-  topOf,
   fillMinuteLogs,
   floorOf,
   HOUR_MS,
-  MINUTE_MS,
-  MINUTES,
-  minuteDay,
-  scratch,
-  wickScale,
   type IntradaySource,
+  MINUTE_MS,
+  minuteDay,
+  MINUTES,
+  peakMinute,
+  scratch,
+  topOf,
+  wickScale,
 } from "./minute-path.js";
 
 export type { IntradaySource } from "./minute-path.js";

@@ -2,7 +2,7 @@
 // dated depegs, a gold token's basis to gold, and a wrapped coin's basis to its underlying with
 // the discounts it traded at (the calendar's "depegs" and "wraps" of anchors.json).
 import { DAY_MS } from "../../../../catalog/index.js";
-import { octaveNoise, type Octave } from "../../util/hash.js";
+import { type Octave, octaveNoise } from "../../util/hash.js";
 import { depegOf, wrapEventOf } from "./calendar.js";
 
 /** A USD stablecoin: $1 within a few tenths of a percent, mean-reverting. */

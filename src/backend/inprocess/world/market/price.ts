@@ -16,17 +16,17 @@
 //
 // Quantities other than prices (gold, EUR, difficulty, reserves, supplies) follow the well-known
 // levels of ../levels.ts the same way.
-import { EURUSD, GOLD_PRICE, REF_DAY, dayOf, type AnchorTable } from "../levels.js";
 import { octaveNoise, seedOf } from "../../util/hash.js";
 import { Memo } from "../../util/memo.js";
-import { DailyPath, type PathSpec } from "./path.js";
-import { ALT_FACTOR_SEED, KAPPA_LEADER, loadingsOf, MEMES, MinuteFactor, type Loadings } from "./factor.js";
-import { candleOf, priceAtInstant, type IntradaySource, type Ohlc } from "./intraday.js";
+import { type AnchorTable, dayOf, EURUSD, GOLD_PRICE, REF_DAY } from "../levels.js";
+import { type Profile, profileOf } from "../profiles.js";
 import { ceilingRowsOf, closesOf, highsOf, weeksOf } from "./calendar.js";
 import { ceilingLog, ceilingsOf, crashLowOf, floorsOf, peakOf } from "./extremes.js";
+import { ALT_FACTOR_SEED, KAPPA_LEADER, type Loadings, loadingsOf, MEMES, MinuteFactor } from "./factor.js";
+import { candleOf, type IntradaySource, type Ohlc, priceAtInstant } from "./intraday.js";
+import { DailyPath, type PathSpec } from "./path.js";
 import { BASIS_OCTAVES, depegEventOf, eventCloseLog, PEG_OCTAVES, WRAP_BAND, wrapEventOfAsset, wrapLog } from "./peg.js";
 import type { Points } from "./reference.js";
-import { profileOf, type Profile } from "../profiles.js";
 
 /**
  * A base's dated closes between its month-ends: its Sunday closes, the calendar's dated closes

@@ -1,8 +1,8 @@
 // The reference anchors of the latent market (anchors.json, the record; scripts/market-anchors.ts checks it),
 // read once into typed tables: listing dates, month-end closes, supply points, mining, host, peg.
-import file from "./anchors.json" with { type: "json" };
-import { dayOf, REF_DAY } from "../levels.js";
 import { isoDay } from "../../../../catalog/dates.js";
+import { dayOf, REF_DAY } from "../levels.js";
+import file from "./anchors.json" with { type: "json" };
 
 /** One asset's entry in anchors.json (the fields scripts/market-anchors.ts checks and merges). */
 export interface AnchorEntry {
