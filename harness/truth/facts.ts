@@ -717,7 +717,7 @@ export const FLOW_FACTS: readonly Fact[] = [
 
 export const RESERVE_SOURCES = {
   cqmonth:
-    "CryptoQuant's exchange reserves over a month, as reported: -99,308 BTC on all exchanges between 2024-07-11 and 2024-08-11; -105,706 BTC and -1.08M ETH between 2024-05-13 and 2024-06-13 (as quoted by Tips9ja/Coinpedia, 2024-06)",
+    "CryptoQuant's exchange reserves over a month, as reported: -99,308 BTC on all exchanges between 2024-07-11 and 2024-08-11; -1.08M ETH between 2024-05-13 and 2024-06-13 (as quoted by Tips9ja/Coinpedia, 2024-06, with -105,706 BTC over the same days, which starts inside a calendar flow of Coinbase and is no fact here)",
   cqetf:
     "CryptoQuant: about 797,000 ETH left the exchanges between 2024-05-23 (the spot Ether ETFs' approval) and 2024-06-02 (Cointelegraph, as quoted by ReadWrite, Blockfresh and Binance Square, 2024-06-03)",
   cqbtc24:
@@ -728,7 +728,6 @@ export const RESERVE_FACTS: readonly Fact[] = [
   ["reserve", "btc", "2024-01-31", 3.06e6, "cqbtc24"],
   ["reserve", "btc", "2024-09-01", 2.62e6, "cqbtc24"],
   ["reserve", "btc", "2024-09-15", 2.6e6, "cqbtc24"],
-  ["flow", "btc", "2024-06-13", -105_706, "cqmonth", { from: "2024-05-13" }],
   ["flow", "btc", "2024-08-11", -99_308, "cqmonth", { from: "2024-07-11" }],
   ["flow", "eth", "2024-06-13", -1.08e6, "cqmonth", { from: "2024-05-13" }],
   ["flow", "eth", "2024-06-02", -797_000, "cqetf", { from: "2024-05-23" }],
