@@ -717,7 +717,7 @@ export const FLOW_FACTS: readonly Fact[] = [
 
 export const RESERVE_SOURCES = {
   cqmonth:
-    "CryptoQuant's exchange reserves over a month, as reported: -99,308 BTC on all exchanges between 2024-07-11 and 2024-08-11; -1.08M ETH between 2024-05-13 and 2024-06-13 (as quoted by Tips9ja/Coinpedia, 2024-06, with -105,706 BTC over the same days, which starts inside a calendar flow of Coinbase and is no fact here)",
+    "CryptoQuant's exchange reserves over a month, as reported: -99,308 BTC on all exchanges between 2024-07-11 and 2024-08-11, leaving 2,679,880 (Bitcoin.com News, as quoted by Guru Investing and Bitcoin Today, 2024-08-11); -1.08M ETH between 2024-05-13 and 2024-06-13 (as quoted by Tips9ja/Coinpedia, 2024-06, with -105,706 BTC over the same days, which starts inside a calendar flow of Coinbase and is no fact here)",
   cqetf:
     "CryptoQuant: about 797,000 ETH left the exchanges between 2024-05-23 (the spot Ether ETFs' approval) and 2024-06-02 (Cointelegraph, as quoted by ReadWrite, Blockfresh and Binance Square, 2024-06-03)",
   cqbtc24:
