@@ -722,6 +722,8 @@ export const RESERVE_SOURCES = {
     "CryptoQuant: about 797,000 ETH left the exchanges between 2024-05-23 (the spot Ether ETFs' approval) and 2024-06-02 (Cointelegraph, as quoted by ReadWrite, Blockfresh and Binance Square, 2024-06-03)",
   cqbtc24:
     "CryptoQuant's BTC exchange reserve as quoted: 3.06M on 2024-01-31, the year's high, and 2.6M on 2024-09-15 (Techopedia and Cryptheory, 2024-09); about 2.62M at the start of September 2024 (desk3.io, 2024-09-16)",
+  cqdec25:
+    "CryptoQuant's exchange reserves as quoted on 2025-12-07 (Satoshi News Africa): about 2.76M BTC and about 16.6M ETH on the centralized exchanges",
 } as const;
 
 export const RESERVE_FACTS: readonly Fact[] = [
@@ -731,6 +733,8 @@ export const RESERVE_FACTS: readonly Fact[] = [
   ["flow", "btc", "2024-08-11", -99_308, "cqmonth", { from: "2024-07-11" }],
   ["flow", "eth", "2024-06-13", -1.08e6, "cqmonth", { from: "2024-05-13" }],
   ["flow", "eth", "2024-06-02", -797_000, "cqetf", { from: "2024-05-23" }],
+  ["reserve", "btc", "2025-12-07", 2.76e6, "cqdec25"],
+  ["reserve", "eth", "2025-12-07", 16.6e6, "cqdec25"],
 ];
 
 /** Every dated fact, and every source a fact names. */
