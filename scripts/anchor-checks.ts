@@ -175,6 +175,7 @@ const CALENDAR_SOURCE: Record<string, number | "sources"> = {
   peaks: 2,
   depegs: 2,
   supply: 2,
+  reserves: 2,
   flows: "sources",
 };
 
@@ -214,6 +215,23 @@ function checkFlows(file: AnchorFile): Finding[] {
       if (!DATE.test(row.to ?? "") || (row.from ?? "") > (row.to ?? "")) error(`to ${row.to} is not a date on or after from`);
       const amounts = [row.native, row.usd].filter((x) => x !== undefined);
       if (amounts.length !== 1 || !Number.isFinite(amounts[0]) || amounts[0] === 0) error("give one non-zero amount, native or usd");
+    });
+  }
+  return findings;
+}
+
+/** The published exchange totals: a coin whose reserve the market pins (BTC, ETH), days in order, positive totals. */
+function checkReserves(file: AnchorFile): Finding[] {
+  const findings: Finding[] = [];
+  for (const [coin, rows] of Object.entries((file.reserves ?? {}) as Record<string, unknown>)) {
+    if (!Array.isArray(rows)) continue;
+    if (coin !== "btc" && coin !== "eth")
+      findings.push({ level: "error", text: `reserves.${coin}: only BTC's and ETH's totals are pinned` });
+    rows.forEach((row: unknown[], i: number) => {
+      const error = (text: string) => findings.push({ level: "error", text: `reserves.${coin}[${i}] (${String(row[0])}): ${text}` });
+      if (!DATE.test(String(row[0])) || (i > 0 && String(row[0]) <= String((rows[i - 1] as unknown[])[0])))
+        error("not a date after the row before");
+      if (!positive(row[1])) error("the total is not a positive number");
     });
   }
   return findings;
@@ -281,5 +299,6 @@ export function checkFile(file: AnchorFile): Finding[] {
     ...checkWeeks(file),
     ...checkAllTimeLows(file),
     ...checkFlows(file),
+    ...checkReserves(file),
   ];
 }

@@ -21,6 +21,7 @@ export interface AnchorFile {
   depegs?: unknown;
   supply?: unknown;
   flows?: unknown;
+  reserves?: unknown;
   assets: Record<string, AnchorEntry>;
 }
 

@@ -4,7 +4,7 @@
 // (harness/truth/random-days.ts). Exits 1 when a check fails or the facts or days fall short of their
 // targets (95 % of facts within tolerance and none beyond 3x; 90 % of days within 15 % for BTC and
 // ETH, 20 % for the others). The checks also run in `npm test` (test/truth/).
-import { FACT_LIMIT, FACT_TARGET, scoreFacts, TOLERANCE } from "../harness/truth/generalisation.js";
+import { FACT_LIMIT, FACT_TARGET, openFacts, scoreFacts, TOLERANCE } from "../harness/truth/generalisation.js";
 import { CHECKS } from "../harness/truth/index.js";
 import { DAY_TARGET, dayTolerance, scoreDays } from "../harness/truth/random-days.js";
 
@@ -36,6 +36,13 @@ process.stdout.write(
   `  ${facts.within} of ${facts.total} within tolerance (${(100 * share).toFixed(1)} %), ${facts.beyond} beyond ${FACT_LIMIT}x: ${met ? "target met" : `target (${100 * FACT_TARGET} % within, none beyond ${FACT_LIMIT}x) NOT met`}\n`,
 );
 for (const m of facts.misses) process.stdout.write(`    off: ${m}\n`);
+const open = openFacts();
+if (open.length) {
+  process.stdout.write(
+    `  Published facts the market does not follow yet, outside the score above (OPEN_FACTS in harness/truth/facts.ts):\n`,
+  );
+  for (const o of open) process.stdout.write(`    open: ${o}\n`);
+}
 
 const days = scoreDays();
 process.stdout.write(

@@ -6,7 +6,7 @@ import { dayOf } from "../../src/backend/inprocess/world/levels.js";
 import { candle, dailyPrice } from "../../src/backend/inprocess/world/market/price.js";
 import { DAY_MS } from "../../src/catalog/index.js";
 import { fmt, values } from "./common.js";
-import { ALL_FACTS, type Fact, FACT_CLASS, type FactKind } from "./facts.js";
+import { ALL_FACTS, type Fact, FACT_CLASS, type FactKind, OPEN_FACTS } from "./facts.js";
 
 /** Largest ratio (either way) that counts as within tolerance, per kind. */
 export const TOLERANCE: Record<FactKind, number> = {
@@ -71,6 +71,16 @@ export interface KindRow {
   median: number;
   worst: number;
   worstWhere: string;
+}
+
+/** The open facts (OPEN_FACTS), each as served against published, outside the score. */
+export function openFacts(): string[] {
+  return OPEN_FACTS.map((fact) => {
+    const [kind, asset, date, value] = fact;
+    const r = served(fact) / value;
+    const scope = fact[5]?.from ? ` from ${fact[5].from}` : "";
+    return `${kind} ${asset}${scope} ${date}: ${fmt(served(fact), 4)} vs ${fmt(value, 4)} (${r > 0 ? `${fmt(r, 3)}x` : "the wrong way"})`;
+  });
 }
 
 /** Each fact's ratio served/published, and the table by kind. */

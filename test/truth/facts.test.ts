@@ -5,8 +5,8 @@
 // of the largest coins likewise off every anchor.
 import { describe, expect, it } from "vitest";
 
-import { ALL_FACT_SOURCES, ALL_FACTS } from "../../harness/truth/facts.js";
-import { FACT_LIMIT, scoreFacts } from "../../harness/truth/generalisation.js";
+import { ALL_FACT_SOURCES, ALL_FACTS, OPEN_FACTS } from "../../harness/truth/facts.js";
+import { FACT_LIMIT, scoreFacts, served, TOLERANCE } from "../../harness/truth/generalisation.js";
 import { DAY_TARGET, scoreDays } from "../../harness/truth/random-days.js";
 import { RANDOM_DAYS } from "../../harness/truth/random-days-data.js";
 import { reserveAnchorDays } from "../../src/backend/inprocess/world/circulation.js";
@@ -64,7 +64,7 @@ function calibrationDays(kind: string, asset: string): Set<number> {
 describe("dated facts", () => {
   it("are at least 100, each with a named source, none on a calibration day", () => {
     expect(ALL_FACTS.length).toBeGreaterThanOrEqual(100);
-    for (const [kind, asset, date, value, source, scope] of ALL_FACTS) {
+    for (const [kind, asset, date, value, source, scope] of [...ALL_FACTS, ...OPEN_FACTS]) {
       expect(ALL_FACT_SOURCES[source], `${kind} ${asset} ${date}`).toBeTruthy();
       // A net flow is signed (withdrawals negative); every other figure is a positive level.
       if (kind === "flow") expect(value).not.toBe(0);
@@ -72,6 +72,14 @@ describe("dated facts", () => {
       const calibration = calibrationDays(kind, asset);
       expect(calibration.has(dayOf(date)), `${kind} ${asset} ${date} is a calibration point`).toBe(false);
       if (scope?.from) expect(calibration.has(dayOf(scope.from)), `${kind} ${asset} from ${scope.from} is a calibration point`).toBe(false);
+    }
+  });
+
+  it("keep apart only facts the market does not follow yet: an open fact served within tolerance joins the score", () => {
+    for (const fact of OPEN_FACTS) {
+      const [kind, , , value] = fact;
+      const r = served(fact) / value;
+      expect(r > 0 && Math.max(r, 1 / r) <= TOLERANCE[kind], `${fact.slice(0, 3).join(" ")} is followed now`).toBe(false);
     }
   });
 

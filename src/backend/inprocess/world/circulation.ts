@@ -4,16 +4,18 @@
 // exchange wallets.
 import { type Octave, octaveNoise, u01 } from "../util/hash.js";
 import {
+  type AnchorTable,
   anchorTable,
   BTC_INCEPTION_DAY,
-  BTC_RESERVE,
+  BTC_RESERVE_POINTS,
   btcSupply,
-  ETH_RESERVE,
+  ETH_RESERVE_POINTS,
   ETH_SUPPLY,
   interpolate,
   REF_DAY,
   STABLES_SUPPLY,
 } from "./levels.js";
+import { publishedReservesOf } from "./market/calendar.js";
 import { dailyLogPrice } from "./market/price.js";
 import { supplyFromPoints, trailingGrowth } from "./market/supply.js";
 import { profileOf } from "./profiles.js";
@@ -121,15 +123,30 @@ const RESERVE_OCTAVES: readonly Octave[] = [
   { period: 1, amplitude: 0.002 },
 ];
 
+const RESERVE_POINTS: Record<string, ReadonlyArray<readonly [string, number]>> = { btc: BTC_RESERVE_POINTS, eth: ETH_RESERVE_POINTS };
+const reserveTables = new Map<string, AnchorTable>();
+
+/**
+ * The dated totals that pin a coin's exchange reserve (BTC, ETH), or undefined: the levels of
+ * levels.ts and the published totals of the calendar ("reserves") together, by day.
+ */
+export function reserveTable(asset: string): AnchorTable | undefined {
+  const points = RESERVE_POINTS[asset];
+  if (!points) return undefined;
+  let table = reserveTables.get(asset);
+  if (!table) reserveTables.set(asset, (table = anchorTable([...points, ...publishedReservesOf(asset)])));
+  return table;
+}
+
 /** Days of the published totals that pin a coin's exchange reserve (BTC, ETH), or undefined. */
 export function reserveAnchorDays(asset: string): Float64Array | undefined {
-  return asset === "btc" ? BTC_RESERVE.days : asset === "eth" ? ETH_RESERVE.days : undefined;
+  return reserveTable(asset)?.days;
 }
 
 /** Native units on all exchange wallets at the end of a day, before the calendar's dated flows (custody.ts adds them). */
 export function reserveOf(asset: string, day: number): number {
   const profile = profileOf(asset);
-  const table = asset === "btc" ? BTC_RESERVE : asset === "eth" ? ETH_RESERVE : undefined;
+  const table = reserveTable(asset);
   if (table) {
     const lastDay = table.days[table.days.length - 1]!;
     const { log, distance } = interpolate(table, day);

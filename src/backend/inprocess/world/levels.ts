@@ -1,6 +1,7 @@
 // Well-known historical levels that pin the synthetic world to reality where anchors.json holds no
-// figure (gold, EUR, ETH's proof-of-work difficulty, exchange reserves, supplies, BTC's issuance);
-// between them the paths are log-linear plus bridged noise. Prices live in anchors.json.
+// figure (gold, EUR, ETH's proof-of-work difficulty, exchange reserves outside the published totals,
+// supplies, BTC's issuance); between them the paths are log-linear plus bridged noise. Prices live in
+// anchors.json.
 import { lastAtOrBefore } from "../../../catalog/dates.js";
 import { DAY_MS } from "../../../catalog/index.js";
 
@@ -111,14 +112,15 @@ export const ETH_DIFFICULTY = anchorTable([
 ]);
 
 /**
- * BTC on exchange wallets (native units): peak in 2020, about −10 %/yr since, 2.506M at 2025-12-28.
- * The flows after FTX's collapse are dated: withdrawals to self-custody ran at a record ~106k BTC a
- * month (Glassnode, 2022-11-13), ~177k BTC left the tracked exchanges in the week to 2022-11-13
- * (Coinglass, as quoted by Cointelegraph), and the exchanges' reserves fell to their lowest since
- * February 2018 (CryptoQuant): about 150k BTC out between 2022-11-06 and the end of the month, the
- * bulk of it in the first week.
+ * BTC on exchange wallets (native units) to 2022, and 2.506M at 2025-12-28: peak in 2020, about
+ * −10 %/yr since. The flows after FTX's collapse are dated: withdrawals to self-custody ran at a
+ * record ~106k BTC a month (Glassnode, 2022-11-13), ~177k BTC left the tracked exchanges in the week
+ * to 2022-11-13 (Coinglass, as quoted by Cointelegraph), and the exchanges' reserves fell to their
+ * lowest since February 2018 (CryptoQuant): about 150k BTC out between 2022-11-06 and the end of the
+ * month, the bulk of it in the first week. The totals of 2024 and 2025 are published figures of one
+ * firm (anchors.json "reserves"); circulation.ts joins both.
  */
-export const BTC_RESERVE = anchorTable([
+export const BTC_RESERVE_POINTS: ReadonlyArray<readonly [string, number]> = [
   ["2010-07-18", 200],
   ["2011-12-31", 60000],
   ["2012-12-31", 150000],
@@ -132,13 +134,11 @@ export const BTC_RESERVE = anchorTable([
   ["2022-11-14", 2.98e6],
   ["2022-11-30", 2.95e6],
   ["2022-12-31", 2.95e6],
-  ["2023-12-31", 2.85e6],
-  ["2024-12-31", 2.8e6],
   ["2025-12-28", 2.506e6],
-]);
+];
 
 /** ETH on exchange wallets: 14.18M at 2025-12-20 per the public data set. */
-export const ETH_RESERVE = anchorTable([
+export const ETH_RESERVE_POINTS: ReadonlyArray<readonly [string, number]> = [
   ["2015-08-07", 1e5],
   ["2016-12-31", 1.0e6],
   ["2017-12-31", 8e6],
@@ -149,7 +149,7 @@ export const ETH_RESERVE = anchorTable([
   ["2023-12-31", 16e6],
   ["2024-12-31", 15.5e6],
   ["2025-12-20", 14.18e6],
-]);
+];
 
 /** ETH supply (native units). */
 export const ETH_SUPPLY = anchorTable([

@@ -5,9 +5,9 @@
 import { describe, expect, it } from "vitest";
 
 import { exchangeReserve, runningTotalUsd } from "../../../../src/backend/inprocess/readings/onchain.js";
-import { reserveAnchorDays, reserveOf } from "../../../../src/backend/inprocess/world/circulation.js";
+import { reserveAnchorDays, reserveOf, reserveTable } from "../../../../src/backend/inprocess/world/circulation.js";
 import { exchangeTotal } from "../../../../src/backend/inprocess/world/custody.js";
-import { BTC_RESERVE, dayOf, ETH_RESERVE } from "../../../../src/backend/inprocess/world/levels.js";
+import { dayOf } from "../../../../src/backend/inprocess/world/levels.js";
 import { flowsOf } from "../../../../src/backend/inprocess/world/market/calendar.js";
 import { dailyPrice } from "../../../../src/backend/inprocess/world/market/price.js";
 import { VENUES } from "../../../../src/catalog/index.js";
@@ -64,10 +64,8 @@ describe("dated flows", () => {
   });
 
   it("the published totals of BTC and ETH still hold on their days", () => {
-    for (const [coin, table] of [
-      ["btc", BTC_RESERVE],
-      ["eth", ETH_RESERVE],
-    ] as const) {
+    for (const coin of COINS) {
+      const table = reserveTable(coin)!;
       expect(reserveAnchorDays(coin)).toBe(table.days);
       table.days.forEach((day, i) => {
         if (day < dayOf("2022-01-01")) return;

@@ -1,7 +1,7 @@
 // The market-event calendar of anchors.json: fee levels of each era, congestion waves, published
 // difficulty and hash rate, all-time highs and the highest prints and lowest held closes, dated
 // closes between month-ends, weekly closes and their bands, monthly trading ranges, crash-day lows, all-time lows,
-// depegs and dated flows onto and off venues; read per asset on first use.
+// depegs, published totals on all exchanges and dated flows onto and off venues; read per asset on first use.
 import { dayOf } from "../levels.js";
 import file from "./anchors.json" with { type: "json" };
 import type { Points } from "./reference.js";
@@ -43,6 +43,7 @@ interface Calendar {
   weeks: Record<string, WeekEntry>;
   peaks: Record<string, Array<[string, number, number, string]>>;
   flows: Record<string, FlowEntry[] | string>;
+  reserves: Record<string, Array<[string, number, number]> | string>;
 }
 
 /** One dated flow onto (+) or off (-) a venue's wallets, as the file records it. */
@@ -198,6 +199,12 @@ export function floorRowsOf(base: string): ReadonlyArray<readonly [number, numbe
 /** A wrapped coin's known discount to its underlying: [UTC instant "YYYY-MM-DDTHH:MM", price in units of the underlying], or empty. */
 export function wrapEventOf(asset: string): ReadonlyArray<readonly [string, number]> {
   return (RAW.wraps[asset] ?? []).map(([t, v]) => [t, v] as const);
+}
+
+/** Published totals of a coin on all exchange wallets (native units), as [ISO day, total]; empty when the calendar has none. */
+export function publishedReservesOf(base: string): ReadonlyArray<readonly [string, number]> {
+  const rows = RAW.reserves[base];
+  return Array.isArray(rows) ? rows.map(([d, v]) => [d, v] as const) : [];
 }
 
 /** Dated flows onto and off the venues' wallets of a coin (its own rows only), in date order. */
