@@ -291,6 +291,37 @@ function checkAllTimeLows(file: AnchorFile): Finding[] {
   return findings;
 }
 
+/**
+ * The all-time highs: each of a listed asset, printed on or after its listing, and above every close
+ * the file gives the coin (month-end, dated and Sunday closes): the path never trades above a high
+ * that held, so a close over it could not be passed.
+ */
+function checkAllTimeHighs(file: AnchorFile): Finding[] {
+  const findings: Finding[] = [];
+  const sections = file as unknown as Record<string, Record<string, unknown>>;
+  for (const [coin, rows] of Object.entries((file.highs ?? {}) as Record<string, unknown>)) {
+    if (coin === "about" || !Array.isArray(rows)) continue;
+    const entry = file.assets[coin];
+    if (!entry) findings.push({ level: "error", text: `highs.${coin}: no such asset` });
+    const week = sections.weeks?.[coin] as { from?: string; closes?: number[] } | undefined;
+    const sundays = (week?.closes ?? []).map((c, k) => [`Sunday ${k} from ${week?.from}`, c] as const);
+    const dated = ((sections.closes?.[coin] ?? []) as Array<[string, number]>).map(([d, c]) => [d, c] as const);
+    const closes = [...Object.entries(entry?.closes ?? {}), ...dated, ...sundays];
+    for (const [day, high] of rows as Array<[string, unknown]>) {
+      if (!positive(high)) findings.push({ level: "error", text: `highs.${coin} ${day}: the high is not a positive number` });
+      if (entry && String(day) < entry.listed)
+        findings.push({ level: "error", text: `highs.${coin} ${day}: before the listing (${entry.listed})` });
+      const over = closes.filter(([, c]) => positive(high) && c > high);
+      if (over.length)
+        findings.push({
+          level: "error",
+          text: `highs.${coin} ${day}: closes over the all-time high (${over.map(([m, c]) => `${m} ${c}`).join(", ")})`,
+        });
+    }
+  }
+  return findings;
+}
+
 /** Every finding on every entry and every calendar row of a file. */
 export function checkFile(file: AnchorFile): Finding[] {
   return [
@@ -298,6 +329,7 @@ export function checkFile(file: AnchorFile): Finding[] {
     ...checkCalendar(file),
     ...checkWeeks(file),
     ...checkAllTimeLows(file),
+    ...checkAllTimeHighs(file),
     ...checkFlows(file),
     ...checkReserves(file),
   ];
