@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 
 import * as esbuild from "esbuild";
 
+import { jsonModule } from "./json-module.mjs";
 import { englishOnlyZodLocales, zodUnused } from "./zod-plugins.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -45,28 +46,6 @@ const noAjv = {
 };
 
 /**
- * The anchors file is also the record of where each figure came from: its texts for readers (the
- * file's and each calendar section's "about", the merge history in "generated" and "corrections",
- * each asset's "from" and "notes") are read by no code, so the bundle leaves them out (12 KB of the
- * zipped bundle); the figures, their sources and confidence stay.
- */
-function withoutDocs(path, value) {
-  if (!/[\\/]anchors\.json$/.test(path)) return value;
-  const { about: _about, generated: _generated, corrections: _corrections, ...rest } = value;
-  for (const [key, section] of Object.entries(rest)) {
-    if (key === "assets") {
-      rest.assets = Object.fromEntries(
-        Object.entries(section).map(([ticker, { from: _from, notes: _notes, ...entry }]) => [ticker, entry]),
-      );
-    } else if (section && typeof section === "object" && !Array.isArray(section)) {
-      const { about: _sectionAbout, ...rows } = section;
-      rest[key] = rows;
-    }
-  }
-  return rest;
-}
-
-/**
  * The HTTP backend takes one thing from undici, its Agent (a connection pool with connect, headers
  * and body timeouts), and calls one method on it, request(). undici's index loads everything it
  * offers (fetch, WebSocket, EventSource, caches, mocks, proxies, cookies): 534 KB of the backend's
@@ -93,57 +72,13 @@ const undiciAgentOnly = {
   },
 };
 
-/**
- * A JSON file imported by the program (the embedded market's anchors, 180 KB) becomes
- * `JSON.parse("...")` of its minified text rather than an object literal: V8 only scans a string
- * literal while compiling the module, and JSON.parse builds the objects faster than the literal's
- * code would (https://v8.dev/blog/cost-of-javascript-2019#json). A top-level member that is an object
- * of objects (the anchors' 248 assets) keeps one such text per entry, parsed on first read: a call
- * about one asset builds that asset's entry alone. Same value either way, as read or enumerated.
- */
 const jsonParse = {
   name: "json-parse",
   setup(build) {
-    build.onLoad({ filter: /[\\/]src[\\/].*\.json$/ }, (args) => {
-      const value = withoutDocs(args.path, JSON.parse(readFileSync(args.path, "utf8")));
-      const text = (v) => JSON.stringify(JSON.stringify(v));
-      const lazy = (o) =>
-        o !== null &&
-        typeof o === "object" &&
-        !Array.isArray(o) &&
-        Object.values(o).length > 16 &&
-        Object.values(o).every((v) => v !== null && typeof v === "object" && !Array.isArray(v));
-      if (value === null || typeof value !== "object" || Array.isArray(value) || !Object.values(value).some(lazy)) {
-        return { contents: `export default JSON.parse(${text(value)});`, loader: "js" };
-      }
-      const members = Object.entries(value).map(
-        ([k, v]) =>
-          `${JSON.stringify(k)}: ${
-            lazy(v)
-              ? `lazyEntries({ ${Object.entries(v)
-                  .map(([ek, ev]) => `${JSON.stringify(ek)}: ${text(ev)}`)
-                  .join(", ")} })`
-              : `JSON.parse(${text(v)})`
-          }`,
-      );
-      return {
-        contents: [
-          "function lazyEntries(texts) {",
-          "  const out = {};",
-          "  for (const key of Object.keys(texts)) {",
-          "    Object.defineProperty(out, key, { enumerable: true, configurable: true, get() {",
-          "      const value = JSON.parse(texts[key]);",
-          "      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });",
-          "      return value;",
-          "    } });",
-          "  }",
-          "  return out;",
-          "}",
-          `export default { ${members.join(", ")} };`,
-        ].join("\n"),
-        loader: "js",
-      };
-    });
+    build.onLoad({ filter: /[\\/]src[\\/].*\.json$/ }, (args) => ({
+      contents: jsonModule(args.path, JSON.parse(readFileSync(args.path, "utf8"))),
+      loader: "js",
+    }));
   },
 };
 
