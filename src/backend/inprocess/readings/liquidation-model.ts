@@ -49,6 +49,35 @@ export interface LiquidationOutput {
 export type Sides = "both" | "long" | "short";
 
 /**
+ * A candle's new positions at the bins of their liquidation prices: each leverage tier's share of the
+ * notional, long and short, spread over the bins next to it.
+ */
+function openPositions(
+  book: { long: Float64Array; short: Float64Array; lo: number; step: number },
+  close: number,
+  notional: number,
+  longShare: number,
+): void {
+  const { long, short, lo, step } = book;
+  const n = long.length;
+  const closeBin = Math.floor((close - lo) / step);
+  const longPart = notional * longShare;
+  const shortPart = notional - longPart;
+  for (const [leverage, weight] of TIERS) {
+    // The bin holding the liquidation price; a short's bin is above the close's own (whose level
+    // reads as below the price), so neither side lands on the wrong one.
+    const longLevel = Math.floor((close * (1 - 1 / leverage + MMR) - lo) / step);
+    const shortLevel = Math.max(closeBin + 1, Math.floor((close * (1 + 1 / leverage - MMR) - lo) / step));
+    for (let s = 0; s < SPREAD.length; s++) {
+      const li = longLevel - s;
+      if (li >= 0 && li < n) long[li]! += longPart * weight * SPREAD[s]!;
+      const si = shortLevel + s;
+      if (si >= 0 && si < n) short[si]! += shortPart * weight * SPREAD[s]!;
+    }
+  }
+}
+
+/**
  * Runs the model and writes the open liquidation notional per level and output column into one
  * row-major matrix (levels × output columns); returns it with its largest cell. A column is
  * written in the same pass over the levels that decays it into the next one: one pass per column.
@@ -67,6 +96,7 @@ export function liquidationMatrix(input: LiquidationInput, sides: Sides = "both"
   let peak = 0;
   const long = new Float64Array(n);
   const short = new Float64Array(n);
+  const book = { long, short, lo, step };
   for (let c = 0; c <= total; c++) {
     // The state now holds column c − 1 in full: write it if it is an output column.
     const out = c - 1 - firstOutput;
@@ -101,24 +131,7 @@ export function liquidationMatrix(input: LiquidationInput, sides: Sides = "both"
       }
     }
     const notional = entries[c]!;
-    if (notional > 0) {
-      const close = candles.close[c]!;
-      const closeBin = Math.floor((close - lo) / step);
-      const longPart = notional * longShare[c]!;
-      const shortPart = notional - longPart;
-      for (const [leverage, weight] of TIERS) {
-        // The bin holding the liquidation price; a short's bin is above the close's own (whose level
-        // reads as below the price), so neither side lands on the wrong one.
-        const longLevel = Math.floor((close * (1 - 1 / leverage + MMR) - lo) / step);
-        const shortLevel = Math.max(closeBin + 1, Math.floor((close * (1 + 1 / leverage - MMR) - lo) / step));
-        for (let s = 0; s < SPREAD.length; s++) {
-          const li = longLevel - s;
-          if (li >= 0 && li < n) long[li]! += longPart * weight * SPREAD[s]!;
-          const si = shortLevel + s;
-          if (si >= 0 && si < n) short[si]! += shortPart * weight * SPREAD[s]!;
-        }
-      }
-    }
+    if (notional > 0) openPositions(book, candles.close[c]!, notional, longShare[c]!);
   }
   return { cells, peak };
 }

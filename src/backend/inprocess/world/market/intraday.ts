@@ -21,6 +21,40 @@ import {
 
 export type { IntradaySource } from "./minute-path.js";
 
+/** The hour's exact high and low, written by `exactExtremes`. */
+const extremes = new Float64Array(2);
+
+/**
+ * The exact high and low of an hour's minutes (the hour's first minute at `first` of the day's logs,
+ * `start` of the day's minute numbers), evaluated only for the minutes whose keys (keyHi, keyLo) reach
+ * `hiFrom` or `loTo`: as fillMinuteDay evaluates them (the same operations, so the same bits).
+ */
+function exactExtremes(logs: Float64Array, seed: number, start: number, first: number, wick: number, hiFrom: number, loTo: number): void {
+  let hi = -Infinity;
+  let lo = Infinity;
+  for (let j = 0; j < 60; j++) {
+    const takeHi = keyHi[j]! >= hiFrom;
+    const takeLo = keyLo[j]! <= loTo;
+    if (!takeHi && !takeLo) continue;
+    const m = first + j;
+    const x = hash2(seed, start + j);
+    const prev = Math.exp(logs[m]!);
+    const next = Math.exp(logs[m + 1]!);
+    if (takeHi) {
+      const up = x >>> 16;
+      const v = Math.max(prev, next) * (1 + wick * up * up);
+      if (v > hi) hi = v;
+    }
+    if (takeLo) {
+      const down = x & 0xffff;
+      const v = Math.min(prev, next) * (1 - wick * down * down);
+      if (v < lo) lo = v;
+    }
+  }
+  extremes[0] = hi;
+  extremes[1] = lo;
+}
+
 /** Per day: 25 hour-boundary prices, 24 hour highs, 24 hour lows, the day's high and low. */
 const SUMMARY = 75;
 const CHUNK = 32;
@@ -64,27 +98,9 @@ function summaryChunk(src: IntradaySource, chunk: number): Float64Array {
           if (kHi > bestHi) bestHi = kHi;
           if (kLo < bestLo) bestLo = kLo;
         }
-        let hi = -Infinity;
-        let lo = Infinity;
-        for (let j = 0; j < 60; j++) {
-          const takeHi = keyHi[j]! >= bestHi - tol;
-          const takeLo = keyLo[j]! <= bestLo + tol;
-          if (!takeHi && !takeLo) continue;
-          const m = h * 60 + j;
-          const x = hash2(seed, base + m);
-          const prev = Math.exp(logs[m]!);
-          const next = Math.exp(logs[m + 1]!);
-          if (takeHi) {
-            const up = x >>> 16;
-            const v = Math.max(prev, next) * (1 + wick * up * up);
-            if (v > hi) hi = v;
-          }
-          if (takeLo) {
-            const down = x & 0xffff;
-            const v = Math.min(prev, next) * (1 - wick * down * down);
-            if (v < lo) lo = v;
-          }
-        }
+        exactExtremes(logs, seed, base + h * 60, h * 60, wick, bestHi - tol, bestLo + tol);
+        let hi = extremes[0]!;
+        let lo = extremes[1]!;
         // The clipped maximum is the maximum of the clipped wicks, as fillMinuteDay clips them.
         if (hi > cap) hi = cap;
         if (lo < floor) lo = floor;

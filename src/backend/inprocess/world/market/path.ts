@@ -174,12 +174,8 @@ function fill(spec: PathSpec, size: number, btc?: DailyPath): { logs: Float64Arr
     const leader = spec.leader && d1 <= spec.leader.until ? spec.leader : undefined;
     const sigma = own * Math.min(leader ? leader.noise : spec.noise, MAX_BRIDGE_SPREAD / Math.sqrt(n));
     // Walk, then subtract the straight line to its end: a bridge from 0 to 0.
-    let walk = 0;
-    const walks = new Float64Array(n + 1);
-    for (let k = 1; k <= n; k++) {
-      walk += sigma * gauss(seed, d0 + k);
-      walks[k] = walk;
-    }
+    const walks = walkOf(seed, d0, n, sigma);
+    const walk = walks[n]!;
     // The alt factor's walk over the same days (one walk for every coin), plus the coin's sector's,
     // bridged the same way.
     let altWalk = 0;
@@ -212,6 +208,23 @@ function fill(spec: PathSpec, size: number, btc?: DailyPath): { logs: Float64Arr
     }
     if (band) keepInBand(out, scales!, firstDay, d0, d1, logs[a]!, logs[a + 1]!, band);
   }
+  reflect(out, spec, firstDay, lastDay);
+  return { logs: out, scales };
+}
+
+/** A walk of `n` steps of `sigma` after day `d0` (`walks[k]` after k steps; `walks[0]` is 0). */
+function walkOf(seed: number, d0: number, n: number, sigma: number): Float64Array {
+  let walk = 0;
+  const walks = new Float64Array(n + 1);
+  for (let k = 1; k <= n; k++) {
+    walk += sigma * gauss(seed, d0 + k);
+    walks[k] = walk;
+  }
+  return walks;
+}
+
+/** A path above a ceiling or below a floor over its days is reflected back inside it. */
+function reflect(out: Float64Array, spec: PathSpec, firstDay: number, lastDay: number): void {
   for (const c of spec.ceilings ?? []) {
     for (let day = Math.max(c.from, firstDay); day <= Math.min(c.to, lastDay); day++) {
       const i = day - firstDay;
@@ -224,5 +237,4 @@ function fill(spec: PathSpec, size: number, btc?: DailyPath): { logs: Float64Arr
       if (out[i]! < f.log) out[i] = 2 * f.log - out[i]!;
     }
   }
-  return { logs: out, scales };
 }
