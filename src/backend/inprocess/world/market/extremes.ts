@@ -58,6 +58,12 @@ export interface CrashLow {
   log: number;
 }
 
+/** The day and the minute of the day of a calendar instant ("YYYY-MM-DDTHH:MM", UTC). */
+function dayAndMinute(t: string): { day: number; minute: number } {
+  const ms = Date.parse(`${t}:00Z`);
+  return { day: Math.floor(ms / DAY_MS), minute: Math.round((ms % DAY_MS) / 60_000) };
+}
+
 const crashLows = new Map<string, Map<number, CrashLow>>();
 
 /** A base's crash-day lows by day (the calendar's crash lows, then its all-time lows on other days; read on first use). */
@@ -65,8 +71,8 @@ function crashLowsOf(base: string): Map<number, CrashLow> {
   let lows = crashLows.get(base);
   if (!lows) {
     const byDay = ([t, price]: readonly [string, number, ...unknown[]]) => {
-      const ms = Date.parse(`${t}:00Z`);
-      return [Math.floor(ms / DAY_MS), { minute: Math.round((ms % DAY_MS) / 60_000), log: Math.log(price) }] as const;
+      const { day, minute } = dayAndMinute(t);
+      return [day, { minute, log: Math.log(price) }] as const;
     };
     lows = new Map(lowsOf(base).map(byDay));
     for (const [day, low] of allTimeLowsOf(base).map(byDay)) if (!lows.has(day)) lows.set(day, low);
@@ -101,9 +107,8 @@ function peaksByDay(base: string): Map<number, CrashLow> {
   if (!map) {
     map = new Map();
     for (const [t, price] of peaksOf(base)) {
-      const ms = Date.parse(`${t}:00Z`);
-      const day = Math.floor(ms / DAY_MS);
-      map.set(day, { minute: Math.round((ms % DAY_MS) / 60_000), log: Math.min(Math.log(price), ceilingLog(base, day)) });
+      const { day, minute } = dayAndMinute(t);
+      map.set(day, { minute, log: Math.min(Math.log(price), ceilingLog(base, day)) });
     }
     const records = [...highsOf(base), ...ceilingRowsOf(base).filter(([, high], i, rows) => i === 0 || high > rows[i - 1]![1])];
     for (const [day, high] of records)
