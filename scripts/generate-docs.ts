@@ -14,6 +14,7 @@ import { ASSET_SETS, ENDPOINTS } from "../src/catalog/index.js";
 import { BUILTIN_SQLITE_NODE } from "../src/min-node.js";
 import { allTools } from "../src/tools/index.js";
 import { type ListedTool, toolListing } from "../src/tools/listing.js";
+import { reachableScripts } from "./pack.js";
 import { buildServerJson } from "./server-json.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -226,9 +227,11 @@ export function blockContents(root = ROOT): Record<string, string> {
 export function recordBundle(root = ROOT): BundleRecord | undefined {
   const dist = join(root, "dist");
   if (!existsSync(join(dist, "cli.js"))) return undefined;
+  const reached = reachableScripts(dist);
   const files = (readdirSync(dist, { recursive: true }) as string[])
     .map((f) => f.split("\\").join("/"))
     .filter((f) => statSync(join(dist, f)).isFile() && !/\.(map|d\.ts)$|^meta\.json$/.test(f))
+    .filter((f) => !f.endsWith(".js") || reached.has(f))
     .sort()
     .map((f) => ({ name: `dist/${f}`, bytes: statSync(join(dist, f)).size }));
   const others = ["manifest.json", "LICENSE", "assets/icon.png"].map((f) => ({

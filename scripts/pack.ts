@@ -115,13 +115,56 @@ export function checkBundle(entries: readonly ZipEntry[]): void {
   }
 }
 
+/**
+ * The modules a desktop host never reaches: it starts the stdio server (manifest.json), so the
+ * commands that host the server for a team (`http`, with its OAuth resource server, and `api`) stay
+ * in the npm package. `cli.ts` says so when one of them is asked of the bundle.
+ */
+export const HOSTING_ONLY = ["src/transports/http.ts", "src/backend/rest.ts"];
+
+interface Metafile {
+  outputs: Record<string, { entryPoint?: string; imports: Array<{ path: string; kind: string }> }>;
+}
+
+/**
+ * The JavaScript files of `dist/` that `cli.js` can load without entering a hosting-only command:
+ * every static and dynamic import the build's metafile records, except the dynamic imports of
+ * HOSTING_ONLY modules. The library entry (index.js) is not reached either: a host runs the command.
+ */
+export function reachableScripts(dist: string): Set<string> {
+  const metaPath = join(dist, "meta.json");
+  if (!existsSync(metaPath)) throw new Error(`${dist} has no meta.json: run npm run build first`);
+  const { outputs } = JSON.parse(readFileSync(metaPath, "utf8")) as Metafile;
+  const prefix = Object.keys(outputs)
+    .find((k) => k.endsWith("/cli.js"))
+    ?.slice(0, -"cli.js".length);
+  if (prefix === undefined) throw new Error(`${metaPath} names no cli.js: run npm run build first`);
+  const seen = new Set<string>();
+  const queue = [`${prefix}cli.js`];
+  while (queue.length) {
+    const path = queue.pop()!;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    for (const { path: target, kind } of outputs[path]?.imports ?? []) {
+      const output = outputs[target];
+      if (!output) continue; // a built-in or a runtime dependency
+      if (kind === "dynamic-import" && HOSTING_ONLY.includes(output.entryPoint ?? "")) continue;
+      queue.push(target);
+    }
+  }
+  return new Set([...seen].map((k) => k.slice(prefix.length)));
+}
+
 export function bundleEntries(dist: string): ZipEntry[] {
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as PackageJson;
-  // What runs: the JavaScript, the views' HTML, the PNG renderer's wasm and fonts (with their
-  // licence); not source maps, type declarations or the build's metafile.
+  // What runs: the JavaScript cli.js reaches (reachableScripts), the views' HTML, the PNG
+  // renderer's wasm and fonts (with their licence); not source maps, type declarations or the
+  // build's metafile.
+  const reached = reachableScripts(dist);
   const scripts = (readdirSync(dist, { recursive: true }) as string[])
     .map((f) => f.split("\\").join("/"))
     .filter((f) => statSync(join(dist, f)).isFile() && !/\.(map|d\.ts)$|^meta\.json$/.test(f))
+    .filter((f) => !f.endsWith(".js") || reached.has(f))
     .sort();
   if (!scripts.includes("cli.js")) throw new Error(`${dist} has no cli.js: run npm run build first`);
   return [

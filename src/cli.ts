@@ -61,10 +61,27 @@ function listenProblem(err: unknown, config: Config): string | undefined {
   return undefined;
 }
 
+/**
+ * The module of a command that hosts the server (http, api). The .mcpb bundle leaves them out: a
+ * desktop host starts stdio (scripts/pack.ts, HOSTING_ONLY), so there it is refused in words.
+ */
+async function hostingModule<T>(command: "http" | "api", load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException | undefined)?.code !== "ERR_MODULE_NOT_FOUND") throw err;
+    fail(
+      `the ${command} command is not part of this installation: the .mcpb bundle for desktop hosts serves stdio and call only. ` +
+        "To host the server, install the npm package (npm install -g crypto-metrics-mcp); if this is the npm package, reinstall it",
+      2,
+    );
+  }
+}
+
 async function runApi(config: Config): Promise<void> {
   if (config.baseUrl) log.info("the api command serves the in-process service; CRYPTO_METRICS_BASE_URL is not used");
   const { createInProcessService } = await import("./backend/inprocess/backend.js");
-  const { startRestServer, BODY_CACHE_BYTES } = await import("./backend/rest.js");
+  const { startRestServer, BODY_CACHE_BYTES } = await hostingModule("api", () => import("./backend/rest.js"));
   const service = await createInProcessService({ ...config, bodyCacheBytes: BODY_CACHE_BYTES });
   let rest;
   try {
@@ -138,7 +155,7 @@ async function main(): Promise<void> {
     case "stdio":
       return (await import("./transports/stdio.js")).runStdio(config);
     case "http":
-      return (await import("./transports/http.js")).runHttp(config).catch((err: unknown) => {
+      return (await hostingModule("http", () => import("./transports/http.js"))).runHttp(config).catch((err: unknown) => {
         const problem = listenProblem(err, config);
         if (problem) fail(problem, 1);
         throw err;

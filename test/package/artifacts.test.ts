@@ -248,8 +248,9 @@ describe("the .mcpb bundle", () => {
     async () => {
       const node = nodeForBundle();
       const cli = join(unpacked, "dist", "cli.js");
-      // The bundle's own REST face stands in for the real service: the call goes through the HTTP backend.
-      const face = spawn(node, [cli, "api", "--port", "0"], {
+      // The build's REST face (the bundle leaves the api command out) stands in for the real service:
+      // the bundle's call goes through its HTTP backend.
+      const face = spawn(node, [join(dist, "cli.js"), "api", "--port", "0"], {
         cwd: work,
         env: cleanEnv({ CRYPTO_METRICS_STATE_DIR: join(work, "state-face") }),
         stdio: ["ignore", "ignore", "pipe"],
@@ -295,6 +296,41 @@ describe("the .mcpb bundle", () => {
     expect(session.stderr.trim().split("\n")).toHaveLength(1);
     expect(session.stderr).toMatch(/^crypto-metrics-mcp: the installation is damaged \(.*\); reinstall it/);
   });
+
+  it.skipIf(SKIP_BUNDLE_RUNS)(
+    "leaves out what only hosting needs (http with OAuth, api; the library entry) and says so in one line when asked, exit 2",
+    () => {
+      const bundled = new Set(names.filter((n) => n.endsWith(".js")).map((n) => n.slice("dist/".length)));
+      const built = readdirSync(dist).filter((f) => f.endsWith(".js"));
+      const left = built.filter((f) => !bundled.has(f));
+      // What is left out is exactly the hosting modules, their own dependencies (jose) and the library.
+      const text = (f: string) => readFileSync(join(dist, f), "utf8");
+      expect(left).toContain("index.js");
+      expect(left.some((f) => text(f).includes("WWW-Authenticate"))).toBe(true);
+      for (const f of bundled) expect(text(f)).not.toMatch(/createRemoteJWKSet|jwtVerify/);
+      for (const command of ["http", "api"]) {
+        let stderr = "";
+        let status: number | null = 0;
+        try {
+          execFileSync(nodeForBundle(), [join(unpacked, "dist", "cli.js"), command, "--port", "0"], {
+            env: { ...cleanEnv(), CRYPTO_METRICS_STATE_DIR: join(work, `state-${command}`) },
+            stdio: "pipe",
+            timeout: 20_000,
+          });
+        } catch (err) {
+          ({ status } = err as { status: number | null });
+          stderr = String((err as { stderr: Buffer }).stderr);
+        }
+        expect(status).toBe(2);
+        expect(stderr).toBe(
+          `crypto-metrics-mcp: the ${command} command is not part of this installation: the .mcpb bundle for desktop hosts ` +
+            "serves stdio and call only. To host the server, install the npm package (npm install -g crypto-metrics-mcp); " +
+            "if this is the npm package, reinstall it\n",
+        );
+      }
+    },
+    60_000,
+  );
 
   it("says in one line which Node it needs when started by one older than the package's floor, exit 2", () => {
     // An older Node, as the program sees it: the version is all the check reads.
