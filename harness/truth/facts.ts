@@ -740,6 +740,14 @@ export const RESERVE_FACTS: readonly Fact[] = [
  * `npm run truth` with what is served: ETH's exchange total has no dated total of one firm in 2024 (the
  * firm's published ETH levels contradict each other), so the months after the spot Ether ETFs'
  * approval run the wrong way. They join the scored facts once the world follows them.
+ *
+ * The contradiction, as CryptoQuant's ETH levels were quoted: 14.3M on 2023-11-20 (NewsBTC), outflows
+ * through 2024 (800,000 by late February, then these two windows), yet 16.8M on 2024-08-11 (Bitcoin.com
+ * News); 20.04M at the start of 2025 falling to 17.18M in August 2025, "the lowest since 2016"
+ * (foreck.info), with its supply ratio near 0.165 in mid-2024 (Cryptopolitan, 2025-12-18): three million
+ * above the 2024 quote, the exchanges relabelled between the quotes. Glassnode's count moved likewise
+ * (about 11.7M in August 2024 and 14.8M in September 2025, each "the lowest since 2016"). No firm's
+ * quotes make one series through 2023-2025, and none dates a level near these windows to pin the total.
  */
 export const OPEN_FACTS: readonly Fact[] = [
   ["flow", "eth", "2024-06-13", -1.08e6, "cqmonth", { from: "2024-05-13" }],
