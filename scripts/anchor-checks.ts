@@ -262,30 +262,47 @@ function checkWeeks(file: AnchorFile): Finding[] {
   return findings;
 }
 
-/** The all-time lows: each of a listed asset, printed on or after its listing and held until a day not before it. */
+/** A coin's Sunday closes as [day, close] (the file's weekly closes from their first Sunday). */
+function sundayCloses(week: { from?: string; closes?: number[] } | undefined): Array<readonly [string, number]> {
+  if (!week?.from) return [];
+  const first = Date.parse(`${week.from}T00:00:00Z`);
+  return (week.closes ?? []).map((c, k) => [new Date(first + 7 * k * 86_400_000).toISOString().slice(0, 10), c] as const);
+}
+
+/**
+ * The all-time lows: each of a listed asset, printed on or after its listing and held until a day not
+ * before it, and above every close and low the file gives the coin until then (month-end, dated and
+ * Sunday closes; the lows of crash days and years, and another low of its own day): the daily path
+ * could not both pass that close or low and stay above the all-time low.
+ */
 function checkAllTimeLows(file: AnchorFile): Finding[] {
   const findings: Finding[] = [];
+  const sections = file as unknown as Record<string, Record<string, unknown>>;
   for (const [coin, rows] of Object.entries((file.atls ?? {}) as Record<string, unknown>)) {
     if (coin === "about" || !Array.isArray(rows)) continue;
     const entry = file.assets[coin];
     if (!entry) findings.push({ level: "error", text: `atls.${coin}: no such asset` });
+    const dated = ((sections.closes?.[coin] ?? []) as Array<[string, number]>).map(([d, c]) => [d, c] as const);
+    const sundays = sundayCloses(sections.weeks?.[coin] as { from?: string; closes?: number[] } | undefined);
+    const lows = ((sections.lows?.[coin] ?? []) as Array<[string, number]>).map(([t, v]) => [String(t), v] as const);
     for (const row of rows as unknown[][]) {
       const [instant, low, , held] = row as [string, unknown, unknown, string];
       const day = String(instant).slice(0, 10);
-      if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(String(instant)))
-        findings.push({ level: "error", text: `atls.${coin} ${instant}: not a UTC minute` });
-      if (!positive(low)) findings.push({ level: "error", text: `atls.${coin} ${instant}: the low is not a positive number` });
-      if (!DATE.test(String(held)) || held < day)
-        findings.push({ level: "error", text: `atls.${coin} ${instant}: held until ${held}, before the low` });
-      if (entry && day < entry.listed)
-        findings.push({ level: "error", text: `atls.${coin} ${instant}: before the listing (${entry.listed})` });
+      const error = (text: string) => findings.push({ level: "error", text: `atls.${coin} ${instant}: ${text}` });
+      if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(String(instant))) error("not a UTC minute");
+      if (!positive(low)) error("the low is not a positive number");
+      if (!DATE.test(String(held)) || held < day) error(`held until ${held}, before the low`);
+      if (entry && day < entry.listed) error(`before the listing (${entry.listed})`);
+      if (!positive(low)) continue;
+      const list = (xs: ReadonlyArray<readonly [string, number]>) => xs.map(([d, c]) => `${d} ${c}`).join(", ");
       // The low holds from the listing: a month-end close before the month it still held in cannot be under it.
-      const under = Object.entries(entry?.closes ?? {}).filter(([m, c]) => m < String(held).slice(0, 7) && positive(low) && c < low);
-      if (under.length)
-        findings.push({
-          level: "error",
-          text: `atls.${coin} ${instant}: month-end closes under the low it held (${under.map(([m, c]) => `${m} ${c}`).join(", ")})`,
-        });
+      const under = Object.entries(entry?.closes ?? {}).filter(([m, c]) => m < String(held).slice(0, 7) && c < low);
+      if (under.length) error(`month-end closes under the low it held (${list(under)})`);
+      const closes = [...dated, ...sundays].filter(([d, c]) => d <= held && c < low);
+      if (closes.length) error(`closes under the low it held (${list(closes)})`);
+      // A crash day's low prints on its day, so none until the held day may go under it, nor another on its own day.
+      const wicks = lows.filter(([t, v]) => t.slice(0, 10) <= held && (v < low * 0.9999 || (t.slice(0, 10) === day && v > low * 1.01)));
+      if (wicks.length) error(`lows of the calendar under it or on its day (${list(wicks)})`);
     }
   }
   return findings;
