@@ -1,7 +1,9 @@
 // The fee market: mean fee per transaction (USD) from block-space demand. Where the event
-// calendar knows a chain (BTC), a calm level per era plus congestion waves that lift it by up to
-// two orders of magnitude for days to weeks, each sized to the published daily mean at its peak;
-// elsewhere a level that follows the price, with the remembered congestion episodes.
+// calendar knows a chain (BTC), a level per era (from 2017 the month's median of the published daily
+// means: Blockchain.com's charts to 2024, Coin Metrics' community data in 2025, as anchors.json's
+// sources name them) plus congestion waves that lift it by up to two orders of magnitude for days to
+// weeks, each sized to the published daily mean at its peak; elsewhere a level that follows the
+// price, with the remembered congestion episodes.
 import { gauss, u01, valueNoise } from "../util/hash.js";
 import { dayOf, lastAtOrBefore } from "./levels.js";
 import { feeLevelsOf, type Wave, wavesOf } from "./market/calendar.js";
@@ -13,10 +15,10 @@ import { type Profile, profileOf } from "./profiles.js";
 const WAVE_REACH = 7;
 
 /**
- * Log of the calm level on a day. Between two era points the fee in coin terms (what the queue for
- * block space bids, in satoshis) moves log-linearly and the USD fee is that at the day's price, so
- * a rally between two points raises the USD fee with it; past the last point it moves with the
- * square root of the price.
+ * Log of the level on a day, before waves and noise. Between two points the fee in coin terms
+ * (what the queue for block space bids, in satoshis) moves log-linearly and the USD fee is that at
+ * the day's price, so a rally between two points raises the USD fee with it; past the last point it
+ * moves with the square root of the price.
  */
 function calmLog(asset: string, levels: Points, day: number): number {
   const { days, logs } = levels;
@@ -32,9 +34,12 @@ function calmLog(asset: string, levels: Points, day: number): number {
 
 /**
  * Lift of the mean fee (log) per daily sigma of a price move beyond the first, by days since the
- * move: 0.4 in all (a 3-sigma day about doubles the fee over the days it takes to clear).
+ * move: 0.1 in all, most of it the day after (a 3-sigma day lifts the fee about a fifth over the days
+ * it takes to clear). Fitted to the published daily means 2019-2025 against their month's median,
+ * which already carries a volatile month's higher level: after a move of 4 sigma or more the day's
+ * mean stood about a fifth above its month's median (2017-2024), not double.
  */
-const RUSH_SPREAD = [0.14, 0.18, 0.08] as const;
+const RUSH_SPREAD = [0.02, 0.05, 0.03] as const;
 
 /** A wave's weight on a day: 1 at its peak, falling off exponentially on either side. */
 function weight(w: Wave, day: number): number {
@@ -80,7 +85,7 @@ const CONGESTION: Record<string, ReadonlyArray<readonly [number, number, number]
   ],
 };
 
-/** Mean fee per transaction in USD (BTC ≈ $0.4 at the end of 2025, $128 on the 2024 halving day). */
+/** Mean fee per transaction in USD (BTC ≈ $0.5 at the end of 2025, $128 on the 2024 halving day). */
 export function feePriceUsd(asset: string, day: number): number {
   const p = profileOf(asset);
   const levels = feeLevelsOf(p.base);
