@@ -1,12 +1,14 @@
 // Dated real-world facts the embedded market was not calibrated on: none of them is an anchor of
 // anchors.json, a ceiling, a crash low or a calendar row (those are what the paths were built
 // from); each names where it was published. Checked by harness/truth/generalisation.ts.
+import { SNAPSHOT_FACTS, SNAPSHOT_SOURCES } from "./snapshot-facts.js";
 
-export type FactKind = "close" | "low" | "high" | "fee" | "difficulty" | "hashprice" | "supply" | "reserve" | "flow";
+export type FactKind = "close" | "minute" | "low" | "high" | "fee" | "difficulty" | "hashprice" | "supply" | "reserve" | "flow";
 
 /** The class a kind of fact checks (what `npm run truth` reports by). */
 export const FACT_CLASS: Record<FactKind, string> = {
   close: "closes between anchors",
+  minute: "prices between anchors",
   high: "extremes",
   low: "extremes",
   fee: "fees",
@@ -20,21 +22,28 @@ export const FACT_CLASS: Record<FactKind, string> = {
 /**
  * [kind, asset, date, published value, source key, scope]. Prices USD; fee USD per transaction; hashprice USD per TH/s per day;
  * supply native units; reserve native units on one venue's wallets (scope.entity) or all; flow the net native units that
- * reached them from the end of scope.from to the end of date (negative: withdrawn).
+ * reached them from the end of scope.from to the end of date (negative: withdrawn); minute the price at the UTC minute scope.at.
  */
 export type Fact = readonly [
   FactKind,
   string,
   string,
   number,
-  keyof typeof FACT_SOURCES | keyof typeof FLOW_SOURCES | keyof typeof RESERVE_SOURCES | keyof typeof LONGTAIL_SOURCES,
+  (
+    | keyof typeof FACT_SOURCES
+    | keyof typeof FLOW_SOURCES
+    | keyof typeof RESERVE_SOURCES
+    | keyof typeof LONGTAIL_SOURCES
+    | keyof typeof SNAPSHOT_SOURCES
+  ),
   FactScope?,
 ];
 
-/** Where a reserve or flow fact is read: one venue (default all), and the window's first day for a flow. */
+/** Where a reserve or flow fact is read: one venue (default all), and the window's first day for a flow; a price's minute ("HH:MM" UTC). */
 export interface FactScope {
   entity?: string;
   from?: string;
+  at?: string;
 }
 
 export const FACT_SOURCES = {
@@ -922,5 +931,11 @@ export const LONGTAIL_FACTS: readonly Fact[] = [
 ];
 
 /** Every dated fact, and every source a fact names. */
-export const ALL_FACTS: readonly Fact[] = [...FACTS, ...FLOW_FACTS, ...RESERVE_FACTS, ...LONGTAIL_FACTS];
-export const ALL_FACT_SOURCES: Record<Fact[4], string> = { ...FACT_SOURCES, ...FLOW_SOURCES, ...RESERVE_SOURCES, ...LONGTAIL_SOURCES };
+export const ALL_FACTS: readonly Fact[] = [...FACTS, ...FLOW_FACTS, ...RESERVE_FACTS, ...LONGTAIL_FACTS, ...SNAPSHOT_FACTS];
+export const ALL_FACT_SOURCES: Record<Fact[4], string> = {
+  ...FACT_SOURCES,
+  ...FLOW_SOURCES,
+  ...RESERVE_SOURCES,
+  ...LONGTAIL_SOURCES,
+  ...SNAPSHOT_SOURCES,
+};

@@ -3,7 +3,7 @@
 import { exchangeReserve } from "../../src/backend/inprocess/readings/onchain.js";
 import { supplyOf } from "../../src/backend/inprocess/world/circulation.js";
 import { dayOf } from "../../src/backend/inprocess/world/levels.js";
-import { candle, dailyPrice } from "../../src/backend/inprocess/world/market/price.js";
+import { candle, dailyPrice, priceAt } from "../../src/backend/inprocess/world/market/price.js";
 import { DAY_MS } from "../../src/catalog/index.js";
 import { fmt, values } from "./common.js";
 import { ALL_FACTS, type Fact, FACT_CLASS, type FactKind, OPEN_FACTS } from "./facts.js";
@@ -12,6 +12,8 @@ import { ALL_FACTS, type Fact, FACT_CLASS, type FactKind, OPEN_FACTS } from "./f
 export const TOLERANCE: Record<FactKind, number> = {
   // Daily closes and extremes: a quarter either way (venues differ by a few percent, and the path between anchors is a simulation).
   close: 1.25,
+  // A price at a minute: the close's tolerance.
+  minute: 1.25,
   low: 1.25,
   high: 1.25,
   // A day's mean fee swings by 2x from one day to the next with the mempool.
@@ -46,6 +48,10 @@ export function served([kind, asset, date, , , scope]: Fact): number {
       return exchangeReserve(asset, day, entity) - exchangeReserve(asset, dayOf(scope?.from ?? date), entity);
     case "close":
       return dailyPrice(asset, day);
+    case "minute": {
+      const [h, m] = (scope?.at ?? "00:00").split(":").map(Number);
+      return priceAt(asset, day * DAY_MS + (h! * 60 + m!) * 60_000);
+    }
     case "low":
       return candle(asset, day * DAY_MS, (day + 1) * DAY_MS).low;
     case "high":
@@ -94,7 +100,8 @@ export function scoreFacts(): { rows: KindRow[]; within: number; beyond: number;
     const r = served(fact) / value;
     const off = offBy(r);
     const scope = fact[5]?.entity ? `@${fact[5].entity}` : fact[5]?.from ? ` from ${fact[5].from}` : "";
-    const where = `${kind} ${asset}${scope} ${date}: ${fmt(served(fact), 4)} vs ${fmt(value, 4)}`;
+    const at = fact[5]?.at ? ` ${fact[5].at}` : "";
+    const where = `${kind} ${asset}${scope} ${date}${at}: ${fmt(served(fact), 4)} vs ${fmt(value, 4)}`;
     if (off <= TOLERANCE[kind]) within++;
     else misses.push(`${where} (${fmt(r, 3)}x)`);
     if (off > FACT_LIMIT) beyond++;

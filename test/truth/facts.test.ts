@@ -30,14 +30,14 @@ function calibrationDays(kind: string, asset: string): Set<number> {
   const days = new Set<number>();
   const add = (list: ArrayLike<number> | undefined) => Array.from(list ?? [], (d) => days.add(d));
   const ref = referenceOf(asset);
-  if (kind === "close") {
+  if (kind === "close" || kind === "minute") {
     add(ref?.closes.days);
     add(closesOf(asset).map(([d]) => d));
     const weeks = weeksOf(asset);
     if (weeks) add(weeks.closes.map((_, k) => weeks.from + 7 * k));
   }
   // A record day's close is set from its high.
-  if (kind === "close" || kind === "high") add(highsOf(asset).map(([d]) => d));
+  if (kind === "close" || kind === "minute" || kind === "high") add(highsOf(asset).map(([d]) => d));
   if (kind === "high") {
     add(ceilingRowsOf(asset).map(([d]) => d));
     add(peakDays(asset));
@@ -72,6 +72,11 @@ describe("dated facts", () => {
       const calibration = calibrationDays(kind, asset);
       expect(calibration.has(dayOf(date)), `${kind} ${asset} ${date} is a calibration point`).toBe(false);
       if (scope?.from) expect(calibration.has(dayOf(scope.from)), `${kind} ${asset} from ${scope.from} is a calibration point`).toBe(false);
+      // A price at a minute lies between the close of its day and the close of the day before.
+      if (kind === "minute") {
+        expect(scope?.at, `${asset} ${date}`).toMatch(/^\d{2}:\d{2}$/);
+        expect(calibration.has(dayOf(date) - 1), `${kind} ${asset} ${date}: the day before is a calibration point`).toBe(false);
+      }
     }
   });
 
