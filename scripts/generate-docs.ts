@@ -224,8 +224,7 @@ export function blockContents(root = ROOT): Record<string, string> {
 }
 
 /** What `npm run docs` records of the built bundle: dist/ as the .mcpb holds it, and the views. */
-export function recordBundle(root = ROOT): BundleRecord | undefined {
-  const dist = join(root, "dist");
+export function recordBundle(root = ROOT, dist = join(root, "dist")): BundleRecord | undefined {
   if (!existsSync(join(dist, "cli.js"))) return undefined;
   const reached = reachableScripts(dist);
   const files = (readdirSync(dist, { recursive: true }) as string[])
@@ -239,7 +238,7 @@ export function recordBundle(root = ROOT): BundleRecord | undefined {
     bytes: statSync(join(root, f)).size,
   }));
   const html = files.filter((f) => f.name.endsWith(".html"));
-  const gzipBytes = html.reduce((s, f) => s + gzipSync(readFileSync(join(root, f.name)), { level: 9 }).length, 0);
+  const gzipBytes = html.reduce((s, f) => s + gzipSync(readFileSync(join(dist, f.name.slice("dist/".length))), { level: 9 }).length, 0);
   return {
     files: [...others, ...files],
     views: { files: html.length, bytes: html.reduce((s, f) => s + f.bytes, 0), gzipBytes },

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { bundleNode, runningHasBuiltinSqlite, skipWithout } from "../../harness/runtimes.js";
 import { cleanEnv, ROOT } from "../../harness/spawn.js";
+import { recordBundle } from "../../scripts/generate-docs.js";
 import { BUNDLE_NODE, bundleEntries, bundleFileName, checkBundle, nativeCode, runtimeModules } from "../../scripts/pack.js";
 import { deflateStrongly } from "../../scripts/strong-deflate.js";
 import { readZip, writeZip, ZipError } from "../../scripts/zip.js";
@@ -108,6 +109,19 @@ const pkgJson = () =>
     dependencies?: Record<string, string>;
     peerDependencies?: Record<string, string>;
   };
+
+describe("docs/bundle.json", () => {
+  it("records a fresh build as the .mcpb holds it, file by file (run npm run build && npm run docs after a change)", () => {
+    // Chunk names hash where the build was written as well as what it holds: compared by size.
+    type Record = { files: Array<{ name: string; bytes: number }>; views: unknown };
+    const sizes = (r: Record) => ({
+      files: r.files.map((f) => `${f.name.replace(/chunk-[A-Z0-9]+\.js$/, "chunk-*.js")} ${f.bytes}`).sort(),
+      views: r.views,
+    });
+    const recorded = JSON.parse(readFileSync(join(ROOT, "docs", "bundle.json"), "utf8")) as Record;
+    expect(sizes(recordBundle(ROOT, dist)!)).toEqual(sizes(recorded));
+  });
+});
 
 describe("the .mcpb bundle", () => {
   let unpacked: string;
