@@ -10,8 +10,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
+import { rng } from "../harness/summary-inputs.js";
 import { feePriceUsd } from "../src/backend/inprocess/world/fees.js";
 import { dayOf } from "../src/backend/inprocess/world/levels.js";
+import { isoDay } from "../src/catalog/dates.js";
+import { DAY_MS } from "../src/catalog/index.js";
 import { type AnchorFile, serialize } from "./anchor-file.js";
 
 const ANCHORS = fileURLToPath(new URL("../src/backend/inprocess/world/market/anchors.json", import.meta.url));
@@ -40,7 +43,7 @@ function readSeries(args: string[]): Map<number, { fee: number; source: number }
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const monthOf = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 7);
+const monthOf = (day: number) => isoDay(day * DAY_MS).slice(0, 7);
 
 /** Days of the series grouped by a key (year or month), from FIRST_YEAR to LAST_YEAR, in order. */
 function groupBy(days: number[], key: (day: number) => string): Map<string, number[]> {
@@ -53,16 +56,9 @@ function groupBy(days: number[], key: (day: number) => string): Map<string, numb
   return groups;
 }
 
-/** A seeded draw of n of the days (mulberry32 shuffle), the same on every run. */
+/** A seeded draw of n of the days (a shuffle by the harness's mulberry32), the same on every run. */
 function draw(days: number[], n: number, seed: number): number[] {
-  let s = seed >>> 0;
-  const next = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
+  const next = rng(seed);
   const pool = [...days];
   for (let i = pool.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));

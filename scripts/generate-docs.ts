@@ -14,7 +14,7 @@ import { ASSET_SETS, ENDPOINTS } from "../src/catalog/index.js";
 import { BUILTIN_SQLITE_NODE } from "../src/min-node.js";
 import { allTools } from "../src/tools/index.js";
 import { type ListedTool, toolListing } from "../src/tools/listing.js";
-import { reachableScripts } from "./pack.js";
+import { bundledDistFiles } from "./pack.js";
 import { buildServerJson } from "./server-json.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -226,13 +226,7 @@ export function blockContents(root = ROOT): Record<string, string> {
 /** What `npm run docs` records of the built bundle: dist/ as the .mcpb holds it, and the views. */
 export function recordBundle(root = ROOT, dist = join(root, "dist")): BundleRecord | undefined {
   if (!existsSync(join(dist, "cli.js"))) return undefined;
-  const reached = reachableScripts(dist);
-  const files = (readdirSync(dist, { recursive: true }) as string[])
-    .map((f) => f.split("\\").join("/"))
-    .filter((f) => statSync(join(dist, f)).isFile() && !/\.(map|d\.ts)$|^meta\.json$/.test(f))
-    .filter((f) => !f.endsWith(".js") || reached.has(f))
-    .sort()
-    .map((f) => ({ name: `dist/${f}`, bytes: statSync(join(dist, f)).size }));
+  const files = bundledDistFiles(dist).map((f) => ({ name: `dist/${f}`, bytes: statSync(join(dist, f)).size }));
   const others = ["manifest.json", "LICENSE", "assets/icon.png"].map((f) => ({
     name: f === "assets/icon.png" ? "icon.png" : f,
     bytes: statSync(join(root, f)).size,

@@ -155,17 +155,23 @@ export function reachableScripts(dist: string): Set<string> {
   return new Set([...seen].map((k) => k.slice(prefix.length)));
 }
 
-export function bundleEntries(dist: string): ZipEntry[] {
-  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as PackageJson;
-  // What runs: the JavaScript cli.js reaches (reachableScripts), the views' HTML, the PNG
-  // renderer's wasm and fonts (with their licence); not source maps, type declarations or the
-  // build's metafile.
+/**
+ * The files of `dist/` the bundle holds, sorted: the JavaScript cli.js reaches (reachableScripts),
+ * the views' HTML, the PNG renderer's wasm and fonts (with their licence); not source maps, type
+ * declarations or the build's metafile. `npm run docs` records the same list.
+ */
+export function bundledDistFiles(dist: string): string[] {
   const reached = reachableScripts(dist);
-  const scripts = (readdirSync(dist, { recursive: true }) as string[])
+  return (readdirSync(dist, { recursive: true }) as string[])
     .map((f) => f.split("\\").join("/"))
     .filter((f) => statSync(join(dist, f)).isFile() && !/\.(map|d\.ts)$|^meta\.json$/.test(f))
     .filter((f) => !f.endsWith(".js") || reached.has(f))
     .sort();
+}
+
+export function bundleEntries(dist: string): ZipEntry[] {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as PackageJson;
+  const scripts = bundledDistFiles(dist);
   if (!scripts.includes("cli.js")) throw new Error(`${dist} has no cli.js: run npm run build first`);
   return [
     { name: "manifest.json", data: readFileSync(join(ROOT, "manifest.json")) },

@@ -2,7 +2,7 @@
 // public repository saved (no stablecoin, wrapped, staked or gold token; no coin whose ticker names two of
 // them), on Wednesdays and Thursdays that are no anchor day of the coin, nor the day after one. Up to four
 // days a coin, evenly spaced over the days it was among the 100 largest, 2025-08 to 2025-12. The daily
-// paths' Sunday closes of 18 of these coins from 2025-10-26, the Monday closes of 2025-08-11 to 2025-10-20
+// paths' Sunday closes of 18 of these coins from 2025-10-26, the Monday closes of 2025-08-11 to 2025-12-15
 // of the coins without weekly closes then, and some month-end closes of 2025-08 to 2025-11 come from the
 // same snapshots (anchors.json), on other days.
 // Scored by harness/truth/generalisation.ts.
