@@ -51,12 +51,14 @@ export function inputJsonSchema(schema: z.ZodObject): JsonSchema & { type: "obje
  * The top level admits members it does not name, so what the wrapper adds (provenance, a view)
  * never fails a client's validation; a failed call's structuredContent is `{error}` alone.
  *
- * Lean for the hosts that compile it: an SDK client compiles every output schema when it lists
- * the tools (Ajv generates code for each keyword that validates), at every session start. The top
- * level's members are typed and required as the result has them; their own members are named in
- * the member's description, each with its type in words (an annotation, nothing to compile): the
- * full shapes spelled out cost an SDK client ~20-40 ms per tools/list (Node 24, warm), these ~3. The catalog
- * resource's output_schemas and the library's types give every shape whole.
+ * Lean for the hosts that compile it: an SDK (v1) client compiles every output schema when it lists
+ * the tools (Ajv generates code for each keyword that validates), at every session start. What is
+ * checked is what a result must hold: the required members (or {error} alone) and each enum's
+ * values. Each member's type, and its own members, are said in its description in words (an
+ * annotation, nothing to compile): a `type` keyword on each top-level member cost an SDK client
+ * ~14 ms per tools/list of the ~20 its Ajv spent (Node 20, in-process, median of 40 compiles of
+ * the seven schemas); spelled out whole, ~20-40 ms. The catalog resource's output_schemas and the
+ * library's types give every shape whole, typed.
  */
 export function outputJsonSchema(schema: z.ZodObject, drawn = false): JsonSchema & { type: "object" } {
   const json = trimOutput(fullOutputSchema(schema)) as JsonSchema;
@@ -64,7 +66,7 @@ export function outputJsonSchema(schema: z.ZodObject, drawn = false): JsonSchema
     Object.entries(json.properties as Record<string, JsonSchema>).map(([name, member]) => [name, lean(member)]),
   );
   // The chart data only clients that render views receive, and only their view reads: named, not spelled out.
-  if (drawn && properties.view) properties.view = { type: "object" };
+  if (drawn && properties.view) properties.view = { description: "object: the chart data the view draws" };
   // A failed call's structuredContent is {error} alone (clients validate it too).
   properties.error = ERROR_SCHEMA;
   // Either/or as if/else, not anyOf: an SDK client's Ajv (allErrors) compiles anyOf's branches at twice the cost.
@@ -72,30 +74,28 @@ export function outputJsonSchema(schema: z.ZodObject, drawn = false): JsonSchema
 }
 
 const ERROR_SCHEMA: JsonSchema = {
-  type: "object",
   description:
-    "only on a failed call (isError): what went wrong and whether to retry; members: code (string), retryable (boolean), message (string), status (number), parameter (string), retry_after_s (number), credits_remaining (number), suggestions (array of string)",
-  required: ["code", "retryable", "message"],
+    "object, only on a failed call (isError): what went wrong and whether to retry; members: code (string), retryable (boolean), message (string), always; status (number), parameter (string), retry_after_s (number), credits_remaining (number), suggestions (array of string), when they apply",
 };
 
 /**
- * A top-level member: its type (and values, for an enum) checked; its own members listed in its
- * description, each with its type in words (a map of member schemas, even empty ones, is code an
- * SDK client's Ajv generates: half of what remained).
+ * A top-level member: its values checked when it is an enum; its type, and its own members each
+ * with its type, said in words in its description (a map of member schemas, even empty ones, is
+ * code an SDK client's Ajv generates, and so is a `type` on each member).
  */
 function lean(member: JsonSchema): JsonSchema {
   const variants = member.anyOf as JsonSchema[] | undefined;
   if (variants?.every((v) => v.type === "object" && v.properties)) {
     // One object whatever the variant (provenance: simulated or a real service), the variants said in words.
     const shapes = variants.map((v) => membersInWords(v.properties as Record<string, JsonSchema>));
-    return { type: "object", description: `one of: {${shapes.join("} or {")}}` };
+    return { description: `object, one of: {${shapes.join("} or {")}}` };
   }
-  const out: JsonSchema = {};
-  if (member.type !== undefined) out.type = member.type;
-  else if (variants) out.anyOf = variants.map((v) => (v.type !== undefined ? { type: v.type } : {}));
-  if (member.enum !== undefined) out.enum = member.enum;
-  if (member.properties) out.description = `members: ${membersInWords(member.properties as Record<string, JsonSchema>)}`;
-  return out;
+  // An enum says its values and so its type.
+  if (member.enum !== undefined) return { enum: member.enum };
+  const words = typeInWords(member);
+  return {
+    description: member.properties ? `${words}; members: ${membersInWords(member.properties as Record<string, JsonSchema>)}` : words,
+  };
 }
 
 function membersInWords(properties: Record<string, JsonSchema>): string {
