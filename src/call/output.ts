@@ -1,7 +1,7 @@
 // CSV as `call` prints it: the records a call read, the same rows its resource serves.
 import type { BackendResult } from "../backend/types.js";
 import { type Endpoint, endpointById } from "../catalog/index.js";
-import { variationRecordSchema } from "../catalog/responses.js";
+import { VARIATION_FIELDS } from "../catalog/responses.js";
 import type { Fetched } from "../library/session.js";
 
 type Cell = string | number | boolean | null | undefined;
@@ -27,7 +27,7 @@ export function csv(table: Table): string {
 /** Columns of an endpoint's records when there are none to read them from. */
 function recordColumns(endpoint: Endpoint | undefined): string[] {
   if (!endpoint) return [];
-  if (endpoint.kind === "variation") return Object.keys(variationRecordSchema.shape);
+  if (endpoint.kind === "variation") return [...VARIATION_FIELDS];
   return ["time", endpoint.field];
 }
 

@@ -1,65 +1,28 @@
-// Shapes of the service's responses, as zod schemas derived from the catalog. The HTTP backend
-// validates upstream bodies with them; the types are what every backend returns.
-import { z } from "zod";
+// Shapes of the service's responses: what every backend returns. The zod schemas the HTTP backend
+// validates upstream bodies with are in response-schemas.ts, which only it (and the output schemas
+// that pick from them) loads: a call to the embedded service builds none of them.
+import type { z } from "zod";
 
-import type { Endpoint } from "./endpoints.js";
-
-export const isoDateTime = z.string().min(10).max(40);
+import type { candleSchema, heatmapSchema, variationRecordSchema } from "./response-schemas.js";
 
 export interface TimeRecord {
   time: string;
   [field: string]: number | string;
 }
 
-const recordSchemas = new Map<string, z.ZodType<TimeRecord[]>>();
-
-/** Array of `{time, <field>}` records for a series or OHLCV endpoint. */
-export function recordsSchema(endpoint: Endpoint): z.ZodType<TimeRecord[]> {
-  let schema = recordSchemas.get(endpoint.id);
-  if (!schema) {
-    schema = z.array(z.object({ time: isoDateTime, [endpoint.field]: z.number() }).strict()) as unknown as z.ZodType<TimeRecord[]>;
-    recordSchemas.set(endpoint.id, schema);
-  }
-  return schema;
-}
-
-export const variationRecordSchema = z.object({
-  position: z.number(),
-  name: z.string(),
-  collection: z.string(),
-  field: z.string(),
-  last_value: z.number(),
-  variation_24h_percent: z.number(),
-  sparkline_7d: z.array(z.number()),
-  /** Day (YYYY-MM-DD) of last_value: the last complete day, or the day a series ended. */
-  last_date: z.string().optional(),
-});
 export type VariationRecord = z.infer<typeof variationRecordSchema>;
-export const variationSchema = z.array(variationRecordSchema);
-
-export const candleSchema = z.object({
-  date: isoDateTime,
-  open: z.number(),
-  high: z.number(),
-  low: z.number(),
-  close: z.number(),
-});
+/** A metrics-variation record's members, in the body's order (CSV columns when there are no records). */
+export const VARIATION_FIELDS = [
+  "position",
+  "name",
+  "collection",
+  "field",
+  "last_value",
+  "variation_24h_percent",
+  "sparkline_7d",
+  "last_date",
+] as const satisfies ReadonlyArray<keyof VariationRecord>;
 export type Candle = z.infer<typeof candleSchema>;
-
-export const heatmapSchema = z.object({
-  asset: z.string(),
-  timeframe: z.string(),
-  lookback: z.string(),
-  scope: z.string(),
-  exchange: z.string(),
-  version: z.string(),
-  priceSource: z.string(),
-  x: z.array(isoDateTime),
-  y: z.array(z.number()),
-  z: z.array(z.array(z.number().nullable())),
-  df: z.array(candleSchema),
-  topTraderLsr: z.array(z.object({ date: isoDateTime, value: z.number() })),
-});
 export type Heatmap = z.infer<typeof heatmapSchema>;
 
 /** The fields a heatmap's JSON body and its typed form share, in the body's order. */

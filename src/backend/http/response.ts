@@ -2,7 +2,7 @@
 import type { z } from "zod";
 
 import type { Endpoint } from "../../catalog/index.js";
-import { heatmapSchema, recordsSchema, variationSchema } from "../../catalog/responses.js";
+import { heatmapSchema, recordsSchema, variationSchema } from "../../catalog/response-schemas.js";
 import { type BackendBody, type Heatmap, ServiceError, type TimeRecord } from "../types.js";
 import { ascending } from "./paging.js";
 import type { RawResponse } from "./transport.js";

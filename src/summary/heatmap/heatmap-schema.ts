@@ -1,7 +1,7 @@
 // The structured shape of a liquidation-heatmap digest (the tools' outputSchema).
 import { z } from "zod";
 
-import { heatmapSchema } from "../../catalog/responses.js";
+import { heatmapSchema } from "../../catalog/response-schemas.js";
 
 const clusterSchema = z.object({
   side: z.enum(["above", "below"]),

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { call, type RestRig, startRest } from "../../../harness/service.js";
 import { covers, type Endpoint, ENDPOINTS, KNOWN_ASSETS, pathOf } from "../../../src/catalog/index.js";
-import { heatmapSchema, recordsSchema, variationSchema } from "../../../src/catalog/responses.js";
+import { heatmapSchema, recordsSchema, variationSchema } from "../../../src/catalog/response-schemas.js";
 
 let h: RestRig;
 let base: string;

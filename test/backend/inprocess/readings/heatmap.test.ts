@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { generateHeatmap, type HeatmapQuery } from "../../../../src/backend/inprocess/readings/index.js";
 import { type CandleRange, simulateLiquidations } from "../../../../src/backend/inprocess/readings/liquidation-model.js";
 import { CANONICAL_LOOKBACK, heatmapColumns, TIMEFRAME_MS, TIMEFRAMES } from "../../../../src/catalog/index.js";
-import { type Heatmap, heatmapSchema } from "../../../../src/catalog/responses.js";
+import { heatmapSchema } from "../../../../src/catalog/response-schemas.js";
+import type { Heatmap } from "../../../../src/catalog/responses.js";
 
 const NOW = Date.parse("2025-12-31T15:47:12Z");
 

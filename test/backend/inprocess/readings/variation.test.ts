@@ -3,11 +3,16 @@ import { describe, expect, it } from "vitest";
 
 import { generateRecords, generateVariation } from "../../../../src/backend/inprocess/readings/index.js";
 import { DAY_MS, endpointsForAsset } from "../../../../src/catalog/index.js";
-import { variationSchema as schema } from "../../../../src/catalog/responses.js";
+import { variationRecordSchema, variationSchema as schema } from "../../../../src/catalog/response-schemas.js";
+import { VARIATION_FIELDS } from "../../../../src/catalog/responses.js";
 
 const NOW = Date.parse("2025-12-31T15:20:00Z");
 
 describe("generateVariation", () => {
+  it("names its records' members (CSV columns) as the HTTP backend's schema checks them, in order", () => {
+    expect([...VARIATION_FIELDS]).toEqual(Object.keys(variationRecordSchema.shape));
+  });
+
   it("has one entry per series/OHLCV endpoint covering the asset, numbered 1..n, schema-valid", () => {
     for (const asset of ["btc", "eth", "sol", "doge", "pepe"]) {
       const entries = generateVariation(asset, NOW);
