@@ -4,7 +4,9 @@
 // plain JSON (a pass-through result schema, no output schemas compiled), each on a fresh
 // connection to a fresh server, the kinds interleaved. The third kind splits the difference: the
 // same listTools() with a validator that compiles nothing is the SDK's own cost (parsing the
-// result, caching each tool), whatever our schemas say; the rest is Ajv compiling them.
+// result, caching each tool), whatever our schemas say; the rest is Ajv compiling them. The SDK v2
+// client's listTools() is the fourth kind: it compiles a tool's output schema at its first call,
+// not at the listing.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
@@ -21,6 +23,8 @@ export interface SdkListing {
   sdkNoCompileMs: number;
   /** The same request with a pass-through result schema. */
   rawMs: number;
+  /** The SDK v2 client's listTools() (its default negotiation): parsed, nothing compiled until a tool is called. */
+  sdkV2Ms: number;
   outputSchemaBytes: number;
 }
 
@@ -29,10 +33,28 @@ const PASS_THROUGH = z.object({}).passthrough();
 /** Accepts every schema without compiling it (and every value: nothing is validated here). */
 const NO_COMPILE: jsonSchemaValidator = { getValidator: () => (input) => ({ valid: true, data: input as never, errorMessage: undefined }) };
 
-type Kind = "sdk" | "sdkNoCompile" | "raw";
-const KINDS: readonly Kind[] = ["sdk", "sdkNoCompile", "raw"];
+type Kind = "sdk" | "sdkNoCompile" | "raw" | "sdkV2";
+const KINDS: readonly Kind[] = ["sdk", "sdkNoCompile", "raw", "sdkV2"];
+
+async function onceV2(sandbox: Sandbox): Promise<{ ms: number; bytes: number }> {
+  const { Client: ClientV2 } = await import("@modelcontextprotocol/client");
+  const { StdioClientTransport: StdioV2 } = await import("@modelcontextprotocol/client/stdio");
+  const client = new ClientV2({ name: "crypto-metrics-bench", version: "1.0.0" });
+  await client.connect(
+    new StdioV2({ command: process.execPath, args: [CLI], env: sandbox.env as Record<string, string>, stderr: "ignore" }),
+  );
+  try {
+    const t0 = process.hrtime.bigint();
+    const { tools } = await client.listTools();
+    const ms = msSince(t0);
+    return { ms, bytes: JSON.stringify(tools.map((t) => t.outputSchema ?? null)).length };
+  } finally {
+    await client.close();
+  }
+}
 
 async function once(sandbox: Sandbox, kind: Kind): Promise<{ ms: number; bytes: number }> {
+  if (kind === "sdkV2") return onceV2(sandbox);
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI],
@@ -57,7 +79,7 @@ async function once(sandbox: Sandbox, kind: Kind): Promise<{ ms: number; bytes: 
 
 export async function measureSdkListing(sandbox: Sandbox, runs: number): Promise<SdkListing> {
   for (const kind of KINDS) await once(sandbox, kind);
-  const samples: Record<Kind, number[]> = { sdk: [], sdkNoCompile: [], raw: [] };
+  const samples: Record<Kind, number[]> = { sdk: [], sdkNoCompile: [], raw: [], sdkV2: [] };
   let bytes = 0;
   for (let i = 0; i < runs; i++) {
     // Rotate which goes first so none always follows the same neighbour.
@@ -73,6 +95,7 @@ export async function measureSdkListing(sandbox: Sandbox, runs: number): Promise
     sdkMs: round(median(samples.sdk)),
     sdkNoCompileMs: round(median(samples.sdkNoCompile)),
     rawMs: round(median(samples.raw)),
+    sdkV2Ms: round(median(samples.sdkV2)),
     outputSchemaBytes: bytes,
   };
 }

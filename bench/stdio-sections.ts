@@ -136,6 +136,13 @@ export const COLD: Section = {
         ours: l.sdkMs - l.sdkNoCompileMs,
         oursDetail: `${human(l.sdkMs)} ms vs ${human(l.sdkNoCompileMs)} ms, ${human(l.outputSchemaBytes)} bytes of output schemas`,
       },
+      {
+        metric:
+          "an SDK v2 client's listTools() on a fresh connection (it compiles a tool's output schema at its first call): added over the same answer taken as plain JSON",
+        unit: "ms",
+        ours: l.sdkV2Ms - l.rawMs,
+        oursDetail: `${human(l.sdkV2Ms)} ms listTools() vs ${human(l.rawMs)} ms plain`,
+      },
     );
     return { rows, detail: { ...c, sdkListing: l } };
   },
