@@ -13,6 +13,7 @@ import type { CallToolResult, JSONRPCMessage } from "@modelcontextprotocol/sdk/t
 import { InProcessBackend } from "../src/backend/inprocess/backend.js";
 import type { Backend } from "../src/backend/types.js";
 import { createServer } from "../src/server.js";
+import { allTools } from "../src/tools/index.js";
 import type { ViewStore } from "../src/tools/view-data.js";
 
 export const NOW_ISO = "2025-12-28T12:00:00Z";
@@ -82,12 +83,27 @@ export async function mcpRig(backend: Backend, options: RigOptions = {}): Promis
       if (!options.record) throw new Error("mcpRig(backend, { record: true }) keeps the wire");
       return wire;
     },
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args as Record<string, unknown> })) as CallToolResult,
+    call: async (name, args = {}) =>
+      typed(name, (await client.callTool({ name, arguments: args as Record<string, unknown> })) as CallToolResult),
     close: async () => {
       await client.close();
       await server.close();
     },
   };
+}
+
+/**
+ * The client's check of a result goes as far as the listed output schema, which types no member (an SDK
+ * client compiles what it lists at every session): every successful result is also held to its tool's
+ * full typed shape here, member by member.
+ */
+function typed(name: string, result: CallToolResult): CallToolResult {
+  const tool = allTools.find((t) => t.name === name);
+  if (!tool || result.isError || result.structuredContent === undefined) return result;
+  const parsed = tool.output.safeParse(result.structuredContent);
+  if (!parsed.success)
+    throw new Error(`${name}: structuredContent does not match its full output schema: ${JSON.stringify(parsed.error.issues.slice(0, 3))}`);
+  return result;
 }
 
 export interface Fixture extends McpRig {
