@@ -774,7 +774,7 @@ export const LONGTAIL_SOURCES = {
   ylt: "Yahoo Finance daily history of ICP, MATIC (POL before its 2024 migration), SHIB and XEC (CoinMarketCap's UTC daily close), as exported to a public CSV file per coin to 2024-04-07 and printed to six decimals (SHIB's and XEC's closes to one or two significant digits): the close of the 15th of each month",
   bnw: "Binance spot daily closes against USDT, read as USD, of the coins whose weekly closes anchors.json takes from Binance (djienne/Hurst_Crypto's daily candles, rongyouwow-svg/v3-trading-system's 30-minute and RobBudaghyan/mark6's hourly candles, as named in its sources): the close of the 15th of February, May, August and November in each coin's Binance weeks, where that day is no anchor",
   cgath:
-    "CoinGecko all-time highs as its coins/markets listings of 2023-01-16 (GMX, OP, OKB) and 2024-08-15 (OKB, PEPE, SUI, MNT, KAS) gave them, as saved in public repositories: each the highest print of its day, later passed or not known to have held to the end of 2025",
+    "CoinGecko all-time highs as its coins/markets listings of 2023-01-16 (GMX, OP, OKB) and 2024-08-15 (OKB, PEPE, SUI, MNT) gave them, as saved in public repositories: each the highest print of its day, later passed or not known to have held to the end of 2025",
 } as const;
 
 export const LONGTAIL_FACTS: readonly Fact[] = [
@@ -928,7 +928,6 @@ export const LONGTAIL_FACTS: readonly Fact[] = [
   ["high", "pepe", "2024-05-27", 1.717e-5, "cgath"],
   ["high", "sui", "2024-03-27", 2.17, "cgath"],
   ["high", "mnt", "2024-04-08", 1.54, "cgath"],
-  ["high", "kas", "2024-08-01", 0.207411, "cgath"],
   // The coins whose weekly closes come from Binance: their closes between the Sundays (the 15th of
   // every third month), in the weeks Binance gives (for a coin whose earlier weeks are Yahoo
   // Finance's, only after them). Binance's daily highs and lows are left out: one venue's wicks, as on

@@ -1,7 +1,8 @@
 // Prices of the catalog's coins at the minute of a daily snapshot of CoinGecko's 100 largest coins that a
 // public repository saved (no stablecoin, wrapped, staked or gold token; no coin whose ticker names two of
 // them), on Wednesdays and Thursdays that are no anchor day of the coin, nor the day after one. Up to four
-// days a coin, evenly spaced over the days it was among the 100 largest, 2025-08 to 2025-12. The daily
+// days a coin, evenly spaced over the days it was among the 100 largest, 2025-08 to 2025-12 (where a
+// day has since become an anchor, ASTER's and HYPE's all-time highs, the nearest day that is none). The daily
 // paths' Sunday closes of 18 of these coins from 2025-10-26, the Monday closes of 2025-08-11 to 2025-12-15
 // of the coins without weekly closes then, and some month-end closes of 2025-08 to 2025-11 come from the
 // same snapshots (anchors.json), on other days.
@@ -86,7 +87,7 @@ const PRICES: Readonly<Record<string, ReadonlyArray<readonly [string, number]>>>
     ["2025-12-25", 0.1894],
   ],
   aster: [
-    ["2025-09-24", 2.27],
+    ["2025-10-02", 1.75],
     ["2025-10-29", 1.066],
     ["2025-11-26", 1.1],
     ["2025-12-25", 0.6961],
@@ -211,7 +212,7 @@ const PRICES: Readonly<Record<string, ReadonlyArray<readonly [string, number]>>>
   ],
   hype: [
     ["2025-08-06", 37.51],
-    ["2025-09-18", 58.58],
+    ["2025-09-17", 55.02],
     ["2025-11-12", 39.94],
     ["2025-12-25", 24.6],
   ],

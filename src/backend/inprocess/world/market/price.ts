@@ -28,11 +28,15 @@ import { DailyPath, type PathSpec } from "./path.js";
 import { BASIS_OCTAVES, depegEventOf, eventCloseLog, PEG_OCTAVES, WRAP_BAND, wrapEventOfAsset, wrapLog } from "./peg.js";
 import type { Points } from "./reference.js";
 
+/** Days from a listing on which a record is a launch print (the listing day and the two after it). */
+const LAUNCH_DAYS = 3;
+
 /**
  * A base's dated closes between its month-ends: its Sunday closes, the calendar's dated closes
  * (turning points, the largest moves, collapses, event days) and a close on each all-time-high day
  * without a dated close, half a day's volatility under the high (the close of a record day sits
- * under its intraday top).
+ * under its intraday top). A record of a coin's first three days of trading is a launch print,
+ * which tells nothing of the day's close: it stays the high of its day, and the close follows the path.
  */
 function shapeOf(profile: Profile): Array<[number, number]> {
   const out: Array<[number, number]> = [];
@@ -47,7 +51,8 @@ function shapeOf(profile: Profile): Array<[number, number]> {
     ceilingRowsOf(profile.base).forEach(([day, high], i, rows) => {
       if (i === 0 || high > rows[i - 1]![1]) highs.push([day, high]);
     });
-  for (const [day, high] of highs) if (!dated.has(day)) out.push([day, Math.log(high) - 0.5 * profile.sigma]);
+  const launch = (profile.reference?.listedDay ?? profile.inceptionDay) + LAUNCH_DAYS;
+  for (const [day, high] of highs) if (!dated.has(day) && day >= launch) out.push([day, Math.log(high) - 0.5 * profile.sigma]);
   // One close a day: the later entry (a dated close over a Sunday close) wins.
   out.sort((a, b) => a[0] - b[0]);
   return out.filter((e, i) => i === out.length - 1 || out[i + 1]![0] !== e[0]);
