@@ -5,17 +5,20 @@
 /**
  * The anchors file is also the record of where each figure came from: its texts for readers (the
  * file's and each calendar section's "about", the merge history in "generated" and "corrections",
- * each asset's "from" and "notes", a calendar row's closing note, a wave's or flow's "what", and the
- * text of a source no asset names: the calendar rows keep their source numbers) are read by no code,
- * so the bundle leaves them out; the figures, the assets' sources and confidence stay.
+ * the sources' texts, each asset's "from", "notes", list of sources and confidence, a calendar
+ * row's closing note, a wave's or flow's "what") are read by no code, so the bundle leaves them
+ * out; every figure stays, and the calendar rows keep their source numbers.
  */
 export function withoutDocs(path, value) {
   if (!/[\\/]anchors\.json$/.test(path)) return value;
-  const { about: _about, generated: _generated, corrections: _corrections, ...rest } = value;
+  const { about: _about, generated: _generated, corrections: _corrections, sources: _sources, ...rest } = value;
   for (const [key, section] of Object.entries(rest)) {
     if (key === "assets") {
       rest.assets = Object.fromEntries(
-        Object.entries(section).map(([ticker, { from: _from, notes: _notes, ...entry }]) => [ticker, entry]),
+        Object.entries(section).map(([ticker, { from: _from, notes: _notes, sources: _named, confidence: _confidence, ...entry }]) => [
+          ticker,
+          entry,
+        ]),
       );
     } else if (section && typeof section === "object" && !Array.isArray(section)) {
       const { about: _sectionAbout, ...rows } = section;
@@ -24,8 +27,6 @@ export function withoutDocs(path, value) {
         : rows;
     }
   }
-  const named = new Set(Object.values(rest.assets ?? {}).flatMap((entry) => entry.sources ?? []));
-  if (Array.isArray(rest.sources)) rest.sources = rest.sources.map((text, i) => (named.has(i) ? text : ""));
   return rest;
 }
 

@@ -52,10 +52,8 @@ export interface Reference {
   minedUntilDay?: number;
   host?: string;
   peg?: "usd" | "eur" | "gold";
-  confidence: string;
   /** True when closes are given for (nearly) every month: the calibrated majors. */
   monthly: boolean;
-  sources: string[];
 }
 
 /** The reference day every "ref" figure is dated (levels.ts: BTC's last anchored close). */
@@ -74,7 +72,7 @@ function points(entries: Array<[number, number]>): Points {
   return { days: Int32Array.from(unique, ([d]) => d), logs: Float64Array.from(unique, ([, v]) => Math.log(v)) };
 }
 
-function build(ticker: string, raw: AnchorEntry, names: readonly string[]): Reference {
+function build(ticker: string, raw: AnchorEntry): Reference {
   const listedDay = dayOf(raw.listed);
   const delistedDay = raw.delisted ? dayOf(raw.delisted) : undefined;
   const lastDay = delistedDay ?? REF_DAY;
@@ -97,9 +95,7 @@ function build(ticker: string, raw: AnchorEntry, names: readonly string[]): Refe
     refPrice: raw.ref[0],
     refSupply: raw.ref[1],
     supply: points(supplyEntries),
-    confidence: raw.confidence,
     monthly: months >= 0.8 * span && months >= 3,
-    sources: raw.sources.map((i) => names[i] ?? "unnamed"),
   };
   if (delistedDay !== undefined) ref.delistedDay = delistedDay;
   if (raw.maxSupply) ref.maxSupply = raw.maxSupply;
@@ -112,7 +108,6 @@ function build(ticker: string, raw: AnchorEntry, names: readonly string[]): Refe
 
 const RAW = file as unknown as {
   assets: Record<string, AnchorEntry>;
-  sources: string[];
   supply: Record<string, Array<[string, number, number]>>;
 };
 const built = new Map<string, Reference>();
@@ -123,7 +118,7 @@ export function referenceOf(ticker: string): Reference | undefined {
   if (hit) return hit;
   const raw = RAW.assets[ticker];
   if (!raw) return undefined;
-  const ref = build(ticker, raw, RAW.sources);
+  const ref = build(ticker, raw);
   built.set(ticker, ref);
   return ref;
 }
