@@ -773,6 +773,7 @@ export const OPEN_FACTS: readonly Fact[] = [
 export const LONGTAIL_SOURCES = {
   ylt: "Yahoo Finance daily history of ICP, MATIC (POL before its 2024 migration), SHIB and XEC (CoinMarketCap's UTC daily close), as exported to a public CSV file per coin to 2024-04-07 and printed to six decimals (SHIB's and XEC's closes to one or two significant digits): the close of the 15th of each month",
   bnw: "Binance spot daily closes against USDT, read as USD, of the coins whose weekly closes anchors.json takes from Binance (djienne/Hurst_Crypto's daily candles, rongyouwow-svg/v3-trading-system's 30-minute and RobBudaghyan/mark6's hourly candles, as named in its sources): the close of the 15th of February, May, August and November in each coin's Binance weeks, where that day is no anchor",
+  pfw: "Perpetual futures' daily closes against USDT, read as USD, of HYPE, KAS and MNT, whose weekly closes anchors.json takes from them (Bybit's and Binance's linear perpetuals, as named in its sources): the close of the 15th of February, May, August and November in each coin's perpetual weeks, where that day is no anchor",
   cgath:
     "CoinGecko all-time highs as its coins/markets listings of 2023-01-16 (GMX, OP, OKB) and 2024-08-15 (OKB, PEPE, SUI, MNT) gave them, as saved in public repositories: each the highest print of its day, later passed or not known to have held to the end of 2025",
 } as const;
@@ -928,9 +929,9 @@ export const LONGTAIL_FACTS: readonly Fact[] = [
   ["high", "pepe", "2024-05-27", 1.717e-5, "cgath"],
   ["high", "sui", "2024-03-27", 2.17, "cgath"],
   ["high", "mnt", "2024-04-08", 1.54, "cgath"],
-  // The coins whose weekly closes come from Binance: their closes between the Sundays (the 15th of
-  // every third month), in the weeks Binance gives (for a coin whose earlier weeks are Yahoo
-  // Finance's, only after them). Binance's daily highs and lows are left out: one venue's wicks, as on
+  // The coins whose weekly closes come from Binance (and HYPE's, KAS's and MNT's, from perpetual
+  // futures): their closes between the Sundays (the 15th of every third month), in the weeks those
+  // candles give (for a coin whose earlier weeks are Yahoo Finance's, only after them). Binance's daily highs and lows are left out: one venue's wicks, as on
   // 2025-10-10 when ATOM printed $0.001 there, are not the aggregate prints the market follows.
   ["close", "apt", "2025-02-15", 6, "bnw"],
   ["close", "apt", "2025-05-15", 5.313, "bnw"],
@@ -1207,6 +1208,27 @@ export const LONGTAIL_FACTS: readonly Fact[] = [
   ["close", "xtz", "2024-11-15", 0.748, "bnw"],
   ["close", "xtz", "2025-02-15", 0.886, "bnw"],
   ["close", "xtz", "2025-05-15", 0.639, "bnw"],
+  ["close", "hype", "2025-02-15", 25.74, "pfw"],
+  ["close", "hype", "2025-05-15", 26.17, "pfw"],
+  ["close", "hype", "2025-08-15", 47.77, "pfw"],
+  ["close", "hype", "2025-11-15", 38.57, "pfw"],
+  ["close", "kas", "2023-08-15", 0.0416, "pfw"],
+  ["close", "kas", "2023-11-15", 0.1174, "pfw"],
+  ["close", "kas", "2024-02-15", 0.1396, "pfw"],
+  ["close", "kas", "2024-05-15", 0.122, "pfw"],
+  ["close", "kas", "2024-08-15", 0.165, "pfw"],
+  ["close", "kas", "2024-11-15", 0.1392, "pfw"],
+  ["close", "kas", "2025-02-15", 0.1071, "pfw"],
+  ["close", "kas", "2025-05-15", 0.1173, "pfw"],
+  ["close", "kas", "2025-08-15", 0.08983, "pfw"],
+  ["close", "mnt", "2023-11-15", 0.4604, "pfw"],
+  ["close", "mnt", "2024-02-15", 0.7783, "pfw"],
+  ["close", "mnt", "2024-05-15", 0.9963, "pfw"],
+  ["close", "mnt", "2024-08-15", 0.5843, "pfw"],
+  ["close", "mnt", "2024-11-15", 0.7333, "pfw"],
+  ["close", "mnt", "2025-02-15", 1.032, "pfw"],
+  ["close", "mnt", "2025-05-15", 0.7576, "pfw"],
+  ["close", "mnt", "2025-08-15", 1.199, "pfw"],
 ];
 
 /** Every dated fact, and every source a fact names. */
