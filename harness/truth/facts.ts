@@ -774,6 +774,8 @@ export const LONGTAIL_SOURCES = {
   ylt: "Yahoo Finance daily history of ICP, MATIC (POL before its 2024 migration), SHIB and XEC (CoinMarketCap's UTC daily close), as exported to a public CSV file per coin to 2024-04-07 and printed to six decimals (SHIB's and XEC's closes to one or two significant digits): the close of the 15th of each month",
   bnw: "Binance spot daily closes against USDT, read as USD, of the coins whose weekly closes anchors.json takes from Binance (djienne/Hurst_Crypto's daily candles, rongyouwow-svg/v3-trading-system's 30-minute and RobBudaghyan/mark6's hourly candles, as named in its sources): the close of the 15th of February, May, August and November in each coin's Binance weeks, where that day is no anchor",
   pfw: "Perpetual futures' daily closes against USDT, read as USD, of HYPE, KAS and MNT, whose weekly closes anchors.json takes from them (Bybit's and Binance's linear perpetuals, as named in its sources): the close of the 15th of February, May, August and November in each coin's perpetual weeks, where that day is no anchor",
+  cgc: "CoinGecko's daily market chart of OKB (the price at 00:00 UTC of the 16th, read as the close of the 15th), whose weekly closes of 2019-2023 anchors.json takes from it: the close of the 15th of February, May, August and November in those weeks, where that day is no anchor",
+  yleo: "Yahoo Finance's daily close of LEO as exported to a public CSV file (IbrahimLukeBarhoumeh/crypto-forecasting-capstone), whose weekly closes to 2025-03-23 anchors.json takes from it: the close of 2025-02-15",
   cgath:
     "CoinGecko all-time highs as its coins/markets listings of 2023-01-16 (GMX, OP, OKB) and 2024-08-15 (OKB, PEPE, SUI, MNT) gave them, as saved in public repositories: each the highest print of its day, later passed or not known to have held to the end of 2025",
 } as const;
@@ -929,10 +931,11 @@ export const LONGTAIL_FACTS: readonly Fact[] = [
   ["high", "pepe", "2024-05-27", 1.717e-5, "cgath"],
   ["high", "sui", "2024-03-27", 2.17, "cgath"],
   ["high", "mnt", "2024-04-08", 1.54, "cgath"],
-  // The coins whose weekly closes come from Binance (and HYPE's, KAS's and MNT's, from perpetual
-  // futures): their closes between the Sundays (the 15th of every third month), in the weeks those
-  // candles give (for a coin whose earlier weeks are Yahoo Finance's, only after them). Binance's daily highs and lows are left out: one venue's wicks, as on
-  // 2025-10-10 when ATOM printed $0.001 there, are not the aggregate prints the market follows.
+  // The coins whose weekly closes come from Binance (HYPE's, KAS's and MNT's from perpetual futures,
+  // OKB's of 2019-2023 from CoinGecko, LEO's last from Yahoo): their closes between the Sundays (the
+  // 15th of every third month) in the weeks those candles give (for a coin whose earlier weeks are
+  // Yahoo Finance's, only after them). Binance's daily highs and lows are left out: one venue's wicks,
+  // as on 2025-10-10 when ATOM printed $0.001 there, are not the aggregate prints the market follows.
   ["close", "apt", "2025-02-15", 6, "bnw"],
   ["close", "apt", "2025-05-15", 5.313, "bnw"],
   ["close", "apt", "2025-08-15", 4.663, "bnw"],
@@ -1229,6 +1232,23 @@ export const LONGTAIL_FACTS: readonly Fact[] = [
   ["close", "mnt", "2025-02-15", 1.032, "pfw"],
   ["close", "mnt", "2025-05-15", 0.7576, "pfw"],
   ["close", "mnt", "2025-08-15", 1.199, "pfw"],
+  ["close", "okb", "2019-02-15", 0.6525, "cgc"],
+  ["close", "okb", "2019-05-15", 1.558, "cgc"],
+  ["close", "okb", "2019-08-15", 3.121, "cgc"],
+  ["close", "okb", "2019-11-15", 2.994, "cgc"],
+  ["close", "okb", "2020-02-15", 6.569, "cgc"],
+  ["close", "okb", "2020-05-15", 5.134, "cgc"],
+  ["close", "okb", "2020-08-15", 5.999, "cgc"],
+  ["close", "okb", "2021-02-15", 8.372, "cgc"],
+  ["close", "okb", "2021-05-15", 32.23, "cgc"],
+  ["close", "okb", "2021-11-15", 26.54, "cgc"],
+  ["close", "okb", "2022-02-15", 21.7, "cgc"],
+  ["close", "okb", "2022-08-15", 21.67, "cgc"],
+  ["close", "okb", "2022-11-15", 18.7, "cgc"],
+  ["close", "okb", "2023-02-15", 45.48, "cgc"],
+  ["close", "okb", "2023-05-15", 46.46, "cgc"],
+  ["close", "okb", "2023-08-15", 46.19, "cgc"],
+  ["close", "leo", "2025-02-15", 9.8, "yleo"],
 ];
 
 /** Every dated fact, and every source a fact names. */
