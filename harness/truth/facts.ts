@@ -932,10 +932,11 @@ export const LONGTAIL_FACTS: readonly Fact[] = [
   ["high", "sui", "2024-03-27", 2.17, "cgath"],
   ["high", "mnt", "2024-04-08", 1.54, "cgath"],
   // The coins whose weekly closes come from Binance (HYPE's, KAS's and MNT's from perpetual futures,
-  // OKB's of 2019-2023 from CoinGecko, LEO's last from Yahoo): their closes between the Sundays (the
-  // 15th of every third month) in the weeks those candles give (for a coin whose earlier weeks are
-  // Yahoo Finance's, only after them). Binance's daily highs and lows are left out: one venue's wicks,
-  // as on 2025-10-10 when ATOM printed $0.001 there, are not the aggregate prints the market follows.
+  // OKB's of 2019-2023 from CoinGecko, LEO's last weeks from a Yahoo export): their closes between the
+  // Sundays (the 15th of every third month) in the weeks those candles give (for a coin whose earlier
+  // weeks are Yahoo Finance's, only after them). Binance's daily highs and lows are left out: one
+  // venue's wicks, as on 2025-10-10 when ATOM printed $0.001 there, are not the aggregate prints the
+  // market follows.
   ["close", "apt", "2025-02-15", 6, "bnw"],
   ["close", "apt", "2025-05-15", 5.313, "bnw"],
   ["close", "apt", "2025-08-15", 4.663, "bnw"],
